@@ -1,0 +1,51 @@
+# waymark — the two commands a newcomer needs are `make demo` and `make test`.
+# Every target first runs scripts/setup.sh, which installs missing Debian packages (a no-op
+# when everything is there).
+
+JOBS        ?= $(shell nproc)
+BUILD_DIR   ?= build
+RELEASE_DIR := $(BUILD_DIR)/release
+ASAN_DIR    := $(BUILD_DIR)/asan
+WAYMARK     := $(RELEASE_DIR)/bin/waymark
+SHARED_DATA ?= ../shared/data
+CTEST_FLAGS := --output-on-failure -j $(JOBS)
+
+.PHONY: all setup release asan demo test test-release test-asan bench clean
+
+all: release
+
+setup:
+	@bash scripts/setup.sh
+
+release: setup
+	cmake -S . -B $(RELEASE_DIR) -DCMAKE_BUILD_TYPE=Release -DWAYMARK_WERROR=ON
+	cmake --build $(RELEASE_DIR) -j $(JOBS)
+
+# Sanitizer build of the library, CLI and tests (AddressSanitizer + UndefinedBehaviorSanitizer).
+asan: setup
+	cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWAYMARK_WERROR=ON \
+	  -DWAYMARK_SANITIZE=ON -DWAYMARK_BUILD_BENCH=OFF
+	cmake --build $(ASAN_DIR) -j $(JOBS)
+
+# The main job on bundled data: every query of the bundled Moving AI scenarios, a summary,
+# and a picture of the longest path.
+demo: release
+	@mkdir -p $(BUILD_DIR)/demo
+	$(WAYMARK) scen data/maps/arena.map.scen data/maps/den520d.map.scen --png $(BUILD_DIR)/demo/longest_path.png
+
+test-release: release
+	cd $(RELEASE_DIR) && ctest $(CTEST_FLAGS)
+
+test-asan: asan
+	cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest $(CTEST_FLAGS)
+
+# The whole suite, twice: optimised with warnings as errors, then under the sanitizers.
+test: test-release test-asan
+
+# Benchmarks (not tests): results go to bench/results/.
+bench: release
+	bash bench/run.sh $(RELEASE_DIR) $(SHARED_DATA)
+
+clean:
+	rm -rf $(BUILD_DIR)

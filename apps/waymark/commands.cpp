@@ -1,0 +1,255 @@
+#include "commands.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <iostream>
+#include <stdexcept>
+
+#include "waymark/core/errors.hpp"
+#include "waymark/grid/grid_planner.hpp"
+#include "waymark/io/movingai.hpp"
+#include "waymark/render/grid_png.hpp"
+#include "waymark/scenario/runner.hpp"
+#include "waymark/search/observer.hpp"
+
+namespace waymark::cli {
+namespace {
+
+/// Bad command-line input discovered after parsing (exit 2).
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+constexpr double microseconds_per_second = 1e6;
+
+std::string choices(const auto& names) {
+  std::string s;
+  for (const auto& [value, name] : names) s += (s.empty() ? "" : "|") + std::string(name);
+  return s;
+}
+
+void add_search_options(CLI::App* cmd, SearchArgs& a) {
+  cmd->add_option("--algorithm,-a", a.algorithm, "astar|wastar|dijkstra|greedy|bfs|dfs|ida")
+      ->capture_default_str();
+  cmd->add_option("--weight,-w", a.weight, "weighted A* inflation (>= 1)")->capture_default_str();
+  cmd->add_option("--heuristic", a.heuristic,
+                  "manhattan|octile|euclidean|chebyshev|zero (default: octile when 8-connected, "
+                  "manhattan when 4-connected)");
+  cmd->add_flag("--json", a.json, "machine-readable output");
+  cmd->add_option("--png", a.png, "write a picture of the path (and the cells expanded) to this PNG");
+}
+
+GridPlannerOptions planner_options(const SearchArgs& a, DiagonalRule rule) {
+  GridPlannerOptions o;
+  o.diagonal = rule;
+  const auto alg = parse_algorithm(a.algorithm);
+  if (!alg) throw UsageError("unknown algorithm '" + a.algorithm + "' (" + choices(algorithm_names) + ")");
+  o.algorithm = *alg;
+  if (!(a.weight >= 1.0) || !std::isfinite(a.weight))
+    throw UsageError("--weight must be a finite number >= 1");
+  o.weight = a.weight;
+  if (!a.heuristic.empty()) {
+    const auto h = parse_heuristic(a.heuristic);
+    if (!h) throw UsageError("unknown heuristic '" + a.heuristic + "'");
+    o.heuristic = *h;
+    if (!is_admissible(*h, rule))
+      std::cerr << "waymark: warning: " << a.heuristic << " overestimates under diagonal rule '"
+                << to_string(rule) << "'; paths may not be optimal\n";
+  }
+  return o;
+}
+
+CellCoord parse_coord(const std::string& text, const char* what) {
+  const auto comma = text.find(',');
+  CellCoord c;
+  const char* b = text.data();
+  const char* e = b + text.size();
+  if (comma != std::string::npos) {
+    const auto r1 = std::from_chars(b, b + comma, c.x);
+    const auto r2 = std::from_chars(b + comma + 1, e, c.y);
+    if (r1.ec == std::errc{} && r1.ptr == b + comma && r2.ec == std::errc{} && r2.ptr == e) return c;
+  }
+  throw UsageError(std::string(what) + " must be X,Y (column,row), got '" + text + "'");
+}
+
+CellId checked_cell(const GridMap& map, CellCoord c, const char* what, const std::string& map_name) {
+  const std::string at = "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")";
+  if (!map.in_bounds(c.x, c.y))
+    throw UsageError(std::string(what) + " " + at + " is outside " + map_name + " (" +
+                     std::to_string(map.width()) + "x" + std::to_string(map.height()) + ")");
+  if (!map.passable(c.x, c.y)) throw UsageError(std::string(what) + " " + at + " is blocked in " + map_name);
+  return map.cell(c.x, c.y);
+}
+
+nlohmann::json coords_json(const GridMap& map, const Path<CellId>& path) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const CellId c : path.nodes) {
+    const CellCoord p = map.coord(c);
+    a.push_back({p.x, p.y});
+  }
+  return a;
+}
+
+/// Plans once more with a recording observer and draws the result.
+void draw(const GridMap& map, const GridPlannerOptions& options, CellId start, CellId goal,
+          const std::string& png) {
+  BasicGridPlanner<RecordingObserver<CellId>> planner(map, options);
+  planner.plan(start, goal);
+  if (!write_grid_png(map, planner.path().nodes, planner.observer().expanded, png))
+    throw UsageError("cannot write picture to " + png);
+}
+
+/// Runs a command body, turning input errors into a message and exit code 2.
+template <class F>
+int guarded(F&& body) {
+  try {
+    return body();
+  } catch (const LoadError& e) {
+    std::cerr << "waymark: " << e.what() << "\n";
+  } catch (const UsageError& e) {
+    std::cerr << "waymark: " << e.what() << "\n";
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << "waymark: " << e.what() << "\n";
+  }
+  return exit_bad_input;
+}
+
+}  // namespace
+
+CLI::App* add_path_command(CLI::App& app, PathArgs& a) {
+  CLI::App* cmd = app.add_subcommand("path", "find a path between two cells of a Moving AI .map");
+  cmd->add_option("--map,-m", a.map, "Moving AI .map file")->required();
+  cmd->add_option("--from", a.from, "start cell X,Y (column,row, 0-based)")->required();
+  cmd->add_option("--to", a.to, "goal cell X,Y")->required();
+  cmd->add_option("--diagonal", a.diagonal, "never|always|at-most-one-obstacle|no-corner-cutting")
+      ->capture_default_str();
+  cmd->add_flag("--terrain", a.terrain, "treat S (swamp, cost 3) and W (water, cost 5) as passable terrain");
+  add_search_options(cmd, a.search);
+  return cmd;
+}
+
+CLI::App* add_scen_command(CLI::App& app, ScenArgs& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "scen", "run every query of Moving AI .map.scen files (8-connected, no corner cutting) and "
+              "check the lengths against the printed optima");
+  cmd->add_option("files", a.files, "scenario files")->required();
+  cmd->add_option("--maps", a.maps_dir, "folder holding the maps (default: beside each scenario)");
+  add_search_options(cmd, a.search);
+  return cmd;
+}
+
+int run_path(const PathArgs& a) {
+  return guarded([&] {
+    const auto rule = parse_diagonal_rule(a.diagonal);
+    if (!rule) throw UsageError("unknown diagonal rule '" + a.diagonal + "'");
+    const GridPlannerOptions options = planner_options(a.search, *rule);
+    MapLoadOptions load;
+    if (a.terrain) load.terrain = TerrainCosts{};
+    const GridMap map = load_movingai_map(a.map, load);
+    const CellId start = checked_cell(map, parse_coord(a.from, "--from"), "start", a.map);
+    const CellId goal = checked_cell(map, parse_coord(a.to, "--to"), "goal", a.map);
+
+    GridPlanner planner(map, options);
+    const Status st = planner.plan(start, goal);
+    const Path<CellId>& path = planner.path();
+    const SearchStats& stats = planner.stats();
+    const double time_us = stats.time_s * microseconds_per_second;
+    if (a.search.json) {
+      nlohmann::json j;
+      j["status"] = to_string(st.state);
+      j["cost"] = st.succeeded() ? nlohmann::json(path.cost) : nlohmann::json(nullptr);
+      j["steps"] = path.steps();
+      j["path"] = coords_json(map, path);
+      j["expanded"] = stats.expanded;
+      j["generated"] = stats.generated;
+      j["time_us"] = time_us;
+      std::cout << j.dump() << "\n";
+    } else {
+      std::cout << "status:   " << to_string(st.state) << "\n";
+      if (st.succeeded()) {
+        std::cout << "cost:     " << path.cost << "\nsteps:    " << path.steps() << "\n";
+      }
+      std::cout << "expanded: " << stats.expanded << "\ntime:     " << time_us << " us\n";
+      if (st.succeeded()) {
+        std::cout << "path:    ";
+        for (const CellId c : path.nodes) {
+          const CellCoord p = map.coord(c);
+          std::cout << " (" << p.x << "," << p.y << ")";
+        }
+        std::cout << "\n";
+      }
+    }
+    if (!a.search.png.empty()) draw(map, options, start, goal, a.search.png);
+    return st.succeeded() ? exit_ok : exit_not_found;
+  });
+}
+
+int run_scen(const ScenArgs& a) {
+  return guarded([&] {
+    ScenarioRunOptions options;
+    options.planner = planner_options(a.search, DiagonalRule::no_corner_cutting);
+    options.maps_dir = a.maps_dir;
+    const ScenarioReport r = run_scenarios(a.files, options);
+    if (a.search.json) {
+      nlohmann::json mismatches = nlohmann::json::array();
+      for (const auto& m : r.mismatches) {
+        mismatches.push_back({{"file", m.file},
+                              {"line", m.line},
+                              {"start", {m.start.x, m.start.y}},
+                              {"goal", {m.goal.x, m.goal.y}},
+                              {"optimal", m.expected},
+                              {"found", std::isnan(m.found) ? nlohmann::json(nullptr) : nlohmann::json(m.found)},
+                              {"status", to_string(m.state)}});
+      }
+      nlohmann::json files = nlohmann::json::array();
+      for (const auto& f : r.files) {
+        files.push_back({{"file", f.file},
+                         {"queries", f.queries},
+                         {"solved", f.solved},
+                         {"optimal", f.optimal},
+                         {"expanded", f.expanded},
+                         {"time_s", f.time_s}});
+      }
+      const nlohmann::json j = {{"algorithm", a.search.algorithm},
+                                {"queries", r.queries},
+                                {"solved", r.solved},
+                                {"optimal", r.optimal},
+                                {"all_optimal", r.all_optimal()},
+                                {"mismatches", mismatches},
+                                {"expanded_total", r.expanded},
+                                {"time_total_s", r.time_s},
+                                {"mean_us", r.mean_us()},
+                                {"files", files}};
+      std::cout << j.dump() << "\n";
+    } else {
+      for (const auto& f : r.files) {
+        const double mean = f.queries == 0 ? 0 : f.time_s * microseconds_per_second / static_cast<double>(f.queries);
+        std::cout << f.file << ": " << f.queries << " queries, " << f.solved << " solved, " << f.optimal
+                  << " optimal, " << f.expanded << " expanded, " << mean << " us/query\n";
+      }
+      std::cout << "total: " << r.queries << " queries, all optimal: " << (r.all_optimal() ? "yes" : "no")
+                << " (" << r.optimal << "/" << r.queries << "), mean " << r.mean_us() << " us/query, "
+                << r.expanded << " expanded";
+      if (r.queries > 0) std::cout << " (" << r.expanded / r.queries << "/query)";
+      std::cout << "\n";
+      for (const auto& m : r.mismatches) {
+        std::cout << "  not optimal: " << m.file << ":" << m.line << " (" << m.start.x << "," << m.start.y
+                  << ")->(" << m.goal.x << "," << m.goal.y << ") optimal " << m.expected << ", found "
+                  << m.found << " [" << to_string(m.state) << "]\n";
+      }
+    }
+    if (!a.search.png.empty() && r.longest.optimal >= 0) {
+      const GridMap map = load_movingai_map(r.longest.map_path);
+      draw(map, options.planner, map.cell(r.longest.start.x, r.longest.start.y),
+           map.cell(r.longest.goal.x, r.longest.goal.y), a.search.png);
+      if (!a.search.json)
+        std::cout << "picture of the longest query (" << r.longest.map_path << ", length " << r.longest.optimal
+                  << "): " << a.search.png << "\n";
+    }
+    return r.all_optimal() ? exit_ok : exit_not_found;
+  });
+}
+
+}  // namespace waymark::cli

@@ -1,0 +1,45 @@
+#pragma once
+// The CLI's subcommands: option binding (add_*) and execution (run_*).
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace waymark::cli {
+
+inline constexpr int exit_ok = 0;          ///< a path / all optimal
+inline constexpr int exit_not_found = 1;   ///< no path / some query not optimal
+inline constexpr int exit_bad_input = 2;   ///< unreadable or invalid input
+
+/// Options shared by every grid-search command.
+struct SearchArgs {
+  std::string algorithm = "astar";
+  double weight = 1.5;
+  std::string heuristic;  ///< empty: the rule's default
+  bool json = false;
+  std::string png;  ///< picture of the path, when set
+};
+
+struct PathArgs {
+  SearchArgs search;
+  std::string map;
+  std::string from;
+  std::string to;
+  std::string diagonal = "no-corner-cutting";
+  bool terrain = false;  ///< 'S' and 'W' passable at a cost instead of S=free, W=blocked
+};
+
+struct ScenArgs {
+  SearchArgs search;
+  std::vector<std::string> files;
+  std::string maps_dir;
+};
+
+CLI::App* add_path_command(CLI::App& app, PathArgs& args);
+CLI::App* add_scen_command(CLI::App& app, ScenArgs& args);
+int run_path(const PathArgs& args);
+int run_scen(const ScenArgs& args);
+
+}  // namespace waymark::cli

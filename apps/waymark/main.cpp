@@ -1,0 +1,30 @@
+// waymark command-line tool: path queries and Moving AI scenario runs on grid maps.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"waymark: game navigation - grid path queries and Moving AI benchmark runs"};
+  app.require_subcommand(1);
+  waymark::cli::PathArgs path_args;
+  waymark::cli::ScenArgs scen_args;
+  CLI::App* path_cmd = waymark::cli::add_path_command(app, path_args);
+  CLI::App* scen_cmd = waymark::cli::add_scen_command(app, scen_args);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return waymark::cli::exit_bad_input;
+  }
+  if (path_cmd->parsed()) return waymark::cli::run_path(path_args);
+  if (scen_cmd->parsed()) return waymark::cli::run_scen(scen_args);
+  return waymark::cli::exit_bad_input;
+}

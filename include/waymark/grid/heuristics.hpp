@@ -1,0 +1,124 @@
+#pragma once
+/// @file Grid distance heuristics.
+///
+/// Admissibility (never overestimating, so A* and IDA* stay optimal), with costs as GridMap
+/// defines them (cardinal 1, diagonal √2, times multipliers ≥ the map's minimum):
+///
+/// | heuristic  | 4-connected (never) | 8-connected (any other rule) |
+/// |------------|---------------------|------------------------------|
+/// | manhattan  | admissible, exact on open maps | NOT admissible (counts a diagonal as 2) |
+/// | octile     | admissible          | admissible, exact on open maps |
+/// | euclidean  | admissible          | admissible                   |
+/// | chebyshev  | admissible          | admissible (counts a diagonal as 1) |
+/// | zero       | admissible          | admissible (A* becomes Dijkstra) |
+///
+/// All are also consistent under those conditions. They are scaled by cell_size × the map's
+/// minimum cost multiplier, which keeps them admissible with terrain costs and zones.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "waymark/grid/grid_map.hpp"
+#include "waymark/grid/moves.hpp"
+
+namespace waymark {
+
+/// Distance metrics on absolute cell offsets (dx, dy >= 0), in cells.
+struct ManhattanMetric {
+  static double distance(double dx, double dy) { return dx + dy; }
+};
+struct OctileMetric {
+  static double distance(double dx, double dy) {
+    return std::max(dx, dy) + (diagonal_step - 1.0) * std::min(dx, dy);
+  }
+};
+struct EuclideanMetric {
+  static double distance(double dx, double dy) { return std::hypot(dx, dy); }
+};
+struct ChebyshevMetric {
+  static double distance(double dx, double dy) { return std::max(dx, dy); }
+};
+struct ZeroMetric {
+  static double distance(double, double) { return 0; }
+};
+
+/// Absolute column and row distance between two cells.
+struct CellOffset {
+  double dx;
+  double dy;
+};
+
+/// Turns cell ids of one map into offsets; `scale` converts cells to admissible cost.
+struct CellOffsetter {
+  explicit CellOffsetter(const GridMap& map)
+      : width(static_cast<std::uint32_t>(map.width())),
+        scale(map.cell_size() * map.min_cost_multiplier()) {}
+
+  CellOffset between(CellId a, CellId b) const {
+    const std::uint32_t ax = a.value % width, ay = a.value / width;
+    const std::uint32_t bx = b.value % width, by = b.value / width;
+    return {static_cast<double>(ax > bx ? ax - bx : bx - ax),
+            static_cast<double>(ay > by ? ay - by : by - ay)};
+  }
+
+  std::uint32_t width;
+  double scale;
+};
+
+/// A metric bound to a map: h(a, b) = metric(|ax-bx|, |ay-by|) × cell_size × min multiplier.
+template <class Metric>
+class GridHeuristic {
+ public:
+  explicit GridHeuristic(const GridMap& map) : offset_(map) {}
+
+  double operator()(CellId a, CellId b) const {
+    const CellOffset d = offset_.between(a, b);
+    return offset_.scale * Metric::distance(d.dx, d.dy);
+  }
+
+ private:
+  CellOffsetter offset_;
+};
+
+using ManhattanHeuristic = GridHeuristic<ManhattanMetric>;
+using OctileHeuristic = GridHeuristic<OctileMetric>;
+using EuclideanHeuristic = GridHeuristic<EuclideanMetric>;
+using ChebyshevHeuristic = GridHeuristic<ChebyshevMetric>;
+
+/// Heuristic chosen at run time (CLI, scenario runner).
+enum class HeuristicKind : std::uint8_t { manhattan, octile, euclidean, chebyshev, zero };
+
+[[nodiscard]] std::string_view to_string(HeuristicKind k);
+[[nodiscard]] std::optional<HeuristicKind> parse_heuristic(std::string_view name);
+/// Whether `k` never overestimates under `rule` (see the table above).
+[[nodiscard]] bool is_admissible(HeuristicKind k, DiagonalRule rule);
+/// The tightest admissible heuristic for a rule: manhattan for 4-connected, else octile.
+[[nodiscard]] HeuristicKind default_heuristic(DiagonalRule rule);
+
+/// A runtime-selected metric with the same scaling as GridHeuristic. One switch per call; for
+/// the hot path use the GridHeuristic<Metric> types directly.
+class AnyGridHeuristic {
+ public:
+  AnyGridHeuristic(const GridMap& map, HeuristicKind kind) : offset_(map), kind_(kind) {}
+
+  double operator()(CellId a, CellId b) const {
+    const CellOffset d = offset_.between(a, b);
+    switch (kind_) {
+      case HeuristicKind::manhattan: return offset_.scale * ManhattanMetric::distance(d.dx, d.dy);
+      case HeuristicKind::octile: return offset_.scale * OctileMetric::distance(d.dx, d.dy);
+      case HeuristicKind::euclidean: return offset_.scale * EuclideanMetric::distance(d.dx, d.dy);
+      case HeuristicKind::chebyshev: return offset_.scale * ChebyshevMetric::distance(d.dx, d.dy);
+      case HeuristicKind::zero: return 0;
+    }
+    return 0;
+  }
+
+ private:
+  CellOffsetter offset_;
+  HeuristicKind kind_;
+};
+
+}  // namespace waymark

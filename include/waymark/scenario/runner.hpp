@@ -1,0 +1,77 @@
+#pragma once
+/// @file Runs Moving AI scenario files and checks every answer against the printed optimum.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "waymark/grid/grid_planner.hpp"
+#include "waymark/io/movingai.hpp"
+
+namespace waymark {
+
+struct ScenarioRunOptions {
+  /// Benchmark semantics by default: 8-connected, no corner cutting, A* with octile.
+  GridPlannerOptions planner;
+  /// Where map files are looked up (by the basename of the map column); empty: beside each
+  /// scenario file.
+  std::string maps_dir;
+  /// How many mismatches to keep in detail.
+  std::size_t max_mismatches = 20;
+};
+
+/// A query whose answer was not within tolerance of the optimum.
+struct ScenarioMismatch {
+  std::string file;
+  std::size_t line = 0;
+  CellCoord start;
+  CellCoord goal;
+  double expected = 0;
+  double found = 0;  ///< NaN when no path was found
+  SearchState state = SearchState::NotStarted;
+};
+
+struct ScenarioFileReport {
+  std::string file;
+  std::string map_path;
+  std::size_t queries = 0;
+  std::size_t solved = 0;   ///< a path was found
+  std::size_t optimal = 0;  ///< |found − optimal| ≤ tolerance
+  std::uint64_t expanded = 0;
+  double time_s = 0;  ///< search time only (begin + step), not loading
+};
+
+/// The query with the longest optimal length, for drawing.
+struct LongestQuery {
+  std::string map_path;
+  CellCoord start;
+  CellCoord goal;
+  double optimal = -1;
+};
+
+struct ScenarioReport {
+  std::vector<ScenarioFileReport> files;
+  std::vector<ScenarioMismatch> mismatches;  ///< the first max_mismatches
+  std::size_t queries = 0;
+  std::size_t solved = 0;
+  std::size_t optimal = 0;
+  std::uint64_t expanded = 0;
+  double time_s = 0;
+  LongestQuery longest;
+
+  [[nodiscard]] bool all_optimal() const { return optimal == queries; }
+  [[nodiscard]] double mean_us() const { return queries == 0 ? 0 : time_s * 1e6 / static_cast<double>(queries); }
+};
+
+/// Path of the map a scenario query refers to: the basename of its map column, in `maps_dir`
+/// or (empty) the scenario file's own folder.
+[[nodiscard]] std::string resolve_map_path(const std::string& scenario_file, const std::string& map_column,
+                                           const std::string& maps_dir);
+
+/// Loads and runs every file. Throws LoadError on unreadable or malformed files, missing maps,
+/// and queries that do not fit their map (validate_query).
+[[nodiscard]] ScenarioReport run_scenarios(const std::vector<std::string>& files,
+                                           const ScenarioRunOptions& options);
+
+}  // namespace waymark

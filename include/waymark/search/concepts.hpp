@@ -1,0 +1,73 @@
+#pragma once
+/// @file The boundary between worlds and searches.
+///
+/// A world is searched through a *space*: something that enumerates a node's successors with
+/// their edge costs. Dense spaces (grids, graphs) also number their nodes 0..node_count()-1 so
+/// searches can keep scratch in flat arrays; implicit spaces (puzzles) do not and are searched
+/// with a hashed node table instead.
+
+#include <concepts>
+#include <cstddef>
+
+#include "waymark/core/cost.hpp"
+
+namespace waymark {
+
+/// Callback shape used to probe `for_each_successor` in the concept.
+template <class Node>
+struct SuccessorSink {
+  void operator()(Node, Cost) const {}
+};
+
+/// `space.for_each_successor(n, f)` calls `f(successor, edge_cost)` for every outgoing edge of
+/// n; edge costs must be > 0. Nodes must be cheap to copy and equality comparable.
+template <class S>
+concept SearchSpace = requires(const S& s, typename S::node_type n) {
+  typename S::node_type;
+  requires std::equality_comparable<typename S::node_type>;
+  s.for_each_successor(n, SuccessorSink<typename S::node_type>{});
+};
+
+/// A space whose nodes map one-to-one onto 0..node_count()-1.
+template <class S>
+concept DenseSearchSpace = SearchSpace<S> && requires(const S& s, typename S::node_type n,
+                                                      std::size_t i) {
+  { s.node_count() } -> std::convertible_to<std::size_t>;
+  { s.index_of(n) } -> std::convertible_to<std::size_t>;
+  { s.node_at(i) } -> std::same_as<typename S::node_type>;
+};
+
+/// Optional: spaces that can say a node may not be stood on (a blocked grid cell). Searches
+/// fail at once when the start or goal is not traversable.
+template <class S>
+concept TraversabilityAware = requires(const S& s, typename S::node_type n) {
+  { s.is_traversable(n) } -> std::convertible_to<bool>;
+};
+
+/// A heuristic: an estimate of the cost from `n` to `goal`. Admissible (never above the true
+/// cost) for optimal results from A* and IDA*.
+template <class H, class Node>
+concept Heuristic = requires(const H& h, Node n) {
+  { h(n, n) } -> std::convertible_to<Cost>;
+};
+
+/// The zero heuristic: turns A* into Dijkstra, always admissible.
+struct ZeroHeuristic {
+  template <class Node>
+  constexpr Cost operator()(const Node&, const Node&) const {
+    return 0;
+  }
+};
+
+template <class S>
+bool node_is_traversable(const S& space, const typename S::node_type& n) {
+  if constexpr (TraversabilityAware<S>) {
+    return space.is_traversable(n);
+  } else {
+    (void)space;
+    (void)n;
+    return true;
+  }
+}
+
+}  // namespace waymark

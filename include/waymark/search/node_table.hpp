@@ -1,0 +1,182 @@
+#pragma once
+/// @file Per-query node scratch: g, h, parent and open-list position for every node a search
+/// touches, reset in O(1) between queries by bumping a generation stamp.
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <vector>
+
+#include "waymark/core/cost.hpp"
+#include "waymark/search/concepts.hpp"
+
+namespace waymark {
+
+inline constexpr std::uint32_t no_slot = std::numeric_limits<std::uint32_t>::max();
+
+/// Scratch for one node. `heap_pos == not_open` means closed (expanded, or never pushed).
+struct NodeRecord {
+  static constexpr std::uint32_t not_open = std::numeric_limits<std::uint32_t>::max();
+
+  Cost g = infinite_cost;
+  Cost h = 0;
+  std::uint32_t parent = no_slot;
+  std::uint32_t heap_pos = not_open;
+  std::uint32_t stamp = 0;  ///< generation that last wrote this record (dense tables only)
+
+  [[nodiscard]] bool is_open() const { return heap_pos != not_open; }
+};
+
+/// Result of a lookup: the node's slot, and whether this query has not seen it before (its
+/// record was just initialised). slot == no_slot: the table is full.
+struct SlotLookup {
+  std::uint32_t slot;
+  bool fresh;
+};
+
+/// Flat table indexed by the space's node index; for DenseSearchSpace worlds.
+/// Memory: one NodeRecord (32 bytes) per node of the world, allocated on the first query.
+template <DenseSearchSpace Space>
+class DenseNodeTable {
+ public:
+  using Node = typename Space::node_type;
+
+  /// Starts a new query: O(1) except on the first call (allocation) and every 2^32 queries.
+  void reset(const Space& space) {
+    if (records_.size() != space.node_count()) {
+      records_.assign(space.node_count(), NodeRecord{});
+      generation_ = 0;
+    }
+    if (++generation_ == 0) {  // wrapped: stale stamps could look current
+      for (auto& r : records_) r.stamp = 0;
+      generation_ = 1;
+    }
+  }
+
+  SlotLookup find_or_insert(const Space& space, const Node& n) {
+    const auto slot = static_cast<std::uint32_t>(space.index_of(n));
+    NodeRecord& r = records_[slot];
+    if (r.stamp == generation_) return {slot, false};
+    r = NodeRecord{};
+    r.stamp = generation_;
+    return {slot, true};
+  }
+
+  /// The slot of `n` if this query has seen it, else no_slot.
+  [[nodiscard]] std::uint32_t find(const Space& space, const Node& n) const {
+    const auto slot = static_cast<std::uint32_t>(space.index_of(n));
+    return records_[slot].stamp == generation_ ? slot : no_slot;
+  }
+
+  NodeRecord& operator[](std::uint32_t slot) { return records_[slot]; }
+  const NodeRecord& operator[](std::uint32_t slot) const { return records_[slot]; }
+  Node node(const Space& space, std::uint32_t slot) const { return space.node_at(slot); }
+
+ private:
+  std::vector<NodeRecord> records_;
+  std::uint32_t generation_ = 0;
+};
+
+/// Open-addressing hash table from node to slot, for implicit spaces whose nodes cannot be
+/// numbered up front (puzzle states). Reset is O(1) (bucket stamps); growth rehashes, so a
+/// reused table stops allocating once it has held its largest query.
+template <class Space, class Hash = std::hash<typename Space::node_type>>
+class HashedNodeTable {
+ public:
+  using Node = typename Space::node_type;
+
+  /// `max_nodes` = 0: unlimited; otherwise insertions beyond it report a full table.
+  explicit HashedNodeTable(std::size_t max_nodes = 0, Hash hash = {})
+      : max_nodes_(max_nodes), hash_(hash) {}
+
+  void set_max_nodes(std::size_t max_nodes) { max_nodes_ = max_nodes; }
+
+  void reset(const Space&) {
+    records_.clear();
+    nodes_.clear();
+    if (++generation_ == 0) {
+      std::fill(bucket_stamps_.begin(), bucket_stamps_.end(), 0);
+      generation_ = 1;
+    }
+  }
+
+  SlotLookup find_or_insert(const Space&, const Node& n) {
+    if (buckets_.empty() || (nodes_.size() + 1) * 2 > buckets_.size()) grow();
+    std::size_t b = bucket_of(n);
+    for (; bucket_stamps_[b] == generation_; b = (b + 1) & mask_) {
+      if (nodes_[buckets_[b]] == n) return {buckets_[b], false};
+    }
+    if (max_nodes_ != 0 && nodes_.size() >= max_nodes_) return {no_slot, false};
+    const auto slot = static_cast<std::uint32_t>(nodes_.size());
+    nodes_.push_back(n);
+    records_.emplace_back();
+    buckets_[b] = slot;
+    bucket_stamps_[b] = generation_;
+    return {slot, true};
+  }
+
+  [[nodiscard]] std::uint32_t find(const Space&, const Node& n) const {
+    if (buckets_.empty()) return no_slot;
+    for (std::size_t b = bucket_of(n); bucket_stamps_[b] == generation_; b = (b + 1) & mask_) {
+      if (nodes_[buckets_[b]] == n) return buckets_[b];
+    }
+    return no_slot;
+  }
+
+  NodeRecord& operator[](std::uint32_t slot) { return records_[slot]; }
+  const NodeRecord& operator[](std::uint32_t slot) const { return records_[slot]; }
+  Node node(const Space&, std::uint32_t slot) const { return nodes_[slot]; }
+  [[nodiscard]] std::size_t size() const { return nodes_.size(); }
+
+ private:
+  static constexpr std::size_t initial_buckets = 1024;
+  static constexpr std::uint64_t fibonacci_multiplier = 0x9E3779B97F4A7C15ull;
+
+  std::size_t bucket_of(const Node& n) const {
+    // Fibonacci mixing spreads weak hashes (std::hash of integers is the identity).
+    return static_cast<std::size_t>(static_cast<std::uint64_t>(hash_(n)) * fibonacci_multiplier >>
+                                    shift_);
+  }
+
+  void grow() {
+    const std::size_t size = buckets_.empty() ? initial_buckets : buckets_.size() * 2;
+    buckets_.assign(size, 0);
+    bucket_stamps_.assign(size, 0);
+    mask_ = size - 1;
+    shift_ = 64 - static_cast<unsigned>(std::countr_zero(size));
+    generation_ = 1;
+    for (std::uint32_t slot = 0; slot < nodes_.size(); ++slot) {
+      std::size_t b = bucket_of(nodes_[slot]);
+      while (bucket_stamps_[b] == generation_) b = (b + 1) & mask_;
+      buckets_[b] = slot;
+      bucket_stamps_[b] = generation_;
+    }
+  }
+
+  std::vector<NodeRecord> records_;
+  std::vector<Node> nodes_;
+  std::vector<std::uint32_t> buckets_;
+  std::vector<std::uint32_t> bucket_stamps_;
+  std::size_t mask_ = 0;
+  unsigned shift_ = 64;
+  std::uint32_t generation_ = 1;
+  std::size_t max_nodes_;
+  Hash hash_;
+};
+
+/// Dense spaces get the flat table, implicit ones the hashed table.
+template <class Space>
+struct default_node_table {
+  using type = HashedNodeTable<Space>;
+};
+template <DenseSearchSpace Space>
+struct default_node_table<Space> {
+  using type = DenseNodeTable<Space>;
+};
+template <class Space>
+using default_node_table_t = typename default_node_table<Space>::type;
+
+}  // namespace waymark

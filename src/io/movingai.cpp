@@ -1,0 +1,218 @@
+#include "waymark/io/movingai.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string_view>
+
+namespace waymark {
+namespace {
+
+/// Largest map side we accept; keeps width·height well inside 32-bit cell ids.
+constexpr long max_map_side = 1 << 15;
+
+/// Reads lines, strips a trailing CR, and counts them for error messages.
+class LineReader {
+ public:
+  LineReader(std::istream& in, const std::string& name) : in_(in), name_(name) {}
+
+  bool next(std::string& line) {
+    if (!std::getline(in_, line)) return false;
+    ++number_;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return true;
+  }
+
+  [[noreturn]] void fail(const std::string& reason) const { throw LoadError(name_, number_, reason); }
+  [[noreturn]] void fail_at(std::size_t line, const std::string& reason) const {
+    throw LoadError(name_, line, reason);
+  }
+  [[nodiscard]] std::size_t number() const { return number_; }
+
+ private:
+  std::istream& in_;
+  const std::string& name_;
+  std::size_t number_ = 0;
+};
+
+std::vector<std::string_view> split_fields(std::string_view line) {
+  std::vector<std::string_view> fields;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    const std::size_t begin = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+    if (i > begin) fields.push_back(line.substr(begin, i - begin));
+  }
+  return fields;
+}
+
+bool parse_long(std::string_view s, long& out) {
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc{} && end == s.data() + s.size();
+}
+
+/// Parses a non-negative decimal number, and one unit of its last printed digit.
+bool parse_length(std::string_view s, double& out, double& unit) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'))
+      return false;  // rejects "nan", "inf"
+  }
+  const std::string text(s);
+  char* end = nullptr;
+  out = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !std::isfinite(out) || out < 0) return false;
+  const std::size_t dot = text.find('.');
+  const std::size_t exp = text.find_first_of("eE");
+  const std::size_t digits_end = exp == std::string::npos ? text.size() : exp;
+  const long decimals =
+      dot == std::string::npos || dot > digits_end ? 0 : static_cast<long>(digits_end - dot - 1);
+  unit = std::pow(10.0, -static_cast<double>(decimals));
+  return true;
+}
+
+long header_value(const LineReader& reader, std::string_view line, std::string_view key) {
+  const auto fields = split_fields(line);
+  long v = 0;
+  if (fields.size() != 2 || fields[0] != key)
+    reader.fail("expected '" + std::string(key) + " N', got '" + std::string(line) + "'");
+  if (!parse_long(fields[1], v) || v < 1 || v > max_map_side)
+    reader.fail(std::string(key) + " must be an integer from 1 to " + std::to_string(max_map_side) +
+                ", got '" + std::string(fields[1]) + "'");
+  return v;
+}
+
+}  // namespace
+
+GridMap parse_movingai_map(std::istream& in, const std::string& name, const MapLoadOptions& options) {
+  LineReader reader(in, name);
+  std::string line;
+  if (!reader.next(line)) reader.fail("empty file: missing 'type' header");
+  {
+    const auto f = split_fields(line);
+    if (f.size() != 2 || f[0] != "type") reader.fail("expected 'type octile', got '" + line + "'");
+  }
+  long height = -1, width = -1;
+  while (height < 0 || width < 0) {
+    if (!reader.next(line)) reader.fail("missing 'height' or 'width' header");
+    const auto f = split_fields(line);
+    if (!f.empty() && f[0] == "height" && height < 0) {
+      height = header_value(reader, line, "height");
+    } else if (!f.empty() && f[0] == "width" && width < 0) {
+      width = header_value(reader, line, "width");
+    } else {
+      reader.fail("expected 'height N' or 'width N', got '" + line + "'");
+    }
+  }
+  if (!reader.next(line) || split_fields(line) != std::vector<std::string_view>{"map"})
+    reader.fail("expected 'map' before the rows");
+
+  GridMap map(static_cast<int>(width), static_cast<int>(height), options.grid);
+  for (int y = 0; y < height; ++y) {
+    if (!reader.next(line))
+      reader.fail("truncated: expected " + std::to_string(height) + " rows, found " + std::to_string(y));
+    if (static_cast<long>(line.size()) != width)
+      reader.fail("row " + std::to_string(y) + " has " + std::to_string(line.size()) +
+                  " cells, expected " + std::to_string(width));
+    for (int x = 0; x < width; ++x) {
+      const char c = line[static_cast<std::size_t>(x)];
+      switch (c) {
+        case '.': case 'G': break;
+        case '@': case 'O': case 'T': map.set_passable(x, y, false); break;
+        case 'S':
+          if (options.terrain) map.set_cost_multiplier(x, y, options.terrain->swamp);
+          break;
+        case 'W':
+          if (options.terrain) map.set_cost_multiplier(x, y, options.terrain->water);
+          else map.set_passable(x, y, false);
+          break;
+        default:
+          reader.fail("bad cell character '" + std::string(1, c) + "' at column " + std::to_string(x));
+      }
+    }
+  }
+  while (reader.next(line)) {
+    if (!split_fields(line).empty())
+      reader.fail("unexpected text after " + std::to_string(height) + " rows");
+  }
+  return map;
+}
+
+namespace {
+std::ifstream open_or_throw(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw LoadError(path, 0, "cannot open file");
+  return in;
+}
+}  // namespace
+
+GridMap load_movingai_map(const std::string& path, const MapLoadOptions& options) {
+  std::ifstream in = open_or_throw(path);
+  return parse_movingai_map(in, path, options);
+}
+
+Scenario parse_movingai_scenario(std::istream& in, const std::string& name) {
+  LineReader reader(in, name);
+  Scenario scenario{name, {}};
+  std::string line;
+  if (!reader.next(line)) reader.fail("empty file: missing 'version 1' header");
+  {
+    const auto f = split_fields(line);
+    if (f.size() != 2 || f[0] != "version" || (f[1] != "1" && f[1] != "1.0"))
+      reader.fail("expected 'version 1', got '" + line + "'");
+  }
+  constexpr std::size_t columns = 9;
+  while (reader.next(line)) {
+    const auto f = split_fields(line);
+    if (f.empty()) continue;
+    if (f.size() != columns)
+      reader.fail("expected 9 columns (bucket map width height sx sy gx gy length), got " +
+                  std::to_string(f.size()));
+    long v[6];
+    long bucket = 0;
+    if (!parse_long(f[0], bucket)) reader.fail("bad bucket '" + std::string(f[0]) + "'");
+    for (int i = 0; i < 6; ++i) {
+      if (!parse_long(f[static_cast<std::size_t>(2 + i)], v[i]) || v[i] < 0 || v[i] > max_map_side)
+        reader.fail("bad number '" + std::string(f[static_cast<std::size_t>(2 + i)]) + "' in column " +
+                    std::to_string(3 + i));
+    }
+    ScenarioQuery q;
+    q.bucket = static_cast<int>(bucket);
+    q.map = std::string(f[1]);
+    q.map_width = static_cast<int>(v[0]);
+    q.map_height = static_cast<int>(v[1]);
+    q.start = {static_cast<int>(v[2]), static_cast<int>(v[3])};
+    q.goal = {static_cast<int>(v[4]), static_cast<int>(v[5])};
+    q.line = reader.number();
+    if (q.start.x >= q.map_width || q.start.y >= q.map_height || q.goal.x >= q.map_width ||
+        q.goal.y >= q.map_height)
+      reader.fail("start or goal outside the " + std::to_string(q.map_width) + "x" +
+                  std::to_string(q.map_height) + " map");
+    if (!parse_length(f[8], q.optimal, q.printed_unit))
+      reader.fail("optimal length must be a finite number >= 0, got '" + std::string(f[8]) + "'");
+    scenario.queries.push_back(std::move(q));
+  }
+  return scenario;
+}
+
+Scenario load_movingai_scenario(const std::string& path) {
+  std::ifstream in = open_or_throw(path);
+  return parse_movingai_scenario(in, path);
+}
+
+void validate_query(const Scenario& scenario, const ScenarioQuery& q, const GridMap& map) {
+  auto fail = [&](const std::string& reason) { throw LoadError(scenario.file, q.line, reason); };
+  if (q.map_width != map.width() || q.map_height != map.height())
+    fail("scenario says the map is " + std::to_string(q.map_width) + "x" + std::to_string(q.map_height) +
+         " but " + q.map + " is " + std::to_string(map.width()) + "x" + std::to_string(map.height()));
+  for (const CellCoord c : {q.start, q.goal}) {
+    if (!map.in_bounds(c.x, c.y))
+      fail("cell (" + std::to_string(c.x) + "," + std::to_string(c.y) + ") is outside the map");
+    if (!map.passable(c.x, c.y))
+      fail("cell (" + std::to_string(c.x) + "," + std::to_string(c.y) + ") is blocked");
+  }
+}
+
+}  // namespace waymark

@@ -1,0 +1,75 @@
+#include "waymark/scenario/runner.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <memory>
+
+namespace waymark {
+
+std::string resolve_map_path(const std::string& scenario_file, const std::string& map_column,
+                             const std::string& maps_dir) {
+  namespace fs = std::filesystem;
+  const fs::path dir = maps_dir.empty() ? fs::path(scenario_file).parent_path() : fs::path(maps_dir);
+  return (dir / fs::path(map_column).filename()).string();
+}
+
+namespace {
+
+/// Runs one scenario file's queries, map by map, accumulating into the report.
+void run_file(const std::string& file, const ScenarioRunOptions& options, ScenarioReport& report) {
+  const Scenario scenario = load_movingai_scenario(file);
+  ScenarioFileReport fr;
+  fr.file = file;
+  // Maps loaded for this file (usually one), each with its reusable planner.
+  struct Loaded {
+    GridMap map;
+    std::unique_ptr<GridPlanner> planner;
+  };
+  std::map<std::string, std::unique_ptr<Loaded>> loaded;
+  for (const ScenarioQuery& q : scenario.queries) {
+    const std::string map_path = resolve_map_path(file, q.map, options.maps_dir);
+    auto it = loaded.find(map_path);
+    if (it == loaded.end()) {
+      if (!std::filesystem::exists(map_path))
+        throw LoadError(file, q.line, "map '" + q.map + "' not found at " + map_path);
+      auto l = std::make_unique<Loaded>(Loaded{load_movingai_map(map_path), nullptr});
+      l->planner = std::make_unique<GridPlanner>(l->map, options.planner);
+      it = loaded.emplace(map_path, std::move(l)).first;
+    }
+    const GridMap& map = it->second->map;
+    GridPlanner& planner = *it->second->planner;
+    validate_query(scenario, q, map);
+    fr.map_path = map_path;
+
+    const Status st = planner.plan(map.cell(q.start.x, q.start.y), map.cell(q.goal.x, q.goal.y));
+    ++fr.queries;
+    fr.expanded += planner.stats().expanded;
+    fr.time_s += planner.stats().time_s;
+    const double found = st.succeeded() ? planner.path().cost : std::numeric_limits<double>::quiet_NaN();
+    if (st.succeeded()) ++fr.solved;
+    if (st.succeeded() && q.matches_optimal(found)) {
+      ++fr.optimal;
+    } else if (report.mismatches.size() < options.max_mismatches) {
+      report.mismatches.push_back({file, q.line, q.start, q.goal, q.optimal, found, st.state});
+    }
+    if (q.optimal > report.longest.optimal) report.longest = {map_path, q.start, q.goal, q.optimal};
+  }
+  report.queries += fr.queries;
+  report.solved += fr.solved;
+  report.optimal += fr.optimal;
+  report.expanded += fr.expanded;
+  report.time_s += fr.time_s;
+  report.files.push_back(std::move(fr));
+}
+
+}  // namespace
+
+ScenarioReport run_scenarios(const std::vector<std::string>& files, const ScenarioRunOptions& options) {
+  ScenarioReport report;
+  for (const std::string& f : files) run_file(f, options, report);
+  return report;
+}
+
+}  // namespace waymark

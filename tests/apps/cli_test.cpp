@@ -1,0 +1,160 @@
+// The `waymark` binary end to end: output shapes and exit codes.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace {
+
+const std::string cli = WAYMARK_CLI;
+const std::string data = WAYMARK_DATA_DIR;
+
+struct CliRun {
+  int exit_code;
+  std::string out;  ///< stdout and stderr together
+};
+
+CliRun run(const std::string& args) {
+  const std::string cmd = cli + " " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return {-1, "popen failed"};
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), static_cast<int>(buf.size()), pipe) != nullptr) out += buf.data();
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string temp_file(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/waymark_cli_" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+TEST(Cli, PathJsonHasTheDocumentedShape) {
+  // arena.map.scen line 2: (19,26) -> (19,29), optimal 3.
+  const CliRun r = run("path --map " + data + "/maps/arena.map --from 19,26 --to 19,29 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "success");
+  EXPECT_DOUBLE_EQ(j["cost"].get<double>(), 3.0);
+  ASSERT_EQ(j["path"].size(), 4u);
+  EXPECT_EQ(j["path"][0], nlohmann::json::array({19, 26}));
+  EXPECT_EQ(j["path"][3], nlohmann::json::array({19, 29}));
+  EXPECT_GT(j["expanded"].get<int>(), 0);
+  EXPECT_TRUE(j["time_us"].is_number());
+}
+
+TEST(Cli, PathTextAndEveryAlgorithm) {
+  for (const char* a : {"astar", "wastar", "dijkstra", "greedy", "bfs", "dfs", "ida"}) {
+    const CliRun r = run("path --map " + data + "/maps/arena.map --from 3,1 --to 35,7 -a " + a);
+    EXPECT_EQ(r.exit_code, 0) << a << ": " << r.out;
+    EXPECT_NE(r.out.find("status:   success"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("path:"), std::string::npos);
+  }
+}
+
+TEST(Cli, NoPathExitsOne) {
+  const std::string map = temp_file("split.map", "type octile\nheight 3\nwidth 3\nmap\n.@.\n.@.\n.@.\n");
+  const CliRun r = run("path --map " + map + " --from 0,0 --to 2,2 --json");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "failure");
+  EXPECT_TRUE(j["cost"].is_null());
+  EXPECT_TRUE(j["path"].empty());
+}
+
+TEST(Cli, BadInputExitsTwoWithAReason) {
+  const std::string arena = data + "/maps/arena.map";
+  const std::string bad = temp_file("bad.map", "type octile\nheight 2\nwidth 2\nmap\n.x\n..\n");
+  struct Case {
+    std::string args;
+    std::string expect;
+  };
+  for (const Case& c : std::initializer_list<Case>{
+           {"path --map /nonexistent.map --from 0,0 --to 1,1", "cannot open file"},
+           {"path --map " + bad + " --from 0,0 --to 1,1", "bad.map:5: bad cell character 'x'"},
+           {"path --map " + arena + " --from 99,0 --to 1,1", "outside"},
+           {"path --map " + arena + " --from 0,0 --to 19,29", "start (0,0) is blocked"},
+           {"path --map " + arena + " --from 19,26 --to 0,0", "goal (0,0) is blocked"},
+           {"path --map " + arena + " --from '1;2' --to 19,29", "must be X,Y"},
+           {"path --map " + arena + " --from 19,26 --to 19,29 -a quantum", "unknown algorithm"},
+           {"path --map " + arena + " --from 19,26 --to 19,29 --diagonal sometimes", "unknown diagonal rule"},
+           {"path --map " + arena + " --from 19,26 --to 19,29 -a wastar -w 0.5", "--weight"},
+           {"path --map " + arena + " --from 19,26", "--to is required"},
+           {"scen /nonexistent.map.scen", "cannot open file"},
+           {"nonsense", ""},
+       }) {
+    const CliRun r = run(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.out;
+    EXPECT_NE(r.out.find(c.expect), std::string::npos) << c.args << "\n" << r.out;
+  }
+}
+
+TEST(Cli, HelpOnEverySubcommand) {
+  for (const char* sub : {"", "path ", "scen "}) {
+    const CliRun r = run(std::string(sub) + "--help");
+    EXPECT_EQ(r.exit_code, 0) << sub;
+    EXPECT_NE(r.out.find("--"), std::string::npos);
+  }
+}
+
+TEST(Cli, ScenJsonReportsAllOptimal) {
+  const CliRun r = run("scen " + data + "/maps/arena.map.scen --json");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["queries"], 130);
+  EXPECT_EQ(j["solved"], 130);
+  EXPECT_EQ(j["optimal"], 130);
+  EXPECT_TRUE(j["mismatches"].empty());
+  EXPECT_GT(j["expanded_total"].get<long>(), 0);
+  EXPECT_GT(j["mean_us"].get<double>(), 0.0);
+  EXPECT_TRUE(j["time_total_s"].is_number());
+}
+
+TEST(Cli, ScenWithSuboptimalAlgorithmExitsOneAndListsMismatches) {
+  const CliRun r = run("scen " + data + "/maps/arena.map.scen --json -a greedy");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_LT(j["optimal"].get<int>(), 130);
+  EXPECT_FALSE(j["mismatches"].empty());
+  EXPECT_LE(j["mismatches"].size(), 20u);
+  EXPECT_TRUE(j["mismatches"][0].contains("line"));
+}
+
+TEST(Cli, ScenTextAndMapsDir) {
+  const std::string dir = ::testing::TempDir() + "/waymark_cli_scen";
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(data + "/maps/arena.map.scen", dir + "/arena.map.scen",
+                             std::filesystem::copy_options::overwrite_existing);
+  EXPECT_EQ(run("scen " + dir + "/arena.map.scen").exit_code, 2);  // map not beside it
+  const CliRun r = run("scen " + dir + "/arena.map.scen --maps " + data + "/maps");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("total: 130 queries, all optimal: yes"), std::string::npos) << r.out;
+}
+
+TEST(Cli, ScenMalformedLineExitsTwo) {
+  const std::string scen = temp_file("bad.map.scen", "version 1\n0\tarena.map\t49\t49\t1\t1\t2\t2\tNaN\n");
+  const CliRun r = run("scen " + scen + " --maps " + data + "/maps");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("bad.map.scen:2:"), std::string::npos) << r.out;
+}
+
+TEST(Cli, PngIsWritten) {
+  const std::string png = ::testing::TempDir() + "/waymark_cli_path.png";
+  std::filesystem::remove(png);
+  const CliRun r = run("path --map " + data + "/maps/arena.map --from 3,1 --to 35,7 --png " + png);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  std::ifstream in(png, std::ios::binary);
+  std::array<char, 8> magic{};
+  in.read(magic.data(), magic.size());
+  EXPECT_EQ(std::string(magic.data() + 1, 3), "PNG");
+  EXPECT_GT(std::filesystem::file_size(png), 1000u);
+}
+
+}  // namespace

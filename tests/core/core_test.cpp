@@ -1,0 +1,58 @@
+#include <gtest/gtest.h>
+
+#include <unordered_set>
+
+#include "waymark/core/errors.hpp"
+#include "waymark/core/ids.hpp"
+#include "waymark/core/path.hpp"
+#include "waymark/core/status.hpp"
+
+namespace waymark {
+namespace {
+
+TEST(StrongId, DefaultIsInvalidAndComparesByValue) {
+  EXPECT_FALSE(CellId{}.valid());
+  EXPECT_TRUE(CellId{3}.valid());
+  EXPECT_LT(CellId{2}, CellId{3});
+  EXPECT_EQ(CellId{7}, CellId{7});
+  std::unordered_set<CellId> set{CellId{1}, CellId{1}, CellId{2}};
+  EXPECT_EQ(set.size(), 2u);
+  static_assert(!std::is_convertible_v<CellId, VertexId>, "ids of different kinds must not mix");
+}
+
+TEST(Status, DetailFlagsCombine) {
+  const Status s{SearchState::Failure, StatusDetail::Cancelled | StatusDetail::PartialResult};
+  EXPECT_TRUE(s.failed());
+  EXPECT_TRUE(s.finished());
+  EXPECT_FALSE(s.succeeded());
+  EXPECT_TRUE(s.has(StatusDetail::Cancelled));
+  EXPECT_TRUE(s.has(StatusDetail::PartialResult));
+  EXPECT_FALSE(s.has(StatusDetail::OutOfNodes));
+  EXPECT_EQ(to_string(SearchState::Success), "success");
+  EXPECT_EQ(to_string(SearchState::NotStarted), "not-started");
+}
+
+TEST(Path, StepsAndClear) {
+  Path<int> p;
+  EXPECT_EQ(p.steps(), 0u);
+  p.nodes = {1, 2, 3};
+  p.cost = 2;
+  EXPECT_EQ(p.steps(), 2u);
+  const auto capacity = p.nodes.capacity();
+  p.clear();
+  EXPECT_TRUE(p.empty());
+  EXPECT_EQ(p.cost, 0);
+  EXPECT_EQ(p.nodes.capacity(), capacity);
+}
+
+TEST(LoadError, CarriesFileLineAndReason) {
+  const LoadError e("maps/a.map", 7, "bad cell character 'x'");
+  EXPECT_EQ(e.file(), "maps/a.map");
+  EXPECT_EQ(e.line(), 7u);
+  EXPECT_EQ(e.reason(), "bad cell character 'x'");
+  EXPECT_STREQ(e.what(), "maps/a.map:7: bad cell character 'x'");
+  EXPECT_STREQ(LoadError("f", 0, "cannot open file").what(), "f: cannot open file");
+}
+
+}  // namespace
+}  // namespace waymark

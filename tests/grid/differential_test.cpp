@@ -1,0 +1,191 @@
+// Every grid search against an independent reference Dijkstra on seeded random grids.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <queue>
+#include <random>
+#include <vector>
+
+#include "support/random_grid.hpp"
+#include "waymark/grid/grid_planner.hpp"
+
+namespace waymark {
+namespace {
+
+using test::is_valid_path;
+
+constexpr DiagonalRule all_rules[] = {DiagonalRule::never, DiagonalRule::always,
+                                      DiagonalRule::at_most_one_obstacle, DiagonalRule::no_corner_cutting};
+constexpr double weight = 1.5;
+constexpr double relative_eps = 1e-9;
+// IDA* runs one iteration per distinct f value below the optimum, so it is checked on small
+// grids with unit terrain only (f = a + b·√2); random real-valued terrain would make it crawl.
+constexpr int max_ida_cells = 16 * 16;
+
+/// Distances from `start` to every cell: textbook lazy-deletion Dijkstra, written apart from
+/// the engine under test.
+std::vector<Cost> reference_distances(const GridSpace& space, CellId start) {
+  std::vector<Cost> dist(space.node_count(), infinite_cost);
+  using Item = std::pair<Cost, std::uint32_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
+  dist[start.value] = 0;
+  pq.push({0, start.value});
+  while (!pq.empty()) {
+    const auto [d, v] = pq.top();
+    pq.pop();
+    if (d > dist[v]) continue;
+    space.for_each_successor(CellId{v}, [&](CellId n, Cost c) {
+      if (d + c < dist[n.value]) {
+        dist[n.value] = d + c;
+        pq.push({d + c, n.value});
+      }
+    });
+  }
+  return dist;
+}
+
+struct Case {
+  const GridMap* map;
+  DiagonalRule rule;
+  CellId start;
+  CellId goal;
+  Cost expected;  ///< infinite when unreachable
+};
+
+void expect_matches(GridPlanner& planner, const Case& c, const char* what) {
+  const Status st = planner.plan(c.start, c.goal);
+  const GridSpace& space = planner.space();
+  SCOPED_TRACE(::testing::Message() << what << " rule=" << to_string(c.rule) << " "
+                                    << c.map->width() << "x" << c.map->height());
+  if (c.expected == infinite_cost) {
+    EXPECT_TRUE(st.failed());
+    EXPECT_TRUE(planner.path().empty());
+    return;
+  }
+  ASSERT_TRUE(st.succeeded());
+  ASSERT_TRUE(is_valid_path(space, planner.path(), c.start, c.goal));
+  const Cost found = planner.path().cost;
+  const Cost eps = relative_eps * std::max(1.0, c.expected);
+  switch (planner.options().algorithm) {
+    case Algorithm::astar:
+    case Algorithm::dijkstra:
+    case Algorithm::ida: EXPECT_NEAR(found, c.expected, eps); break;
+    case Algorithm::wastar: EXPECT_LE(found, weight * c.expected + eps); break;
+    default: EXPECT_GE(found, c.expected - eps); break;
+  }
+}
+
+TEST(Differential, RandomGridsAllRulesAllSearches) {
+  const test::RandomGridSpec specs[] = {
+      {1, 1, 0.0, false},   {1, 12, 0.1, false},  {12, 1, 0.1, true},   {8, 8, 0.2, false},
+      {8, 8, 0.35, true},   {16, 16, 0.1, false}, {16, 16, 0.3, true},  {16, 16, 0.45, false},
+      {32, 32, 0.2, false}, {32, 32, 0.3, true},  {48, 20, 0.25, false}, {64, 64, 0.15, true},
+  };
+  constexpr int grids_per_spec = 45;  // 12 specs × 45 = 540 grids, each under all four rules
+  constexpr int queries_per_grid = 3;
+  std::mt19937 rng(2026);
+  int grids = 0, checked = 0, unreachable = 0;
+  for (const auto& spec : specs) {
+    for (int k = 0; k < grids_per_spec; ++k, ++grids) {
+      const GridMap map = test::random_grid(spec, rng);
+      if (map.passable_count() == 0) continue;
+      for (const DiagonalRule rule : all_rules) {
+        const GridSpace space(map, rule);
+        std::vector<std::unique_ptr<GridPlanner>> planners;
+        for (Algorithm a : {Algorithm::astar, Algorithm::wastar, Algorithm::dijkstra, Algorithm::greedy,
+                            Algorithm::bfs, Algorithm::dfs, Algorithm::ida}) {
+          if (a == Algorithm::ida && (spec.terrain || spec.width * spec.height > max_ida_cells)) continue;
+          planners.push_back(std::make_unique<GridPlanner>(
+              map, GridPlannerOptions{.algorithm = a, .diagonal = rule, .weight = weight}));
+        }
+        for (int q = 0; q < queries_per_grid; ++q) {
+          const CellId start = test::random_passable(map, rng);
+          const CellId goal = test::random_passable(map, rng);
+          const Case c{&map, rule, start, goal, reference_distances(space, start)[goal.value]};
+          unreachable += c.expected == infinite_cost ? 1 : 0;
+          for (auto& p : planners) expect_matches(*p, c, std::string(to_string(p->options().algorithm)).c_str());
+          ++checked;
+          if (::testing::Test::HasFailure()) return;  // one clear failure beats thousands
+        }
+      }
+    }
+  }
+  EXPECT_GE(grids, 500);
+  EXPECT_GT(unreachable, 0) << "the sample should include unreachable goals";
+  RecordProperty("queries", checked);
+}
+
+TEST(Differential, EveryAdmissibleHeuristicIsOptimal) {
+  std::mt19937 rng(7);
+  for (int k = 0; k < 60; ++k) {
+    const GridMap map = test::random_grid({24, 24, 0.25, k % 2 == 0}, rng);
+    for (const DiagonalRule rule : all_rules) {
+      const GridSpace space(map, rule);
+      const CellId start = test::random_passable(map, rng), goal = test::random_passable(map, rng);
+      const Cost expected = reference_distances(space, start)[goal.value];
+      for (auto h : {HeuristicKind::manhattan, HeuristicKind::octile, HeuristicKind::euclidean,
+                     HeuristicKind::chebyshev, HeuristicKind::zero}) {
+        if (!is_admissible(h, rule)) continue;
+        GridPlanner planner(map, GridPlannerOptions{.diagonal = rule, .heuristic = h});
+        const Status st = planner.plan(start, goal);
+        if (expected == infinite_cost) {
+          EXPECT_TRUE(st.failed());
+        } else {
+          ASSERT_TRUE(st.succeeded());
+          EXPECT_NEAR(planner.path().cost, expected, relative_eps * expected) << to_string(h);
+        }
+      }
+    }
+  }
+}
+
+TEST(Differential, BfsStepsEqualDijkstraCostOnUnitFourConnectedGrids) {
+  std::mt19937 rng(11);
+  for (int k = 0; k < 100; ++k) {
+    const GridMap map = test::random_grid({20, 20, 0.3, false}, rng);
+    GridPlanner bfs(map, GridPlannerOptions{.algorithm = Algorithm::bfs, .diagonal = DiagonalRule::never});
+    GridPlanner dijkstra(map, GridPlannerOptions{.algorithm = Algorithm::dijkstra, .diagonal = DiagonalRule::never});
+    const CellId start = test::random_passable(map, rng), goal = test::random_passable(map, rng);
+    const Status a = bfs.plan(start, goal);
+    const Status b = dijkstra.plan(start, goal);
+    ASSERT_EQ(a.state, b.state);
+    if (a.succeeded()) {
+      EXPECT_EQ(static_cast<double>(bfs.path().steps()), dijkstra.path().cost);
+    }
+  }
+}
+
+TEST(EdgeCases, StartEqualsGoalBlockedEndpointsAndWalls) {
+  GridMap map(5, 5);
+  for (int y = 0; y < 5; ++y) map.set_passable(2, y, false);  // a wall splits the map
+  for (Algorithm a : {Algorithm::astar, Algorithm::wastar, Algorithm::dijkstra, Algorithm::greedy,
+                      Algorithm::bfs, Algorithm::dfs, Algorithm::ida}) {
+    SCOPED_TRACE(to_string(a));
+    GridPlanner p(map, GridPlannerOptions{.algorithm = a});
+    ASSERT_TRUE(p.plan(map.cell(1, 1), map.cell(1, 1)).succeeded());
+    EXPECT_EQ(p.path().nodes.size(), 1u);
+    EXPECT_EQ(p.path().cost, 0);
+    EXPECT_TRUE(p.plan(map.cell(0, 0), map.cell(4, 4)).failed());  // unreachable
+    EXPECT_TRUE(p.path().empty());
+    EXPECT_TRUE(p.plan(map.cell(2, 2), map.cell(0, 0)).failed());  // blocked start
+    EXPECT_EQ(p.stats().expanded, 0u);
+    EXPECT_TRUE(p.plan(map.cell(0, 0), map.cell(2, 3)).failed());  // blocked goal
+    EXPECT_EQ(p.stats().expanded, 0u);
+  }
+}
+
+TEST(EdgeCases, OneByOneAndOneByN) {
+  GridMap one(1, 1);
+  GridPlanner p1(one, GridPlannerOptions{});
+  ASSERT_TRUE(p1.plan(one.cell(0, 0), one.cell(0, 0)).succeeded());
+  GridMap column(1, 9);
+  for (Algorithm a : {Algorithm::astar, Algorithm::bfs, Algorithm::ida, Algorithm::dfs}) {
+    GridPlanner p(column, GridPlannerOptions{.algorithm = a});
+    ASSERT_TRUE(p.plan(column.cell(0, 0), column.cell(0, 8)).succeeded());
+    EXPECT_EQ(p.path().cost, 8);
+    EXPECT_EQ(p.path().steps(), 8u);
+  }
+}
+
+}  // namespace
+}  // namespace waymark
