@@ -144,3 +144,27 @@ TEST_F(Stepping, StatsAreFilledIn) {
 
 }  // namespace
 }  // namespace waymark
+
+namespace waymark {
+namespace {
+
+TEST(UserHeuristic, AnyCallableWorks) {
+  const GridMap map = load_movingai_map(test::data_dir + "/maps/arena.map");
+  const GridSpace space(map, DiagonalRule::no_corner_cutting);
+  // A user functor: a lambda computing half the octile distance (admissible, weaker).
+  const auto half_octile = [&map](CellId a, CellId b) {
+    const CellCoord p = map.coord(a), q = map.coord(b);
+    return 0.5 * OctileMetric::distance(std::abs(p.x - q.x), std::abs(p.y - q.y));
+  };
+  AStar<GridSpace, decltype(half_octile)> weak(space, half_octile);
+  AStar<GridSpace, OctileHeuristic> strong(space, OctileHeuristic(map));
+  weak.begin(map.cell(3, 1), map.cell(35, 7));
+  strong.begin(map.cell(3, 1), map.cell(35, 7));
+  ASSERT_TRUE(weak.step().succeeded());
+  ASSERT_TRUE(strong.step().succeeded());
+  EXPECT_NEAR(weak.path().cost, strong.path().cost, 1e-9);
+  EXPECT_GT(weak.stats().expanded, strong.stats().expanded);
+}
+
+}  // namespace
+}  // namespace waymark

@@ -54,18 +54,23 @@ struct BadInput {
   const char* reason_part;
 };
 
-class BadMap : public ::testing::TestWithParam<BadInput> {};
-
-TEST_P(BadMap, GivesFileLineAndReason) {
-  const BadInput& b = GetParam();
+/// Parsing `b.text` must throw a LoadError naming `file`, b.line and b.reason_part.
+template <class Parse>
+void expect_load_error(Parse parse, const BadInput& b, const std::string& file) {
   try {
-    (void)parse_map(b.text);
+    (void)parse(b.text);
     FAIL() << "no error for " << b.name;
   } catch (const LoadError& e) {
-    EXPECT_EQ(e.file(), "test.map");
+    EXPECT_EQ(e.file(), file);
     EXPECT_EQ(e.line(), b.line) << e.what();
     EXPECT_NE(e.reason().find(b.reason_part), std::string::npos) << e.what();
   }
+}
+
+class BadMap : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(BadMap, GivesFileLineAndReason) {
+  expect_load_error([](const char* text) { return parse_map(text); }, GetParam(), "test.map");
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -90,15 +95,7 @@ INSTANTIATE_TEST_SUITE_P(
 class BadScen : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(BadScen, GivesFileLineAndReason) {
-  const BadInput& b = GetParam();
-  try {
-    (void)parse_scen(b.text);
-    FAIL() << "no error for " << b.name;
-  } catch (const LoadError& e) {
-    EXPECT_EQ(e.file(), "test.scen");
-    EXPECT_EQ(e.line(), b.line) << e.what();
-    EXPECT_NE(e.reason().find(b.reason_part), std::string::npos) << e.what();
-  }
+  expect_load_error([](const char* text) { return parse_scen(text); }, GetParam(), "test.scen");
 }
 
 INSTANTIATE_TEST_SUITE_P(

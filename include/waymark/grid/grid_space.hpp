@@ -3,6 +3,8 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <utility>
 
 #include "waymark/core/cost.hpp"
 #include "waymark/grid/grid_map.hpp"
@@ -28,42 +30,52 @@ class GridSpace {
     return c.value < map_->cell_count() && map_->passable(c);
   }
 
-  /// Whether a diagonal from (x,y) by (dx,dy) is allowed, given the destination is passable.
-  [[nodiscard]] bool diagonal_allowed(int x, int y, int dx, int dy) const {
-    const bool a = map_->passable(x + dx, y);
-    const bool b = map_->passable(x, y + dy);
+  /// Whether the rule lets a diagonal pass between two cardinal cells with these
+  /// passabilities (the destination itself must be passable too).
+  [[nodiscard]] bool diagonal_rule_allows(bool side_a_open, bool side_b_open) const {
     switch (rule_) {
       case DiagonalRule::never: return false;
       case DiagonalRule::always: return true;
-      case DiagonalRule::at_most_one_obstacle: return a || b;
-      case DiagonalRule::no_corner_cutting: return a && b;
+      case DiagonalRule::at_most_one_obstacle: return side_a_open || side_b_open;
+      case DiagonalRule::no_corner_cutting: return side_a_open && side_b_open;
     }
     return false;
   }
 
+  /// Whether a diagonal from (x,y) by (dx,dy) is allowed, given the destination is passable.
+  [[nodiscard]] bool diagonal_allowed(int x, int y, int dx, int dy) const {
+    return diagonal_rule_allows(map_->passable(x + dx, y), map_->passable(x, y + dy));
+  }
+
   /// Calls f(neighbour, cost) for each allowed move: the four cardinals (N, E, S, W), then
-  /// the four diagonals (NE, SE, SW, NW) when 8-connected.
+  /// the four diagonals (NE, SE, SW, NW) when 8-connected. Each cell is read once.
   template <class F>
   void for_each_successor(CellId c, F&& f) const {
-    const CellCoord p = map_->coord(c);
-    for (const auto& d : cardinal_dirs) {
-      if (map_->passable(p.x + d[0], p.y + d[1])) {
-        const CellId n = map_->cell(p.x + d[0], p.y + d[1]);
-        f(n, map_->move_cost(c, n, false));
-      }
+    const GridMap& m = *map_;
+    const CellCoord p = m.coord(c);
+    const auto w = static_cast<std::uint32_t>(m.width());
+    const std::array<bool, 4> inside{p.y > 0, p.x + 1 < m.width(), p.y + 1 < m.height(), p.x > 0};
+    const std::array<std::uint32_t, 4> ids{c.value - w, c.value + 1, c.value + w, c.value - 1};
+    std::array<bool, 4> open{};
+    for (std::size_t i = 0; i < 4; ++i) {
+      open[i] = inside[i] && m.passable(CellId{ids[i]});
+      if (open[i]) f(CellId{ids[i]}, m.move_cost(c, CellId{ids[i]}, false));
     }
     if (!is_eight_connected(rule_)) return;
-    for (const auto& d : diagonal_dirs) {
-      if (map_->passable(p.x + d[0], p.y + d[1]) && diagonal_allowed(p.x, p.y, d[0], d[1])) {
-        const CellId n = map_->cell(p.x + d[0], p.y + d[1]);
-        f(n, map_->move_cost(c, n, true));
+    for (const auto& [vertical, horizontal] : diagonal_sides) {
+      if (!inside[vertical] || !inside[horizontal]) continue;
+      const CellId n{ids[vertical] + ids[horizontal] - c.value};
+      if (m.passable(n) && diagonal_rule_allows(open[vertical], open[horizontal])) {
+        f(n, m.move_cost(c, n, true));
       }
     }
   }
 
  private:
-  static constexpr std::array<std::array<int, 2>, 4> cardinal_dirs{{{0, -1}, {1, 0}, {0, 1}, {-1, 0}}};
-  static constexpr std::array<std::array<int, 2>, 4> diagonal_dirs{{{1, -1}, {1, 1}, {-1, 1}, {-1, -1}}};
+  /// Indices into the cardinal arrays (N=0, E=1, S=2, W=3) of the two cells each diagonal
+  /// passes: NE, SE, SW, NW.
+  static constexpr std::array<std::pair<std::size_t, std::size_t>, 4> diagonal_sides{
+      {{0, 1}, {2, 1}, {2, 3}, {0, 3}}};
 
   const GridMap* map_;
   DiagonalRule rule_;

@@ -53,9 +53,7 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
         priority_(priority),
         options_(options),
         open_(positions_) {
-    if constexpr (requires(Table& t) { t.set_max_nodes(std::size_t{}); }) {
-      table_.set_max_nodes(options_.max_nodes);
-    }
+    table_.set_max_nodes(options_.max_nodes);
     positions_.table = &table_;
   }
 

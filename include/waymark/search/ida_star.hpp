@@ -42,9 +42,7 @@ class IdaStar : public SearchCore<typename Space::node_type, Obs> {
                    Obs observer = {})
       : Core(std::move(observer)), space_(&space), heuristic_(std::move(heuristic)),
         options_(options) {
-    if constexpr (requires(Table& t) { t.set_max_nodes(std::size_t{}); }) {
-      table_.set_max_nodes(options_.max_nodes);
-    }
+    table_.set_max_nodes(options_.max_nodes);
   }
 
   void begin(const Node& start, const Node& goal) {

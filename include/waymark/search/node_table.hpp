@@ -56,6 +56,9 @@ class DenseNodeTable {
     }
   }
 
+  /// Dense tables hold every node of the world: there is no limit to set.
+  void set_max_nodes(std::size_t) {}
+
   SlotLookup find_or_insert(const Space& space, const Node& n) {
     const auto slot = static_cast<std::uint32_t>(space.index_of(n));
     NodeRecord& r = records_[slot];
