@@ -16,8 +16,7 @@ namespace {
 
 template <class Search>
 void expect_stepped_equals_one_shot(Search& search, CellId start, CellId goal) {
-  search.begin(start, goal);
-  const Status once = search.step();
+  const Status once = solve(search, start, goal);
   const Path<CellId> expected = search.path();
   const SearchStats stats = search.stats();
 

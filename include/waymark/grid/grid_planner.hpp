@@ -52,10 +52,7 @@ class BasicGridPlanner {
 
   /// Runs one query to completion.
   Status plan(CellId start, CellId goal) {
-    return dispatch<Status>(search_, [&](auto& s) {
-      s.begin(start, goal);
-      return s.step();
-    });
+    return dispatch<Status>(search_, [&](auto& s) { return solve(s, start, goal); });
   }
 
   [[nodiscard]] const Path<CellId>& path() const {

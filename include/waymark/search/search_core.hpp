@@ -84,4 +84,11 @@ class SearchCore {
   bool cancelled_ = false;
 };
 
+/// One-shot query on any steppable search: begin, then step until finished.
+template <class Search, class Node>
+Status solve(Search& search, const Node& start, const Node& goal) {
+  search.begin(start, goal);
+  return search.step(unlimited_expansions);
+}
+
 }  // namespace waymark
