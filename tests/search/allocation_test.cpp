@@ -35,7 +35,7 @@ TEST(Allocation, NoAllocationPerQueryAfterWarmUp) {
   const GridMap large = load_movingai_map(test::data_dir + "/maps/den520d.map");
   const GridMap small = load_movingai_map(test::data_dir + "/maps/arena.map");  // IDA*: re-expands a lot
   for (Algorithm a : {Algorithm::astar, Algorithm::wastar, Algorithm::dijkstra, Algorithm::greedy, Algorithm::bfs,
-                      Algorithm::dfs, Algorithm::ida}) {
+                      Algorithm::dfs, Algorithm::ida, Algorithm::jps, Algorithm::jps_plus}) {
     SCOPED_TRACE(to_string(a));
     const GridMap& map = a == Algorithm::ida ? small : large;
     std::mt19937 rng(9);

@@ -1,12 +1,16 @@
 #pragma once
 /// @file GridPlanner: any of the searches on a GridMap, chosen at run time.
 
+#include <memory>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <variant>
 
 #include "waymark/grid/grid_space.hpp"
 #include "waymark/grid/heuristics.hpp"
+#include "waymark/grid/jump_point.hpp"
+#include "waymark/grid/jump_table.hpp"
 #include "waymark/search/algorithm.hpp"
 #include "waymark/search/best_first.hpp"
 #include "waymark/search/ida_star.hpp"
@@ -21,17 +25,33 @@ struct GridPlannerOptions {
   std::optional<HeuristicKind> heuristic;
   /// Weighted A* inflation. [Limit: >= 1]
   double weight = WeightedAStarPriority::default_weight;
+  /// JPS+ only: a prebuilt table for this map (shared, e.g. loaded from a file); null: the
+  /// planner builds its own.
+  const JumpTable* jump_table = nullptr;
 };
 
+/// Why `options` cannot run on `map` (jump searches need uniform costs and no corner
+/// cutting), or nullopt when they can.
+[[nodiscard]] inline std::optional<std::string> planner_unsupported(const GridMap& map,
+                                                                    const GridPlannerOptions& options) {
+  if (options.algorithm == Algorithm::jps || options.algorithm == Algorithm::jps_plus)
+    return jump_search_unsupported(map, options.diagonal);
+  return std::nullopt;
+}
+
 /// Owns one reusable search of the chosen kind over one map. Reuse it for many queries on the
-/// same map: after warm-up, plan() allocates nothing. One planner per thread.
+/// same map: after warm-up, plan() allocates nothing. One planner per thread. A combination
+/// that planner_unsupported() rejects fails every query at once.
+/// @warning jps-plus without options.jump_table builds a JPS+ table here: O(cells) time and
+/// 16 bytes per cell.
 template <class Obs = NullObserver>
 class BasicGridPlanner {
  public:
   BasicGridPlanner(const GridMap& map, const GridPlannerOptions& options, Obs observer = {})
-      : space_(map, options.diagonal), options_(options) {
+      : space_(map, options.diagonal), options_(options), unsupported_(planner_unsupported(map, options)) {
     const AnyGridHeuristic h(map, options.heuristic.value_or(default_heuristic(options.diagonal)));
     const BestFirstOptions bf{};
+    if (unsupported_) return;
     switch (options.algorithm) {
       case Algorithm::astar: search_.template emplace<1>(space_, h, AStarPriority{}, bf, observer); break;
       case Algorithm::wastar:
@@ -44,24 +64,47 @@ class BasicGridPlanner {
       case Algorithm::bfs: search_.template emplace<5>(space_, observer); break;
       case Algorithm::dfs: search_.template emplace<6>(space_, observer); break;
       case Algorithm::ida: search_.template emplace<7>(space_, h, IdaStarOptions{}, observer); break;
+      case Algorithm::jps:
+        padded_ = std::make_unique<PaddedGrid>(map);
+        jump_space_.emplace(map, *padded_);
+        search_.template emplace<8>(*jump_space_, OctileHeuristic(map), AStarPriority{}, bf, observer);
+        break;
+      case Algorithm::jps_plus:
+        if (options.jump_table == nullptr) owned_table_ = std::make_unique<JumpTable>(map);
+        jump_plus_space_.emplace(map, options.jump_table ? *options.jump_table : *owned_table_);
+        search_.template emplace<9>(*jump_plus_space_, OctileHeuristic(map), AStarPriority{}, bf, observer);
+        break;
     }
   }
 
   BasicGridPlanner(const BasicGridPlanner&) = delete;
   BasicGridPlanner& operator=(const BasicGridPlanner&) = delete;
 
-  /// Runs one query to completion.
+  /// Runs one query to completion. Jump searches return every cell of the path, not only the
+  /// jump points.
   Status plan(CellId start, CellId goal) {
-    return dispatch<Status>(search_, [&](auto& s) { return solve(s, start, goal); });
+    if (unsupported_) return Status{SearchState::Failure, StatusDetail::None};
+    const Status st = dispatch<Status>(search_, [&](auto& s) { return solve(s, start, goal); });
+    if (is_jump_search()) {
+      const Path<CellId>& jumps = dispatch<const Path<CellId>&>(search_, [](const auto& s) -> const auto& { return s.path(); });
+      expand_jump_path(space_.map(), jumps.nodes, cells_.nodes);
+      cells_.cost = jumps.cost;
+    }
+    return st;
   }
 
   [[nodiscard]] const Path<CellId>& path() const {
+    if (is_jump_search() || unsupported_) return cells_;
     return dispatch<const Path<CellId>&>(search_, [](const auto& s) -> const auto& { return s.path(); });
   }
   [[nodiscard]] const SearchStats& stats() const {
+    if (unsupported_) return no_stats_;
     return dispatch<const SearchStats&>(search_, [](const auto& s) -> const auto& { return s.stats(); });
   }
+  /// Set when the options cannot run on this map (see planner_unsupported).
+  [[nodiscard]] const std::optional<std::string>& unsupported() const { return unsupported_; }
   [[nodiscard]] Obs& observer() {
+    if (unsupported_) return no_observer_;
     return dispatch<Obs&>(search_, [](auto& s) -> Obs& { return s.observer(); });
   }
   [[nodiscard]] const GridSpace& space() const { return space_; }
@@ -83,8 +126,20 @@ class BasicGridPlanner {
         v);
   }
 
+  [[nodiscard]] bool is_jump_search() const {
+    return options_.algorithm == Algorithm::jps || options_.algorithm == Algorithm::jps_plus;
+  }
+
   GridSpace space_;
   GridPlannerOptions options_;
+  std::optional<std::string> unsupported_;
+  std::unique_ptr<PaddedGrid> padded_;         ///< jps: the padded copy it walks
+  std::unique_ptr<JumpTable> owned_table_;     ///< jps-plus without a shared table
+  std::optional<JumpPointSpace> jump_space_;
+  std::optional<JumpPointPlusSpace> jump_plus_space_;
+  Path<CellId> cells_;  ///< jump searches: the full cell path; unsupported: stays empty
+  SearchStats no_stats_;
+  Obs no_observer_{};
   std::variant<std::monostate,
                BestFirstSearch<GridSpace, AStarPriority, AnyGridHeuristic, Obs>,
                BestFirstSearch<GridSpace, WeightedAStarPriority, AnyGridHeuristic, Obs>,
@@ -92,7 +147,9 @@ class BasicGridPlanner {
                BestFirstSearch<GridSpace, GreedyPriority, AnyGridHeuristic, Obs>,
                TraversalSearch<GridSpace, FifoFrontier, Obs>,
                TraversalSearch<GridSpace, LifoFrontier, Obs>,
-               IdaStar<GridSpace, AnyGridHeuristic, Obs>>
+               IdaStar<GridSpace, AnyGridHeuristic, Obs>,
+               BestFirstSearch<JumpPointSpace, AStarPriority, OctileHeuristic, Obs>,
+               BestFirstSearch<JumpPointPlusSpace, AStarPriority, OctileHeuristic, Obs>>
       search_;
 };
 

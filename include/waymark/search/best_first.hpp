@@ -149,7 +149,7 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
 
   void expand(const Node& node, std::uint32_t slot) {
     const Cost g = table_[slot].g;
-    space_->for_each_successor(node, [&](const Node& succ, Cost edge_cost) {
+    const auto relax = [&](const Node& succ, Cost edge_cost) {
       ++this->stats_.generated;
       const SlotLookup s = table_.find_or_insert(*space_, succ);
       if (s.slot == no_slot) {
@@ -176,7 +176,18 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
         return;  // closed, better g recorded for the path, but not re-expanded
       }
       this->observer_.on_open(succ, new_g, r.h, improved);
-    });
+    };
+    if constexpr (ParentAwareSearchSpace<Space>) {
+      const std::uint32_t parent_slot = table_[slot].parent;
+      if (parent_slot == no_slot) {
+        space_->for_each_successor(node, static_cast<const Node*>(nullptr), goal_, relax);
+      } else {
+        const Node parent = table_.node(*space_, parent_slot);
+        space_->for_each_successor(node, &parent, goal_, relax);
+      }
+    } else {
+      space_->for_each_successor(node, relax);
+    }
     this->note_frontier_size(open_.size());
   }
 

@@ -37,6 +37,16 @@ concept DenseSearchSpace = SearchSpace<S> && requires(const S& s, typename S::no
   { s.node_at(i) } -> std::same_as<typename S::node_type>;
 };
 
+/// Optional: spaces whose successors depend on how a node was reached and where the query
+/// goes (jump point search prunes by the direction of arrival and stops jumps at the goal):
+/// `for_each_successor(n, parent, goal, f)`, `parent` null at the start node. The best-first
+/// engine calls this form when a space provides it.
+template <class S>
+concept ParentAwareSearchSpace = SearchSpace<S> && requires(const S& s, typename S::node_type n) {
+  s.for_each_successor(n, static_cast<const typename S::node_type*>(nullptr), n,
+                       SuccessorSink<typename S::node_type>{});
+};
+
 /// Optional: spaces that can say a node may not be stood on (a blocked grid cell). Searches
 /// fail at once when the start or goal is not traversable.
 template <class S>

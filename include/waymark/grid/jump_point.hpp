@@ -1,0 +1,132 @@
+#pragma once
+/// @file Jump point search (Harabor & Grastien 2011) for uniform-cost 8-connected grids
+/// without corner cutting (a diagonal needs both cardinal cells it passes to be free — the
+/// Moving AI rule). Successors are jump points: the search skips the symmetric runs of cells in
+/// between, so the engine expands far fewer nodes with identical path costs.
+///
+/// Use it as a space of the best-first engine: `AStar<JumpPointSpace, OctileHeuristic>`. Paths
+/// come back as jump points; expand_jump_path() fills in the cells between them.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "waymark/core/cost.hpp"
+#include "waymark/core/path.hpp"
+#include "waymark/grid/grid_map.hpp"
+#include "waymark/grid/moves.hpp"
+#include "waymark/grid/padded_grid.hpp"
+
+namespace waymark {
+
+/// The eight move directions, clockwise from north; even = cardinal, odd = diagonal.
+enum class Direction : std::uint8_t { n, ne, e, se, s, sw, w, nw };
+inline constexpr int direction_count = 8;
+inline constexpr std::array<int, direction_count> direction_dx{0, 1, 1, 1, 0, -1, -1, -1};
+inline constexpr std::array<int, direction_count> direction_dy{-1, -1, 0, 1, 1, 1, 0, -1};
+
+/// Bit set of directions (bit i = Direction i).
+using DirectionSet = std::uint8_t;
+inline constexpr DirectionSet all_directions = 0xFF;
+
+[[nodiscard]] constexpr bool is_diagonal(int dir) { return (dir & 1) != 0; }
+/// Direction of a unit move (dx, dy ∈ {-1, 0, 1}); -1 for (0, 0).
+[[nodiscard]] constexpr int direction_of(int dx, int dy) {
+  constexpr std::array<int, 9> by_offset{7, 0, 1, 6, -1, 2, 5, 4, 3};  // index (dy+1)·3 + (dx+1)
+  return by_offset[static_cast<std::size_t>((dy + 1) * 3 + (dx + 1))];
+}
+
+/// Why a grid/rule combination cannot use jump point search, or nullopt when it can.
+[[nodiscard]] std::optional<std::string> jump_search_unsupported(const GridMap& map, DiagonalRule rule);
+
+/// Jump-point queries over a PaddedGrid: which directions to search from a node, and how far
+/// a jump goes. Shared by online JPS and by the JPS+ table builder.
+class JumpRules {
+ public:
+  explicit JumpRules(const PaddedGrid& grid);
+
+  [[nodiscard]] const PaddedGrid& grid() const { return *grid_; }
+  [[nodiscard]] std::int32_t offset(int dir) const { return offsets_[static_cast<std::size_t>(dir)]; }
+
+  /// Directions worth searching from padded cell `p` reached moving in `arrival` (-1: start):
+  /// the natural ones, plus the forced ones around obstacles.
+  [[nodiscard]] DirectionSet successors(std::uint32_t p, int arrival) const;
+
+  /// Whether a single move from `p` in `dir` is allowed (target free; diagonals also need
+  /// both cardinal cells they pass).
+  [[nodiscard]] bool can_move(std::uint32_t p, int dir) const;
+
+  /// Whether `p`, entered moving in cardinal `dir`, has a forced neighbour.
+  [[nodiscard]] bool has_forced_neighbour(std::uint32_t p, int dir) const;
+
+  /// Result of a jump: the padded index reached (0: none — index 0 is border) and the number
+  /// of single moves it took.
+  struct Jump {
+    std::uint32_t to = 0;
+    std::int32_t steps = 0;
+  };
+  /// Follows `dir` from `p` to the next jump point, or the goal, or nothing.
+  [[nodiscard]] Jump jump(std::uint32_t p, int dir, std::uint32_t goal) const;
+
+ private:
+  /// Whether, entering `p` moving `dir`, the neighbour on `side` is forced.
+  [[nodiscard]] bool side_forced(std::uint32_t p, int dir, int side) const;
+  [[nodiscard]] Jump jump_cardinal(std::uint32_t p, int dir, std::uint32_t goal) const;
+  [[nodiscard]] Jump jump_diagonal(std::uint32_t p, int dir, std::uint32_t goal) const;
+
+  const PaddedGrid* grid_;
+  std::array<std::int32_t, direction_count> offsets_{};
+};
+
+/// Cost of `steps` moves in one direction on a uniform grid.
+[[nodiscard]] inline Cost run_cost(int dir, std::int32_t steps, double cell_size) {
+  return static_cast<Cost>(steps) * cell_size * (is_diagonal(dir) ? diagonal_step : cardinal_step);
+}
+
+/// Online JPS as a search space (models ParentAwareSearchSpace and DenseSearchSpace over the
+/// map's CellIds). Holds references to the map and a PaddedGrid, which must outlive it.
+class JumpPointSpace {
+ public:
+  using node_type = CellId;
+
+  JumpPointSpace(const GridMap& map, const PaddedGrid& grid) : map_(&map), rules_(grid) {}
+
+  [[nodiscard]] std::size_t node_count() const { return map_->cell_count(); }
+  [[nodiscard]] std::size_t index_of(CellId c) const { return c.value; }
+  [[nodiscard]] CellId node_at(std::size_t i) const { return CellId{static_cast<std::uint32_t>(i)}; }
+  [[nodiscard]] bool is_traversable(CellId c) const { return c.value < map_->cell_count() && map_->passable(c); }
+
+  /// Jump points reachable from `n`, pruned by the direction from `parent`.
+  template <class F>
+  void for_each_successor(CellId n, const CellId* parent, CellId goal, F&& f) const {
+    const PaddedGrid& g = rules_.grid();
+    const std::uint32_t p = g.index(n);
+    const DirectionSet dirs = rules_.successors(p, parent ? arrival(*parent, n) : -1);
+    const std::uint32_t goal_p = g.index(goal);
+    for (int d = 0; d < direction_count; ++d) {
+      if ((dirs & (1u << d)) == 0) continue;
+      const JumpRules::Jump j = rules_.jump(p, d, goal_p);
+      if (j.to != 0) f(g.cell(j.to), run_cost(d, j.steps, map_->cell_size()));
+    }
+  }
+  /// Without a parent or goal: every jump point from `n` (as from a start node).
+  template <class F>
+  void for_each_successor(CellId n, F&& f) const {
+    for_each_successor(n, nullptr, CellId::invalid(), std::forward<F>(f));
+  }
+
+  /// Direction of the last move of a straight or diagonal run from `from` to `to`.
+  [[nodiscard]] int arrival(CellId from, CellId to) const;
+
+ private:
+  const GridMap* map_;
+  JumpRules rules_;
+};
+
+/// Every cell along a path of jump points (consecutive points lie on one straight or diagonal
+/// line). `cells` is cleared first; it keeps its capacity, so reuse does not allocate.
+void expand_jump_path(const GridMap& map, const std::vector<CellId>& jump_points, std::vector<CellId>& cells);
+
+}  // namespace waymark

@@ -1,0 +1,111 @@
+#pragma once
+/// @file JPS+ (Rabin, Game AI Pro 2, 2015): jump distances precomputed for every cell and
+/// direction, so a query reads one table entry per direction instead of scanning the grid.
+/// Same rules and same optimal costs as online JPS (jump_point.hpp).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "waymark/grid/jump_point.hpp"
+
+namespace waymark {
+
+/// Per padded cell and direction: d > 0 — the next jump point is d moves away; d <= 0 — no
+/// jump point, and -d free moves are possible before a wall.
+/// Memory: 16 bytes per cell of the padded grid. Immutable once built; share it between
+/// threads.
+class JumpTable {
+ public:
+  /// Precomputes the table for `map` (no-corner-cutting, uniform costs; check
+  /// jump_search_unsupported first). O(cells), one sweep per direction.
+  explicit JumpTable(const GridMap& map);
+
+  /// Writes the table to a binary file. Returns false when the file cannot be written.
+  bool save(const std::string& path) const;
+  /// Reads a table written by save(); throws LoadError when the file is unreadable, malformed,
+  /// or was built for another map (size or obstacle fingerprint differ).
+  static JumpTable load(const std::string& path, const GridMap& map);
+
+  [[nodiscard]] std::int32_t distance(std::uint32_t padded, int dir) const {
+    return distances_[static_cast<std::size_t>(padded) * direction_count + static_cast<std::size_t>(dir)];
+  }
+  [[nodiscard]] const PaddedGrid& grid() const { return grid_; }
+  [[nodiscard]] const JumpRules& rules() const { return rules_; }
+  [[nodiscard]] std::size_t memory_bytes() const { return distances_.size() * sizeof(std::int16_t); }
+
+  JumpTable(JumpTable&& other) noexcept;
+  JumpTable& operator=(JumpTable&&) = delete;
+  JumpTable(const JumpTable&) = delete;
+
+ private:
+  JumpTable(const GridMap& map, std::vector<std::int16_t> distances);
+  void build();
+
+  PaddedGrid grid_;
+  JumpRules rules_;  ///< refers to grid_
+  std::vector<std::int16_t> distances_;
+};
+
+/// JPS+ as a search space over CellIds; holds references to the map and table.
+class JumpPointPlusSpace {
+ public:
+  using node_type = CellId;
+
+  JumpPointPlusSpace(const GridMap& map, const JumpTable& table) : map_(&map), table_(&table) {}
+
+  [[nodiscard]] std::size_t node_count() const { return map_->cell_count(); }
+  [[nodiscard]] std::size_t index_of(CellId c) const { return c.value; }
+  [[nodiscard]] CellId node_at(std::size_t i) const { return CellId{static_cast<std::uint32_t>(i)}; }
+  [[nodiscard]] bool is_traversable(CellId c) const { return c.value < map_->cell_count() && map_->passable(c); }
+
+  template <class F>
+  void for_each_successor(CellId n, const CellId* parent, CellId goal, F&& f) const {
+    const PaddedGrid& g = table_->grid();
+    const std::uint32_t p = g.index(n);
+    const CellCoord at = map_->coord(n);
+    const DirectionSet dirs = table_->rules().successors(p, parent ? arrival(*parent, at) : -1);
+    const CellCoord to = goal.valid() ? map_->coord(goal) : CellCoord{-1, -1};
+    for (int d = 0; d < direction_count; ++d) {
+      if ((dirs & (1u << d)) == 0) continue;
+      const std::int32_t steps = successor_steps(at, to, goal.valid(), d, table_->distance(p, d));
+      if (steps > 0) {
+        const std::uint32_t q = p + static_cast<std::uint32_t>(steps * table_->rules().offset(d));
+        f(g.cell(q), run_cost(d, steps, map_->cell_size()));
+      }
+    }
+  }
+  template <class F>
+  void for_each_successor(CellId n, F&& f) const {
+    for_each_successor(n, nullptr, CellId::invalid(), std::forward<F>(f));
+  }
+
+ private:
+  int arrival(CellId from, CellCoord to) const {
+    const CellCoord a = map_->coord(from);
+    return direction_of((to.x > a.x) - (to.x < a.x), (to.y > a.y) - (to.y < a.y));
+  }
+
+  /// Moves to the successor in direction d, or 0: the goal (or, diagonally, the cell level
+  /// with the goal's row or column) when it lies within reach, else the stored jump point.
+  static std::int32_t successor_steps(CellCoord at, CellCoord goal, bool has_goal, int d, std::int32_t dist) {
+    const std::int32_t reach = dist > 0 ? dist : -dist;
+    if (has_goal) {
+      const int dx = direction_dx[static_cast<std::size_t>(d)], dy = direction_dy[static_cast<std::size_t>(d)];
+      const int gx = (goal.x - at.x) * dx, gy = (goal.y - at.y) * dy;  // progress along d, per axis
+      if (is_diagonal(d)) {
+        const int m = gx < gy ? gx : gy;
+        if (m > 0 && m <= reach) return m;
+      } else if ((dx == 0 ? goal.x == at.x : goal.y == at.y)) {
+        const int m = dx == 0 ? gy : gx;
+        if (m > 0 && m <= reach) return m;
+      }
+    }
+    return dist > 0 ? dist : 0;
+  }
+
+  const GridMap* map_;
+  const JumpTable* table_;
+};
+
+}  // namespace waymark

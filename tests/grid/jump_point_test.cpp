@@ -1,0 +1,157 @@
+// JPS and JPS+ against an independent reference Dijkstra and the published Moving AI optima.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <queue>
+#include <random>
+
+#include "support/random_grid.hpp"
+#include "waymark/grid/grid_planner.hpp"
+#include "waymark/scenario/runner.hpp"
+
+namespace waymark {
+namespace {
+
+constexpr double relative_eps = 1e-9;
+
+std::vector<Cost> reference_distances(const GridSpace& space, CellId start) {
+  std::vector<Cost> dist(space.node_count(), infinite_cost);
+  using Item = std::pair<Cost, std::uint32_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
+  dist[start.value] = 0;
+  pq.push({0, start.value});
+  while (!pq.empty()) {
+    const auto [d, v] = pq.top();
+    pq.pop();
+    if (d > dist[v]) continue;
+    space.for_each_successor(CellId{v}, [&](CellId n, Cost c) {
+      if (d + c < dist[n.value]) {
+        dist[n.value] = d + c;
+        pq.push({d + c, n.value});
+      }
+    });
+  }
+  return dist;
+}
+
+TEST(JumpPoint, DirectionTables) {
+  for (int d = 0; d < direction_count; ++d) {
+    EXPECT_EQ(direction_of(direction_dx[static_cast<std::size_t>(d)], direction_dy[static_cast<std::size_t>(d)]), d);
+    EXPECT_EQ(is_diagonal(d), direction_dx[static_cast<std::size_t>(d)] != 0 && direction_dy[static_cast<std::size_t>(d)] != 0);
+  }
+  EXPECT_EQ(direction_of(0, 0), -1);
+}
+
+TEST(JumpPoint, RandomGridsMatchReferenceDijkstra) {
+  const test::RandomGridSpec specs[] = {
+      {1, 1, 0.0, false},   {1, 15, 0.1, false},  {15, 1, 0.1, false},  {8, 8, 0.2, false},
+      {16, 16, 0.1, false}, {16, 16, 0.3, false}, {32, 32, 0.2, false}, {32, 32, 0.35, false},
+      {48, 20, 0.25, false}, {64, 64, 0.1, false}, {64, 64, 0.3, false}, {100, 40, 0.4, false},
+  };
+  constexpr int grids_per_spec = 45;  // 540 grids
+  constexpr int queries_per_grid = 4;
+  std::mt19937 rng(2027);
+  int grids = 0, unreachable = 0;
+  for (const auto& spec : specs) {
+    for (int k = 0; k < grids_per_spec; ++k, ++grids) {
+      const GridMap map = test::random_grid(spec, rng);
+      if (map.passable_count() == 0) continue;
+      const GridSpace space(map, DiagonalRule::no_corner_cutting);
+      GridPlanner jps(map, GridPlannerOptions{.algorithm = Algorithm::jps});
+      GridPlanner jps_plus(map, GridPlannerOptions{.algorithm = Algorithm::jps_plus});
+      for (int q = 0; q < queries_per_grid; ++q) {
+        const CellId start = test::random_passable(map, rng), goal = test::random_passable(map, rng);
+        const Cost expected = reference_distances(space, start)[goal.value];
+        unreachable += expected == infinite_cost ? 1 : 0;
+        for (GridPlanner* p : {&jps, &jps_plus}) {
+          SCOPED_TRACE(::testing::Message() << to_string(p->options().algorithm) << " " << map.width() << "x"
+                                            << map.height() << " grid " << k << " query " << q);
+          const Status st = p->plan(start, goal);
+          if (expected == infinite_cost) {
+            ASSERT_TRUE(st.failed());
+            continue;
+          }
+          ASSERT_TRUE(st.succeeded());
+          ASSERT_NEAR(p->path().cost, expected, relative_eps * std::max(1.0, expected));
+          ASSERT_TRUE(test::is_valid_path(space, p->path(), start, goal));
+        }
+      }
+    }
+  }
+  EXPECT_GE(grids, 500);
+  EXPECT_GT(unreachable, 0);
+}
+
+TEST(JumpPoint, EveryBundledScenarioOptimal) {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(test::data_dir + "/maps")) {
+    if (e.path().string().ends_with(".map.scen")) files.push_back(e.path().string());
+  }
+  ASSERT_FALSE(files.empty());
+  for (Algorithm a : {Algorithm::jps, Algorithm::jps_plus}) {
+    ScenarioRunOptions options;
+    options.planner.algorithm = a;
+    const ScenarioReport r = run_scenarios(files, options);
+    EXPECT_EQ(r.optimal, r.queries) << to_string(a);
+    for (const auto& m : r.mismatches) ADD_FAILURE() << to_string(a) << " " << m.file << ":" << m.line;
+  }
+}
+
+TEST(JumpPoint, ExpandsFewerNodesThanAStar) {
+  const GridMap map = load_movingai_map(test::data_dir + "/maps/den520d.map");
+  GridPlanner astar(map, GridPlannerOptions{});
+  GridPlanner jps(map, GridPlannerOptions{.algorithm = Algorithm::jps});
+  const Scenario scen = load_movingai_scenario(test::data_dir + "/maps/den520d.map.scen");
+  const ScenarioQuery& longest = scen.queries.back();  // files are sorted by length bucket
+  const CellId s = map.cell(longest.start.x, longest.start.y), g = map.cell(longest.goal.x, longest.goal.y);
+  ASSERT_TRUE(astar.plan(s, g).succeeded());
+  ASSERT_TRUE(jps.plan(s, g).succeeded());
+  EXPECT_NEAR(jps.path().cost, astar.path().cost, 1e-9);
+  EXPECT_LT(jps.stats().expanded * 4, astar.stats().expanded);
+}
+
+TEST(JumpPoint, RefusesRulesAndCostsItCannotHandle) {
+  GridMap map(8, 8);
+  for (DiagonalRule r : {DiagonalRule::never, DiagonalRule::always, DiagonalRule::at_most_one_obstacle}) {
+    GridPlanner p(map, GridPlannerOptions{.algorithm = Algorithm::jps, .diagonal = r});
+    ASSERT_TRUE(p.unsupported().has_value());
+    EXPECT_NE(p.unsupported()->find("no-corner-cutting"), std::string::npos);
+    EXPECT_TRUE(p.plan(map.cell(0, 0), map.cell(7, 7)).failed());
+    EXPECT_TRUE(p.path().empty());
+  }
+  map.set_cost_multiplier(3, 3, 2.0);
+  GridPlanner p(map, GridPlannerOptions{.algorithm = Algorithm::jps_plus});
+  ASSERT_TRUE(p.unsupported().has_value());
+  EXPECT_NE(p.unsupported()->find("uniform"), std::string::npos);
+  EXPECT_FALSE(planner_unsupported(GridMap(4, 4), GridPlannerOptions{.algorithm = Algorithm::jps}).has_value());
+}
+
+TEST(JumpTable, SaveLoadRoundTripAndMismatches) {
+  const GridMap map = load_movingai_map(test::data_dir + "/maps/arena.map");
+  const JumpTable built(map);
+  EXPECT_GT(built.memory_bytes(), map.cell_count());
+  const std::string file = ::testing::TempDir() + "/waymark_arena.jps";
+  ASSERT_TRUE(built.save(file));
+  const JumpTable loaded = JumpTable::load(file, map);
+  for (std::uint32_t c = 0; c < map.cell_count(); ++c) {
+    const std::uint32_t p = built.grid().index(CellId{c});
+    for (int d = 0; d < direction_count; ++d) ASSERT_EQ(built.distance(p, d), loaded.distance(p, d));
+  }
+  GridPlanner shared(map, GridPlannerOptions{.algorithm = Algorithm::jps_plus, .jump_table = &loaded});
+  ASSERT_TRUE(shared.plan(map.cell(3, 1), map.cell(35, 7)).succeeded());
+
+  GridMap other = map;
+  other.set_passable(3, 1, !other.passable(3, 1));
+  EXPECT_THROW((void)JumpTable::load(file, other), LoadError);
+  EXPECT_THROW((void)JumpTable::load(file, GridMap(10, 10)), LoadError);
+  EXPECT_THROW((void)JumpTable::load("/nonexistent.jps", map), LoadError);
+  const std::string junk = ::testing::TempDir() + "/waymark_junk.jps";
+  std::ofstream(junk) << "not a table";
+  EXPECT_THROW((void)JumpTable::load(junk, map), LoadError);
+  std::filesystem::resize_file(file, std::filesystem::file_size(file) - 2);
+  EXPECT_THROW((void)JumpTable::load(file, map), LoadError);
+}
+
+}  // namespace
+}  // namespace waymark
