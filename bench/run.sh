@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make bench: Google Benchmark of grid search on bundled maps, then the full Moving AI "dao"
-# set through `waymark scen` when ../shared/data is present. Results: bench/results/.
+# set through `waymark scen` when ../shared/data is present, then waymark side by side with
+# PathFinding.js and Boost Graph (bench/grid_peers.sh). Results: bench/results/.
 set -euo pipefail
 build=${1:-build/release}
 shared=${2:-../shared/data}
@@ -13,10 +14,13 @@ dao="$shared/movingai/dao"
 if [ -d "$dao" ]; then
   echo "waymark scen over every scenario file in $dao (A*, octile, no corner cutting)"
   "$build/bin/waymark" scen "$dao"/*.map.scen --json > "$out/dao_astar.json" || true
-  for key in queries optimal mean_us expanded_total time_total_s; do
-    printf '%s=%s ' "$key" "$(grep -o "\"$key\":[^,}]*" "$out/dao_astar.json" | head -n 1 | cut -d: -f2)"
-  done
-  echo
+  # Top-level fields only: the per-file entries repeat some of the keys.
+  # shellcheck disable=SC2016  # a JavaScript template literal, not a shell expansion
+  node -e 'const j = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    console.log(["queries", "optimal", "mean_us", "expanded_total", "time_total_s"].map((k) => `${k}=${j[k]}`).join(" "));' \
+    "$out/dao_astar.json"
 else
   echo "no $dao: skipping the full dao run"
 fi
+
+bash "$(dirname "$0")/grid_peers.sh" "$build" "$shared"

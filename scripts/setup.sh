@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages waymark needs to build, test and benchmark.
+# Installs the Debian packages waymark needs to build, test and benchmark, and the npm peer
+# used by `make bench` (bench/peers).
 # Idempotent: installs only what is missing. Called by `make` targets; safe to run by hand.
 set -euo pipefail
 
@@ -10,17 +11,33 @@ packages=(
   libcli11-dev                       # CLI parsing
   nlohmann-json3-dev                 # --json output
   libcairo2-dev                      # PNG rendering of paths
+  libboost-graph-dev                 # make bench: Boost Graph A* peer (bench/boost_astar_bench.cpp)
 )
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+# make bench: PathFinding.js peer. Checked by command, not package: nodejs from NodeSource
+# ships npm itself and conflicts with Debian's npm package.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  missing+=(nodejs npm)
+fi
 
-echo "setup: installing ${missing[*]}"
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The npm peer, pinned by bench/peers/package-lock.json.
+peers="$(dirname "$0")/../bench/peers"
+if [ ! -d "$peers/node_modules" ]; then
+  echo "setup: npm ci in bench/peers"
+  # Only make bench needs it: a failure (offline) must not stop make demo or make test.
+  (cd "$peers" && npm ci --no-audit --no-fund) ||
+    echo "setup: warning: npm ci failed in bench/peers; make bench will skip PathFinding.js" >&2
+fi

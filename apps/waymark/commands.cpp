@@ -136,6 +136,10 @@ CLI::App* add_scen_command(CLI::App& app, ScenArgs& a) {
               "check the lengths against the printed optima");
   cmd->add_option("files", a.files, "scenario files")->required();
   cmd->add_option("--maps", a.maps_dir, "folder holding the maps (default: beside each scenario)");
+  cmd->add_option("--sample-every", a.sample_every,
+                  "run only query i of each file with i % N == 0 (i from 0; 1: every query)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   add_search_options(cmd, a.search);
   return cmd;
 }
@@ -191,6 +195,7 @@ int run_scen(const ScenArgs& a) {
     ScenarioRunOptions options;
     options.planner = planner_options(a.search, DiagonalRule::no_corner_cutting);
     options.maps_dir = a.maps_dir;
+    options.sample_every = a.sample_every;
     const ScenarioReport r = run_scenarios(a.files, options);
     if (a.search.json) {
       nlohmann::json mismatches = nlohmann::json::array();
@@ -210,15 +215,18 @@ int run_scen(const ScenArgs& a) {
                          {"solved", f.solved},
                          {"optimal", f.optimal},
                          {"expanded", f.expanded},
+                         {"path_steps", f.path_steps},
                          {"time_s", f.time_s}});
       }
       const nlohmann::json j = {{"algorithm", a.search.algorithm},
+                                {"sample_every", a.sample_every},
                                 {"queries", r.queries},
                                 {"solved", r.solved},
                                 {"optimal", r.optimal},
                                 {"all_optimal", r.all_optimal()},
                                 {"mismatches", mismatches},
                                 {"expanded_total", r.expanded},
+                                {"path_steps_total", r.path_steps},
                                 {"time_total_s", r.time_s},
                                 {"mean_us", r.mean_us()},
                                 {"files", files}};

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,7 @@ struct ScenArgs {
   SearchArgs search;
   std::vector<std::string> files;
   std::string maps_dir;
+  std::size_t sample_every = 1;  ///< run query i of each file when i % sample_every == 0
 };
 
 CLI::App* add_path_command(CLI::App& app, PathArgs& args);

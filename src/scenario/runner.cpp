@@ -28,7 +28,9 @@ void run_file(const std::string& file, const ScenarioRunOptions& options, Scenar
     std::unique_ptr<GridPlanner> planner;
   };
   std::map<std::string, std::unique_ptr<Loaded>> loaded;
-  for (const ScenarioQuery& q : scenario.queries) {
+  for (std::size_t i = 0; i < scenario.queries.size(); ++i) {
+    if (options.sample_every > 1 && i % options.sample_every != 0) continue;
+    const ScenarioQuery& q = scenario.queries[i];
     const std::string map_path = resolve_map_path(file, q.map, options.maps_dir);
     auto it = loaded.find(map_path);
     if (it == loaded.end()) {
@@ -48,7 +50,10 @@ void run_file(const std::string& file, const ScenarioRunOptions& options, Scenar
     fr.expanded += planner.stats().expanded;
     fr.time_s += planner.stats().time_s;
     const double found = st.succeeded() ? planner.path().cost : std::numeric_limits<double>::quiet_NaN();
-    if (st.succeeded()) ++fr.solved;
+    if (st.succeeded()) {
+      ++fr.solved;
+      fr.path_steps += planner.path().steps();
+    }
     if (st.succeeded() && q.matches_optimal(found)) {
       ++fr.optimal;
     } else if (report.mismatches.size() < options.max_mismatches) {
@@ -60,6 +65,7 @@ void run_file(const std::string& file, const ScenarioRunOptions& options, Scenar
   report.solved += fr.solved;
   report.optimal += fr.optimal;
   report.expanded += fr.expanded;
+  report.path_steps += fr.path_steps;
   report.time_s += fr.time_s;
   report.files.push_back(std::move(fr));
 }

@@ -117,6 +117,19 @@ TEST(Cli, ScenJsonReportsAllOptimal) {
   EXPECT_TRUE(j["time_total_s"].is_number());
 }
 
+TEST(Cli, ScenSampleEveryRunsQueriesWhoseIndexIsAMultiple) {
+  // 130 queries, indices 0, 10, …, 120 run.
+  const CliRun r = run("scen " + data + "/maps/arena.map.scen --sample-every 10 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["queries"], 13);
+  EXPECT_EQ(j["optimal"], 13);
+  EXPECT_EQ(j["sample_every"], 10);
+  ASSERT_TRUE(j.contains("path_steps_total")) << r.out;
+  EXPECT_GT(j["path_steps_total"].get<long>(), 0);
+  EXPECT_EQ(run("scen " + data + "/maps/arena.map.scen --sample-every 0").exit_code, 2);
+}
+
 TEST(Cli, ScenWithSuboptimalAlgorithmExitsOneAndListsMismatches) {
   const CliRun r = run("scen " + data + "/maps/arena.map.scen --json -a greedy");
   EXPECT_EQ(r.exit_code, 1) << r.out;

@@ -19,6 +19,9 @@ struct ScenarioRunOptions {
   std::string maps_dir;
   /// How many mismatches to keep in detail.
   std::size_t max_mismatches = 20;
+  /// Runs query i of each file (0-based, in file order) only when i % sample_every == 0, so
+  /// slow peers in bench/ can run the very same subset. 1: every query. [Limit: >= 1; 0 acts as 1]
+  std::size_t sample_every = 1;
 };
 
 /// A query whose answer was not within tolerance of the optimum.
@@ -39,6 +42,7 @@ struct ScenarioFileReport {
   std::size_t solved = 0;   ///< a path was found
   std::size_t optimal = 0;  ///< |found − optimal| ≤ tolerance
   std::uint64_t expanded = 0;
+  std::uint64_t path_steps = 0;  ///< moves along the solved queries' paths
   double time_s = 0;  ///< search time only (begin + step), not loading
 };
 
@@ -57,6 +61,7 @@ struct ScenarioReport {
   std::size_t solved = 0;
   std::size_t optimal = 0;
   std::uint64_t expanded = 0;
+  std::uint64_t path_steps = 0;  ///< moves along the solved queries' paths
   double time_s = 0;
   LongestQuery longest;
 
@@ -69,8 +74,9 @@ struct ScenarioReport {
 [[nodiscard]] std::string resolve_map_path(const std::string& scenario_file, const std::string& map_column,
                                            const std::string& maps_dir);
 
-/// Loads and runs every file. Throws LoadError on unreadable or malformed files, missing maps,
-/// and queries that do not fit their map (validate_query).
+/// Loads and runs every file (the sampled queries: ScenarioRunOptions::sample_every). Throws
+/// LoadError on unreadable or malformed files, missing maps, and queries that do not fit their
+/// map (validate_query).
 [[nodiscard]] ScenarioReport run_scenarios(const std::vector<std::string>& files,
                                            const ScenarioRunOptions& options);
 
