@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include <charconv>
+#include <chrono>
+#include <optional>
 #include <cmath>
 #include <iostream>
 #include <stdexcept>
@@ -23,16 +25,21 @@ struct UsageError : std::runtime_error {
 };
 
 constexpr double microseconds_per_second = 1e6;
+constexpr double bytes_per_mib = 1024.0 * 1024.0;
 
 std::string choices(const auto& names) {
   std::string s;
-  for (const auto& [value, name] : names) s += (s.empty() ? "" : "|") + std::string(name);
+  for (const auto& [value, name] : names) {
+    if (!s.empty()) s.push_back('|');
+    s.append(name);
+  }
   return s;
 }
 
 void add_search_options(CLI::App* cmd, SearchArgs& a) {
-  cmd->add_option("--algorithm,-a", a.algorithm, "astar|wastar|dijkstra|greedy|bfs|dfs|ida")
-      ->capture_default_str();
+  std::string algorithms = choices(algorithm_names);
+  algorithms.append(" (jps, jps-plus: uniform costs, no corner cutting)");
+  cmd->add_option("--algorithm,-a", a.algorithm, algorithms)->capture_default_str();
   cmd->add_option("--weight,-w", a.weight, "weighted A* inflation (>= 1)")->capture_default_str();
   cmd->add_option("--heuristic", a.heuristic,
                   "manhattan|octile|euclidean|chebyshev|zero (default: octile when 8-connected, "
@@ -59,6 +66,11 @@ GridPlannerOptions planner_options(const SearchArgs& a, DiagonalRule rule) {
                 << to_string(rule) << "'; paths may not be optimal\n";
   }
   return o;
+}
+
+/// Seconds since t0.
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 CellCoord parse_coord(const std::string& text, const char* what) {
@@ -126,7 +138,17 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& a) {
   cmd->add_option("--diagonal", a.diagonal, "never|always|at-most-one-obstacle|no-corner-cutting")
       ->capture_default_str();
   cmd->add_flag("--terrain", a.terrain, "treat S (swamp, cost 3) and W (water, cost 5) as passable terrain");
+  cmd->add_option("--jump-table", a.jump_table, "jps-plus: use this table (from `waymark jps-table`)");
   add_search_options(cmd, a.search);
+  return cmd;
+}
+
+CLI::App* add_jps_table_command(CLI::App& app, JpsTableArgs& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "jps-table", "precompute the JPS+ jump table of a Moving AI .map, save it, report time and memory");
+  cmd->add_option("--map,-m", a.map, "Moving AI .map file")->required();
+  cmd->add_option("--out,-o", a.out, "table file to write")->required();
+  cmd->add_flag("--json", a.json, "machine-readable output");
   return cmd;
 }
 
@@ -154,8 +176,15 @@ int run_path(const PathArgs& a) {
     const GridMap map = load_movingai_map(a.map, load);
     const CellId start = checked_cell(map, parse_coord(a.from, "--from"), "start", a.map);
     const CellId goal = checked_cell(map, parse_coord(a.to, "--to"), "goal", a.map);
+    if (const auto why = planner_unsupported(map, options)) throw UsageError(*why);
+    std::optional<JumpTable> table;
+    GridPlannerOptions planner_opts = options;
+    if (!a.jump_table.empty()) {
+      if (options.algorithm != Algorithm::jps_plus) throw UsageError("--jump-table goes with --algorithm jps-plus");
+      planner_opts.jump_table = &table.emplace(JumpTable::load(a.jump_table, map));
+    }
 
-    GridPlanner planner(map, options);
+    GridPlanner planner(map, planner_opts);
     const Status st = planner.plan(start, goal);
     const Path<CellId>& path = planner.path();
     const SearchStats& stats = planner.stats();
@@ -185,7 +214,7 @@ int run_path(const PathArgs& a) {
         std::cout << "\n";
       }
     }
-    if (!a.search.png.empty()) draw(map, options, start, goal, a.search.png);
+    if (!a.search.png.empty()) draw(map, planner_opts, start, goal, a.search.png);
     return st.succeeded() ? exit_ok : exit_not_found;
   });
 }
@@ -216,7 +245,9 @@ int run_scen(const ScenArgs& a) {
                          {"optimal", f.optimal},
                          {"expanded", f.expanded},
                          {"path_steps", f.path_steps},
-                         {"time_s", f.time_s}});
+                         {"time_s", f.time_s},
+                         {"preprocess_s", f.preprocess_s},
+                         {"preprocess_bytes", f.preprocess_bytes}});
       }
       const nlohmann::json j = {{"algorithm", a.search.algorithm},
                                 {"sample_every", a.sample_every},
@@ -229,6 +260,8 @@ int run_scen(const ScenArgs& a) {
                                 {"path_steps_total", r.path_steps},
                                 {"time_total_s", r.time_s},
                                 {"mean_us", r.mean_us()},
+                                {"preprocess_total_s", r.preprocess_s},
+                                {"preprocess_bytes_max", r.preprocess_bytes_max},
                                 {"files", files}};
       std::cout << j.dump() << "\n";
     } else {
@@ -242,6 +275,9 @@ int run_scen(const ScenArgs& a) {
                 << r.expanded << " expanded";
       if (r.queries > 0) std::cout << " (" << r.expanded / r.queries << "/query)";
       std::cout << "\n";
+      if (r.preprocess_bytes_max > 0)
+        std::cout << "preprocessing: " << r.preprocess_s * 1e3 << " ms in all, largest table "
+                  << static_cast<double>(r.preprocess_bytes_max) / bytes_per_mib << " MiB\n";
       for (const auto& m : r.mismatches) {
         std::cout << "  not optimal: " << m.file << ":" << m.line << " (" << m.start.x << "," << m.start.y
                   << ")->(" << m.goal.x << "," << m.goal.y << ") optimal " << m.expected << ", found "
@@ -257,6 +293,32 @@ int run_scen(const ScenArgs& a) {
                   << "): " << a.search.png << "\n";
     }
     return r.all_optimal() ? exit_ok : exit_not_found;
+  });
+}
+
+int run_jps_table(const JpsTableArgs& a) {
+  return guarded([&] {
+    const GridMap map = load_movingai_map(a.map);
+    if (const auto why = jump_search_unsupported(map, DiagonalRule::no_corner_cutting)) throw UsageError(*why);
+    const auto t0 = std::chrono::steady_clock::now();
+    const JumpTable table(map);
+    const double build_s = seconds_since(t0);
+    if (!table.save(a.out)) throw UsageError("cannot write " + a.out);
+    if (a.json) {
+      std::cout << nlohmann::json{{"map", a.map},
+                                  {"out", a.out},
+                                  {"width", map.width()},
+                                  {"height", map.height()},
+                                  {"build_ms", build_s * 1e3},
+                                  {"memory_bytes", table.memory_bytes()}}
+                       .dump()
+                << "\n";
+    } else {
+      std::cout << "built the JPS+ table of " << a.map << " (" << map.width() << "x" << map.height() << ") in "
+                << build_s * 1e3 << " ms, " << static_cast<double>(table.memory_bytes()) / bytes_per_mib
+                << " MiB, saved to " << a.out << "\n";
+    }
+    return exit_ok;
   });
 }
 

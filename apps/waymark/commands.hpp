@@ -30,6 +30,13 @@ struct PathArgs {
   std::string to;
   std::string diagonal = "no-corner-cutting";
   bool terrain = false;  ///< 'S' and 'W' passable at a cost instead of S=free, W=blocked
+  std::string jump_table;  ///< jps-plus: a table saved by `waymark jps-table`
+};
+
+struct JpsTableArgs {
+  std::string map;
+  std::string out;
+  bool json = false;
 };
 
 struct ScenArgs {
@@ -41,7 +48,9 @@ struct ScenArgs {
 
 CLI::App* add_path_command(CLI::App& app, PathArgs& args);
 CLI::App* add_scen_command(CLI::App& app, ScenArgs& args);
+CLI::App* add_jps_table_command(CLI::App& app, JpsTableArgs& args);
 int run_path(const PathArgs& args);
 int run_scen(const ScenArgs& args);
+int run_jps_table(const JpsTableArgs& args);
 
 }  // namespace waymark::cli

@@ -8,12 +8,14 @@
 #include "commands.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"waymark: game navigation - grid path queries and Moving AI benchmark runs"};
+  CLI::App app{"waymark: game navigation - grid path queries, Moving AI benchmark runs, JPS+ preprocessing"};
   app.require_subcommand(1);
   waymark::cli::PathArgs path_args;
   waymark::cli::ScenArgs scen_args;
+  waymark::cli::JpsTableArgs jps_table_args;
   CLI::App* path_cmd = waymark::cli::add_path_command(app, path_args);
   CLI::App* scen_cmd = waymark::cli::add_scen_command(app, scen_args);
+  CLI::App* jps_table_cmd = waymark::cli::add_jps_table_command(app, jps_table_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -26,5 +28,6 @@ int main(int argc, char** argv) {
   }
   if (path_cmd->parsed()) return waymark::cli::run_path(path_args);
   if (scen_cmd->parsed()) return waymark::cli::run_scen(scen_args);
+  if (jps_table_cmd->parsed()) return waymark::cli::run_jps_table(jps_table_args);
   return waymark::cli::exit_bad_input;
 }

@@ -171,3 +171,48 @@ TEST(Cli, PngIsWritten) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Cli, JumpSearchesOnPathAndScen) {
+  for (const char* a : {"jps", "jps-plus", "jps+"}) {
+    const CliRun r = run("path --map " + data + "/maps/arena.map --from 19,26 --to 19,29 --json -a " + a);
+    ASSERT_EQ(r.exit_code, 0) << a << ": " << r.out;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_DOUBLE_EQ(j["cost"].get<double>(), 3.0);
+    EXPECT_EQ(j["path"].size(), 4u) << "jump paths come back cell by cell";
+  }
+  const CliRun scen = run("scen " + data + "/maps/arena.map.scen --json -a jps-plus");
+  ASSERT_EQ(scen.exit_code, 0) << scen.out;
+  const auto j = nlohmann::json::parse(scen.out);
+  EXPECT_EQ(j["optimal"], 130);
+  EXPECT_GT(j["preprocess_bytes_max"].get<long>(), 0);
+  EXPECT_TRUE(j["preprocess_total_s"].is_number());
+}
+
+TEST(Cli, JpsTableSaveAndReuse) {
+  const std::string table = ::testing::TempDir() + "/waymark_cli_arena.jps";
+  const CliRun built = run("jps-table --map " + data + "/maps/arena.map --out " + table + " --json");
+  ASSERT_EQ(built.exit_code, 0) << built.out;
+  const auto j = nlohmann::json::parse(built.out);
+  EXPECT_GT(j["memory_bytes"].get<long>(), 0);
+  EXPECT_TRUE(j["build_ms"].is_number());
+  const CliRun used = run("path --map " + data + "/maps/arena.map --from 3,1 --to 35,7 -a jps-plus --jump-table " + table);
+  EXPECT_EQ(used.exit_code, 0) << used.out;
+  const CliRun wrong_map =
+      run("path --map " + data + "/maps/den520d.map --from 3,1 --to 35,7 -a jps-plus --jump-table " + table);
+  EXPECT_EQ(wrong_map.exit_code, 2) << wrong_map.out;
+}
+
+TEST(Cli, JumpSearchRefusesWhatItCannotDo) {
+  const std::string arena = data + "/maps/arena.map";
+  const CliRun rule = run("path --map " + arena + " --from 3,1 --to 35,7 -a jps --diagonal always");
+  EXPECT_EQ(rule.exit_code, 2);
+  EXPECT_NE(rule.out.find("no-corner-cutting"), std::string::npos) << rule.out;
+  const std::string swamp = temp_file("swamp.map", "type octile\nheight 1\nwidth 4\nmap\n.SS.\n");
+  const CliRun terrain = run("path --map " + swamp + " --from 0,0 --to 3,0 -a jps-plus --terrain");
+  EXPECT_EQ(terrain.exit_code, 2);
+  EXPECT_NE(terrain.out.find("uniform"), std::string::npos) << terrain.out;
+}
+
+}  // namespace

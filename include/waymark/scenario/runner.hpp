@@ -44,6 +44,8 @@ struct ScenarioFileReport {
   std::uint64_t expanded = 0;
   std::uint64_t path_steps = 0;  ///< moves along the solved queries' paths
   double time_s = 0;  ///< search time only (begin + step), not loading
+  double preprocess_s = 0;            ///< jps-plus: time to build the JPS+ tables
+  std::size_t preprocess_bytes = 0;   ///< jps-plus: memory of those tables
 };
 
 /// The query with the longest optimal length, for drawing.
@@ -63,6 +65,8 @@ struct ScenarioReport {
   std::uint64_t expanded = 0;
   std::uint64_t path_steps = 0;  ///< moves along the solved queries' paths
   double time_s = 0;
+  double preprocess_s = 0;             ///< all files' preprocessing time
+  std::size_t preprocess_bytes_max = 0;  ///< the largest file's preprocessed memory
   LongestQuery longest;
 
   [[nodiscard]] bool all_optimal() const { return optimal == queries; }
@@ -75,8 +79,8 @@ struct ScenarioReport {
                                            const std::string& maps_dir);
 
 /// Loads and runs every file (the sampled queries: ScenarioRunOptions::sample_every). Throws
-/// LoadError on unreadable or malformed files, missing maps, and queries that do not fit their
-/// map (validate_query).
+/// LoadError on unreadable or malformed files, missing maps, queries that do not fit their map
+/// (validate_query), and algorithms the map does not support (planner_unsupported).
 [[nodiscard]] ScenarioReport run_scenarios(const std::vector<std::string>& files,
                                            const ScenarioRunOptions& options);
 
