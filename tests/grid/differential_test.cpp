@@ -1,8 +1,6 @@
 // Every grid search against an independent reference Dijkstra on seeded random grids.
 #include <gtest/gtest.h>
 
-#include <functional>
-#include <queue>
 #include <random>
 #include <vector>
 
@@ -13,6 +11,7 @@ namespace waymark {
 namespace {
 
 using test::is_valid_path;
+using test::reference_distances;
 
 constexpr DiagonalRule all_rules[] = {DiagonalRule::never, DiagonalRule::always,
                                       DiagonalRule::at_most_one_obstacle, DiagonalRule::no_corner_cutting};
@@ -21,28 +20,6 @@ constexpr double relative_eps = 1e-9;
 // IDA* runs one iteration per distinct f value below the optimum, so it is checked on small
 // grids with unit terrain only (f = a + b·√2); random real-valued terrain would make it crawl.
 constexpr int max_ida_cells = 16 * 16;
-
-/// Distances from `start` to every cell: textbook lazy-deletion Dijkstra, written apart from
-/// the engine under test.
-std::vector<Cost> reference_distances(const GridSpace& space, CellId start) {
-  std::vector<Cost> dist(space.node_count(), infinite_cost);
-  using Item = std::pair<Cost, std::uint32_t>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
-  dist[start.value] = 0;
-  pq.push({0, start.value});
-  while (!pq.empty()) {
-    const auto [d, v] = pq.top();
-    pq.pop();
-    if (d > dist[v]) continue;
-    space.for_each_successor(CellId{v}, [&](CellId n, Cost c) {
-      if (d + c < dist[n.value]) {
-        dist[n.value] = d + c;
-        pq.push({d + c, n.value});
-      }
-    });
-  }
-  return dist;
-}
 
 struct Case {
   const GridMap* map;

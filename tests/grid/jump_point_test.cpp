@@ -3,7 +3,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <queue>
 #include <random>
 
 #include "support/random_grid.hpp"
@@ -15,25 +14,7 @@ namespace {
 
 constexpr double relative_eps = 1e-9;
 
-std::vector<Cost> reference_distances(const GridSpace& space, CellId start) {
-  std::vector<Cost> dist(space.node_count(), infinite_cost);
-  using Item = std::pair<Cost, std::uint32_t>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
-  dist[start.value] = 0;
-  pq.push({0, start.value});
-  while (!pq.empty()) {
-    const auto [d, v] = pq.top();
-    pq.pop();
-    if (d > dist[v]) continue;
-    space.for_each_successor(CellId{v}, [&](CellId n, Cost c) {
-      if (d + c < dist[n.value]) {
-        dist[n.value] = d + c;
-        pq.push({d + c, n.value});
-      }
-    });
-  }
-  return dist;
-}
+using test::reference_distances;
 
 TEST(JumpPoint, DirectionTables) {
   for (int d = 0; d < direction_count; ++d) {

@@ -1,10 +1,13 @@
 #pragma once
-// Seeded random grids and the checks every returned grid path must pass.
+// Seeded random grids, the checks every returned grid path must pass, and a reference Dijkstra.
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdlib>
+#include <functional>
+#include <queue>
+#include <vector>
 #include <random>
 #include <string>
 
@@ -75,6 +78,28 @@ inline ::testing::AssertionResult is_valid_path(const GridSpace& space, const Pa
   if (std::abs(sum - path.cost) > 1e-9 * std::max(1.0, sum))
     return ::testing::AssertionFailure() << "cost " << path.cost << " != sum of steps " << sum;
   return ::testing::AssertionSuccess();
+}
+
+/// Distances from `start` to every cell: textbook lazy-deletion Dijkstra, written apart from
+/// the engine under test.
+inline std::vector<Cost> reference_distances(const GridSpace& space, CellId start) {
+  std::vector<Cost> dist(space.node_count(), infinite_cost);
+  using Item = std::pair<Cost, std::uint32_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
+  dist[start.value] = 0;
+  pq.push({0, start.value});
+  while (!pq.empty()) {
+    const auto [d, v] = pq.top();
+    pq.pop();
+    if (d > dist[v]) continue;
+    space.for_each_successor(CellId{v}, [&](CellId n, Cost c) {
+      if (d + c < dist[n.value]) {
+        dist[n.value] = d + c;
+        pq.push({d + c, n.value});
+      }
+    });
+  }
+  return dist;
 }
 
 }  // namespace waymark::test

@@ -12,23 +12,32 @@
 
 namespace waymark {
 
-/// Models DenseSearchSpace with CellId nodes. Cheap to copy (two words); holds a reference to
-/// the map, which must outlive it.
-class GridSpace {
+/// The DenseSearchSpace part every grid space shares: nodes are the map's CellIds, blocked
+/// cells are not traversable. Holds a reference to the map, which must outlive it.
+class GridCells {
  public:
   using node_type = CellId;
 
-  GridSpace(const GridMap& map, DiagonalRule rule) : map_(&map), rule_(rule) {}
+  explicit GridCells(const GridMap& map) : map_(&map) {}
 
   [[nodiscard]] const GridMap& map() const { return *map_; }
-  [[nodiscard]] DiagonalRule rule() const { return rule_; }
-
   [[nodiscard]] std::size_t node_count() const { return map_->cell_count(); }
   [[nodiscard]] std::size_t index_of(CellId c) const { return c.value; }
   [[nodiscard]] CellId node_at(std::size_t i) const { return CellId{static_cast<std::uint32_t>(i)}; }
   [[nodiscard]] bool is_traversable(CellId c) const {
     return c.value < map_->cell_count() && map_->passable(c);
   }
+
+ protected:
+  const GridMap* map_;
+};
+
+/// Models DenseSearchSpace with CellId nodes. Cheap to copy (two words).
+class GridSpace : public GridCells {
+ public:
+  GridSpace(const GridMap& map, DiagonalRule rule) : GridCells(map), rule_(rule) {}
+
+  [[nodiscard]] DiagonalRule rule() const { return rule_; }
 
   /// Whether the rule lets a diagonal pass between two cardinal cells with these
   /// passabilities (the destination itself must be passable too).
@@ -77,7 +86,6 @@ class GridSpace {
   static constexpr std::array<std::pair<std::size_t, std::size_t>, 4> diagonal_sides{
       {{0, 1}, {2, 1}, {2, 3}, {0, 3}}};
 
-  const GridMap* map_;
   DiagonalRule rule_;
 };
 

@@ -16,6 +16,7 @@
 #include "waymark/core/cost.hpp"
 #include "waymark/core/path.hpp"
 #include "waymark/grid/grid_map.hpp"
+#include "waymark/grid/grid_space.hpp"
 #include "waymark/grid/moves.hpp"
 #include "waymark/grid/padded_grid.hpp"
 
@@ -87,16 +88,9 @@ class JumpRules {
 
 /// Online JPS as a search space (models ParentAwareSearchSpace and DenseSearchSpace over the
 /// map's CellIds). Holds references to the map and a PaddedGrid, which must outlive it.
-class JumpPointSpace {
+class JumpPointSpace : public GridCells {
  public:
-  using node_type = CellId;
-
-  JumpPointSpace(const GridMap& map, const PaddedGrid& grid) : map_(&map), rules_(grid) {}
-
-  [[nodiscard]] std::size_t node_count() const { return map_->cell_count(); }
-  [[nodiscard]] std::size_t index_of(CellId c) const { return c.value; }
-  [[nodiscard]] CellId node_at(std::size_t i) const { return CellId{static_cast<std::uint32_t>(i)}; }
-  [[nodiscard]] bool is_traversable(CellId c) const { return c.value < map_->cell_count() && map_->passable(c); }
+  JumpPointSpace(const GridMap& map, const PaddedGrid& grid) : GridCells(map), rules_(grid) {}
 
   /// Jump points reachable from `n`, pruned by the direction from `parent`.
   template <class F>
@@ -121,7 +115,6 @@ class JumpPointSpace {
   [[nodiscard]] int arrival(CellId from, CellId to) const;
 
  private:
-  const GridMap* map_;
   JumpRules rules_;
 };
 

@@ -48,16 +48,9 @@ class JumpTable {
 };
 
 /// JPS+ as a search space over CellIds; holds references to the map and table.
-class JumpPointPlusSpace {
+class JumpPointPlusSpace : public GridCells {
  public:
-  using node_type = CellId;
-
-  JumpPointPlusSpace(const GridMap& map, const JumpTable& table) : map_(&map), table_(&table) {}
-
-  [[nodiscard]] std::size_t node_count() const { return map_->cell_count(); }
-  [[nodiscard]] std::size_t index_of(CellId c) const { return c.value; }
-  [[nodiscard]] CellId node_at(std::size_t i) const { return CellId{static_cast<std::uint32_t>(i)}; }
-  [[nodiscard]] bool is_traversable(CellId c) const { return c.value < map_->cell_count() && map_->passable(c); }
+  JumpPointPlusSpace(const GridMap& map, const JumpTable& table) : GridCells(map), table_(&table) {}
 
   template <class F>
   void for_each_successor(CellId n, const CellId* parent, CellId goal, F&& f) const {
@@ -104,7 +97,6 @@ class JumpPointPlusSpace {
     return dist > 0 ? dist : 0;
   }
 
-  const GridMap* map_;
   const JumpTable* table_;
 };
 
