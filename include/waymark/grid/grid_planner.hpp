@@ -22,6 +22,7 @@ struct GridPlannerOptions {
   Algorithm algorithm = Algorithm::astar;
   DiagonalRule diagonal = DiagonalRule::no_corner_cutting;
   /// Unset: the tightest admissible one for the rule (octile, or manhattan when 4-connected).
+  /// Jump searches always use octile.
   std::optional<HeuristicKind> heuristic;
   /// Weighted A* inflation. [Limit: >= 1]
   double weight = WeightedAStarPriority::default_weight;
@@ -71,6 +72,8 @@ class BasicGridPlanner {
         break;
       case Algorithm::jps_plus:
         if (options.jump_table == nullptr) owned_table_ = std::make_unique<JumpTable>(map);
+        WAYMARK_ASSERT(options.jump_table == nullptr || (options.jump_table->grid().width() == map.width() &&
+                                                         options.jump_table->grid().height() == map.height()));
         jump_plus_space_.emplace(map, options.jump_table ? *options.jump_table : *owned_table_);
         search_.template emplace<9>(*jump_plus_space_, OctileHeuristic(map), AStarPriority{}, bf, observer);
         break;
