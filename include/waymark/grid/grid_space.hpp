@@ -65,19 +65,27 @@ class GridSpace : public GridCells {
     const auto w = static_cast<std::uint32_t>(m.width());
     const std::array<bool, 4> inside{p.y > 0, p.x + 1 < m.width(), p.y + 1 < m.height(), p.x > 0};
     const std::array<std::uint32_t, 4> ids{c.value - w, c.value + 1, c.value + w, c.value - 1};
+    // Gather first, then call f from one place: a single call site lets the compiler inline
+    // the search's relaxation code instead of calling it up to eight times.
+    std::array<CellId, 8> next;
+    std::array<bool, 8> diagonal{};
+    std::size_t count = 0;
     std::array<bool, 4> open{};
     for (std::size_t i = 0; i < 4; ++i) {
       open[i] = inside[i] && m.passable(CellId{ids[i]});
-      if (open[i]) f(CellId{ids[i]}, m.move_cost(c, CellId{ids[i]}, false));
+      if (open[i]) next[count++] = CellId{ids[i]};
     }
-    if (!is_eight_connected(rule_)) return;
-    for (const auto& [vertical, horizontal] : diagonal_sides) {
-      if (!inside[vertical] || !inside[horizontal]) continue;
-      const CellId n{ids[vertical] + ids[horizontal] - c.value};
-      if (m.passable(n) && diagonal_rule_allows(open[vertical], open[horizontal])) {
-        f(n, m.move_cost(c, n, true));
+    if (is_eight_connected(rule_)) {
+      for (const auto& [vertical, horizontal] : diagonal_sides) {
+        if (!inside[vertical] || !inside[horizontal]) continue;
+        const CellId n{ids[vertical] + ids[horizontal] - c.value};
+        if (m.passable(n) && diagonal_rule_allows(open[vertical], open[horizontal])) {
+          diagonal[count] = true;
+          next[count++] = n;
+        }
       }
     }
+    for (std::size_t i = 0; i < count; ++i) f(next[i], m.move_cost(c, next[i], diagonal[i]));
   }
 
  private:
