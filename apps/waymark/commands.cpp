@@ -3,13 +3,13 @@
 #include <nlohmann/json.hpp>
 
 #include <charconv>
-#include <chrono>
 #include <optional>
 #include <cmath>
 #include <iostream>
 #include <stdexcept>
 
 #include "waymark/core/errors.hpp"
+#include "waymark/core/stopwatch.hpp"
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/render/grid_png.hpp"
@@ -66,11 +66,6 @@ GridPlannerOptions planner_options(const SearchArgs& a, DiagonalRule rule) {
                 << to_string(rule) << "'; paths may not be optimal\n";
   }
   return o;
-}
-
-/// Seconds since t0.
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 CellCoord parse_coord(const std::string& text, const char* what) {
@@ -300,9 +295,9 @@ int run_jps_table(const JpsTableArgs& a) {
   return guarded([&] {
     const GridMap map = load_movingai_map(a.map);
     if (const auto why = jump_search_unsupported(map, DiagonalRule::no_corner_cutting)) throw UsageError(*why);
-    const auto t0 = std::chrono::steady_clock::now();
+    const Stopwatch build;
     const JumpTable table(map);
-    const double build_s = seconds_since(t0);
+    const double build_s = build.seconds();
     if (!table.save(a.out)) throw UsageError("cannot write " + a.out);
     if (a.json) {
       std::cout << nlohmann::json{{"map", a.map},

@@ -1,8 +1,5 @@
 #include "waymark/grid/jump_point.hpp"
 
-#include <algorithm>
-#include <cstdlib>
-
 namespace waymark {
 
 std::optional<std::string> jump_search_unsupported(const GridMap& map, DiagonalRule rule) {
@@ -22,7 +19,6 @@ JumpRules::JumpRules(const PaddedGrid& grid) : grid_(&grid) {
 }
 
 namespace {
-constexpr int turn(int dir, int eighths) { return (dir + eighths + direction_count) % direction_count; }
 constexpr DirectionSet bit(int dir) { return static_cast<DirectionSet>(1u << dir); }
 }  // namespace
 
@@ -81,21 +77,17 @@ JumpRules::Jump JumpRules::jump_diagonal(std::uint32_t p, int dir, std::uint32_t
   }
 }
 
-int JumpPointSpace::arrival(CellId from, CellId to) const {
-  const CellCoord a = map_->coord(from), b = map_->coord(to);
-  const int dx = (b.x > a.x) - (b.x < a.x), dy = (b.y > a.y) - (b.y < a.y);
-  return direction_of(dx, dy);
-}
-
 void expand_jump_path(const GridMap& map, const std::vector<CellId>& jump_points, std::vector<CellId>& cells) {
   cells.clear();
   if (jump_points.empty()) return;
   cells.push_back(jump_points.front());
   for (std::size_t i = 1; i < jump_points.size(); ++i) {
-    const CellCoord a = map.coord(jump_points[i - 1]), b = map.coord(jump_points[i]);
-    const int dx = (b.x > a.x) - (b.x < a.x), dy = (b.y > a.y) - (b.y < a.y);
-    const int steps = std::max(std::abs(b.x - a.x), std::abs(b.y - a.y));
-    for (int k = 1; k <= steps; ++k) cells.push_back(map.cell(a.x + k * dx, a.y + k * dy));
+    const CellCoord a = map.coord(jump_points[i - 1]);
+    const Run run = run_between(a, map.coord(jump_points[i]));
+    const auto d = static_cast<std::size_t>(run.direction);
+    for (int k = 1; k <= run.steps; ++k) {
+      cells.push_back(map.cell(a.x + k * direction_dx[d], a.y + k * direction_dy[d]));
+    }
   }
 }
 

@@ -68,8 +68,7 @@ void JumpTable::build() {
         }
         const std::uint32_t next = p + step;
         const bool next_is_jump_point =
-            is_diagonal(d) ? at(next, (d + direction_count - 1) % direction_count) > 0 ||
-                                 at(next, (d + 1) % direction_count) > 0
+            is_diagonal(d) ? at(next, turn(d, -1)) > 0 || at(next, turn(d, 1)) > 0
                            : rules_.has_forced_neighbour(next, d);
         const std::int16_t further = at(next, d);
         at(p, d) = static_cast<std::int16_t>(next_is_jump_point ? 1 : further > 0 ? further + 1 : further - 1);

@@ -1,12 +1,13 @@
 #include "waymark/scenario/runner.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <limits>
 #include <map>
 #include <memory>
+
+#include "waymark/core/stopwatch.hpp"
 
 namespace waymark {
 
@@ -43,9 +44,9 @@ void run_file(const std::string& file, const ScenarioRunOptions& options, Scenar
       if (const auto why = planner_unsupported(l->map, options.planner)) throw LoadError(file, q.line, *why);
       GridPlannerOptions planner_options = options.planner;
       if (planner_options.algorithm == Algorithm::jps_plus) {
-        const auto t0 = std::chrono::steady_clock::now();
+        const Stopwatch build;
         l->jump_table = std::make_unique<JumpTable>(l->map);
-        fr.preprocess_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        fr.preprocess_s += build.seconds();
         fr.preprocess_bytes += l->jump_table->memory_bytes();
         planner_options.jump_table = l->jump_table.get();
       }

@@ -97,7 +97,7 @@ TEST(Cli, BadInputExitsTwoWithAReason) {
 }
 
 TEST(Cli, HelpOnEverySubcommand) {
-  for (const char* sub : {"", "path ", "scen "}) {
+  for (const char* sub : {"", "path ", "scen ", "jps-table "}) {
     const CliRun r = run(std::string(sub) + "--help");
     EXPECT_EQ(r.exit_code, 0) << sub;
     EXPECT_NE(r.out.find("--"), std::string::npos);

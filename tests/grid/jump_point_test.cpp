@@ -24,6 +24,26 @@ TEST(JumpPoint, DirectionTables) {
   EXPECT_EQ(direction_of(0, 0), -1);
 }
 
+TEST(JumpPoint, RunsBetweenCells) {
+  EXPECT_EQ(run_between({2, 2}, {5, 2}).direction, direction_of(1, 0));
+  EXPECT_EQ(run_between({2, 2}, {5, 2}).steps, 3);
+  EXPECT_EQ(run_between({4, 4}, {1, 7}).direction, direction_of(-1, 1));
+  EXPECT_EQ(run_between({4, 4}, {1, 7}).steps, 3);
+  EXPECT_EQ(run_between({4, 4}, {4, 4}).direction, -1);
+  EXPECT_EQ(turn(0, -1), 7);
+  EXPECT_EQ(turn(6, 2), 0);
+}
+
+TEST(JumpPoint, NoGoalMeansOnlyRealJumpPoints) {
+  // An open map has no forced neighbours, so without a goal no jump stops anywhere.
+  const GridMap open(9, 9);
+  const PaddedGrid padded(open);
+  const JumpPointSpace space(open, padded);
+  int successors = 0;
+  space.for_each_successor(open.cell(4, 4), [&](CellId, Cost) { ++successors; });
+  EXPECT_EQ(successors, 0);
+}
+
 TEST(JumpPoint, RandomGridsMatchReferenceDijkstra) {
   const test::RandomGridSpec specs[] = {
       {1, 1, 0.0, false},   {1, 15, 0.1, false},  {15, 1, 0.1, false},  {8, 8, 0.2, false},

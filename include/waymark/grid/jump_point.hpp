@@ -22,13 +22,13 @@
 
 namespace waymark {
 
-/// The eight move directions, clockwise from north; even = cardinal, odd = diagonal.
-enum class Direction : std::uint8_t { n, ne, e, se, s, sw, w, nw };
+/// The eight move directions as ints 0..7, clockwise from north (N, NE, E, SE, S, SW, W, NW);
+/// even = cardinal, odd = diagonal.
 inline constexpr int direction_count = 8;
 inline constexpr std::array<int, direction_count> direction_dx{0, 1, 1, 1, 0, -1, -1, -1};
 inline constexpr std::array<int, direction_count> direction_dy{-1, -1, 0, 1, 1, 1, 0, -1};
 
-/// Bit set of directions (bit i = Direction i).
+/// Bit set of directions (bit i = direction i).
 using DirectionSet = std::uint8_t;
 inline constexpr DirectionSet all_directions = 0xFF;
 
@@ -37,6 +37,24 @@ inline constexpr DirectionSet all_directions = 0xFF;
 [[nodiscard]] constexpr int direction_of(int dx, int dy) {
   constexpr std::array<int, 9> by_offset{7, 0, 1, 6, -1, 2, 5, 4, 3};  // index (dy+1)·3 + (dx+1)
   return by_offset[static_cast<std::size_t>((dy + 1) * 3 + (dx + 1))];
+}
+
+/// The direction `eighths` eighth-turns clockwise from `dir` (negative: anticlockwise).
+[[nodiscard]] constexpr int turn(int dir, int eighths) {
+  return (dir + eighths + direction_count) % direction_count;
+}
+
+/// A straight or diagonal run between two cells: its direction and its number of moves.
+struct Run {
+  int direction;
+  int steps;
+};
+/// The run from `a` to `b`, which must lie on one row, column or diagonal (direction -1 when
+/// a == b).
+[[nodiscard]] constexpr Run run_between(CellCoord a, CellCoord b) {
+  const int dx = (b.x > a.x) - (b.x < a.x), dy = (b.y > a.y) - (b.y < a.y);
+  const int ax = b.x > a.x ? b.x - a.x : a.x - b.x, ay = b.y > a.y ? b.y - a.y : a.y - b.y;
+  return {direction_of(dx, dy), ax > ay ? ax : ay};
 }
 
 /// Why a grid/rule combination cannot use jump point search, or nullopt when it can.
@@ -97,8 +115,9 @@ class JumpPointSpace : public GridCells {
   void for_each_successor(CellId n, const CellId* parent, CellId goal, F&& f) const {
     const PaddedGrid& g = rules_.grid();
     const std::uint32_t p = g.index(n);
-    const DirectionSet dirs = rules_.successors(p, parent ? arrival(*parent, n) : -1);
-    const std::uint32_t goal_p = g.index(goal);
+    const DirectionSet dirs =
+        rules_.successors(p, parent ? run_between(map_->coord(*parent), map_->coord(n)).direction : -1);
+    const std::uint32_t goal_p = goal.valid() ? g.index(goal) : 0;  // 0: border, never reached
     for (int d = 0; d < direction_count; ++d) {
       if ((dirs & (1u << d)) == 0) continue;
       const JumpRules::Jump j = rules_.jump(p, d, goal_p);
@@ -110,9 +129,6 @@ class JumpPointSpace : public GridCells {
   void for_each_successor(CellId n, F&& f) const {
     for_each_successor(n, nullptr, CellId::invalid(), std::forward<F>(f));
   }
-
-  /// Direction of the last move of a straight or diagonal run from `from` to `to`.
-  [[nodiscard]] int arrival(CellId from, CellId to) const;
 
  private:
   JumpRules rules_;

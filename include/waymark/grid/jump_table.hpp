@@ -57,7 +57,8 @@ class JumpPointPlusSpace : public GridCells {
     const PaddedGrid& g = table_->grid();
     const std::uint32_t p = g.index(n);
     const CellCoord at = map_->coord(n);
-    const DirectionSet dirs = table_->rules().successors(p, parent ? arrival(*parent, at) : -1);
+    const DirectionSet dirs =
+        table_->rules().successors(p, parent ? run_between(map_->coord(*parent), at).direction : -1);
     const CellCoord to = goal.valid() ? map_->coord(goal) : CellCoord{-1, -1};
     for (int d = 0; d < direction_count; ++d) {
       if ((dirs & (1u << d)) == 0) continue;
@@ -74,11 +75,6 @@ class JumpPointPlusSpace : public GridCells {
   }
 
  private:
-  int arrival(CellId from, CellCoord to) const {
-    const CellCoord a = map_->coord(from);
-    return direction_of((to.x > a.x) - (to.x < a.x), (to.y > a.y) - (to.y < a.y));
-  }
-
   /// Moves to the successor in direction d, or 0: the goal (or, diagonally, the cell level
   /// with the goal's row or column) when it lies within reach, else the stored jump point.
   static std::int32_t successor_steps(CellCoord at, CellCoord goal, bool has_goal, int d, std::int32_t dist) {

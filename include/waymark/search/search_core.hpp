@@ -2,13 +2,13 @@
 /// @file Bookkeeping every steppable search shares: status, path, stats, observer, cancel.
 
 #include <algorithm>
-#include <chrono>
 #include <cstddef>
 #include <limits>
 
 #include "waymark/core/path.hpp"
 #include "waymark/core/stats.hpp"
 #include "waymark/core/status.hpp"
+#include "waymark/core/stopwatch.hpp"
 
 namespace waymark {
 
@@ -35,15 +35,14 @@ class SearchCore {
   /// Adds the wall time of one begin()/step() call to stats().time_s.
   class Timer {
    public:
-    explicit Timer(SearchStats& stats) : stats_(stats), t0_(Clock::now()) {}
+    explicit Timer(SearchStats& stats) : stats_(stats) {}
     Timer(const Timer&) = delete;
     Timer& operator=(const Timer&) = delete;
-    ~Timer() { stats_.time_s += std::chrono::duration<double>(Clock::now() - t0_).count(); }
+    ~Timer() { stats_.time_s += watch_.seconds(); }
 
    private:
-    using Clock = std::chrono::steady_clock;
     SearchStats& stats_;
-    Clock::time_point t0_;
+    Stopwatch watch_;
   };
 
   /// Clears the previous query's results and reports on_begin.
