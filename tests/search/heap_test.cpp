@@ -21,9 +21,9 @@ TEST(IndexedDaryHeap, TiesGoToLargerG) {
   heap.push(0, 10.0, 2.0);
   heap.push(1, 10.0, 7.0);
   heap.push(2, 10.0, 5.0);
-  EXPECT_EQ(heap.pop().slot, 1u);
-  EXPECT_EQ(heap.pop().slot, 2u);
-  EXPECT_EQ(heap.pop().slot, 0u);
+  EXPECT_EQ(heap.pop().slot(), 1u);
+  EXPECT_EQ(heap.pop().slot(), 2u);
+  EXPECT_EQ(heap.pop().slot(), 0u);
   EXPECT_TRUE(heap.empty());
 }
 
@@ -50,9 +50,9 @@ void check_against_model(std::uint32_t seed) {
         return (a >= 0 ? a : 1e18) < (b >= 0 ? b : 1e18);
       });
       const auto e = heap.pop();
-      ASSERT_DOUBLE_EQ(e.key, smallest);
-      ASSERT_DOUBLE_EQ(key[e.slot], e.key);
-      key[e.slot] = -1;
+      ASSERT_DOUBLE_EQ(e.key(), smallest);
+      ASSERT_DOUBLE_EQ(key[e.slot()], e.key());
+      key[e.slot()] = -1;
     }
     const auto live = static_cast<std::size_t>(std::count_if(key.begin(), key.end(), [](double k) { return k >= 0; }));
     ASSERT_EQ(heap.size(), live);

@@ -21,6 +21,7 @@
 #include <optional>
 #include <string_view>
 
+#include "waymark/core/divider.hpp"
 #include "waymark/grid/grid_map.hpp"
 #include "waymark/grid/moves.hpp"
 
@@ -58,13 +59,13 @@ struct CellOffsetter {
         scale(map.cell_size() * map.min_cost_multiplier()) {}
 
   CellOffset between(CellId a, CellId b) const {
-    const std::uint32_t ax = a.value % width, ay = a.value / width;
-    const std::uint32_t bx = b.value % width, by = b.value / width;
+    const auto [ay, ax] = width.divide(a.value);
+    const auto [by, bx] = width.divide(b.value);
     return {static_cast<double>(ax > bx ? ax - bx : bx - ax),
             static_cast<double>(ay > by ? ay - by : by - ay)};
   }
 
-  std::uint32_t width;
+  Divider width;  ///< cell id → (row, column)
   double scale;
 };
 

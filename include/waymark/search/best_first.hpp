@@ -95,7 +95,7 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
         fail(StatusDetail::None);
         break;
       }
-      const std::uint32_t slot = open_.pop().slot;
+      const std::uint32_t slot = open_.pop().slot();
       NodeRecord& current = table_[slot];
       current.heap_pos = NodeRecord::not_open;
       const Node node = table_.node(*space_, slot);
@@ -107,7 +107,7 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
       }
       this->observer_.on_expand(node, current.g);
       ++this->stats_.expanded;
-      if (closest_ == no_slot || closer(current, table_[closest_])) closest_ = slot;
+      if (options_.partial_result && (closest_ == no_slot || closer(current, table_[closest_]))) closest_ = slot;
       expand(node, slot);
       this->observer_.on_close(node);
       if (out_of_nodes_) {
