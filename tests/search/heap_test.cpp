@@ -27,6 +27,16 @@ TEST(IndexedDaryHeap, TiesGoToLargerG) {
   EXPECT_TRUE(heap.empty());
 }
 
+TEST(IndexedDaryHeap, OrdersNegativeKeysAndReturnsThemExactly) {
+  Positions positions{std::vector<std::uint32_t>(4)};
+  IndexedDaryHeap<4, Positions> heap(positions);
+  heap.push(0, 2.5, 0);
+  heap.push(1, -7.25, 0);
+  heap.push(2, 0.0, 0);
+  heap.push(3, -0.125, 0);
+  for (const double expected : {-7.25, -0.125, 0.0, 2.5}) EXPECT_EQ(heap.pop().key(), expected);
+}
+
 // Random pushes, decrease-keys and pops against a std::multimap model.
 template <unsigned Arity>
 void check_against_model(std::uint32_t seed) {

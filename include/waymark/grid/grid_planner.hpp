@@ -53,8 +53,9 @@ class BasicGridPlanner {
     const AnyGridHeuristic h(map, options.heuristic.value_or(default_heuristic(options.diagonal)));
     const BestFirstOptions bf{};
     if (unsupported_) return;
+    const AStarPriority astar{tie_quantizer(map)};
     switch (options.algorithm) {
-      case Algorithm::astar: search_.template emplace<1>(space_, h, AStarPriority{}, bf, observer); break;
+      case Algorithm::astar: search_.template emplace<1>(space_, h, astar, bf, observer); break;
       case Algorithm::wastar:
         search_.template emplace<2>(space_, h, WeightedAStarPriority{options.weight}, bf, observer);
         break;
@@ -68,14 +69,14 @@ class BasicGridPlanner {
       case Algorithm::jps:
         padded_ = std::make_unique<PaddedGrid>(map);
         jump_space_.emplace(map, *padded_);
-        search_.template emplace<8>(*jump_space_, OctileHeuristic(map), AStarPriority{}, bf, observer);
+        search_.template emplace<8>(*jump_space_, OctileHeuristic(map), astar, bf, observer);
         break;
       case Algorithm::jps_plus:
         if (options.jump_table == nullptr) owned_table_ = std::make_unique<JumpTable>(map);
         WAYMARK_ASSERT(options.jump_table == nullptr || (options.jump_table->grid().width() == map.width() &&
                                                          options.jump_table->grid().height() == map.height()));
         jump_plus_space_.emplace(map, options.jump_table ? *options.jump_table : *owned_table_);
-        search_.template emplace<9>(*jump_plus_space_, OctileHeuristic(map), AStarPriority{}, bf, observer);
+        search_.template emplace<9>(*jump_plus_space_, OctileHeuristic(map), astar, bf, observer);
         break;
     }
   }
@@ -114,6 +115,13 @@ class BasicGridPlanner {
   [[nodiscard]] const GridPlannerOptions& options() const { return options_; }
 
  private:
+  /// Exact f ties on uniform-cost maps (see KeyQuantizer); exact keys with terrain, where
+  /// rounding could merge distinct costs.
+  static KeyQuantizer tie_quantizer(const GridMap& map) {
+    constexpr double steps_per_quantum = 0x1p-20;
+    return map.has_costs() ? KeyQuantizer{} : KeyQuantizer{map.cell_size() * steps_per_quantum};
+  }
+
   /// Calls f on the active search. The monostate alternative only exists so the variant can
   /// be built before the constructor picks a search; it is never active afterwards.
   template <class R, class Variant, class F>
