@@ -242,7 +242,8 @@ int run_scen(const ScenArgs& a) {
                          {"path_steps", f.path_steps},
                          {"time_s", f.time_s},
                          {"preprocess_s", f.preprocess_s},
-                         {"preprocess_bytes", f.preprocess_bytes}});
+                         {"preprocess_bytes", f.preprocess_bytes},
+                         {"setup_s", f.setup_s}});
       }
       const nlohmann::json j = {{"algorithm", a.search.algorithm},
                                 {"sample_every", a.sample_every},
@@ -257,6 +258,7 @@ int run_scen(const ScenArgs& a) {
                                 {"mean_us", r.mean_us()},
                                 {"preprocess_total_s", r.preprocess_s},
                                 {"preprocess_bytes_max", r.preprocess_bytes_max},
+                                {"setup_total_s", r.setup_s},
                                 {"files", files}};
       std::cout << j.dump() << "\n";
     } else {
@@ -270,6 +272,7 @@ int run_scen(const ScenArgs& a) {
                 << r.expanded << " expanded";
       if (r.queries > 0) std::cout << " (" << r.expanded / r.queries << "/query)";
       std::cout << "\n";
+      std::cout << "setup (planner per map, not in the query times): " << r.setup_s * 1e3 << " ms in all\n";
       if (r.preprocess_bytes_max > 0)
         std::cout << "preprocessing: " << r.preprocess_s * 1e3 << " ms in all, largest table "
                   << static_cast<double>(r.preprocess_bytes_max) / bytes_per_mib << " MiB\n";

@@ -9,7 +9,7 @@
 namespace waymark {
 
 GridMap::GridMap(int width, int height, GridMapParams params)
-    : width_(width), height_(height), params_(params), diagonal_length_(diagonal_step * params.cell_size) {
+    : width_(width), height_(height), row_of_(static_cast<std::uint32_t>(width)), params_(params), diagonal_length_(diagonal_step * params.cell_size) {
   WAYMARK_ASSERT(width >= 1 && height >= 1);
   WAYMARK_ASSERT(static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) <
                  std::numeric_limits<std::uint32_t>::max());

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "waymark/core/assert.hpp"
+#include "waymark/core/divider.hpp"
 #include "waymark/core/ids.hpp"
 #include "waymark/grid/moves.hpp"
 
@@ -78,8 +79,8 @@ class GridMap {
                   static_cast<std::uint32_t>(x)};
   }
   [[nodiscard]] CellCoord coord(CellId c) const {
-    const auto w = static_cast<std::uint32_t>(width_);
-    return CellCoord{static_cast<int>(c.value % w), static_cast<int>(c.value / w)};
+    const auto [y, x] = row_of_.divide(c.value);
+    return CellCoord{static_cast<int>(x), static_cast<int>(y)};
   }
 
   [[nodiscard]] bool passable(CellId c) const { return passable_[c.value] != 0; }
@@ -119,6 +120,7 @@ class GridMap {
 
   int width_;
   int height_;
+  Divider row_of_;  ///< cell id → (row, column) without a hardware division
   GridMapParams params_;
   double diagonal_length_;
   std::vector<std::uint8_t> passable_;

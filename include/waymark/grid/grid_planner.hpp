@@ -40,8 +40,10 @@ struct GridPlannerOptions {
   return std::nullopt;
 }
 
-/// Owns one reusable search of the chosen kind over one map. Reuse it for many queries on the
-/// same map: after warm-up, plan() allocates nothing. One planner per thread. A combination
+/// Owns one reusable search of the chosen kind over one map; reuse it for many queries on the
+/// same map. Construction is the warm-up: O(cells) time and memory (move masks, and node
+/// records for the best-first searches). After it, plan() allocates only while the open list
+/// and path grow past their largest size so far. One planner per thread. A combination
 /// that planner_unsupported() rejects fails every query at once.
 /// @warning jps-plus without options.jump_table builds a JPS+ table here: O(cells) time and
 /// 16 bytes per cell.
@@ -79,6 +81,9 @@ class BasicGridPlanner {
         search_.template emplace<9>(*jump_plus_space_, OctileHeuristic(map), astar, bf, observer);
         break;
     }
+    dispatch<void>(search_, [](auto& s) {
+      if constexpr (requires { s.reserve(); }) s.reserve();
+    });
   }
 
   BasicGridPlanner(const BasicGridPlanner&) = delete;

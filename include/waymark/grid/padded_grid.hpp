@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "waymark/core/divider.hpp"
 #include "waymark/grid/grid_map.hpp"
 
 namespace waymark {
@@ -14,6 +15,7 @@ class PaddedGrid {
  public:
   explicit PaddedGrid(const GridMap& map)
       : width_(map.width()), height_(map.height()), stride_(map.width() + 2),
+        row_of_cell_(static_cast<std::uint32_t>(map.width())), row_of_padded_(static_cast<std::uint32_t>(stride_)),
         open_(static_cast<std::size_t>(stride_) * static_cast<std::size_t>(map.height() + 2), 0) {
     for (int y = 0; y < height_; ++y) {
       for (int x = 0; x < width_; ++x) open_[index(x, y)] = map.passable(x, y) ? 1 : 0;
@@ -29,12 +31,13 @@ class PaddedGrid {
     return static_cast<std::uint32_t>((y + 1) * stride_ + (x + 1));
   }
   [[nodiscard]] std::uint32_t index(CellId c) const {
-    const auto w = static_cast<std::uint32_t>(width_);
-    return index(static_cast<int>(c.value % w), static_cast<int>(c.value / w));
+    // (y + 1)·stride + x + 1 = id + 2y + stride + 1, with y = id / width
+    return c.value + 2 * row_of_cell_.quotient(c.value) + static_cast<std::uint32_t>(stride_) + 1;
   }
   [[nodiscard]] CellId cell(std::uint32_t padded) const {
-    const auto s = static_cast<std::uint32_t>(stride_);
-    return CellId{(padded / s - 1) * static_cast<std::uint32_t>(width_) + (padded % s - 1)};
+    // the inverse: id = padded − 2r − width − 1, with r = y + 1 = padded / stride
+    const std::uint32_t r = row_of_padded_.quotient(padded);
+    return CellId{padded - 2 * r - static_cast<std::uint32_t>(width_) - 1};
   }
   /// Passability by padded index; the border reads as blocked.
   [[nodiscard]] bool open(std::uint32_t padded) const { return open_[padded] != 0; }
@@ -45,6 +48,8 @@ class PaddedGrid {
   int width_;
   int height_;
   std::int32_t stride_;
+  Divider row_of_cell_;
+  Divider row_of_padded_;
   std::vector<std::uint8_t> open_;
 };
 

@@ -46,6 +46,7 @@ struct ScenarioFileReport {
   double time_s = 0;  ///< search time only (begin + step), not loading
   double preprocess_s = 0;            ///< jps-plus: time to build the JPS+ tables
   std::size_t preprocess_bytes = 0;   ///< jps-plus: memory of those tables
+  double setup_s = 0;  ///< building the planners (move masks, node records), once per map
 };
 
 /// The query with the longest optimal length, for drawing.
@@ -67,6 +68,7 @@ struct ScenarioReport {
   double time_s = 0;
   double preprocess_s = 0;             ///< all files' preprocessing time
   std::size_t preprocess_bytes_max = 0;  ///< the largest file's preprocessed memory
+  double setup_s = 0;                    ///< all files' planner setup time
   LongestQuery longest;
 
   [[nodiscard]] bool all_optimal() const { return optimal == queries; }

@@ -82,6 +82,10 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
     }
   }
 
+  /// Warm-up without a query: sizes the node table for the whole space, so even the first
+  /// query allocates nothing and touches no fresh memory.
+  void reserve() { table_.reserve(*space_); }
+
   /// Expands at most `max_expansions` nodes. Returns Running while there is more to do.
   Status step(std::size_t max_expansions = unlimited_expansions) {
     if (!this->status_.running()) return this->status_;

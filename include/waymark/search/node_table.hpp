@@ -4,10 +4,15 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
+#include <cstring>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 #include "waymark/core/cost.hpp"
@@ -38,7 +43,7 @@ struct SlotLookup {
 };
 
 /// Flat table indexed by the space's node index; for DenseSearchSpace worlds.
-/// Memory: one NodeRecord (32 bytes) per node of the world, allocated on the first query.
+/// Memory: one NodeRecord (32 bytes) per node of the world, reserved on the first query.
 template <DenseSearchSpace Space>
 class DenseNodeTable {
  public:
@@ -46,14 +51,23 @@ class DenseNodeTable {
 
   /// Starts a new query: O(1) except on the first call (allocation) and every 2^32 queries.
   void reset(const Space& space) {
-    if (records_.size() != space.node_count()) {
-      records_.assign(space.node_count(), NodeRecord{});
+    if (size_ != space.node_count()) {
+      size_ = space.node_count();
+      records_.reset(static_cast<NodeRecord*>(std::calloc(size_, sizeof(NodeRecord))));
+      if (!records_ && size_ != 0) throw std::bad_alloc();
       generation_ = 0;
     }
     if (++generation_ == 0) {  // wrapped: stale stamps could look current
-      for (auto& r : records_) r.stamp = 0;
+      for (std::size_t i = 0; i < size_; ++i) records_[i].stamp = 0;
       generation_ = 1;
     }
+  }
+
+  /// Allocates and touches the records now, so the first query runs as fast as the rest
+  /// (otherwise it pays the page faults of every page it touches).
+  void reserve(const Space& space) {
+    reset(space);
+    std::memset(static_cast<void*>(records_.get()), 0, size_ * sizeof(NodeRecord));
   }
 
   /// Dense tables hold every node of the world: there is no limit to set.
@@ -79,7 +93,15 @@ class DenseNodeTable {
   Node node(const Space& space, std::uint32_t slot) const { return space.node_at(slot); }
 
  private:
-  std::vector<NodeRecord> records_;
+  struct Free {
+    void operator()(NodeRecord* p) const { std::free(p); }
+  };
+  // calloc, not a vector: a record only needs stamp 0 to read as unseen, and zeroed pages
+  // from the OS cost nothing until touched, so the first query on a large map does not pay
+  // for writing every record (a search touches a fraction of them).
+  static_assert(std::is_trivially_copyable_v<NodeRecord> && std::is_trivially_destructible_v<NodeRecord>);
+  std::unique_ptr<NodeRecord[], Free> records_;
+  std::size_t size_ = 0;
   std::uint32_t generation_ = 0;
 };
 
@@ -96,6 +118,9 @@ class HashedNodeTable {
       : max_nodes_(max_nodes), hash_(hash) {}
 
   void set_max_nodes(std::size_t max_nodes) { max_nodes_ = max_nodes; }
+
+  /// Implicit spaces have no size to reserve for; the table grows with use.
+  void reserve(const Space&) {}
 
   void reset(const Space&) {
     records_.clear();
