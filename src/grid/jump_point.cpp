@@ -1,5 +1,7 @@
 #include "waymark/grid/jump_point.hpp"
 
+#include <bit>
+
 namespace waymark {
 
 std::optional<std::string> jump_search_unsupported(const GridMap& map, DiagonalRule rule) {
@@ -53,27 +55,94 @@ DirectionSet JumpRules::successors(std::uint32_t p, int arrival) const {
   return dirs;
 }
 
-JumpRules::Jump JumpRules::jump(std::uint32_t p, int dir, std::uint32_t goal) const {
-  return is_diagonal(dir) ? jump_diagonal(p, dir, goal) : jump_cardinal(p, dir, goal);
-}
-
-JumpRules::Jump JumpRules::jump_cardinal(std::uint32_t p, int dir, std::uint32_t goal) const {
-  const auto step = static_cast<std::uint32_t>(offset(dir));
-  for (std::int32_t steps = 1;; ++steps) {
-    p += step;
-    if (!grid_->open(p)) return {};
-    if (p == goal || has_forced_neighbour(p, dir)) return {p, steps};
+BlockJumps::BlockJumps(const JumpRules& rules)
+    : rules_(&rules),
+      padded_width_(rules.grid().stride()),
+      padded_height_(rules.grid().height() + 2),
+      row_of_padded_(static_cast<std::uint32_t>(padded_width_)) {
+  constexpr std::int32_t bits_per_word = 64;
+  for (int c = 0; c < 4; ++c) {
+    // N and S rows run along the padded columns.
+    const std::int32_t length = (c % 2 == 0) ? padded_height_ : padded_width_;
+    const std::int32_t count = (c % 2 == 0) ? padded_width_ : padded_height_;
+    BitRows& r = rows_[static_cast<std::size_t>(c)];
+    r.words_per_row = length / bits_per_word + 2;
+    r.words.assign(static_cast<std::size_t>(r.words_per_row) * static_cast<std::size_t>(count), 0);
+  }
+  const PaddedGrid& g = rules.grid();
+  for (std::int32_t py = 0; py < padded_height_; ++py) {
+    for (std::int32_t px = 0; px < padded_width_; ++px) {
+      if (!g.open(static_cast<std::uint32_t>(py * padded_width_ + px))) continue;
+      for (int c = 0; c < 4; ++c) {
+        const Oriented o = orient(2 * c, px, py);
+        BitRows& r = rows_[static_cast<std::size_t>(c)];
+        r.words[static_cast<std::size_t>(o.y * r.words_per_row + o.x / bits_per_word)] |= std::uint64_t{1}
+                                                                                           << (o.x % bits_per_word);
+      }
+    }
   }
 }
 
-JumpRules::Jump JumpRules::jump_diagonal(std::uint32_t p, int dir, std::uint32_t goal) const {
-  const auto step = static_cast<std::uint32_t>(offset(dir));
+std::uint64_t BlockJumps::BitRows::window(std::int32_t x, std::int32_t y) const {
+  const auto* row = words.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(words_per_row);
+  const auto i = static_cast<std::size_t>(x >> 6);
+  const unsigned shift = static_cast<unsigned>(x) & 63u;
+  const std::uint64_t low = row[i] >> shift;
+  return shift == 0 ? low : low | row[i + 1] << (64 - shift);
+}
+
+BlockJumps::Oriented BlockJumps::orient(int cardinal, std::int32_t px, std::int32_t py) const {
+  switch (cardinal) {
+    case 0: return {padded_height_ - 1 - py, px};  // N: columns read upward
+    case 2: return {px, py};                       // E: rows as they are
+    case 4: return {py, px};                       // S: columns read downward
+    default: return {padded_width_ - 1 - px, py};  // W: rows mirrored
+  }
+}
+
+std::int32_t BlockJumps::scan(int cardinal, std::int32_t px, std::int32_t py, std::int32_t goal_x,
+                              std::int32_t goal_y) const {
+  const BitRows& rows = rows_[static_cast<std::size_t>(cardinal / 2)];
+  const Oriented from = orient(cardinal, px, py);
+  const Oriented goal = orient(cardinal, goal_x, goal_y);
+  const bool goal_ahead = goal.y == from.y && goal.x > from.x;
+  // Moving +x along row y, cell x has a forced neighbour when a side row is open at x but
+  // blocked at x − 1 (see JumpRules::side_forced). The border ends every row with a blocked
+  // cell, so the loop stops.
+  for (std::int32_t x = from.x + 1;; x += 64) {
+    const std::uint64_t open = rows.window(x, from.y);
+    const std::uint64_t above = rows.window(x, from.y - 1), above_behind = rows.window(x - 1, from.y - 1);
+    const std::uint64_t below = rows.window(x, from.y + 1), below_behind = rows.window(x - 1, from.y + 1);
+    std::uint64_t stop = ~open | (above & ~above_behind) | (below & ~below_behind);
+    if (goal_ahead && goal.x - x < 64) stop |= std::uint64_t{1} << (goal.x - x);
+    if (stop == 0) continue;
+    const int k = std::countr_zero(stop);
+    if ((open >> k & 1u) == 0) return 0;  // a wall comes first: dead end
+    return x + k - from.x;
+  }
+}
+
+JumpRules::Jump BlockJumps::jump(std::uint32_t p, int dir, std::uint32_t goal) const {
+  const auto [py, px] = row_of_padded_.divide(p);
+  const auto [gy, gx] = row_of_padded_.divide(goal);
+  const auto x = static_cast<std::int32_t>(px), y = static_cast<std::int32_t>(py);
+  const auto goal_x = static_cast<std::int32_t>(gx), goal_y = static_cast<std::int32_t>(gy);
+  if (!is_diagonal(dir)) {
+    const std::int32_t steps = scan(dir, x, y, goal_x, goal_y);
+    return steps == 0 ? JumpRules::Jump{} : JumpRules::Jump{p + static_cast<std::uint32_t>(steps * rules_->offset(dir)), steps};
+  }
+  // Diagonal: step while allowed; stop at the goal or where either cardinal component jumps.
+  const auto step = static_cast<std::uint32_t>(rules_->offset(dir));
+  const int dx = direction_dx[static_cast<std::size_t>(dir)], dy = direction_dy[static_cast<std::size_t>(dir)];
   const int left = turn(dir, -1), right = turn(dir, 1);
+  std::int32_t cx = x, cy = y;
   for (std::int32_t steps = 1;; ++steps) {
-    if (!can_move(p, dir)) return {};
+    if (!rules_->can_move(p, dir)) return {};
     p += step;
+    cx += dx;
+    cy += dy;
     if (p == goal) return {p, steps};
-    if (jump_cardinal(p, left, goal).to != 0 || jump_cardinal(p, right, goal).to != 0) return {p, steps};
+    if (scan(left, cx, cy, goal_x, goal_y) != 0 || scan(right, cx, cy, goal_x, goal_y) != 0) return {p, steps};
   }
 }
 

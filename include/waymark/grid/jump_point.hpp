@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "waymark/core/cost.hpp"
+#include "waymark/core/divider.hpp"
 #include "waymark/core/path.hpp"
 #include "waymark/grid/grid_map.hpp"
 #include "waymark/grid/grid_space.hpp"
@@ -60,8 +61,9 @@ struct Run {
 /// Why a grid/rule combination cannot use jump point search, or nullopt when it can.
 [[nodiscard]] std::optional<std::string> jump_search_unsupported(const GridMap& map, DiagonalRule rule);
 
-/// Jump-point queries over a PaddedGrid: which directions to search from a node, and how far
-/// a jump goes. Shared by online JPS and by the JPS+ table builder.
+/// Jump-point rules over a PaddedGrid: which directions to search from a node, which moves
+/// are allowed and where neighbours are forced. Shared by online JPS (BlockJumps) and by the
+/// JPS+ table builder.
 class JumpRules {
  public:
   explicit JumpRules(const PaddedGrid& grid);
@@ -86,17 +88,54 @@ class JumpRules {
     std::uint32_t to = 0;
     std::int32_t steps = 0;
   };
-  /// Follows `dir` from `p` to the next jump point, or the goal, or nothing.
-  [[nodiscard]] Jump jump(std::uint32_t p, int dir, std::uint32_t goal) const;
 
  private:
   /// Whether, entering `p` moving `dir`, the neighbour on `side` is forced.
   [[nodiscard]] bool side_forced(std::uint32_t p, int dir, int side) const;
-  [[nodiscard]] Jump jump_cardinal(std::uint32_t p, int dir, std::uint32_t goal) const;
-  [[nodiscard]] Jump jump_diagonal(std::uint32_t p, int dir, std::uint32_t goal) const;
 
   const PaddedGrid* grid_;
   std::array<std::int32_t, direction_count> offsets_{};
+};
+
+/// Jumps of online JPS, scanning 64 cells per step (the block-based jumps of Harabor &
+/// Grastien, "Improving jump point search", ICAPS 2014): the grid is kept as bit rows in four
+/// orientations, so a jump in any cardinal direction reads a row left to right, and the
+/// first blocked cell or forced neighbour among 64 is one count-trailing-zeros away.
+/// Memory: 4 bits per padded cell.
+class BlockJumps {
+ public:
+  explicit BlockJumps(const JumpRules& rules);
+
+  [[nodiscard]] const JumpRules& rules() const { return *rules_; }
+
+  /// Follows `dir` from `p` to the next jump point, or the goal (padded; 0: none), or
+  /// nothing (to = 0).
+  [[nodiscard]] JumpRules::Jump jump(std::uint32_t p, int dir, std::uint32_t goal) const;
+
+ private:
+  /// A position in one orientation's bit rows: column x of row y.
+  struct Oriented {
+    std::int32_t x;
+    std::int32_t y;
+  };
+  /// Bit x of row y: the oriented cell (x, y) is open; each row ends with a spare zero word so
+  /// a 64-bit window can start anywhere in the row.
+  struct BitRows {
+    std::int32_t words_per_row = 0;
+    std::vector<std::uint64_t> words;
+    [[nodiscard]] std::uint64_t window(std::int32_t x, std::int32_t y) const;
+  };
+
+  [[nodiscard]] Oriented orient(int cardinal, std::int32_t px, std::int32_t py) const;
+  /// Moves of a cardinal jump from padded (px, py); 0: no jump point that way.
+  [[nodiscard]] std::int32_t scan(int cardinal, std::int32_t px, std::int32_t py, std::int32_t goal_x,
+                                  std::int32_t goal_y) const;
+
+  const JumpRules* rules_;
+  std::int32_t padded_width_;
+  std::int32_t padded_height_;
+  Divider row_of_padded_;
+  std::array<BitRows, 4> rows_;  ///< by cardinal direction / 2: N, E, S, W
 };
 
 /// Cost of `steps` moves in one direction on a uniform grid.
@@ -108,7 +147,9 @@ class JumpRules {
 /// map's CellIds). Holds references to the map and a PaddedGrid, which must outlive it.
 class JumpPointSpace : public GridCells {
  public:
-  JumpPointSpace(const GridMap& map, const PaddedGrid& grid) : GridCells(map), rules_(grid) {}
+  JumpPointSpace(const GridMap& map, const PaddedGrid& grid) : GridCells(map), rules_(grid), jumps_(rules_) {}
+  JumpPointSpace(const JumpPointSpace& other) : GridCells(other), rules_(other.rules_), jumps_(rules_) {}
+  JumpPointSpace& operator=(const JumpPointSpace&) = delete;
 
   /// Jump points reachable from `n`, pruned by the direction from `parent`.
   template <class F>
@@ -120,7 +161,7 @@ class JumpPointSpace : public GridCells {
     const std::uint32_t goal_p = goal.valid() ? g.index(goal) : 0;  // 0: border, never reached
     for (int d = 0; d < direction_count; ++d) {
       if ((dirs & (1u << d)) == 0) continue;
-      const JumpRules::Jump j = rules_.jump(p, d, goal_p);
+      const JumpRules::Jump j = jumps_.jump(p, d, goal_p);
       if (j.to != 0) f(g.cell(j.to), run_cost(d, j.steps, map_->cell_size()));
     }
   }
@@ -132,6 +173,7 @@ class JumpPointSpace : public GridCells {
 
  private:
   JumpRules rules_;
+  BlockJumps jumps_;  ///< refers to rules_
 };
 
 /// Every cell along a path of jump points (consecutive points lie on one straight or diagonal
