@@ -73,7 +73,7 @@ const report = {
   node: process.version,
   rules: '8-connected, diagonal sqrt(2), no corner cutting, octile heuristic; query i of each scenario file when i % sample_every == 0',
   timing: {
-    waymark: 'search only (begin + step) per query, from waymark scen',
+    waymark: 'search only (begin + step) per query, from waymark scen; building each map\'s planner (move masks, node records) and JPS+ table is outside, as is building Boost\'s graph',
     'pathfinding.js': 'grid.clone() + finder.findPath() per query (PF.js searches write into the grid), process.hrtime',
     'boost-astar': 'one boost::astar_search call per query (its own per-query initialisation of all vertices), steady_clock',
   },
@@ -88,7 +88,7 @@ md.push(`- date: ${report.date}`);
 md.push(`- machine: nproc ${report.nproc}, ${report.cpu}, node ${report.node}`);
 md.push(`- command: \`${command}\` (waymark ${revision})`);
 md.push(`- rules: ${report.rules}`);
-md.push('- timing: waymark = search only; PathFinding.js = `grid.clone()` + `findPath` (a PF.js user must ' +
+md.push('- timing: waymark = search only (per-map planner construction and JPS+ tables excluded, like the Boost graph build); PathFinding.js = `grid.clone()` + `findPath` (a PF.js user must ' +
         'clone per search); Boost = one `astar_search` call, including its O(V) initialisation', '');
 md.push('| set | sample every | peer | queries | all optimal | mean µs/query | × waymark A* | expanded/query | expanded/path step | wall s |');
 md.push('|---|---:|---|---:|---|---:|---:|---:|---:|---:|');
