@@ -11,7 +11,7 @@ packages=(
   libcli11-dev                       # CLI parsing
   nlohmann-json3-dev                 # --json output
   libcairo2-dev                      # PNG rendering of paths
-  libboost-graph-dev                 # make bench: Boost Graph A* peer (bench/boost_astar_bench.cpp)
+  libboost-graph-dev                 # graph tests (reference Dijkstra); make bench: Boost Graph A* peer
 )
 
 missing=()

@@ -1,57 +1,21 @@
 #include "waymark/io/movingai.hpp"
 
-#include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
+#include <cstdlib>
 #include <string_view>
+
+#include "text_lines.hpp"
 
 namespace waymark {
 namespace {
 
+using io_detail::LineReader;
+using io_detail::open_or_throw;
+using io_detail::parse_number;
+using io_detail::split_fields;
+
 /// Largest map side we accept; keeps width·height well inside 32-bit cell ids.
 constexpr long max_map_side = 1 << 15;
-
-/// Reads lines, strips a trailing CR, and counts them for error messages.
-class LineReader {
- public:
-  LineReader(std::istream& in, const std::string& name) : in_(in), name_(name) {}
-
-  bool next(std::string& line) {
-    if (!std::getline(in_, line)) return false;
-    ++number_;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    return true;
-  }
-
-  [[noreturn]] void fail(const std::string& reason) const { throw LoadError(name_, number_, reason); }
-  [[noreturn]] void fail_at(std::size_t line, const std::string& reason) const {
-    throw LoadError(name_, line, reason);
-  }
-  [[nodiscard]] std::size_t number() const { return number_; }
-
- private:
-  std::istream& in_;
-  const std::string& name_;
-  std::size_t number_ = 0;
-};
-
-std::vector<std::string_view> split_fields(std::string_view line) {
-  std::vector<std::string_view> fields;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    const std::size_t begin = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-    if (i > begin) fields.push_back(line.substr(begin, i - begin));
-  }
-  return fields;
-}
-
-bool parse_long(std::string_view s, long& out) {
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc{} && end == s.data() + s.size();
-}
 
 /// Parses a non-negative decimal number, and one unit of its last printed digit.
 bool parse_length(std::string_view s, double& out, double& unit) {
@@ -78,7 +42,7 @@ long header_value(const LineReader& reader, std::string_view line, std::string_v
   long v = 0;
   if (fields.size() != 2 || fields[0] != key)
     reader.fail("expected '" + std::string(key) + " N', got '" + std::string(line) + "'");
-  if (!parse_long(fields[1], v) || v < 1 || v > max_map_side)
+  if (!parse_number(fields[1], v) || v < 1 || v > max_map_side)
     reader.fail(std::string(key) + " must be an integer from 1 to " + std::to_string(max_map_side) +
                 ", got '" + std::string(fields[1]) + "'");
   return v;
@@ -140,14 +104,6 @@ GridMap parse_movingai_map(std::istream& in, const std::string& name, const MapL
   return map;
 }
 
-namespace {
-std::ifstream open_or_throw(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw LoadError(path, 0, "cannot open file");
-  return in;
-}
-}  // namespace
-
 GridMap load_movingai_map(const std::string& path, const MapLoadOptions& options) {
   std::ifstream in = open_or_throw(path);
   return parse_movingai_map(in, path, options);
@@ -172,9 +128,9 @@ Scenario parse_movingai_scenario(std::istream& in, const std::string& name) {
                   std::to_string(f.size()));
     long v[6];
     long bucket = 0;
-    if (!parse_long(f[0], bucket)) reader.fail("bad bucket '" + std::string(f[0]) + "'");
+    if (!parse_number(f[0], bucket)) reader.fail("bad bucket '" + std::string(f[0]) + "'");
     for (int i = 0; i < 6; ++i) {
-      if (!parse_long(f[static_cast<std::size_t>(2 + i)], v[i]) || v[i] < 0 || v[i] > max_map_side)
+      if (!parse_number(f[static_cast<std::size_t>(2 + i)], v[i]) || v[i] < 0 || v[i] > max_map_side)
         reader.fail("bad number '" + std::string(f[static_cast<std::size_t>(2 + i)]) + "' in column " +
                     std::to_string(3 + i));
     }

@@ -1,5 +1,6 @@
 #pragma once
-/// @file Errors thrown by loaders (the only place waymark throws).
+/// @file Errors thrown while loading or building a world (the only places waymark throws;
+/// queries report through status codes).
 
 #include <cstddef>
 #include <stdexcept>
@@ -20,6 +21,13 @@ class LoadError : public std::runtime_error {
   std::string file_;
   std::size_t line_;
   std::string reason_;
+};
+
+/// A world could not be built from the data given to a builder (a negative edge weight, a
+/// vertex out of range). what() is the reason; loaders rethrow it as a LoadError at the line.
+class BuildError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
 };
 
 }  // namespace waymark

@@ -1,0 +1,147 @@
+#pragma once
+/// @file Graph: a weighted directed graph in compressed sparse row form, immutable once built,
+/// with optional 2D or 3D vertex positions; GraphBuilder collects edges and builds it.
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "waymark/core/assert.hpp"
+#include "waymark/core/cost.hpp"
+#include "waymark/core/ids.hpp"
+
+namespace waymark {
+
+/// A vertex position in world units; 2D graphs leave z at 0.
+struct Point3 {
+  double x = 0;
+  double y = 0;
+  double z = 0;
+  friend constexpr bool operator==(Point3, Point3) = default;
+};
+
+/// Straight-line distance between two positions.
+[[nodiscard]] inline double euclidean_distance(Point3 a, Point3 b) {
+  const double dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+  return std::sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/// Which coordinates a graph's vertices carry.
+enum class Coordinates : std::uint8_t {
+  none,  ///< no positions (Euclidean heuristic and VertexIndex unavailable)
+  xy,    ///< planar: z is 0 for every vertex
+  xyz,   ///< spatial
+};
+
+/// Weighted directed graph over vertices 0..node_count()-1, arcs grouped by source (CSR):
+/// the arcs of v are arcs offsets[v]..offsets[v+1]-1, in the order they were added.
+/// Parallel arcs and self-loops are kept. Weights are finite and >= 0.
+///
+/// Models DenseSearchSpace (and TraversabilityAware: ids outside the graph are not
+/// traversable, so a search given one fails at once). Read-only: share one among threads.
+/// Memory: 4 bytes per vertex + 12 per arc, + 24 per vertex with positions.
+class Graph {
+ public:
+  using node_type = VertexId;
+
+  Graph() : offsets_(1, 0) {}  // the empty graph
+
+  [[nodiscard]] std::size_t node_count() const { return offsets_.size() - 1; }
+  [[nodiscard]] std::size_t arc_count() const { return targets_.size(); }
+  [[nodiscard]] std::size_t index_of(VertexId v) const { return v.value; }
+  [[nodiscard]] VertexId node_at(std::size_t i) const { return VertexId{static_cast<std::uint32_t>(i)}; }
+  [[nodiscard]] bool contains(VertexId v) const { return v.value < node_count(); }
+  [[nodiscard]] bool is_traversable(VertexId v) const { return contains(v); }
+
+  [[nodiscard]] std::size_t out_degree(VertexId v) const {
+    WAYMARK_ASSERT(contains(v));
+    return offsets_[v.value + 1] - offsets_[v.value];
+  }
+  /// Heads of v's outgoing arcs; weights(v)[i] is the weight of the arc to targets(v)[i].
+  [[nodiscard]] std::span<const VertexId> targets(VertexId v) const { return arcs_of(targets_, v); }
+  [[nodiscard]] std::span<const Cost> weights(VertexId v) const { return arcs_of(weights_, v); }
+
+  /// Calls f(head, weight) for every outgoing arc of v, in insertion order.
+  template <class F>
+  void for_each_successor(VertexId v, F&& f) const {
+    const std::uint32_t end = offsets_[v.value + 1];
+    for (std::uint32_t a = offsets_[v.value]; a < end; ++a) f(targets_[a], weights_[a]);
+  }
+
+  [[nodiscard]] Coordinates coordinates() const { return coordinates_; }
+  [[nodiscard]] bool has_positions() const { return coordinates_ != Coordinates::none; }
+  /// Position of v. Requires has_positions().
+  [[nodiscard]] Point3 position(VertexId v) const {
+    WAYMARK_ASSERT(has_positions() && contains(v));
+    return positions_[v.value];
+  }
+  /// All positions indexed by vertex; empty without coordinates.
+  [[nodiscard]] std::span<const Point3> positions() const { return positions_; }
+
+ private:
+  friend class GraphBuilder;
+
+  template <class T>
+  std::span<const T> arcs_of(const std::vector<T>& column, VertexId v) const {
+    WAYMARK_ASSERT(contains(v));
+    return std::span<const T>(column).subspan(offsets_[v.value], offsets_[v.value + 1] - offsets_[v.value]);
+  }
+
+  std::vector<std::uint32_t> offsets_;  ///< node_count() + 1 entries
+  std::vector<VertexId> targets_;
+  std::vector<Cost> weights_;
+  std::vector<Point3> positions_;
+  Coordinates coordinates_ = Coordinates::none;
+};
+
+/// Collects vertices, arcs and positions, then builds a Graph. Every mutator checks its input
+/// and throws BuildError on a bad one, leaving the builder unchanged.
+class GraphBuilder {
+ public:
+  /// Most vertices a graph can hold: ids are 32-bit and one value means "invalid".
+  static constexpr std::size_t max_vertices = VertexId::invalid_value;
+  /// Most arcs a graph can hold: CSR offsets are 32-bit.
+  static constexpr std::size_t max_arcs = UINT32_MAX;
+
+  /// Starts with vertices 0..vertex_count-1 and no arcs.
+  explicit GraphBuilder(std::size_t vertex_count = 0);
+
+  [[nodiscard]] std::size_t vertex_count() const { return vertex_count_; }
+  [[nodiscard]] std::size_t arc_count() const { return sources_.size(); }
+
+  /// Appends a vertex and returns its id.
+  VertexId add_vertex();
+  /// Capacity hint; does not change the graph.
+  void reserve_arcs(std::size_t arcs);
+
+  /// Adds the arc from → to. Throws BuildError when a vertex is out of range or the weight is
+  /// negative, NaN or infinite.
+  void add_edge(VertexId from, VertexId to, Cost weight);
+  /// Adds the two arcs a → b and b → a (also when a == b), with the checks of add_edge.
+  void add_undirected_edge(VertexId a, VertexId b, Cost weight);
+
+  /// Gives every vertex a position (index = vertex id). With Coordinates::xy the z values must
+  /// be 0. Throws BuildError on a non-finite coordinate or `none`; the count is checked by
+  /// build(), so vertices may still be added afterwards.
+  void set_positions(std::vector<Point3> positions, Coordinates kind);
+
+  /// The graph: arcs grouped by source by a counting sort, insertion order kept within a
+  /// source. O(V + E). Throws BuildError when positions were set for a different number of
+  /// vertices. The builder is left as it was and can build again.
+  [[nodiscard]] Graph build() const;
+
+ private:
+  void check_arc(VertexId from, VertexId to, Cost weight, std::size_t arcs_to_add) const;
+  void push_arc(VertexId from, VertexId to, Cost weight);
+
+  std::size_t vertex_count_ = 0;
+  std::vector<VertexId> sources_;
+  std::vector<VertexId> targets_;
+  std::vector<Cost> weights_;
+  std::vector<Point3> positions_;
+  Coordinates coordinates_ = Coordinates::none;
+};
+
+}  // namespace waymark

@@ -1,0 +1,104 @@
+#include "waymark/graph/graph.hpp"
+
+#include <sstream>
+#include <string>
+#include <utility>
+
+#include "waymark/core/errors.hpp"
+
+namespace waymark {
+namespace {
+
+std::string number_text(double x) {
+  std::ostringstream out;
+  out << x;
+  return out.str();
+}
+
+bool is_valid_weight(Cost w) { return w >= 0 && std::isfinite(w); }  // false for NaN too
+
+}  // namespace
+
+GraphBuilder::GraphBuilder(std::size_t vertex_count) : vertex_count_(vertex_count) {
+  if (vertex_count > max_vertices)
+    throw BuildError("a graph holds at most " + std::to_string(max_vertices) + " vertices, asked for " +
+                     std::to_string(vertex_count));
+}
+
+VertexId GraphBuilder::add_vertex() {
+  if (vertex_count_ == max_vertices)
+    throw BuildError("a graph holds at most " + std::to_string(max_vertices) + " vertices");
+  return VertexId{static_cast<std::uint32_t>(vertex_count_++)};
+}
+
+void GraphBuilder::reserve_arcs(std::size_t arcs) {
+  sources_.reserve(arcs);
+  targets_.reserve(arcs);
+  weights_.reserve(arcs);
+}
+
+void GraphBuilder::check_arc(VertexId from, VertexId to, Cost weight, std::size_t arcs_to_add) const {
+  for (const VertexId v : {from, to}) {
+    if (v.value >= vertex_count_)
+      throw BuildError("vertex " + std::to_string(v.value) + " out of range (the graph has " +
+                       std::to_string(vertex_count_) + " vertices)");
+  }
+  if (!is_valid_weight(weight))
+    throw BuildError("edge weight must be finite and >= 0, got " + number_text(weight));
+  if (max_arcs - arc_count() < arcs_to_add)
+    throw BuildError("a graph holds at most " + std::to_string(max_arcs) + " arcs");
+}
+
+void GraphBuilder::push_arc(VertexId from, VertexId to, Cost weight) {
+  sources_.push_back(from);
+  targets_.push_back(to);
+  weights_.push_back(weight);
+}
+
+void GraphBuilder::add_edge(VertexId from, VertexId to, Cost weight) {
+  check_arc(from, to, weight, 1);
+  push_arc(from, to, weight);
+}
+
+void GraphBuilder::add_undirected_edge(VertexId a, VertexId b, Cost weight) {
+  check_arc(a, b, weight, 2);
+  push_arc(a, b, weight);
+  push_arc(b, a, weight);
+}
+
+void GraphBuilder::set_positions(std::vector<Point3> positions, Coordinates kind) {
+  if (kind == Coordinates::none) throw BuildError("positions need Coordinates::xy or Coordinates::xyz");
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const Point3 p = positions[i];
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+      throw BuildError("vertex " + std::to_string(i) + " has a non-finite coordinate");
+    if (kind == Coordinates::xy && p.z != 0)
+      throw BuildError("vertex " + std::to_string(i) + " has z = " + number_text(p.z) + " in a planar graph");
+  }
+  positions_ = std::move(positions);
+  coordinates_ = kind;
+}
+
+Graph GraphBuilder::build() const {
+  if (coordinates_ != Coordinates::none && positions_.size() != vertex_count_)
+    throw BuildError(std::to_string(positions_.size()) + " positions for " + std::to_string(vertex_count_) +
+                     " vertices");
+  Graph g;
+  // Counting sort by source: out-degrees, prefix sums, then each arc into its source's next free slot.
+  g.offsets_.assign(vertex_count_ + 1, 0);
+  for (const VertexId s : sources_) ++g.offsets_[s.value + 1];
+  for (std::size_t v = 0; v < vertex_count_; ++v) g.offsets_[v + 1] += g.offsets_[v];
+  std::vector<std::uint32_t> next(g.offsets_.begin(), g.offsets_.end() - 1);
+  g.targets_.resize(arc_count());
+  g.weights_.resize(arc_count());
+  for (std::size_t a = 0; a < arc_count(); ++a) {
+    const std::uint32_t slot = next[sources_[a].value]++;
+    g.targets_[slot] = targets_[a];
+    g.weights_[slot] = weights_[a];
+  }
+  g.positions_ = positions_;
+  g.coordinates_ = coordinates_;
+  return g;
+}
+
+}  // namespace waymark
