@@ -101,4 +101,14 @@ Graph GraphBuilder::build() const {
   return g;
 }
 
+Graph Graph::reversed() const {
+  GraphBuilder b(node_count());
+  b.reserve_arcs(arc_count());
+  for (std::uint32_t u = 0; u < node_count(); ++u) {
+    for_each_successor(VertexId{u}, [&](VertexId v, Cost w) { b.add_edge(v, VertexId{u}, w); });
+  }
+  if (has_positions()) b.set_positions(positions_, coordinates_);
+  return b.build();
+}
+
 }  // namespace waymark

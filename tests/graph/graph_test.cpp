@@ -60,6 +60,22 @@ TEST(GraphBuilder, UndirectedSelfLoopIsTwoArcsAndBuildCanRepeat) {
   EXPECT_EQ(g.arc_count(), 3u);
 }
 
+TEST(GraphBuilder, ReversedTurnsEveryArcAroundAndKeepsPositions) {
+  GraphBuilder b(3);
+  b.add_edge(v0, v1, 2);
+  b.add_edge(v0, v1, 3);  // parallel
+  b.add_edge(v1, v2, 5);
+  b.add_edge(v2, v2, 1);  // self-loop
+  b.set_positions({{0, 0, 0}, {1, 0, 0}, {2, 0, 0}}, Coordinates::xy);
+  const Graph r = b.build().reversed();
+  ASSERT_EQ(r.arc_count(), 4u);
+  EXPECT_TRUE(target_values(r, v0).empty());
+  EXPECT_EQ(target_values(r, v1), (std::vector<std::uint32_t>{0, 0}));
+  EXPECT_EQ(std::vector<Cost>(r.weights(v1).begin(), r.weights(v1).end()), (std::vector<Cost>{2, 3}));
+  EXPECT_EQ(target_values(r, v2), (std::vector<std::uint32_t>{1, 2}));
+  EXPECT_EQ(r.position(v2), (Point3{2, 0, 0}));
+}
+
 TEST(GraphBuilder, EmptyGraph) {
   const Graph g = GraphBuilder().build();
   EXPECT_EQ(g.node_count(), 0u);

@@ -80,6 +80,11 @@ class Graph {
   /// All positions indexed by vertex; empty without coordinates.
   [[nodiscard]] std::span<const Point3> positions() const { return positions_; }
 
+  /// The same vertices and positions with every arc turned around (u → v becomes v → u):
+  /// searching it from t finds the distances *to* t (backward searches, landmarks, tables).
+  /// O(V + E).
+  [[nodiscard]] Graph reversed() const;
+
  private:
   friend class GraphBuilder;
 
