@@ -186,7 +186,7 @@ LoadedGraph load_dimacs_graph(const std::string& gr_path, const std::string& co_
 }
 
 LoadedGraph parse_node_edge_lists(std::istream& nodes, const std::string& nodes_name, std::istream& edges,
-                                  const std::string& edges_name) {
+                                  const std::string& edges_name, EdgeDirection direction) {
   // Nodes: the id range is known only once every line is read.
   struct NodeLine {
     std::int64_t id;
@@ -236,15 +236,22 @@ LoadedGraph parse_node_edge_lists(std::istream& nodes, const std::string& nodes_
     const VertexId u = vertex_field(r, f[1], ids);
     const VertexId v = vertex_field(r, f[2], ids);
     const Cost length = number_field(r, f[3], "edge length");
-    at_line(r, [&] { builder.add_undirected_edge(u, v, length); });
+    at_line(r, [&] {
+      if (direction == EdgeDirection::undirected) {
+        builder.add_undirected_edge(u, v, length);
+      } else {
+        builder.add_edge(u, v, length);
+      }
+    });
   }
   return {builder.build(), ids};
 }
 
-LoadedGraph load_node_edge_lists(const std::string& nodes_path, const std::string& edges_path) {
+LoadedGraph load_node_edge_lists(const std::string& nodes_path, const std::string& edges_path,
+                                 EdgeDirection direction) {
   std::ifstream nodes = open_or_throw(nodes_path);
   std::ifstream edges = open_or_throw(edges_path);
-  return parse_node_edge_lists(nodes, nodes_path, edges, edges_path);
+  return parse_node_edge_lists(nodes, nodes_path, edges, edges_path, direction);
 }
 
 }  // namespace waymark

@@ -102,6 +102,12 @@ TEST(GraphLoader, FileIdsTranslateBothWays) {
   EXPECT_EQ(lists.graph.position(VertexId{1}), (Point3{0, 0, 0}));  // ids as written, any order
   EXPECT_EQ(arcs_of(lists.graph, VertexId{0}), (Arcs{{1, 7.07}}));
   EXPECT_EQ(arcs_of(lists.graph, VertexId{1}), (Arcs{{0, 7.07}}));  // undirected: both arcs
+
+  std::istringstream nodes2("1 0 0\n0 5 5\n");
+  std::istringstream edges2("0 0 1 7.07\n");
+  const LoadedGraph one_way = parse_node_edge_lists(nodes2, "n", edges2, "e", EdgeDirection::directed);
+  EXPECT_EQ(arcs_of(one_way.graph, VertexId{0}), (Arcs{{1, 7.07}}));
+  EXPECT_TRUE(arcs_of(one_way.graph, VertexId{1}).empty());
 }
 
 TEST(GraphLoader, BundledRome99) {

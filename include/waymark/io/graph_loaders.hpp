@@ -60,11 +60,16 @@ struct LoadedGraph {
 /// Reads `gr_path`, and `co_path` unless it is empty.
 [[nodiscard]] LoadedGraph load_dimacs_graph(const std::string& gr_path, const std::string& co_path = {});
 
+/// Whether an edge-list line `U V …` is the arc U → V only, or also V → U.
+enum class EdgeDirection : std::uint8_t { directed, undirected };
+
 /// Node list `ID X Y` (ids 0..n-1 for the n lines, each once, any order) and edge list
-/// `EDGE_ID U V LENGTH` (undirected: two arcs; the edge id is not used). VertexId = file id.
-/// The graph gets Coordinates::xy.
+/// `EDGE_ID U V LENGTH` (the edge id is not used; Oldenburg's edges are undirected).
+/// VertexId = file id. The graph gets Coordinates::xy.
 [[nodiscard]] LoadedGraph parse_node_edge_lists(std::istream& nodes, const std::string& nodes_name,
-                                                std::istream& edges, const std::string& edges_name);
-[[nodiscard]] LoadedGraph load_node_edge_lists(const std::string& nodes_path, const std::string& edges_path);
+                                                std::istream& edges, const std::string& edges_name,
+                                                EdgeDirection direction = EdgeDirection::undirected);
+[[nodiscard]] LoadedGraph load_node_edge_lists(const std::string& nodes_path, const std::string& edges_path,
+                                               EdgeDirection direction = EdgeDirection::undirected);
 
 }  // namespace waymark
