@@ -19,11 +19,6 @@
 namespace waymark::cli {
 namespace {
 
-/// Bad command-line input discovered after parsing (exit 2).
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 constexpr double microseconds_per_second = 1e6;
 constexpr double bytes_per_mib = 1024.0 * 1024.0;
 
@@ -106,21 +101,6 @@ void draw(const GridMap& map, const GridPlannerOptions& options, CellId start, C
   planner.plan(start, goal);
   if (!write_grid_png(map, planner.path().nodes, planner.observer().expanded, png))
     throw UsageError("cannot write picture to " + png);
-}
-
-/// Runs a command body, turning input errors into a message and exit code 2.
-template <class F>
-int guarded(F&& body) {
-  try {
-    return body();
-  } catch (const LoadError& e) {
-    std::cerr << "waymark: " << e.what() << "\n";
-  } catch (const UsageError& e) {
-    std::cerr << "waymark: " << e.what() << "\n";
-  } catch (const std::filesystem::filesystem_error& e) {
-    std::cerr << "waymark: " << e.what() << "\n";
-  }
-  return exit_bad_input;
 }
 
 }  // namespace

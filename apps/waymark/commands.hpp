@@ -8,11 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "cli_support.hpp"
+
 namespace waymark::cli {
 
-inline constexpr int exit_ok = 0;          ///< a path / all optimal
-inline constexpr int exit_not_found = 1;   ///< no path / some query not optimal
-inline constexpr int exit_bad_input = 2;   ///< unreadable or invalid input
 
 /// Options shared by every grid-search command.
 struct SearchArgs {
