@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench: Google Benchmark of grid search on bundled maps, then the full Moving AI "dao"
 # set through `waymark scen` when ../shared/data is present, then waymark side by side with
-# PathFinding.js and Boost Graph (bench/grid_peers.sh). Results: bench/results/.
+# PathFinding.js and Boost Graph (bench/grid_peers.sh), then the road-graph algorithms against
+# Boost's Dijkstra (bench/graph_bench.sh). Results: bench/results/.
 set -euo pipefail
 build=${1:-build/release}
 shared=${2:-../shared/data}
@@ -24,3 +25,5 @@ else
 fi
 
 bash "$(dirname "$0")/grid_peers.sh" "$build" "$shared"
+
+bash "$(dirname "$0")/graph_bench.sh" "$build"

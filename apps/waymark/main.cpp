@@ -1,4 +1,5 @@
-// waymark command-line tool: path queries and Moving AI scenario runs on grid maps.
+// waymark command-line tool: path queries and Moving AI scenario runs on grid maps, and
+// shortest paths on road graphs.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -6,16 +7,19 @@
 #include <string>
 
 #include "commands.hpp"
+#include "graph_command.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"waymark: game navigation - grid path queries, Moving AI benchmark runs, JPS+ preprocessing"};
+  CLI::App app{"waymark: game navigation - grid path queries, Moving AI benchmark runs, JPS+ preprocessing, road-graph routes"};
   app.require_subcommand(1);
   waymark::cli::PathArgs path_args;
   waymark::cli::ScenArgs scen_args;
   waymark::cli::JpsTableArgs jps_table_args;
+  waymark::cli::GraphArgs graph_args;
   CLI::App* path_cmd = waymark::cli::add_path_command(app, path_args);
   CLI::App* scen_cmd = waymark::cli::add_scen_command(app, scen_args);
   CLI::App* jps_table_cmd = waymark::cli::add_jps_table_command(app, jps_table_args);
+  CLI::App* graph_cmd = waymark::cli::add_graph_command(app, graph_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -29,5 +33,6 @@ int main(int argc, char** argv) {
   if (path_cmd->parsed()) return waymark::cli::run_path(path_args);
   if (scen_cmd->parsed()) return waymark::cli::run_scen(scen_args);
   if (jps_table_cmd->parsed()) return waymark::cli::run_jps_table(jps_table_args);
+  if (graph_cmd->parsed()) return waymark::cli::run_graph(graph_args);
   return waymark::cli::exit_bad_input;
 }

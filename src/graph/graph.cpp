@@ -1,10 +1,12 @@
 #include "waymark/graph/graph.hpp"
 
+#include <bit>
 #include <sstream>
 #include <string>
 #include <utility>
 
 #include "waymark/core/errors.hpp"
+#include "waymark/core/hash.hpp"
 
 namespace waymark {
 namespace {
@@ -109,6 +111,21 @@ Graph Graph::reversed() const {
   }
   if (has_positions()) b.set_positions(positions_, coordinates_);
   return b.build();
+}
+
+std::uint64_t arc_fingerprint(const Graph& graph) {
+  Hasher h;
+  h.add(graph.node_count());
+  h.add(graph.arc_count());
+  for (std::size_t i = 0; i < graph.node_count(); ++i) {
+    const VertexId u = graph.node_at(i);
+    h.add(graph.out_degree(u));
+    graph.for_each_successor(u, [&](VertexId v, Cost w) {
+      h.add(v.value);
+      h.add(w == 0 ? 0 : std::bit_cast<std::uint64_t>(w));  // +0 and −0 weigh the same
+    });
+  }
+  return h.value();
 }
 
 }  // namespace waymark

@@ -4,21 +4,20 @@
 #include <fstream>
 
 #include "waymark/core/errors.hpp"
+#include "waymark/core/hash.hpp"
 
 namespace waymark {
 namespace {
 
-constexpr std::array<char, 8> file_magic{'W', 'M', 'J', 'P', 'S', '+', '0', '1'};
+constexpr std::array<char, 8> file_magic{'W', 'M', 'J', 'P', 'S', '+', '0', '2'};  // 02: Hasher fingerprint
 
-/// FNV-1a over the obstacle layout, so a table is never used with another map.
+/// A hash of the obstacle layout, so a table is never used with another map.
 std::uint64_t fingerprint(const PaddedGrid& grid) {
-  constexpr std::uint64_t offset_basis = 14695981039346656037ull;
-  constexpr std::uint64_t prime = 1099511628211ull;
-  std::uint64_t h = offset_basis;
+  Hasher h;
   for (int y = 0; y < grid.height(); ++y) {
-    for (int x = 0; x < grid.width(); ++x) h = (h ^ (grid.open(grid.index(x, y)) ? 1u : 0u)) * prime;
+    for (int x = 0; x < grid.width(); ++x) h.add(grid.open(grid.index(x, y)) ? 1u : 0u);
   }
-  return h;
+  return h.value();
 }
 
 /// Cardinal tables first: each diagonal entry reads the two cardinal entries of its next cell.

@@ -254,4 +254,22 @@ LoadedGraph load_node_edge_lists(const std::string& nodes_path, const std::strin
   return parse_node_edge_lists(nodes, nodes_path, edges, edges_path, direction);
 }
 
+std::vector<VertexPair> parse_vertex_pairs(std::istream& in, const std::string& name, const FileVertexIds& ids) {
+  std::vector<VertexPair> pairs;
+  LineReader r(in, name);
+  std::string line;
+  while (r.next(line)) {
+    const auto f = split_fields(line);
+    if (f.empty() || f[0].starts_with('#')) continue;
+    if (f.size() != 2) r.fail("expected 'U V' (two vertex ids), got " + quoted(line));
+    pairs.push_back({vertex_field(r, f[0], ids), vertex_field(r, f[1], ids), r.number()});
+  }
+  return pairs;
+}
+
+std::vector<VertexPair> load_vertex_pairs(const std::string& path, const FileVertexIds& ids) {
+  std::ifstream in = open_or_throw(path);
+  return parse_vertex_pairs(in, path, ids);
+}
+
 }  // namespace waymark

@@ -131,26 +131,7 @@ TEST(GraphDifferential, RandomGraphsDijkstraAndAStarMatchBoost) {
   EXPECT_GT(isolated, 100u);
 }
 
-/// Calls check(start, goal, reference distance) for `sources` random starts × `targets` random
-/// goals; returns how many pairs were reachable.
-template <class Check>
-std::size_t for_random_pairs(const EdgeList& list, int sources, int targets, Check check) {
-  constexpr unsigned seed = 20240611;
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<std::uint32_t> vertex(0, static_cast<std::uint32_t>(list.vertices - 1));
-  const BoostReference boost_ref(list);
-  std::size_t reachable = 0;
-  for (int s = 0; s < sources; ++s) {
-    const VertexId start{vertex(rng)};
-    const std::vector<Cost> dist = boost_ref.distances(start.value);
-    for (int t = 0; t < targets; ++t) {
-      const VertexId goal{vertex(rng)};
-      reachable += dist[goal.value] == infinite_cost ? 0 : 1;
-      check(start, goal, dist[goal.value]);
-    }
-  }
-  return reachable;
-}
+constexpr unsigned pair_seed = 20240611;
 
 constexpr int road_sources = 100;
 constexpr int road_targets_per_source = 10;  // 1000 pairs per graph
@@ -167,7 +148,7 @@ TEST(GraphRoads, Rome99DijkstraMatchesBoost) {
   const CheapestArcs arcs(list);
   Dijkstra<Graph> dijkstra(loaded.graph);
   const std::size_t reachable =
-      for_random_pairs(list, road_sources, road_targets_per_source, [&](VertexId start, VertexId goal, Cost expected) {
+      test::for_random_pairs(list, road_sources, road_targets_per_source, pair_seed, [&](VertexId start, VertexId goal, Cost expected) {
         expect_optimal(dijkstra, arcs, start, goal, expected);
       });
   EXPECT_GT(reachable, road_pairs * 9 / 10);
@@ -193,7 +174,7 @@ TEST(GraphRoads, OldenburgDijkstraAndEuclideanAStarMatchBoost) {
   AStar<Graph, EuclideanHeuristic> astar(graph, EuclideanHeuristic(graph, scale));
   std::uint64_t dijkstra_expanded = 0, astar_expanded = 0;
   const std::size_t reachable =
-      for_random_pairs(list, road_sources, road_targets_per_source, [&](VertexId start, VertexId goal, Cost expected) {
+      test::for_random_pairs(list, road_sources, road_targets_per_source, pair_seed, [&](VertexId start, VertexId goal, Cost expected) {
         expect_optimal(dijkstra, arcs, start, goal, expected);
         dijkstra_expanded += dijkstra.stats().expanded;
         expect_optimal(astar, arcs, start, goal, expected);

@@ -135,6 +135,31 @@ TEST(GraphLoader, BundledOldenburg) {
   EXPECT_TRUE(found);
 }
 
+TEST(GraphLoader, VertexPairsInTheFilesNumbering) {
+  const FileVertexIds dimacs(1, 4);
+  std::istringstream good("# from to\n1 4\n\n  3\t2 \r\n");
+  const std::vector<VertexPair> pairs = parse_vertex_pairs(good, "q", dimacs);
+  ASSERT_EQ(pairs.size(), 2u);
+  EXPECT_EQ(pairs[0].from, VertexId{0});
+  EXPECT_EQ(pairs[0].to, VertexId{3});
+  EXPECT_EQ(pairs[1].from, VertexId{2});
+  EXPECT_EQ(pairs[1].line, 4u);
+  const auto fails_on = [&](const std::string& text, std::size_t line, const std::string& reason) {
+    std::istringstream in(text);
+    try {
+      (void)parse_vertex_pairs(in, "q", dimacs);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const LoadError& e) {
+      EXPECT_EQ(e.line(), line) << text;
+      EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
+    }
+  };
+  fails_on("1 2\n1 2 3\n", 2, "expected 'U V'");
+  fails_on("1 5\n", 1, "out of range 1..4");
+  fails_on("0 1\n", 1, "out of range");
+  fails_on("1 x\n", 1, "bad vertex id 'x'");
+}
+
 TEST(GraphLoader, UnreadableFiles) {
   const TempFiles files;
   const std::string gr = files.write("ok.gr", "p sp 1 0\n");

@@ -1,37 +1,23 @@
-// After warm-up a query allocates nothing: global operator new is replaced by a counting one.
+// After warm-up a query allocates nothing: calls of global operator new are counted
+// (support/allocation_counter.hpp).
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
+#include "support/allocation_counter.hpp"
 #include "support/random_grid.hpp"
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/io/movingai.hpp"
-
-namespace {
-std::atomic<std::size_t> allocations{0};
-}
-
-void* operator new(std::size_t n) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace waymark {
 namespace {
 
 TEST(Allocation, CountingHookSeesAllocations) {
-  const std::size_t before = allocations.load();
+  const std::size_t before = test::allocation_count();
   // Direct calls: the compiler may elide new-expressions, but not calls to operator new.
   void* a = ::operator new(64);
   void* b = ::operator new(128);
   ::operator delete(a);
   ::operator delete(b);
-  EXPECT_EQ(allocations.load() - before, 2u);
+  EXPECT_EQ(test::allocation_count() - before, 2u);
 }
 
 TEST(Allocation, NoAllocationPerQueryAfterWarmUp) {
@@ -46,10 +32,10 @@ TEST(Allocation, NoAllocationPerQueryAfterWarmUp) {
     for (int i = 0; i < 30; ++i) queries.emplace_back(test::random_passable(map, rng), test::random_passable(map, rng));
     GridPlanner planner(map, GridPlannerOptions{.algorithm = a});
     for (const auto& [s, g] : queries) planner.plan(s, g);  // warm-up
-    const std::size_t before = allocations.load();
+    const std::size_t before = test::allocation_count();
     std::size_t solved = 0;
     for (const auto& [s, g] : queries) solved += planner.plan(s, g).succeeded() ? 1 : 0;
-    EXPECT_EQ(allocations.load() - before, 0u);
+    EXPECT_EQ(test::allocation_count() - before, 0u);
     EXPECT_GT(solved, 0u);
   }
 }

@@ -81,6 +81,26 @@ class BoostReference {
   BoostGraph graph_;
 };
 
+/// Calls check(start, goal, Boost's distance) for `sources` random starts × `targets` random
+/// goals (seeded); returns how many pairs were reachable.
+template <class Check>
+std::size_t for_random_pairs(const EdgeList& list, int sources, int targets, unsigned seed, Check check) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<std::uint32_t> vertex(0, static_cast<std::uint32_t>(list.vertices - 1));
+  const BoostReference boost_ref(list);
+  std::size_t reachable = 0;
+  for (int s = 0; s < sources; ++s) {
+    const VertexId start{vertex(rng)};
+    const std::vector<Cost> dist = boost_ref.distances(start.value);
+    for (int t = 0; t < targets; ++t) {
+      const VertexId goal{vertex(rng)};
+      reachable += dist[goal.value] == infinite_cost ? 0 : 1;
+      check(start, goal, dist[goal.value]);
+    }
+  }
+  return reachable;
+}
+
 /// The cheapest arc weight for every (from, to) pair of an edge list.
 class CheapestArcs {
  public:

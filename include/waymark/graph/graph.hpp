@@ -101,6 +101,12 @@ class Graph {
   Coordinates coordinates_ = Coordinates::none;
 };
 
+/// A 64-bit hash of a graph's vertex count, arc count and every arc (source, head, weight
+/// bits; +0 and −0 alike), in CSR order; positions are not included (they do not change
+/// distances). Preprocessing files (landmarks, route tables, hierarchies) store it, so one
+/// built for another graph is refused. O(V + E).
+[[nodiscard]] std::uint64_t arc_fingerprint(const Graph& graph);
+
 /// Collects vertices, arcs and positions, then builds a Graph. Every mutator checks its input
 /// and throws BuildError on a bad one, leaving the builder unchanged.
 class GraphBuilder {

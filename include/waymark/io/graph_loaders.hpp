@@ -9,6 +9,7 @@
 #include <istream>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "waymark/core/assert.hpp"
 #include "waymark/core/errors.hpp"
@@ -71,5 +72,18 @@ enum class EdgeDirection : std::uint8_t { directed, undirected };
                                                 EdgeDirection direction = EdgeDirection::undirected);
 [[nodiscard]] LoadedGraph load_node_edge_lists(const std::string& nodes_path, const std::string& edges_path,
                                                EdgeDirection direction = EdgeDirection::undirected);
+
+/// One query of a query file: two vertices, and the line they were on.
+struct VertexPair {
+  VertexId from;
+  VertexId to;
+  std::size_t line;
+};
+/// A query file: one `U V` per line in the graph file's numbering (`ids`); blank lines and
+/// lines starting with `#` are skipped. LoadError (file, line, reason) on a malformed line or
+/// an id the graph does not have.
+[[nodiscard]] std::vector<VertexPair> parse_vertex_pairs(std::istream& in, const std::string& name,
+                                                         const FileVertexIds& ids);
+[[nodiscard]] std::vector<VertexPair> load_vertex_pairs(const std::string& path, const FileVertexIds& ids);
 
 }  // namespace waymark

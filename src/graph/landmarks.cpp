@@ -1,0 +1,358 @@
+#include "waymark/graph/landmarks.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <fstream>
+#include <istream>
+#include <limits>
+#include <ostream>
+#include <string>
+
+#include "waymark/core/errors.hpp"
+#include "waymark/core/hash.hpp"
+#include "waymark/core/stopwatch.hpp"
+#include "waymark/search/best_first.hpp"
+
+namespace waymark {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// One-to-all distances with the library's engine.
+
+/// The graph plus one extra vertex that no arc reaches. A Dijkstra search *for* that vertex
+/// settles everything reachable from its start and then fails, leaving every distance in the
+/// search's node table: one-to-all Dijkstra with the one engine, no second heap.
+class ExhaustiveSpace {
+ public:
+  using node_type = VertexId;
+
+  explicit ExhaustiveSpace(const Graph& graph) : graph_(&graph) {}
+
+  [[nodiscard]] std::size_t node_count() const { return graph_->node_count() + 1; }
+  [[nodiscard]] std::size_t index_of(VertexId v) const { return v.value; }
+  [[nodiscard]] VertexId node_at(std::size_t i) const { return VertexId{static_cast<std::uint32_t>(i)}; }
+  [[nodiscard]] VertexId unreachable() const { return node_at(graph_->node_count()); }
+
+  template <class F>
+  void for_each_successor(VertexId v, F&& f) const {
+    if (v.value < graph_->node_count()) graph_->for_each_successor(v, f);
+  }
+
+ private:
+  const Graph* graph_;
+};
+
+/// Reusable one-to-all Dijkstra over one graph.
+class OneToAll {
+ public:
+  explicit OneToAll(const Graph& graph) : graph_(&graph), space_(graph), search_(space_) {}
+  OneToAll(const OneToAll&) = delete;
+  OneToAll& operator=(const OneToAll&) = delete;
+
+  /// dist[v] = d(source, v), infinite when unreachable; dist is resized to the vertex count.
+  void run(VertexId source, std::vector<double>& dist) {
+    search_.begin(source, space_.unreachable());
+    search_.step(unlimited_expansions);
+    WAYMARK_ASSERT(search_.status().failed());  // the extra vertex is never reached
+    dist.resize(graph_->node_count());
+    for (std::size_t v = 0; v < dist.size(); ++v) dist[v] = search_.g_of(graph_->node_at(v));
+  }
+
+ private:
+  const Graph* graph_;
+  ExhaustiveSpace space_;
+  Dijkstra<ExhaustiveSpace> search_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Landmark selection.
+
+/// Every arc in both directions: farthest-point selection on undirected distances.
+Graph undirected_copy(const Graph& graph) {
+  GraphBuilder b(graph.node_count());
+  b.reserve_arcs(2 * graph.arc_count());
+  for (std::size_t i = 0; i < graph.node_count(); ++i) {
+    const VertexId u = graph.node_at(i);
+    graph.for_each_successor(u, [&](VertexId v, Cost w) {
+      b.add_edge(u, v, w);
+      b.add_edge(v, u, w);
+    });
+  }
+  return b.build();
+}
+
+struct Component {
+  std::uint32_t first;  ///< lowest vertex id in it
+  std::size_t size;
+};
+
+/// Connected components of a symmetric graph with at least two vertices, largest first (ties:
+/// lowest first vertex). Iterative depth-first search, O(V + E).
+std::vector<Component> components_with_edges(const Graph& undirected) {
+  const std::size_t n = undirected.node_count();
+  std::vector<bool> seen(n, false);
+  std::vector<VertexId> stack;
+  std::vector<Component> found;
+  for (std::size_t start = 0; start < n; ++start) {
+    if (seen[start]) continue;
+    seen[start] = true;
+    stack.push_back(undirected.node_at(start));
+    std::size_t size = 0;
+    while (!stack.empty()) {
+      const VertexId u = stack.back();
+      stack.pop_back();
+      ++size;
+      for (const VertexId v : undirected.targets(u)) {
+        if (!seen[v.value]) {
+          seen[v.value] = true;
+          stack.push_back(v);
+        }
+      }
+    }
+    if (size >= 2) found.push_back({static_cast<std::uint32_t>(start), size});
+  }
+  std::stable_sort(found.begin(), found.end(), [](const Component& a, const Component& b) { return a.size > b.size; });
+  return found;
+}
+
+/// The vertex with the largest finite value (ties: lowest id), or invalid when none is finite.
+VertexId farthest(const std::vector<double>& dist) {
+  VertexId best;
+  double best_d = -1;
+  for (std::size_t v = 0; v < dist.size(); ++v) {
+    if (dist[v] != infinite_cost && dist[v] > best_d) {
+      best_d = dist[v];
+      best = VertexId{static_cast<std::uint32_t>(v)};
+    }
+  }
+  return best;
+}
+
+/// Farthest-point selection (see Landmarks): one landmark per component with edges, largest
+/// component first, then the vertex farthest from the chosen set until `count` or until every
+/// vertex is at distance 0 from it.
+std::vector<VertexId> choose_landmarks(const Graph& graph, std::size_t count) {
+  const Graph undirected = undirected_copy(graph);
+  OneToAll search(undirected);
+  std::vector<double> dist;
+  std::vector<double> cover(graph.node_count(), infinite_cost);  ///< distance to the chosen set
+  std::vector<VertexId> chosen;
+  const auto add = [&](VertexId landmark) {
+    WAYMARK_ASSERT(landmark.valid() && cover[landmark.value] != 0);  // never the same vertex twice
+    chosen.push_back(landmark);
+    search.run(landmark, dist);
+    for (std::size_t v = 0; v < cover.size(); ++v) cover[v] = std::min(cover[v], dist[v]);
+  };
+
+  for (const Component& c : components_with_edges(undirected)) {
+    if (chosen.size() == count) break;
+    search.run(VertexId{c.first}, dist);  // finite exactly on c
+    add(farthest(dist));
+  }
+  while (chosen.size() < count) {
+    // Vertices without a landmark in their component are isolated ones now (cover ∞): skipped.
+    const VertexId next = farthest(cover);
+    if (!next.valid() || cover[next.value] == 0) break;  // nothing left that a landmark would help
+    add(next);
+  }
+  chosen.shrink_to_fit();  // memory_bytes() counts capacity
+  return chosen;
+}
+
+/// A distance as stored: rounded to the nearest float; beyond the float range FLT_MAX (see
+/// Landmarks::lower_bound for why that stays admissible). Avoids the undefined out-of-range
+/// double → float conversion.
+float stored_distance(double d) {
+  if (d == infinite_cost) return std::numeric_limits<float>::infinity();
+  if (d >= static_cast<double>(std::numeric_limits<float>::max())) return std::numeric_limits<float>::max();
+  return static_cast<float>(d);
+}
+
+// ---------------------------------------------------------------------------------------------
+// File format, all little-endian:
+//   header   magic[8] "WMLANDMK", u32 version, u32 landmark count k, u64 vertex count V,
+//            u64 arc count E, u64 arc fingerprint
+//   ids      k × u32
+//   table    V rows × 2k × f32 (IEEE-754 bits): d(L_i, v) for i < k, then d(v, L_i)
+//   trailer  u64 checksum (Hasher over every byte before it)
+
+constexpr std::array<unsigned char, 8> file_magic{'W', 'M', 'L', 'A', 'N', 'D', 'M', 'K'};
+constexpr std::uint32_t file_version = 1;
+constexpr std::size_t header_bytes = 8 + 4 + 4 + 8 + 8 + 8;
+constexpr std::size_t rows_per_chunk = 4096;  ///< table rows read or written at once
+
+void put_le(std::vector<unsigned char>& out, std::uint64_t value, std::size_t bytes) {
+  for (std::size_t i = 0; i < bytes; ++i) out.push_back(static_cast<unsigned char>(value >> (8 * i)));
+}
+
+std::uint64_t get_le(const unsigned char* p, std::size_t bytes) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < bytes; ++i) v |= std::uint64_t{p[i]} << (8 * i);
+  return v;
+}
+
+/// Writes byte blocks and hashes them.
+class Writer {
+ public:
+  explicit Writer(std::ostream& out) : out_(&out) {}
+  void write(const std::vector<unsigned char>& bytes, bool hashed = true) {
+    if (hashed) hash_.add_bytes(bytes.data(), bytes.size());
+    out_->write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  }
+  [[nodiscard]] std::uint64_t checksum() const { return hash_.value(); }
+
+ private:
+  std::ostream* out_;
+  Hasher hash_;
+};
+
+/// Reads exact byte counts, hashes them, and turns every shortfall into a LoadError.
+class Reader {
+ public:
+  Reader(std::istream& in, const std::string& name) : in_(&in), name_(&name) {}
+
+  /// Exactly n bytes into `bytes` (resized), or LoadError "truncated …: `what`".
+  void read(std::vector<unsigned char>& bytes, std::size_t n, const char* what, bool hashed = true) {
+    bytes.resize(n);
+    in_->read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(n));
+    if (static_cast<std::size_t>(in_->gcount()) != n) fail(std::string("truncated file: the ") + what + " is incomplete");
+    if (hashed) hash_.add_bytes(bytes.data(), n);
+  }
+  [[nodiscard]] std::uint64_t checksum() const { return hash_.value(); }
+  [[noreturn]] void fail(const std::string& reason) const { throw LoadError(*name_, 0, reason); }
+
+ private:
+  std::istream* in_;
+  const std::string* name_;
+  Hasher hash_;
+};
+
+}  // namespace
+
+Landmarks::Landmarks(const Graph& graph, LandmarkParams params)
+    : node_count_(graph.node_count()), arc_count_(graph.arc_count()) {
+  if (params.count < 1 || params.count > LandmarkParams::max_count)
+    throw BuildError("LandmarkParams::count must be in 1.." + std::to_string(LandmarkParams::max_count) + ", got " +
+                     std::to_string(params.count));
+  const Stopwatch watch;
+  fingerprint_ = arc_fingerprint(graph);
+  vertices_ = choose_landmarks(graph, params.count);
+  const std::size_t k = count();
+  distances_.resize(node_count_ * 2 * k);
+  std::vector<double> dist;
+  const auto fill = [&](const Graph& g, std::size_t column_offset) {
+    OneToAll search(g);
+    for (std::size_t i = 0; i < k; ++i) {
+      search.run(vertices_[i], dist);
+      for (std::size_t v = 0; v < node_count_; ++v) distances_[v * 2 * k + column_offset + i] = stored_distance(dist[v]);
+    }
+  };
+  fill(graph, 0);             // d(L, v): from L on the graph
+  fill(graph.reversed(), k);  // d(v, L): from L on the reversed graph
+  preprocessing_seconds_ = watch.seconds();
+}
+
+bool Landmarks::matches(const Graph& graph) const {
+  return graph.node_count() == node_count_ && graph.arc_count() == arc_count_ && arc_fingerprint(graph) == fingerprint_;
+}
+
+bool Landmarks::save(const std::string& path) const {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) return false;
+  return save(out);
+}
+
+bool Landmarks::save(std::ostream& out) const {
+  Writer writer(out);
+  const std::size_t k = count();
+  std::vector<unsigned char> bytes(file_magic.begin(), file_magic.end());
+  put_le(bytes, file_version, 4);
+  put_le(bytes, k, 4);
+  put_le(bytes, node_count_, 8);
+  put_le(bytes, arc_count_, 8);
+  put_le(bytes, fingerprint_, 8);
+  for (const VertexId v : vertices_) put_le(bytes, v.value, 4);
+  writer.write(bytes);
+  const std::size_t row_floats = 2 * k;
+  for (std::size_t first = 0; first < node_count_; first += rows_per_chunk) {
+    const std::size_t rows = std::min(rows_per_chunk, node_count_ - first);
+    bytes.clear();
+    for (std::size_t i = first * row_floats; i < (first + rows) * row_floats; ++i)
+      put_le(bytes, std::bit_cast<std::uint32_t>(distances_[i]), 4);
+    writer.write(bytes);
+  }
+  bytes.clear();
+  put_le(bytes, writer.checksum(), 8);
+  writer.write(bytes, false);
+  out.flush();
+  return static_cast<bool>(out);
+}
+
+Landmarks Landmarks::load(const std::string& path, const Graph& graph) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw LoadError(path, 0, "cannot open file");
+  return load(in, path, graph);
+}
+
+Landmarks Landmarks::load(std::istream& in, const std::string& name, const Graph& graph) {
+  Reader reader(in, name);
+  std::vector<unsigned char> bytes;
+  reader.read(bytes, file_magic.size(), "magic number");
+  if (!std::equal(file_magic.begin(), file_magic.end(), bytes.begin())) reader.fail("not a waymark landmark file");
+  reader.read(bytes, header_bytes - file_magic.size(), "header");
+  const auto version = static_cast<std::uint32_t>(get_le(&bytes[0], 4));
+  const std::uint64_t k = get_le(&bytes[4], 4);
+  const std::uint64_t vertices = get_le(&bytes[8], 8);
+  const std::uint64_t arcs = get_le(&bytes[16], 8);
+  const std::uint64_t fingerprint = get_le(&bytes[24], 8);
+  if (version != file_version)
+    reader.fail("landmark file version " + std::to_string(version) + ", this build reads version " +
+                std::to_string(file_version));
+  if (k > LandmarkParams::max_count)
+    reader.fail(std::to_string(k) + " landmarks, more than the limit of " + std::to_string(LandmarkParams::max_count));
+  if (vertices != graph.node_count() || arcs != graph.arc_count())
+    reader.fail("landmarks were built for a graph with " + std::to_string(vertices) + " vertices and " +
+                std::to_string(arcs) + " arcs, this graph has " + std::to_string(graph.node_count()) + " and " +
+                std::to_string(graph.arc_count()));
+  if (fingerprint != arc_fingerprint(graph))
+    reader.fail("landmarks were built for a different graph (same size, different arcs)");
+
+  Landmarks table;
+  table.node_count_ = graph.node_count();
+  table.arc_count_ = graph.arc_count();
+  table.fingerprint_ = fingerprint;
+  reader.read(bytes, 4 * k, "landmark list");
+  table.vertices_.reserve(k);
+  for (std::size_t i = 0; i < k; ++i) table.vertices_.push_back(VertexId{static_cast<std::uint32_t>(get_le(&bytes[4 * i], 4))});
+
+  const std::size_t row_floats = 2 * k;
+  table.distances_.resize(table.node_count_ * row_floats);
+  for (std::size_t first = 0; first < table.node_count_; first += rows_per_chunk) {
+    const std::size_t rows = std::min(rows_per_chunk, table.node_count_ - first);
+    reader.read(bytes, 4 * rows * row_floats, "distance table");
+    for (std::size_t i = 0; i < rows * row_floats; ++i)
+      table.distances_[first * row_floats + i] = std::bit_cast<float>(static_cast<std::uint32_t>(get_le(&bytes[4 * i], 4)));
+  }
+  const std::uint64_t expected = reader.checksum();
+  reader.read(bytes, 8, "checksum", false);
+  if (in.peek() != std::char_traits<char>::eof()) reader.fail("unexpected data after the checksum");
+  if (get_le(bytes.data(), 8) != expected) reader.fail("checksum mismatch: the file is corrupt");
+
+  // A correct checksum over impossible values means a writer bug, not noise; still refuse.
+  std::vector<bool> is_landmark(table.node_count_, false);
+  for (std::size_t i = 0; i < k; ++i) {
+    const VertexId l = table.vertices_[i];
+    if (l.value >= table.node_count_) reader.fail("landmark " + std::to_string(l.value) + " is not a vertex");
+    if (is_landmark[l.value]) reader.fail("landmark " + std::to_string(l.value) + " is listed twice");
+    is_landmark[l.value] = true;
+    if (table.forward_distance(i, l) != 0 || table.backward_distance(i, l) != 0)
+      reader.fail("landmark " + std::to_string(l.value) + " is not at distance 0 from itself");
+  }
+  for (const float d : table.distances_) {
+    if (!(d >= 0)) reader.fail("negative or NaN distance in the table");
+  }
+  return table;
+}
+
+}  // namespace waymark

@@ -1,0 +1,455 @@
+// Contraction hierarchies: distances against Boost Graph's Dijkstra on the bundled road networks
+// and on seeded random graphs with every edge case, unpacked paths checked arc by arc against
+// the original graph, the hierarchy's invariants, and the binary file's error cases.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/random_graph.hpp"
+#include "support/random_grid.hpp"
+#include "waymark/core/errors.hpp"
+#include "waymark/core/hash.hpp"
+#include "waymark/graph/contraction.hpp"
+#include "waymark/io/graph_loaders.hpp"
+#include "waymark/search/best_first.hpp"
+
+namespace waymark {
+namespace {
+
+using test::BoostReference;
+using test::CheapestArcs;
+using test::EdgeList;
+
+constexpr double relative_eps = 1e-9;
+
+/// One query's answer for start → goal against the reference distance.
+void expect_ch_optimal(ChQuery& query, const CheapestArcs& arcs, VertexId start, VertexId goal, Cost expected) {
+  const Status st = query.query(start, goal);
+  SCOPED_TRACE(::testing::Message() << "start " << start.value << " goal " << goal.value);
+  if (expected == infinite_cost) {
+    EXPECT_TRUE(st.failed());
+    EXPECT_EQ(query.distance(), infinite_cost);
+    EXPECT_TRUE(query.path().empty());
+    return;
+  }
+  ASSERT_TRUE(st.succeeded());
+  EXPECT_NEAR(query.distance(), expected, relative_eps * std::max(1.0, expected));
+  EXPECT_EQ(query.path().cost, query.distance());
+  EXPECT_TRUE(arcs.is_valid_path(query.path(), start, goal));
+}
+
+/// Every arc leads to a higher rank, every shortcut's halves sit at a lower middle vertex and
+/// add up to its weight (what load() validates, checked here on a freshly built hierarchy).
+::testing::AssertionResult is_well_formed(const ContractionHierarchy& ch) {
+  const auto n = static_cast<std::uint32_t>(ch.node_count());
+  for (std::uint32_t r = 0; r < n; ++r) {
+    if (ch.rank(ch.vertex_at(r)) != r) return ::testing::AssertionFailure() << "rank/vertex mismatch at " << r;
+    for (const bool up : {true, false}) {
+      const std::span<const ChArc> arcs = up ? ch.upward(r) : ch.downward(r);
+      const std::uint32_t begin = up ? ch.upward_begin(r) : ch.downward_begin(r);
+      for (std::uint32_t i = 0; i < arcs.size(); ++i) {
+        const ChArc& a = arcs[i];
+        if (a.head <= r || a.head >= n) return ::testing::AssertionFailure() << "arc from rank " << r << " not upward";
+        if (a.middle == ChArc::no_middle) continue;
+        if (a.middle >= r) return ::testing::AssertionFailure() << "middle above the shortcut at rank " << r;
+        const ChShortcutHalves h = up ? ch.upward_halves(begin + i) : ch.downward_halves(begin + i);
+        const ChArc& first = ch.downward_arc(h.down);
+        const ChArc& second = ch.upward_arc(h.up);
+        if (first.weight + second.weight != a.weight)
+          return ::testing::AssertionFailure() << "shortcut weight is not the sum of its halves at rank " << r;
+        if (first.head != (up ? r : a.head) || second.head != (up ? a.head : r))
+          return ::testing::AssertionFailure() << "shortcut halves do not join its ends at rank " << r;
+      }
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+constexpr unsigned pair_seed = 777;
+
+constexpr int road_sources = 100;
+constexpr int road_targets_per_source = 12;  // 1200 pairs per graph
+constexpr std::size_t road_pairs = std::size_t{road_sources} * road_targets_per_source;
+
+const std::string rome_path = test::data_dir + "/roads/rome99.gr";
+const std::string ol_nodes = test::data_dir + "/roads/OL.cnode.txt";
+const std::string ol_edges = test::data_dir + "/roads/OL.cedge.txt";
+
+/// A road network, its plain edge list, and its hierarchy, built once for all tests.
+struct Road {
+  EdgeList list;
+  Graph graph;
+  ContractionHierarchy ch;
+};
+
+const Road& rome() {
+  static const Road road = [] {
+    Road r{test::read_dimacs_arcs_plainly(rome_path), load_dimacs_graph(rome_path).graph, {}};
+    r.ch = ContractionHierarchy::build(r.graph);
+    return r;
+  }();
+  return road;
+}
+
+const Road& oldenburg() {
+  static const Road road = [] {
+    Road r{test::read_node_edge_lists_plainly(ol_nodes, ol_edges), load_node_edge_lists(ol_nodes, ol_edges).graph, {}};
+    r.ch = ContractionHierarchy::build(r.graph);
+    return r;
+  }();
+  return road;
+}
+
+/// CH against Boost on 1200 pairs, with and without stall-on-demand; CH must settle far fewer
+/// vertices than plain Dijkstra expands.
+void check_road(const Road& road, bool connected) {
+  ASSERT_EQ(road.graph.node_count(), road.list.vertices);
+  EXPECT_TRUE(is_well_formed(road.ch));
+  const CheapestArcs arcs(road.list);
+  ChQuery stalling(road.ch);
+  ChQuery plain(road.ch, ChQueryOptions{.stall_on_demand = false});
+  Dijkstra<Graph> dijkstra(road.graph);
+  std::uint64_t ch_settled = 0, plain_settled = 0, dijkstra_expanded = 0;
+  const auto check = [&](VertexId start, VertexId goal, Cost expected) {
+    expect_ch_optimal(stalling, arcs, start, goal, expected);
+    ch_settled += stalling.stats().settled();
+    expect_ch_optimal(plain, arcs, start, goal, expected);
+    plain_settled += plain.stats().settled();
+    EXPECT_EQ(plain.stats().stalled, 0u);
+    solve(dijkstra, start, goal);
+    dijkstra_expanded += dijkstra.stats().expanded;
+  };
+  const std::size_t reachable = test::for_random_pairs(road.list, road_sources, road_targets_per_source, pair_seed, check);
+  if (connected) {
+    EXPECT_EQ(reachable, road_pairs);
+  } else {
+    EXPECT_GT(reachable, road_pairs * 9 / 10);
+  }
+  EXPECT_LE(ch_settled, plain_settled);
+  EXPECT_LT(ch_settled * 8, dijkstra_expanded);
+}
+
+TEST(GraphChRoads, Rome99MatchesBoost) {
+  ASSERT_EQ(rome().list.vertices, 3353u);
+  check_road(rome(), false);
+  const ChBuildStats& s = rome().ch.stats();
+  EXPECT_EQ(s.input_arcs, 8870u);
+  EXPECT_GT(s.shortcuts, 0u);
+  // Original arcs survive unless a shortcut replaced them.
+  EXPECT_LE(rome().ch.arc_count() - s.shortcuts, s.input_arcs - s.self_loops_dropped - s.parallel_dropped);
+  EXPECT_GT(rome().ch.memory_bytes(), rome().ch.arc_count() * sizeof(ChArc));
+}
+
+TEST(GraphChRoads, OldenburgMatchesBoost) {
+  ASSERT_EQ(oldenburg().list.vertices, 6105u);
+  check_road(oldenburg(), true);
+}
+
+TEST(GraphChRandom, MatchesBoostOnRandomGraphs) {
+  constexpr int graphs = 240;
+  constexpr int sources_per_graph = 5;
+  constexpr std::size_t max_targets = 20;
+  constexpr Coordinates kinds[] = {Coordinates::none, Coordinates::xy, Coordinates::xyz};
+  std::size_t pairs = 0, unreachable = 0, self_loops = 0, parallel = 0, shortcuts = 0;
+  for (int seed = 0; seed < graphs; ++seed) {
+    std::mt19937 rng(static_cast<unsigned>(seed) + 1000);
+    const EdgeList list = test::random_edge_list(rng, kinds[seed % 3]);
+    const Graph graph = test::build_graph(list);
+    SCOPED_TRACE(::testing::Message() << "seed " << seed << ", " << list.vertices << " vertices, "
+                                      << list.edges.size() << " edges");
+    // Every fourth graph with the tightest witness limits: more shortcuts, same answers.
+    ChParams params;
+    if (seed % 4 == 3) params = ChParams{.witness_settle_limit = 1, .priority_settle_limit = 1, .witness_hop_limit = 1};
+    const ContractionHierarchy ch = ContractionHierarchy::build(graph, params);
+    ASSERT_EQ(ch.node_count(), list.vertices);
+    EXPECT_TRUE(is_well_formed(ch));
+    self_loops += ch.stats().self_loops_dropped;
+    parallel += ch.stats().parallel_dropped;
+    shortcuts += ch.stats().shortcuts;
+    const BoostReference boost_ref(list);
+    const CheapestArcs arcs(list);
+    ChQuery query(ch, ChQueryOptions{.stall_on_demand = seed % 2 == 0});
+    std::uniform_int_distribution<std::uint32_t> vertex(0, static_cast<std::uint32_t>(list.vertices - 1));
+    for (int s = 0; s < sources_per_graph; ++s) {
+      const VertexId start{vertex(rng)};
+      const std::vector<Cost> dist = boost_ref.distances(start.value);
+      const std::size_t targets = std::min(max_targets, list.vertices);
+      for (std::size_t t = 0; t < targets; ++t) {
+        const VertexId goal{list.vertices <= max_targets ? static_cast<std::uint32_t>(t) : vertex(rng)};
+        ++pairs;
+        unreachable += dist[goal.value] == infinite_cost ? 1 : 0;
+        expect_ch_optimal(query, arcs, start, goal, dist[goal.value]);
+      }
+    }
+  }
+  // The graphs must really hold the edge cases, and the hierarchies shortcuts.
+  EXPECT_GT(unreachable, pairs / 20);
+  EXPECT_GT(pairs - unreachable, pairs * 2 / 5);
+  EXPECT_GT(self_loops, 100u);
+  EXPECT_GT(parallel, 100u);
+  EXPECT_GT(shortcuts, 1000u);
+}
+
+TEST(GraphChRandom, TightLimitsOnlyAddShortcuts) {
+  std::mt19937 rng(42);
+  std::size_t loose_arcs = 0, tight_arcs = 0;
+  for (int i = 0; i < 20; ++i) {
+    const Graph graph = test::build_graph(test::random_edge_list(rng, Coordinates::none));
+    loose_arcs += ContractionHierarchy::build(graph).arc_count();
+    tight_arcs += ContractionHierarchy::build(graph, ChParams{.witness_settle_limit = 1, .priority_settle_limit = 1})
+                      .arc_count();
+  }
+  EXPECT_GT(tight_arcs, loose_arcs);
+}
+
+Graph small_graph() {
+  // 0 → 1 → 2 → 3 one way (weights 1, 0, 2), 0 → 3 directly (5), a self-loop at 1, two
+  // parallel arcs 2 → 3 (2 and 7), and 4 isolated.
+  GraphBuilder b(5);
+  b.add_edge(VertexId{0}, VertexId{1}, 1);
+  b.add_edge(VertexId{1}, VertexId{2}, 0);
+  b.add_edge(VertexId{2}, VertexId{3}, 7);
+  b.add_edge(VertexId{2}, VertexId{3}, 2);
+  b.add_edge(VertexId{0}, VertexId{3}, 5);
+  b.add_edge(VertexId{1}, VertexId{1}, 0.5);
+  return b.build();
+}
+
+TEST(GraphChQuery, SmallGraphEdgeCases) {
+  const Graph g = small_graph();
+  const ContractionHierarchy ch = ContractionHierarchy::build(g);
+  EXPECT_EQ(ch.stats().self_loops_dropped, 1u);
+  EXPECT_EQ(ch.stats().parallel_dropped, 1u);
+  EXPECT_EQ(ch.original_arc_count(), 6u);
+  ChQuery q(ch);
+  q.reserve();
+
+  ASSERT_TRUE(q.query(VertexId{0}, VertexId{3}).succeeded());
+  EXPECT_EQ(q.distance(), 3);
+  EXPECT_EQ(q.path().nodes, (std::vector<VertexId>{VertexId{0}, VertexId{1}, VertexId{2}, VertexId{3}}));
+
+  ASSERT_TRUE(q.query(VertexId{1}, VertexId{2}).succeeded());  // zero-weight arc
+  EXPECT_EQ(q.distance(), 0);
+  EXPECT_EQ(q.path().nodes, (std::vector<VertexId>{VertexId{1}, VertexId{2}}));
+
+  ASSERT_TRUE(q.query(VertexId{4}, VertexId{4}).succeeded());  // start == goal, isolated
+  EXPECT_EQ(q.distance(), 0);
+  EXPECT_EQ(q.path().nodes, std::vector<VertexId>{VertexId{4}});
+
+  EXPECT_TRUE(q.query(VertexId{3}, VertexId{0}).failed());  // against the one-way arcs
+  EXPECT_TRUE(q.path().empty());
+  EXPECT_EQ(q.distance(), infinite_cost);
+  EXPECT_TRUE(q.query(VertexId{0}, VertexId{4}).failed());
+  EXPECT_TRUE(q.query(VertexId{0}, VertexId{5}).failed());  // outside the graph
+  EXPECT_TRUE(q.query(VertexId{}, VertexId{0}).failed());
+  EXPECT_EQ(q.stats().settled(), 0u);
+
+  ChQuery distance_only(ch, ChQueryOptions{.unpack_path = false});
+  ASSERT_TRUE(distance_only.query(VertexId{0}, VertexId{3}).succeeded());
+  EXPECT_EQ(distance_only.distance(), 3);
+  EXPECT_TRUE(distance_only.path().empty());
+  EXPECT_GT(distance_only.stats().settled(), 0u);
+}
+
+TEST(GraphChQuery, EmptyGraph) {
+  const ContractionHierarchy ch = ContractionHierarchy::build(Graph{});
+  EXPECT_EQ(ch.node_count(), 0u);
+  EXPECT_EQ(ch.arc_count(), 0u);
+  ChQuery q(ch);
+  EXPECT_TRUE(q.query(VertexId{0}, VertexId{0}).failed());
+}
+
+TEST(GraphChBuild, RejectsBadParams) {
+  const Graph g = small_graph();
+  EXPECT_THROW((void)ContractionHierarchy::build(g, ChParams{.witness_settle_limit = 0}), BuildError);
+  EXPECT_THROW((void)ContractionHierarchy::build(g, ChParams{.priority_settle_limit = 0}), BuildError);
+  EXPECT_THROW((void)ContractionHierarchy::build(g, ChParams{.depth_weight = infinite_cost}), BuildError);
+}
+
+// --- files -------------------------------------------------------------------------------------
+
+std::string temp_file(const std::string& name) { return ::testing::TempDir() + "waymark_ch_" + name; }
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_bytes(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+/// load() must throw a LoadError for `path` at line 0 whose reason contains `reason`.
+void expect_load_error(const std::string& path, const Graph& graph, const std::string& reason) {
+  try {
+    (void)ContractionHierarchy::load(path, graph);
+    ADD_FAILURE() << "no LoadError for " << path << " (expected: " << reason << ")";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.file(), path);
+    EXPECT_EQ(e.line(), 0u);
+    EXPECT_NE(e.reason().find(reason), std::string::npos) << e.what();
+  }
+}
+
+TEST(GraphChFile, RoundTripGivesIdenticalAnswers) {
+  const Road& road = rome();
+  const std::string path = temp_file("rome.ch");
+  road.ch.save(path);
+  const ContractionHierarchy loaded = ContractionHierarchy::load(path, road.graph);
+  ASSERT_EQ(loaded.node_count(), road.ch.node_count());
+  ASSERT_EQ(loaded.arc_count(), road.ch.arc_count());
+  EXPECT_EQ(loaded.graph_fingerprint(), road.ch.graph_fingerprint());
+  EXPECT_EQ(loaded.graph_fingerprint(), arc_fingerprint(road.graph));
+  EXPECT_EQ(loaded.stats().shortcuts, road.ch.stats().shortcuts);
+  EXPECT_EQ(loaded.stats().time_s, road.ch.stats().time_s);
+  EXPECT_TRUE(is_well_formed(loaded));
+  for (std::uint32_t r = 0; r < loaded.node_count(); ++r) ASSERT_EQ(loaded.vertex_at(r), road.ch.vertex_at(r));
+
+  ChQuery a(road.ch), b(loaded);
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<std::uint32_t> vertex(0, static_cast<std::uint32_t>(road.graph.node_count() - 1));
+  for (int i = 0; i < 300; ++i) {
+    const VertexId s{vertex(rng)}, t{vertex(rng)};
+    ASSERT_EQ(a.query(s, t), b.query(s, t));
+    EXPECT_EQ(a.distance(), b.distance());
+    EXPECT_EQ(a.path().nodes, b.path().nodes);
+    EXPECT_EQ(a.stats().settled(), b.stats().settled());
+  }
+  // A saved file is byte-for-byte what saving the loaded hierarchy gives.
+  std::ostringstream again;
+  loaded.save(again);
+  EXPECT_EQ(again.str(), file_bytes(path));
+  std::remove(path.c_str());
+}
+
+TEST(GraphChFile, RefusesAnotherGraph) {
+  const std::string path = temp_file("small.ch");
+  ContractionHierarchy::build(small_graph()).save(path);
+  EXPECT_NO_THROW((void)ContractionHierarchy::load(path, small_graph()));
+  expect_load_error(path, rome().graph, "built for a graph with 5 vertices and 6 arcs");
+
+  // Same counts, one weight changed.
+  GraphBuilder b(5);
+  b.add_edge(VertexId{0}, VertexId{1}, 1);
+  b.add_edge(VertexId{1}, VertexId{2}, 0);
+  b.add_edge(VertexId{2}, VertexId{3}, 7);
+  b.add_edge(VertexId{2}, VertexId{3}, 2.5);
+  b.add_edge(VertexId{0}, VertexId{3}, 5);
+  b.add_edge(VertexId{1}, VertexId{1}, 0.5);
+  expect_load_error(path, b.build(), "fingerprint");
+
+  std::remove(path.c_str());
+}
+
+TEST(GraphChFile, RejectsDamagedFiles) {
+  const Road& road = oldenburg();
+  std::ostringstream saved;
+  road.ch.save(saved);
+  const std::string good = saved.str();
+  const std::string path = temp_file("damaged.ch");
+
+  expect_load_error(temp_file("does_not_exist.ch"), road.graph, "cannot open");
+
+  write_bytes(path, "");
+  expect_load_error(path, road.graph, "truncated");
+  for (const std::size_t cut : {std::size_t{7}, std::size_t{50}, std::size_t{112}, good.size() / 3,
+                                good.size() / 2, good.size() - 9, good.size() - 1}) {
+    SCOPED_TRACE(::testing::Message() << "cut at " << cut);
+    write_bytes(path, good.substr(0, cut));
+    expect_load_error(path, road.graph, "truncated");
+  }
+
+  std::string bad = good;
+  bad[0] = 'X';
+  write_bytes(path, bad);
+  expect_load_error(path, road.graph, "wrong magic");
+  write_bytes(path, "a text file, not a hierarchy\n" + std::string(200, '.'));
+  expect_load_error(path, road.graph, "wrong magic");
+
+  bad = good;
+  bad[8] = static_cast<char>(bad[8] + 1);  // version
+  write_bytes(path, bad);
+  expect_load_error(path, road.graph, "unsupported version");
+
+  for (const std::size_t at : {std::size_t{200}, good.size() / 2, good.size() - 20}) {
+    SCOPED_TRACE(::testing::Message() << "byte " << at << " flipped");
+    bad = good;
+    bad[at] = static_cast<char>(bad[at] ^ 0x10);
+    write_bytes(path, bad);
+    expect_load_error(path, road.graph, "corrupt");
+  }
+
+  write_bytes(path, good + "x");
+  expect_load_error(path, road.graph, "data after the checksum");
+
+  // The stream overload reports the name it is given.
+  std::istringstream in(good.substr(0, 20));
+  try {
+    (void)ContractionHierarchy::load(in, "memory", road.graph);
+    ADD_FAILURE() << "no LoadError";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.file(), "memory");
+  }
+  std::remove(path.c_str());
+}
+
+/// The file's checksum: waymark's Hasher over every byte before it.
+std::uint64_t format_checksum(const std::string& bytes) {
+  Hasher h;
+  h.add_bytes(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+  return h.value();
+}
+
+/// `file` with `patch` applied at byte `at` and a checksum that matches again.
+std::string forge(const std::string& file, std::size_t at, const void* patch, std::size_t size) {
+  std::string body = file.substr(0, file.size() - 8);
+  std::memcpy(body.data() + at, patch, size);
+  const std::uint64_t sum = format_checksum(body);
+  return body + std::string(reinterpret_cast<const char*>(&sum), 8);
+}
+
+TEST(GraphChFile, RejectsStructurallyBrokenFilesWithAValidChecksum) {
+  const Road& road = oldenburg();
+  std::ostringstream saved;
+  road.ch.save(saved);
+  const std::string good = saved.str();
+  ASSERT_EQ(format_checksum(good.substr(0, good.size() - 8)), [&] {
+    std::uint64_t stored = 0;
+    std::memcpy(&stored, good.data() + good.size() - 8, 8);
+    return stored;
+  }()) << "the test's checksum differs from the format's";
+  const std::size_t n = road.ch.node_count();
+  constexpr std::size_t header = 112;
+  const std::size_t order_at = header, up_offsets_at = order_at + 4 * n, up_arcs_at = up_offsets_at + 4 * (n + 1);
+  const std::string path = temp_file("forged.ch");
+  const auto expect_rejected = [&](std::size_t at, const auto& value, const std::string& reason) {
+    write_bytes(path, forge(good, at, &value, sizeof value));
+    expect_load_error(path, road.graph, reason);
+  };
+  // The first upward arc: weight (8 bytes), head, middle.
+  expect_rejected(order_at + 4, road.ch.vertex_at(0).value, "not a permutation");
+  expect_rejected(up_offsets_at + 4 * (n / 2), std::uint32_t{0xFFFFFFF0u}, "offsets decrease");
+  expect_rejected(up_offsets_at + 4 * n, std::uint32_t{1}, "offsets do not match");
+  expect_rejected(up_arcs_at + 8, std::uint32_t{0}, "higher rank");
+  expect_rejected(up_arcs_at, -1.0, "negative or not finite");
+  expect_rejected(up_arcs_at, infinite_cost, "negative or not finite");
+  // The first upward shortcut: a wrong weight, then a middle above it.
+  std::size_t shortcut = 0;
+  while (road.ch.upward_arc(static_cast<std::uint32_t>(shortcut)).middle == ChArc::no_middle) ++shortcut;
+  const std::size_t at = up_arcs_at + 16 * shortcut;
+  expect_rejected(at, road.ch.upward_arc(static_cast<std::uint32_t>(shortcut)).weight + 1, "sum of its halves");
+  expect_rejected(at + 12, static_cast<std::uint32_t>(n - 1), "middle vertex is not below");
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace waymark
