@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "waymark/core/binary_io.hpp"
 #include "waymark/core/errors.hpp"
 #include "waymark/core/hash.hpp"
 #include "waymark/core/stopwatch.hpp"
@@ -545,8 +546,6 @@ namespace {
 constexpr char file_magic[8] = {'W', 'A', 'Y', 'M', 'K', 'C', 'H', '\n'};
 constexpr std::uint32_t file_version = 1;
 constexpr std::uint32_t byte_order_mark = 0x01020304u;
-/// Elements read at a time, so a corrupt count meets the end of the file before a huge allocation.
-constexpr std::size_t read_chunk_bytes = std::size_t{1} << 22;
 
 struct FileHeader {
   char magic[8];
@@ -569,63 +568,8 @@ struct FileHeader {
 static_assert(std::is_trivially_copyable_v<FileHeader> && sizeof(FileHeader) == 112);
 static_assert(sizeof(ChArc) == 16 && sizeof(ChShortcutHalves) == 8);
 
-class Writer {
- public:
-  explicit Writer(std::ostream& out) : out_(out) {}
-  void bytes(const void* data, std::size_t size) {
-    sum_.add_bytes(static_cast<const unsigned char*>(data), size);
-    out_.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
-  }
-  template <class T>
-  void array(const std::vector<T>& v) {
-    bytes(v.data(), v.size() * sizeof(T));
-  }
-  void finish() {
-    const std::uint64_t s = sum_.value();
-    out_.write(reinterpret_cast<const char*>(&s), sizeof s);
-  }
-
- private:
-  std::ostream& out_;
-  Hasher sum_;
-};
-
-class Reader {
- public:
-  Reader(std::istream& in, const std::string& name) : in_(in), name_(name) {}
-
-  [[noreturn]] void fail(const std::string& reason) const { throw LoadError(name_, 0, reason); }
-
-  void bytes(void* data, std::size_t size, const char* what) {
-    in_.read(static_cast<char*>(data), static_cast<std::streamsize>(size));
-    if (static_cast<std::size_t>(in_.gcount()) != size) fail(std::string("truncated file (in the ") + what + ")");
-    sum_.add_bytes(static_cast<const unsigned char*>(data), size);
-  }
-  template <class T>
-  void array(std::vector<T>& v, std::size_t count, const char* what) {
-    v.clear();
-    const std::size_t chunk = std::max<std::size_t>(1, read_chunk_bytes / sizeof(T));
-    for (std::size_t done = 0; done < count;) {
-      const std::size_t n = std::min(chunk, count - done);
-      v.resize(done + n);
-      bytes(v.data() + done, n * sizeof(T), what);
-      done += n;
-    }
-    v.shrink_to_fit();
-  }
-  void finish() {
-    std::uint64_t stored = 0;
-    in_.read(reinterpret_cast<char*>(&stored), sizeof stored);
-    if (in_.gcount() != sizeof stored) fail("truncated file (in the checksum)");
-    if (stored != sum_.value()) fail("corrupt file: checksum mismatch");
-    if (in_.peek() != std::char_traits<char>::eof()) fail("corrupt file: data after the checksum");
-  }
-
- private:
-  std::istream& in_;
-  const std::string& name_;
-  Hasher sum_;
-};
+using Writer = ChecksummedWriter;
+using Reader = ChecksummedReader;
 
 }  // namespace
 

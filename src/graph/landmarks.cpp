@@ -9,8 +9,8 @@
 #include <ostream>
 #include <string>
 
+#include "waymark/core/binary_io.hpp"
 #include "waymark/core/errors.hpp"
-#include "waymark/core/hash.hpp"
 #include "waymark/core/stopwatch.hpp"
 #include "waymark/search/best_first.hpp"
 
@@ -175,7 +175,7 @@ float stored_distance(double d) {
 //            u64 arc count E, u64 arc fingerprint
 //   ids      k × u32
 //   table    V rows × 2k × f32 (IEEE-754 bits): d(L_i, v) for i < k, then d(v, L_i)
-//   trailer  u64 checksum (Hasher over every byte before it)
+//   trailer  u64 checksum (core/binary_io.hpp: Hasher over every byte before it)
 
 constexpr std::array<unsigned char, 8> file_magic{'W', 'M', 'L', 'A', 'N', 'D', 'M', 'K'};
 constexpr std::uint32_t file_version = 1;
@@ -191,42 +191,6 @@ std::uint64_t get_le(const unsigned char* p, std::size_t bytes) {
   for (std::size_t i = 0; i < bytes; ++i) v |= std::uint64_t{p[i]} << (8 * i);
   return v;
 }
-
-/// Writes byte blocks and hashes them.
-class Writer {
- public:
-  explicit Writer(std::ostream& out) : out_(&out) {}
-  void write(const std::vector<unsigned char>& bytes, bool hashed = true) {
-    if (hashed) hash_.add_bytes(bytes.data(), bytes.size());
-    out_->write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  }
-  [[nodiscard]] std::uint64_t checksum() const { return hash_.value(); }
-
- private:
-  std::ostream* out_;
-  Hasher hash_;
-};
-
-/// Reads exact byte counts, hashes them, and turns every shortfall into a LoadError.
-class Reader {
- public:
-  Reader(std::istream& in, const std::string& name) : in_(&in), name_(&name) {}
-
-  /// Exactly n bytes into `bytes` (resized), or LoadError "truncated …: `what`".
-  void read(std::vector<unsigned char>& bytes, std::size_t n, const char* what, bool hashed = true) {
-    bytes.resize(n);
-    in_->read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(n));
-    if (static_cast<std::size_t>(in_->gcount()) != n) fail(std::string("truncated file: the ") + what + " is incomplete");
-    if (hashed) hash_.add_bytes(bytes.data(), n);
-  }
-  [[nodiscard]] std::uint64_t checksum() const { return hash_.value(); }
-  [[noreturn]] void fail(const std::string& reason) const { throw LoadError(*name_, 0, reason); }
-
- private:
-  std::istream* in_;
-  const std::string* name_;
-  Hasher hash_;
-};
 
 }  // namespace
 
@@ -264,7 +228,7 @@ bool Landmarks::save(const std::string& path) const {
 }
 
 bool Landmarks::save(std::ostream& out) const {
-  Writer writer(out);
+  ChecksummedWriter writer(out);
   const std::size_t k = count();
   std::vector<unsigned char> bytes(file_magic.begin(), file_magic.end());
   put_le(bytes, file_version, 4);
@@ -273,18 +237,16 @@ bool Landmarks::save(std::ostream& out) const {
   put_le(bytes, arc_count_, 8);
   put_le(bytes, fingerprint_, 8);
   for (const VertexId v : vertices_) put_le(bytes, v.value, 4);
-  writer.write(bytes);
+  writer.bytes(bytes.data(), bytes.size());
   const std::size_t row_floats = 2 * k;
   for (std::size_t first = 0; first < node_count_; first += rows_per_chunk) {
     const std::size_t rows = std::min(rows_per_chunk, node_count_ - first);
     bytes.clear();
     for (std::size_t i = first * row_floats; i < (first + rows) * row_floats; ++i)
       put_le(bytes, std::bit_cast<std::uint32_t>(distances_[i]), 4);
-    writer.write(bytes);
+    writer.bytes(bytes.data(), bytes.size());
   }
-  bytes.clear();
-  put_le(bytes, writer.checksum(), 8);
-  writer.write(bytes, false);
+  writer.finish();
   out.flush();
   return static_cast<bool>(out);
 }
@@ -296,11 +258,16 @@ Landmarks Landmarks::load(const std::string& path, const Graph& graph) {
 }
 
 Landmarks Landmarks::load(std::istream& in, const std::string& name, const Graph& graph) {
-  Reader reader(in, name);
+  ChecksummedReader reader(in, name);
   std::vector<unsigned char> bytes;
-  reader.read(bytes, file_magic.size(), "magic number");
+  // Exactly n bytes into `bytes`.
+  const auto read = [&](std::size_t n, const char* what) {
+    bytes.resize(n);
+    reader.bytes(bytes.data(), n, what);
+  };
+  read(file_magic.size(), "magic number");
   if (!std::equal(file_magic.begin(), file_magic.end(), bytes.begin())) reader.fail("not a waymark landmark file");
-  reader.read(bytes, header_bytes - file_magic.size(), "header");
+  read(header_bytes - file_magic.size(), "header");
   const auto version = static_cast<std::uint32_t>(get_le(&bytes[0], 4));
   const std::uint64_t k = get_le(&bytes[4], 4);
   const std::uint64_t vertices = get_le(&bytes[8], 8);
@@ -322,7 +289,7 @@ Landmarks Landmarks::load(std::istream& in, const std::string& name, const Graph
   table.node_count_ = graph.node_count();
   table.arc_count_ = graph.arc_count();
   table.fingerprint_ = fingerprint;
-  reader.read(bytes, 4 * k, "landmark list");
+  read(4 * k, "landmark list");
   table.vertices_.reserve(k);
   for (std::size_t i = 0; i < k; ++i) table.vertices_.push_back(VertexId{static_cast<std::uint32_t>(get_le(&bytes[4 * i], 4))});
 
@@ -330,14 +297,11 @@ Landmarks Landmarks::load(std::istream& in, const std::string& name, const Graph
   table.distances_.resize(table.node_count_ * row_floats);
   for (std::size_t first = 0; first < table.node_count_; first += rows_per_chunk) {
     const std::size_t rows = std::min(rows_per_chunk, table.node_count_ - first);
-    reader.read(bytes, 4 * rows * row_floats, "distance table");
+    read(4 * rows * row_floats, "distance table");
     for (std::size_t i = 0; i < rows * row_floats; ++i)
       table.distances_[first * row_floats + i] = std::bit_cast<float>(static_cast<std::uint32_t>(get_le(&bytes[4 * i], 4)));
   }
-  const std::uint64_t expected = reader.checksum();
-  reader.read(bytes, 8, "checksum", false);
-  if (in.peek() != std::char_traits<char>::eof()) reader.fail("unexpected data after the checksum");
-  if (get_le(bytes.data(), 8) != expected) reader.fail("checksum mismatch: the file is corrupt");
+  reader.finish();
 
   // A correct checksum over impossible values means a writer bug, not noise; still refuse.
   std::vector<bool> is_landmark(table.node_count_, false);

@@ -1,0 +1,88 @@
+#pragma once
+/// @file Binary files with a trailing checksum: what every preprocessing file (landmarks,
+/// contraction hierarchies) writes and reads. Truncation, trailing data and a checksum
+/// mismatch become LoadError(file, 0, reason).
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <istream>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "waymark/core/errors.hpp"
+#include "waymark/core/hash.hpp"
+
+namespace waymark {
+
+/// Writes raw bytes and hashes them; finish() appends the checksum (8 bytes, little-endian).
+class ChecksummedWriter {
+ public:
+  explicit ChecksummedWriter(std::ostream& out) : out_(&out) {}
+
+  void bytes(const void* data, std::size_t size) {
+    sum_.add_bytes(static_cast<const unsigned char*>(data), size);
+    out_->write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
+  }
+  template <class T>
+  void array(const std::vector<T>& v) {
+    bytes(v.data(), v.size() * sizeof(T));
+  }
+  void finish() {
+    std::array<unsigned char, 8> le{};
+    const std::uint64_t s = sum_.value();
+    for (std::size_t i = 0; i < le.size(); ++i) le[i] = static_cast<unsigned char>(s >> (8 * i));
+    out_->write(reinterpret_cast<const char*>(le.data()), static_cast<std::streamsize>(le.size()));
+  }
+
+ private:
+  std::ostream* out_;
+  Hasher sum_;
+};
+
+/// Reads exact byte counts and hashes them; finish() checks the checksum and the end of file.
+class ChecksummedReader {
+ public:
+  ChecksummedReader(std::istream& in, const std::string& name) : in_(&in), name_(&name) {}
+
+  [[noreturn]] void fail(const std::string& reason) const { throw LoadError(*name_, 0, reason); }
+
+  void bytes(void* data, std::size_t size, const char* what) {
+    in_->read(static_cast<char*>(data), static_cast<std::streamsize>(size));
+    if (static_cast<std::size_t>(in_->gcount()) != size) fail(std::string("truncated file (in the ") + what + ")");
+    sum_.add_bytes(static_cast<const unsigned char*>(data), size);
+  }
+  /// `count` elements into `v`, read in chunks so a forged count cannot allocate more than
+  /// the file holds before the shortfall is noticed.
+  template <class T>
+  void array(std::vector<T>& v, std::size_t count, const char* what) {
+    constexpr std::size_t chunk_bytes = std::size_t{1} << 20;
+    v.clear();
+    const std::size_t chunk = std::max<std::size_t>(1, chunk_bytes / sizeof(T));
+    for (std::size_t done = 0; done < count;) {
+      const std::size_t n = std::min(chunk, count - done);
+      v.resize(done + n);
+      bytes(v.data() + done, n * sizeof(T), what);
+      done += n;
+    }
+    v.shrink_to_fit();
+  }
+  void finish() {
+    std::array<unsigned char, 8> le{};
+    in_->read(reinterpret_cast<char*>(le.data()), static_cast<std::streamsize>(le.size()));
+    if (static_cast<std::size_t>(in_->gcount()) != le.size()) fail("truncated file (in the checksum)");
+    std::uint64_t stored = 0;
+    for (std::size_t i = 0; i < le.size(); ++i) stored |= std::uint64_t{le[i]} << (8 * i);
+    if (stored != sum_.value()) fail("corrupt file: checksum mismatch");
+    if (in_->peek() != std::char_traits<char>::eof()) fail("corrupt file: data after the checksum");
+  }
+
+ private:
+  std::istream* in_;
+  const std::string* name_;
+  Hasher sum_;
+};
+
+}  // namespace waymark
