@@ -20,7 +20,8 @@ struct SuccessorSink {
 };
 
 /// `space.for_each_successor(n, f)` calls `f(successor, edge_cost)` for every outgoing edge of
-/// n; edge costs must be > 0. Nodes must be cheap to copy and equality comparable.
+/// n; edge costs must be finite and >= 0 (zero-cost edges are fine). Nodes must be cheap to
+/// copy and equality comparable.
 template <class S>
 concept SearchSpace = requires(const S& s, typename S::node_type n) {
   typename S::node_type;
