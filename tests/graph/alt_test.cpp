@@ -184,19 +184,12 @@ TEST(GraphAltRandom, MatchesBoostOnSeededRandomGraphs) {
     const BoostReference boost_ref(list);
     const CheapestArcs arcs(list);
     Alt alt(graph, LandmarkHeuristic(landmarks));
-    std::uniform_int_distribution<std::uint32_t> vertex(0, static_cast<std::uint32_t>(list.vertices - 1));
-    for (int s = 0; s < sources_per_graph; ++s) {
-      const VertexId start{vertex(rng)};
-      const std::vector<Cost> dist = boost_ref.distances(start.value);
-      infinite_h += expect_admissible_from(landmarks, start, dist);
-      const std::size_t targets = std::min(max_targets, list.vertices);
-      for (std::size_t t = 0; t < targets; ++t) {
-        const VertexId goal{list.vertices <= max_targets ? static_cast<std::uint32_t>(t) : vertex(rng)};
-        ++pairs;
-        unreachable += dist[goal.value] == infinite_cost ? 1 : 0;
-        expect_optimal(alt, arcs, start, goal, dist[goal.value]);
-      }
-    }
+    const test::PairCounts sampled = test::sample_pairs(
+        list, boost_ref, rng, sources_per_graph, max_targets,
+        [&](VertexId start, const std::vector<Cost>& dist) { infinite_h += expect_admissible_from(landmarks, start, dist); },
+        [&](VertexId start, VertexId goal, Cost expected) { expect_optimal(alt, arcs, start, goal, expected); });
+    pairs += sampled.pairs;
+    unreachable += sampled.unreachable;
   }
   // The edge cases must really occur: unreachable goals, bounds that prove it, early stops.
   ::testing::Test::RecordProperty("pairs", std::to_string(pairs));

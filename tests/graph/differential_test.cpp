@@ -104,24 +104,19 @@ TEST(GraphDifferential, RandomGraphsDijkstraAndAStarMatchBoost) {
       astar_euclid.emplace(graph, *euclid);
     }
 
-    std::uniform_int_distribution<std::uint32_t> vertex(0, static_cast<std::uint32_t>(list.vertices - 1));
-    for (int s = 0; s < sources_per_graph; ++s) {
-      const VertexId start{vertex(rng)};
-      const std::vector<Cost> dist = boost_ref.distances(start.value);
-      const std::size_t targets = std::min(max_targets, list.vertices);
-      for (std::size_t t = 0; t < targets; ++t) {
-        const VertexId goal{list.vertices <= max_targets ? static_cast<std::uint32_t>(t) : vertex(rng)};
-        ++pairs;
-        unreachable += dist[goal.value] == infinite_cost ? 1 : 0;
-        expect_optimal(dijkstra, arcs, start, goal, dist[goal.value]);
-        if (astar_euclid) {
-          EXPECT_LE((*euclid)(start, goal), dist[goal.value]) << "inadmissible";
-          expect_optimal(*astar_euclid, arcs, start, goal, dist[goal.value]);
-        } else {
-          expect_optimal(astar_zero, arcs, start, goal, dist[goal.value]);
-        }
-      }
-    }
+    const test::PairCounts counts = test::sample_pairs(
+        list, boost_ref, rng, sources_per_graph, max_targets, [](VertexId, const std::vector<Cost>&) {},
+        [&](VertexId start, VertexId goal, Cost expected) {
+          expect_optimal(dijkstra, arcs, start, goal, expected);
+          if (astar_euclid) {
+            EXPECT_LE((*euclid)(start, goal), expected) << "inadmissible";
+            expect_optimal(*astar_euclid, arcs, start, goal, expected);
+          } else {
+            expect_optimal(astar_zero, arcs, start, goal, expected);
+          }
+        });
+    pairs += counts.pairs;
+    unreachable += counts.unreachable;
   }
   // The generator must really produce the edge cases it promises.
   EXPECT_GT(unreachable, pairs / 20);

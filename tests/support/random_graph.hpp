@@ -101,6 +101,36 @@ std::size_t for_random_pairs(const EdgeList& list, int sources, int targets, uns
   return reachable;
 }
 
+/// What sample_pairs() visited.
+struct PairCounts {
+  std::size_t pairs = 0;
+  std::size_t unreachable = 0;
+};
+
+/// The pairs the random-graph tests check: `sources` random starts, and from each every vertex
+/// as a goal when the graph has at most `max_targets` vertices, else `max_targets` random
+/// goals. Calls on_source(start, Boost's distances from it), then check(start, goal, Boost's
+/// distance) for every pair.
+template <class OnSource, class Check>
+PairCounts sample_pairs(const EdgeList& list, const BoostReference& boost_ref, std::mt19937& rng, int sources,
+                        std::size_t max_targets, OnSource on_source, Check check) {
+  PairCounts counts;
+  std::uniform_int_distribution<std::uint32_t> vertex(0, static_cast<std::uint32_t>(list.vertices - 1));
+  for (int s = 0; s < sources; ++s) {
+    const VertexId start{vertex(rng)};
+    const std::vector<Cost> dist = boost_ref.distances(start.value);
+    on_source(start, dist);
+    const std::size_t targets = std::min(max_targets, list.vertices);
+    for (std::size_t t = 0; t < targets; ++t) {
+      const VertexId goal{list.vertices <= max_targets ? static_cast<std::uint32_t>(t) : vertex(rng)};
+      ++counts.pairs;
+      counts.unreachable += dist[goal.value] == infinite_cost ? 1 : 0;
+      check(start, goal, dist[goal.value]);
+    }
+  }
+  return counts;
+}
+
 /// The cheapest arc weight for every (from, to) pair of an edge list.
 class CheapestArcs {
  public:
