@@ -29,6 +29,8 @@ int guarded(F&& body) {
     std::cerr << "waymark: " << e.what() << "\n";
   } catch (const UsageError& e) {
     std::cerr << "waymark: " << e.what() << "\n";
+  } catch (const BuildError& e) {  // a world or preprocessing refused its parameters
+    std::cerr << "waymark: " << e.what() << "\n";
   } catch (const std::filesystem::filesystem_error& e) {
     std::cerr << "waymark: " << e.what() << "\n";
   }

@@ -12,58 +12,19 @@
 #include "waymark/core/binary_io.hpp"
 #include "waymark/core/errors.hpp"
 #include "waymark/core/stopwatch.hpp"
-#include "waymark/search/best_first.hpp"
+#include "waymark/graph/shortest_paths.hpp"
 
 namespace waymark {
 namespace {
 
-// ---------------------------------------------------------------------------------------------
-// One-to-all distances with the library's engine.
-
-/// The graph plus one extra vertex that no arc reaches. A Dijkstra search *for* that vertex
-/// settles everything reachable from its start and then fails, leaving every distance in the
-/// search's node table: one-to-all Dijkstra with the one engine, no second heap.
-class ExhaustiveSpace {
- public:
-  using node_type = VertexId;
-
-  explicit ExhaustiveSpace(const Graph& graph) : graph_(&graph) {}
-
-  [[nodiscard]] std::size_t node_count() const { return graph_->node_count() + 1; }
-  [[nodiscard]] std::size_t index_of(VertexId v) const { return v.value; }
-  [[nodiscard]] VertexId node_at(std::size_t i) const { return VertexId{static_cast<std::uint32_t>(i)}; }
-  [[nodiscard]] VertexId unreachable() const { return node_at(graph_->node_count()); }
-
-  template <class F>
-  void for_each_successor(VertexId v, F&& f) const {
-    if (v.value < graph_->node_count()) graph_->for_each_successor(v, f);
-  }
-
- private:
-  const Graph* graph_;
-};
-
-/// Reusable one-to-all Dijkstra over one graph.
-class OneToAll {
- public:
-  explicit OneToAll(const Graph& graph) : graph_(&graph), space_(graph), search_(space_) {}
-  OneToAll(const OneToAll&) = delete;
-  OneToAll& operator=(const OneToAll&) = delete;
-
-  /// dist[v] = d(source, v), infinite when unreachable; dist is resized to the vertex count.
-  void run(VertexId source, std::vector<double>& dist) {
-    search_.begin(source, space_.unreachable());
-    search_.step(unlimited_expansions);
-    WAYMARK_ASSERT(search_.status().failed());  // the extra vertex is never reached
-    dist.resize(graph_->node_count());
-    for (std::size_t v = 0; v < dist.size(); ++v) dist[v] = search_.g_of(graph_->node_at(v));
-  }
-
- private:
-  const Graph* graph_;
-  ExhaustiveSpace space_;
-  Dijkstra<ExhaustiveSpace> search_;
-};
+/// dist[v] = d(source, v) on the tree's graph, infinite when unreachable; resized to the
+/// vertex count.
+void distances_from(ShortestPathTree& tree, VertexId source, std::vector<double>& dist) {
+  [[maybe_unused]] const Status st = tree.compute(source);
+  WAYMARK_ASSERT(st.succeeded());
+  dist.resize(tree.graph().node_count());
+  for (std::size_t v = 0; v < dist.size(); ++v) dist[v] = tree.distance(tree.graph().node_at(v));
+}
 
 // ---------------------------------------------------------------------------------------------
 // Landmark selection.
@@ -134,20 +95,20 @@ VertexId farthest(const std::vector<double>& dist) {
 /// vertex is at distance 0 from it.
 std::vector<VertexId> choose_landmarks(const Graph& graph, std::size_t count) {
   const Graph undirected = undirected_copy(graph);
-  OneToAll search(undirected);
+  ShortestPathTree search(undirected);
   std::vector<double> dist;
   std::vector<double> cover(graph.node_count(), infinite_cost);  ///< distance to the chosen set
   std::vector<VertexId> chosen;
   const auto add = [&](VertexId landmark) {
     WAYMARK_ASSERT(landmark.valid() && cover[landmark.value] != 0);  // never the same vertex twice
     chosen.push_back(landmark);
-    search.run(landmark, dist);
+    distances_from(search, landmark, dist);
     for (std::size_t v = 0; v < cover.size(); ++v) cover[v] = std::min(cover[v], dist[v]);
   };
 
   for (const Component& c : components_with_edges(undirected)) {
     if (chosen.size() == count) break;
-    search.run(VertexId{c.first}, dist);  // finite exactly on c
+    distances_from(search, VertexId{c.first}, dist);  // finite exactly on c
     add(farthest(dist));
   }
   while (chosen.size() < count) {
@@ -206,9 +167,9 @@ Landmarks::Landmarks(const Graph& graph, LandmarkParams params)
   distances_.resize(node_count_ * 2 * k);
   std::vector<double> dist;
   const auto fill = [&](const Graph& g, std::size_t column_offset) {
-    OneToAll search(g);
+    ShortestPathTree search(g);
     for (std::size_t i = 0; i < k; ++i) {
-      search.run(vertices_[i], dist);
+      distances_from(search, vertices_[i], dist);
       for (std::size_t v = 0; v < node_count_; ++v) distances_[v * 2 * k + column_offset + i] = stored_distance(dist[v]);
     }
   };
