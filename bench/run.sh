@@ -2,7 +2,8 @@
 # make bench: Google Benchmark of grid search on bundled maps, then the full Moving AI "dao"
 # set through `waymark scen` when ../shared/data is present, then waymark side by side with
 # PathFinding.js and Boost Graph (bench/grid_peers.sh), then the road-graph algorithms against
-# Boost's Dijkstra (bench/graph_bench.sh). Results: bench/results/.
+# Boost's Dijkstra (bench/graph_bench.sh), then Korf's 15-puzzle instances 1-50 with each
+# heuristic (bench/puzzle_bench.sh). Results: bench/results/.
 set -euo pipefail
 build=${1:-build/release}
 shared=${2:-../shared/data}
@@ -27,3 +28,5 @@ fi
 bash "$(dirname "$0")/grid_peers.sh" "$build" "$shared"
 
 bash "$(dirname "$0")/graph_bench.sh" "$build"
+
+bash "$(dirname "$0")/puzzle_bench.sh" "$build" "$shared"

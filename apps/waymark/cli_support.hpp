@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "waymark/core/enum_names.hpp"
 #include "waymark/core/errors.hpp"
 
 namespace waymark::cli {
@@ -35,6 +36,17 @@ int guarded(F&& body) {
     std::cerr << "waymark: " << e.what() << "\n";
   }
   return exit_bad_input;
+}
+
+/// "a|b|c": the names of an enum, for help texts and error messages.
+template <class Enum, std::size_t N>
+std::string choices(const EnumNames<Enum, N>& names) {
+  std::string s;
+  for (const auto& [value, name] : names) {
+    if (!s.empty()) s.push_back('|');
+    s.append(name);
+  }
+  return s;
 }
 
 }  // namespace waymark::cli

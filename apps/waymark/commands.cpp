@@ -22,15 +22,6 @@ namespace {
 constexpr double microseconds_per_second = 1e6;
 constexpr double bytes_per_mib = 1024.0 * 1024.0;
 
-std::string choices(const auto& names) {
-  std::string s;
-  for (const auto& [value, name] : names) {
-    if (!s.empty()) s.push_back('|');
-    s.append(name);
-  }
-  return s;
-}
-
 void add_search_options(CLI::App* cmd, SearchArgs& a) {
   std::string algorithms = choices(algorithm_names);
   algorithms.append(" (jps, jps-plus: uniform costs, no corner cutting)");

@@ -15,15 +15,6 @@ namespace {
 constexpr double microseconds_per_second = 1e6;
 constexpr double bytes_per_mib = 1024.0 * 1024.0;
 
-std::string graph_algorithm_choices() {
-  std::string s;
-  for (const auto& [value, name] : graph_algorithm_names) {
-    if (!s.empty()) s.push_back('|');
-    s.append(name);
-  }
-  return s;
-}
-
 LoadedGraph load_graph(const GraphArgs& a) {
   const bool dimacs = !a.gr.empty(), lists = !a.nodes.empty() || !a.edges.empty();
   if (dimacs == lists) throw UsageError("give either --gr FILE [--co FILE] or --nodes FILE --edges FILE");
@@ -65,7 +56,7 @@ CLI::App* add_graph_command(CLI::App& app, GraphArgs& a) {
   cmd->add_option("--queries", a.queries,
                   "file of 'u v' lines; prints one JSON object per query: from, to, distance (null when "
                   "unreachable), path_vertices");
-  cmd->add_option("--algorithm,-a", a.algorithm, graph_algorithm_choices())->capture_default_str();
+  cmd->add_option("--algorithm,-a", a.algorithm, choices(graph_algorithm_names))->capture_default_str();
   cmd->add_option("--load", a.load, "alt|ch|table: read the preprocessing from this file instead of building it");
   cmd->add_option("--save", a.save, "alt|ch|table: write the preprocessing to this file");
   cmd->add_option("--landmarks", a.landmarks, "alt: number of landmarks (default 16)");
@@ -76,7 +67,7 @@ CLI::App* add_graph_command(CLI::App& app, GraphArgs& a) {
 int run_graph(const GraphArgs& a) {
   return guarded([&] {
     const auto algorithm = parse_graph_algorithm(a.algorithm);
-    if (!algorithm) throw UsageError("unknown algorithm '" + a.algorithm + "' (" + graph_algorithm_choices() + ")");
+    if (!algorithm) throw UsageError("unknown algorithm '" + a.algorithm + "' (" + choices(graph_algorithm_names) + ")");
     const bool single = a.from.has_value() || a.to.has_value();
     if (single == !a.queries.empty()) throw UsageError("give either --from U --to V or --queries FILE");
     if (single && !(a.from && a.to)) throw UsageError("--from and --to go together");

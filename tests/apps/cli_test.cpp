@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -10,6 +11,8 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "support/random_graph.hpp"
@@ -102,7 +105,7 @@ TEST(Cli, BadInputExitsTwoWithAReason) {
 }
 
 TEST(Cli, HelpOnEverySubcommand) {
-  for (const char* sub : {"", "path ", "scen ", "jps-table ", "graph "}) {
+  for (const char* sub : {"", "path ", "scen ", "jps-table ", "graph ", "puzzle "}) {
     const CliRun r = run(std::string(sub) + "--help");
     EXPECT_EQ(r.exit_code, 0) << sub;
     EXPECT_NE(r.out.find("--"), std::string::npos);
@@ -220,7 +223,7 @@ TEST(Cli, JumpSearchRefusesWhatItCannotDo) {
   EXPECT_NE(terrain.out.find("uniform"), std::string::npos) << terrain.out;
 }
 
-/// Parses `waymark graph --queries` output: one JSON object per line.
+/// Parses output of one JSON object per line (`graph --queries`, `puzzle --json`).
 std::vector<nlohmann::json> json_lines(const std::string& out) {
   std::vector<nlohmann::json> lines;
   std::istringstream in(out);
@@ -319,6 +322,154 @@ TEST(Cli, GraphBadInputExitsTwoWithAReason) {
       {"graph --gr " + gr + " --from 1 --to 2 --save x.bin", "--load/--save apply to alt, ch and table"},
   };
   for (const auto& c : cases) {
+    const CliRun r = run(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.out;
+    EXPECT_NE(r.out.find(c.reason), std::string::npos) << c.args << "\n" << r.out;
+  }
+}
+
+// ---- waymark puzzle ----------------------------------------------------------------------
+
+/// Distances to the 8-puzzle goal (blank first) of every reachable board, by a breadth-first
+/// search written here, independent of the library. Boards are strings of 9 digits.
+const std::unordered_map<std::string, int>& eight_puzzle_distances() {
+  static const std::unordered_map<std::string, int> dist = [] {
+    std::unordered_map<std::string, int> d;
+    std::vector<std::string> queue{"012345678"};
+    d[queue[0]] = 0;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const std::string s = queue[head];
+      const int blank = static_cast<int>(s.find('0'));
+      const int r = blank / 3, c = blank % 3;
+      for (const auto& [dr, dc] : std::array<std::pair<int, int>, 4>{{{-1, 0}, {1, 0}, {0, -1}, {0, 1}}}) {
+        if (r + dr < 0 || r + dr > 2 || c + dc < 0 || c + dc > 2) continue;
+        std::string t = s;
+        std::swap(t[static_cast<std::size_t>(blank)], t[static_cast<std::size_t>((r + dr) * 3 + c + dc)]);
+        if (d.emplace(t, d[s] + 1).second) queue.push_back(t);
+      }
+    }
+    return d;
+  }();
+  return dist;
+}
+
+/// `count` random reachable 8-puzzle boards as instance lines `index length tiles`.
+std::string eight_puzzle_instances(int count, int length_offset = 0) {
+  std::vector<std::pair<std::string, int>> boards(eight_puzzle_distances().begin(), eight_puzzle_distances().end());
+  std::sort(boards.begin(), boards.end());
+  std::mt19937 rng(17);
+  std::ostringstream text;
+  text << "# random 8-puzzles, lengths from a breadth-first search\n";
+  for (int i = 1; i <= count; ++i) {
+    const auto& [board, length] = boards[rng() % boards.size()];
+    text << i << " " << length + (i == count ? length_offset : 0);
+    for (const char ch : board) text << " " << ch;
+    text << "\n";
+  }
+  return text.str();
+}
+
+TEST(Cli, PuzzleEightPuzzlesMatchBreadthFirstSearch) {
+  const int count = 25;
+  const std::string file = temp_file("eight.txt", eight_puzzle_instances(count));
+  for (const char* algorithm : {"ida", "astar"}) {
+    for (const char* heuristic : {"manhattan", "linear-conflict"}) {
+      const CliRun r = run("puzzle --instances " + file + " -a " + algorithm + " --heuristic " + heuristic + " --json");
+      ASSERT_EQ(r.exit_code, 0) << algorithm << " " << heuristic << "\n" << r.out;
+      const auto lines = json_lines(r.out);
+      ASSERT_EQ(lines.size(), static_cast<std::size_t>(count + 1));
+      for (int i = 0; i < count; ++i) {
+        const auto& j = lines[static_cast<std::size_t>(i)];
+        EXPECT_EQ(j["index"], i + 1);
+        EXPECT_EQ(j["length"], j["optimal_length"]);
+        EXPECT_EQ(j["moves"].get<std::string>().size(), j["length"].get<std::size_t>());
+        EXPECT_TRUE(j["expanded"].is_number());
+        EXPECT_TRUE(j["time_s"].is_number());
+      }
+      const auto& summary = lines.back()["summary"];
+      EXPECT_EQ(summary["solved"], count);
+      EXPECT_EQ(summary["not_optimal"], 0);
+      EXPECT_EQ(summary["heuristic"], heuristic);
+    }
+  }
+}
+
+TEST(Cli, PuzzleWrongPublishedLengthExitsOne) {
+  const std::string file = temp_file("eight_wrong.txt", eight_puzzle_instances(5, 2));
+  const CliRun r = run("puzzle --instances " + file);
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("NOT the published"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 NOT optimal"), std::string::npos) << r.out;
+}
+
+TEST(Cli, PuzzleKorfInstancesTextAndThreads) {
+  // Korf's instances 31 and 50 (50 and 53 moves) are among the easiest of the 100.
+  std::ifstream korf(data + "/puzzles/korf100_1-50.txt");
+  std::string line, picked;
+  while (std::getline(korf, line)) {
+    if (line.rfind("31 ", 0) == 0 || line.rfind("50 ", 0) == 0) picked += line + "\n";
+  }
+  const std::string file = temp_file("korf_easy.txt", picked);
+  const CliRun r = run("puzzle --instances " + file + " --heuristic linear-conflict --threads 2 --moves");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("#31: 50 moves (optimal)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("#50: 53 moves (optimal)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2/2 solved"), std::string::npos) << r.out;
+}
+
+TEST(Cli, PuzzlePatternDatabaseIsBuiltSavedAndLoaded) {
+  std::ifstream korf(data + "/puzzles/korf100_1-50.txt");
+  std::string line, picked;
+  while (std::getline(korf, line)) {
+    if (line.rfind("25 ", 0) == 0 || line.rfind("28 ", 0) == 0 || line.rfind("31 ", 0) == 0) picked += line + "\n";
+  }
+  const std::string file = temp_file("korf_pdb.txt", picked);
+  const std::string pdb = ::testing::TempDir() + "/waymark_cli_663.pdb";
+  std::filesystem::remove(pdb);
+  const CliRun built = run("puzzle --instances " + file + " --pdb " + pdb + " --json");
+  ASSERT_EQ(built.exit_code, 0) << built.out;
+  ASSERT_TRUE(std::filesystem::exists(pdb));
+  const auto first = json_lines(built.out);
+  ASSERT_EQ(first.size(), 4u);
+  EXPECT_EQ(first.back()["summary"]["heuristic"], "pdb-663");  // the default on 4x4 boards
+  EXPECT_GT(first.back()["summary"]["pdb_build_s"].get<double>(), 0.0);
+  const CliRun loaded = run("puzzle --instances " + file + " --pdb " + pdb + " --json");
+  ASSERT_EQ(loaded.exit_code, 0) << loaded.out;
+  const auto second = json_lines(loaded.out);
+  ASSERT_EQ(second.size(), 4u);
+  EXPECT_EQ(second.back()["summary"]["pdb_build_s"].get<double>(), 0.0);
+  EXPECT_GT(second.back()["summary"]["pdb_load_s"].get<double>(), 0.0);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(first[i]["length"], first[i]["optimal_length"]);
+    EXPECT_EQ(second[i]["expanded"], first[i]["expanded"]);  // the same table, the same search
+  }
+  // The file holds pdb-663: asking for pdb-78 with it is refused, not silently used.
+  const CliRun other = run("puzzle --instances " + file + " --pdb " + pdb + " --heuristic pdb-78");
+  EXPECT_EQ(other.exit_code, 2) << other.out;
+  EXPECT_NE(other.out.find("holds another pattern database"), std::string::npos) << other.out;
+  std::filesystem::remove(pdb);
+}
+
+TEST(Cli, PuzzleBadInputExitsTwoWithAReason) {
+  const std::string unsolvable = temp_file("unsolvable.txt", "# goal with tiles 1 and 2 swapped\n0 2 1 3 4 5 6 7 8\n");
+  const std::string short_line = temp_file("short.txt", "1 2 3 4 5 6 7 8 0\n1 2 3\n");
+  const std::string not_pdb = temp_file("not.pdb", "this is not a pattern database");
+  const std::string korf = data + "/puzzles/korf100_1-50.txt";
+  struct Case {
+    std::string args, reason;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"puzzle --instances " + unsolvable, "unsolvable.txt:2: unsolvable"},
+           {"puzzle --instances " + short_line, "short.txt:2: expected 4, 9 or 16 tiles"},
+           {"puzzle --instances /no/such/file", "cannot open file"},
+           {"puzzle --instances " + unsolvable + " --heuristic pdb-663", "unsolvable"},
+           {"puzzle --instances " + temp_file("ok3.txt", "1 0 2 3 4 5 6 7 8\n") + " --heuristic pdb-663",
+            "pdb-663 is for the 15-puzzle"},
+           {"puzzle --instances " + korf + " --heuristic nope", "unknown heuristic 'nope'"},
+           {"puzzle --instances " + korf + " -a bfs", "unknown algorithm 'bfs'"},
+           {"puzzle --instances " + korf + " --pdb " + not_pdb, "not a waymark pattern database file"},
+           {"puzzle --instances " + korf + " --threads 0", "--threads must be at least 1"},
+       }) {
     const CliRun r = run(c.args);
     EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.out;
     EXPECT_NE(r.out.find(c.reason), std::string::npos) << c.args << "\n" << r.out;

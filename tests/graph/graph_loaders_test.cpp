@@ -9,40 +9,14 @@
 #include <sstream>
 #include <string>
 
+#include "support/temp_files.hpp"
 #include "support/random_grid.hpp"
 #include "waymark/io/graph_loaders.hpp"
 
 namespace waymark {
 namespace {
 
-/// A fresh directory under the test temp dir per test, removed afterwards.
-class TempFiles {
- public:
-  TempFiles() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string("waymark_graph_") + info->test_suite_name() + "_" + info->name() + "_" +
-                       std::to_string(std::random_device{}());
-    for (char& c : name) c = c == '/' ? '_' : c;
-    dir_ = std::filesystem::path(::testing::TempDir()) / name;
-    std::filesystem::create_directories(dir_);
-  }
-  TempFiles(const TempFiles&) = delete;
-  TempFiles& operator=(const TempFiles&) = delete;
-  ~TempFiles() {
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
-
-  /// Writes `text` to `name` in the directory and returns the file's path.
-  std::string write(const std::string& name, const std::string& text) const {
-    const std::string path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  }
-
- private:
-  std::filesystem::path dir_;
-};
+using test::TempFiles;
 
 std::vector<std::pair<std::uint32_t, Cost>> arcs_of(const Graph& g, VertexId v) {
   std::vector<std::pair<std::uint32_t, Cost>> out;

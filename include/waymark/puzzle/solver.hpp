@@ -1,0 +1,75 @@
+#pragma once
+/// @file Optimal sliding-tile solvers: IDA* that moves tiles on one board in place and updates
+/// the heuristic per move (Korf 1985), and A* through the generic best-first engine.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "waymark/core/enum_names.hpp"
+#include "waymark/core/stats.hpp"
+#include "waymark/core/status.hpp"
+#include "waymark/puzzle/heuristics.hpp"
+#include "waymark/puzzle/pattern_database.hpp"
+#include "waymark/puzzle/sliding_puzzle.hpp"
+
+namespace waymark {
+
+enum class PuzzleAlgorithm : std::uint8_t { ida, astar };
+inline constexpr EnumNames<PuzzleAlgorithm, 2> puzzle_algorithm_names{{
+    {PuzzleAlgorithm::ida, "ida"},
+    {PuzzleAlgorithm::astar, "astar"},
+}};
+
+/// An optimal solution: the blank's moves from the start to the goal.
+struct PuzzleSolution {
+  Status status;
+  std::vector<BlankMove> moves;
+  /// expanded: nodes within the bound (IDA*) or taken from the open list (A*), summed over
+  /// all iterations; generated: children looked at; iterations: IDA* bounds tried.
+  SearchStats stats;
+};
+
+struct PuzzleSolverOptions {
+  /// A*: the most states held at once (0 = no limit); beyond it the query fails OutOfNodes.
+  /// A state costs about 60 bytes (node record, hash slot, heap entry).
+  std::size_t max_nodes = 0;
+  /// IDA*: called before each iteration with its f bound and the nodes expanded so far.
+  std::function<void(int bound, std::uint64_t expanded)> on_iteration;
+};
+
+/// Solves boards of one puzzle with one heuristic. Holds per-query scratch: one solver per
+/// thread; the puzzle and the pattern database are shared and read-only.
+class PuzzleSolver {
+ public:
+  /// `pdb` must be given (and outlive the solver) for the PDB heuristics, for the same width.
+  /// The solver uses the database it is given, whatever its partition: pdb_663 and pdb_78
+  /// name the partitions the CLI builds (see AdditivePatternDatabase::covers).
+  /// @throws BuildError when it is missing or is for another board size.
+  PuzzleSolver(const SlidingPuzzle& puzzle, PuzzleHeuristic heuristic,
+               const AdditivePatternDatabase* pdb = nullptr, PuzzleSolverOptions options = {});
+  ~PuzzleSolver();
+  PuzzleSolver(const PuzzleSolver&) = delete;
+  PuzzleSolver& operator=(const PuzzleSolver&) = delete;
+
+  /// The heuristic value of a board (the same numbers both solvers use).
+  [[nodiscard]] int estimate(const PuzzleState& s) const;
+
+  /// IDA*: memory linear in the solution length. Never fails on a solvable board; an
+  /// unsolvable one (see SlidingPuzzle::check) would never finish, so it fails at once.
+  PuzzleSolution ida(const PuzzleState& start);
+  /// A* over the generic engine with a hashed node table: fine for the 8-puzzle (181,440
+  /// states), memory-bound on the 15-puzzle (set max_nodes).
+  PuzzleSolution astar(const PuzzleState& start);
+  PuzzleSolution solve(PuzzleAlgorithm algorithm, const PuzzleState& start) {
+    return algorithm == PuzzleAlgorithm::ida ? ida(start) : astar(start);
+  }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace waymark
