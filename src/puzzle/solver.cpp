@@ -245,8 +245,8 @@ class InPlaceIda {
   static constexpr int no_parent = -1;
   static constexpr int no_bound = 1 << 30;
 
-  /// Depth-first below a node with f = g + h <= bound; true once the goal is found (its
-  /// moves are then in path_). A move back to `parent` is never tried.
+  /// Depth-first below a node with f = g + h <= bound; sets found_ at the goal, leaving its
+  /// moves in path_. A move back to `parent` is never tried.
   void search(int g, int h, int blank, int parent, const Extra& x) {
     ++stats_.expanded;
     if (h == 0) {  // every heuristic here is 0 exactly on the goal
