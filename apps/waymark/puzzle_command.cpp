@@ -3,16 +3,14 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <atomic>
-#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "progress.hpp"
+#include "waymark/core/parallel.hpp"
 #include "waymark/core/stopwatch.hpp"
 #include "waymark/io/puzzle_instances.hpp"
 #include "waymark/puzzle/solver.hpp"
@@ -142,8 +140,8 @@ int run_puzzle(const PuzzleArgs& a) {
       std::cout.flush();
     };
 
-    std::atomic<std::size_t> next{0};
-    const auto worker = [&] {
+    // One solver per thread, sharing the puzzle and the pattern database.
+    share_indices(n, a.threads, [&](const auto& next) {
       PuzzleSolverOptions options;
       options.max_nodes = a.max_nodes != 0 ? a.max_nodes : default_astar_max_nodes;
       std::size_t current = 0;
@@ -155,7 +153,7 @@ int run_puzzle(const PuzzleArgs& a) {
                        std::to_string(nodes) + " nodes");
       };
       PuzzleSolver solver(puzzle, heuristic, pdb ? &*pdb : nullptr, options);
-      for (std::size_t i = next++; i < n; i = next++) {
+      for (std::size_t i = next(); i < n; i = next()) {
         current = i;
         const PuzzleInstance& in = list.instances[i];
         PuzzleSolution s = solver.solve(*algorithm, in.state);
@@ -176,11 +174,7 @@ int run_puzzle(const PuzzleArgs& a) {
         outcomes[i] = Outcome{std::move(s), true};
         print_ready();
       }
-    };
-    std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < std::min(a.threads, n); ++t) pool.emplace_back(worker);
-    worker();
-    for (std::thread& t : pool) t.join();
+    });
     bar.clear();
     const double wall_s = wall.seconds();
 

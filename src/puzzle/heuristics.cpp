@@ -7,14 +7,7 @@ namespace waymark {
 
 namespace {
 
-/// cell_of[t] = the cell of tile t on `s`.
-std::array<int, max_puzzle_cells> cells_of(const PuzzleState& s, int cells) {
-  std::array<int, max_puzzle_cells> cell_of{};
-  for (int c = 0; c < cells; ++c) cell_of[static_cast<std::size_t>(s.tile_at(c))] = c;
-  return cell_of;
-}
-
-int manhattan(const PuzzleState& s, const std::array<int, max_puzzle_cells>& goal_cell, int width) {
+int manhattan(const PuzzleState& s, const std::array<std::uint8_t, max_puzzle_cells>& goal_cell, int width) {
   int h = 0;
   for (int c = 0; c < width * width; ++c) {
     const int t = s.tile_at(c);
@@ -46,12 +39,12 @@ int line_conflict_tiles(const int* goal_slots, int length) {
 }
 
 Cost ManhattanHeuristic::operator()(const PuzzleState& s, const PuzzleState& goal) const {
-  return manhattan(s, cells_of(goal, width_ * width_), width_);
+  return manhattan(s, goal.cells_of_tiles(width_ * width_), width_);
 }
 
 Cost LinearConflictHeuristic::operator()(const PuzzleState& s, const PuzzleState& goal) const {
   const int w = width_;
-  const auto goal_cell = cells_of(goal, w * w);
+  const auto goal_cell = goal.cells_of_tiles(w * w);
   int conflicts = 0;
   std::array<int, max_puzzle_width> row{};
   std::array<int, max_puzzle_width> column{};

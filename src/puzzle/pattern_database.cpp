@@ -1,7 +1,6 @@
 #include "waymark/puzzle/pattern_database.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <exception>
 #include <fstream>
 #include <mutex>
@@ -9,6 +8,7 @@
 #include <thread>
 
 #include "waymark/core/binary_io.hpp"
+#include "waymark/core/parallel.hpp"
 #include "waymark/core/errors.hpp"
 
 namespace waymark {
@@ -88,16 +88,7 @@ PatternDatabase PatternDatabase::build(const SlidingPuzzle& puzzle, std::span<co
   check_tiles(puzzle, tiles, used);
   PatternDatabase db;
   db.set_tiles(puzzle.width(), std::vector<std::uint8_t>(tiles.begin(), tiles.end()));
-  switch (tiles.size()) {
-    case 1: db.breadth_first<1>(puzzle, progress); break;
-    case 2: db.breadth_first<2>(puzzle, progress); break;
-    case 3: db.breadth_first<3>(puzzle, progress); break;
-    case 4: db.breadth_first<4>(puzzle, progress); break;
-    case 5: db.breadth_first<5>(puzzle, progress); break;
-    case 6: db.breadth_first<6>(puzzle, progress); break;
-    case 7: db.breadth_first<7>(puzzle, progress); break;
-    default: db.breadth_first<8>(puzzle, progress); break;
-  }
+  pdb_detail::with_pattern_size(tiles.size(), [&](auto k) { db.breadth_first<decltype(k)::value>(puzzle, progress); });
   return db;
 }
 
@@ -192,8 +183,7 @@ void PatternDatabase::breadth_first(const SlidingPuzzle& puzzle, const ProgressF
 }
 
 int PatternDatabase::lookup(const PuzzleState& s) const {
-  std::array<std::uint8_t, max_puzzle_cells> cell_of{};
-  for (int c = 0; c < cells_count(); ++c) cell_of[static_cast<std::size_t>(s.tile_at(c))] = static_cast<std::uint8_t>(c);
+  const auto cell_of = s.cells_of_tiles(cells_count());
   std::array<std::uint8_t, max_puzzle_cells> cells{};
   for (std::size_t i = 0; i < tiles_.size(); ++i) cells[i] = cell_of[tiles_[i]];
   return value(rank(cells.data()));
@@ -299,14 +289,9 @@ AdditivePatternDatabase AdditivePatternDatabase::build(const SlidingPuzzle& puzz
   std::vector<std::size_t> order(owner.size());
   for (std::size_t t = 0; t < order.size(); ++t) order[t] = t;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return weight[a] > weight[b]; });
-  std::atomic<std::size_t> next_table{0};
-  const auto worker = [&] {
-    for (std::size_t i = next_table++; i < order.size(); i = next_table++) build_table(order[i]);
-  };
-  std::vector<std::thread> pool;
-  for (std::size_t i = 1; i < std::min(threads, order.size()); ++i) pool.emplace_back(worker);
-  worker();
-  for (std::thread& th : pool) th.join();
+  share_indices(order.size(), threads, [&](const auto& next) {
+    for (std::size_t i = next(); i < order.size(); i = next()) build_table(order[i]);
+  });
   for (const std::exception_ptr& e : errors) {
     if (e) std::rethrow_exception(e);
   }
@@ -323,8 +308,7 @@ bool AdditivePatternDatabase::covers(const PdbPartition& partition) const {
 }
 
 int AdditivePatternDatabase::operator()(const PuzzleState& s) const {
-  std::array<std::uint8_t, max_puzzle_cells> cell_of{};
-  for (int c = 0; c < width_ * width_; ++c) cell_of[static_cast<std::size_t>(s.tile_at(c))] = static_cast<std::uint8_t>(c);
+  const auto cell_of = s.cells_of_tiles(width_ * width_);
   int direct = 0;
   for (const Part& p : parts_) direct += part_value(p, cell_of.data());
   int reflected = 0;

@@ -104,6 +104,12 @@ PuzzleCheck SlidingPuzzle::check(std::span<const int> tiles) const {
   return permutation_parity(tiles) == blank_distance % 2 ? PuzzleCheck::ok : PuzzleCheck::unsolvable;
 }
 
+bool SlidingPuzzle::is_solvable(const PuzzleState& s) const {
+  std::array<int, max_puzzle_cells> tiles{};
+  for (int c = 0; c < cells(); ++c) tiles[static_cast<std::size_t>(c)] = s.tile_at(c);
+  return check(std::span<const int>(tiles.data(), static_cast<std::size_t>(cells()))) == PuzzleCheck::ok;
+}
+
 PuzzleState SlidingPuzzle::make_state(std::span<const int> tiles) const {
   PuzzleState s;
   for (std::size_t c = 0; c < tiles.size(); ++c) {

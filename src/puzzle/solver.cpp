@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <functional>
+#include <memory>
 
 #include "waymark/core/errors.hpp"
 #include "waymark/core/stopwatch.hpp"
@@ -93,10 +95,12 @@ class LinearConflictEval {
       x.line[static_cast<std::size_t>(W + line)] = column_conflicts(b, line);
       lc += x.line[static_cast<std::size_t>(line)] + x.line[static_cast<std::size_t>(W + line)];
     }
-    return manhattan_.initial(b, empty_) + 2 * lc;
+    typename ManhattanEval<W>::Extra none;
+    return manhattan_.initial(b, none) + 2 * lc;
   }
   int update(int h, int tile, int from, int to, const Board& b, Extra& x) const {
-    h = manhattan_.update(h, tile, from, to, b, empty_);
+    typename ManhattanEval<W>::Extra none;
+    h = manhattan_.update(h, tile, from, to, b, none);
     const bool vertical = from / W != to / W;
     const int a = vertical ? from / W : W + from % W;
     const int c = vertical ? to / W : W + to % W;
@@ -127,7 +131,6 @@ class LinearConflictEval {
   }
 
   ManhattanEval<W> manhattan_;
-  mutable typename ManhattanEval<W>::Extra empty_;
   // digit = 1 + the tile's goal slot along the line when the tile belongs in it, else 0
   std::array<std::uint16_t, W * cells> row_digit_{};
   std::array<std::uint16_t, W * cells> column_digit_{};
@@ -198,7 +201,7 @@ class InPlaceIda {
   static constexpr int cells = W * W;
   using Extra = typename Eval::Extra;
 
-  InPlaceIda(const SlidingPuzzle& puzzle, const Eval& eval) : puzzle_(&puzzle), eval_(&eval) {
+  InPlaceIda(const SlidingPuzzle& puzzle, Eval eval) : puzzle_(&puzzle), eval_(std::move(eval)) {
     for (int c = 0; c < cells; ++c) {
       int n = 0;
       for (int m = 0; m < blank_move_count; ++m) {
@@ -218,7 +221,7 @@ class InPlaceIda {
       board_.cell[t] = static_cast<std::uint8_t>(c);
     }
     Extra x{};
-    const int h = eval_->initial(board_, x);
+    const int h = eval_.initial(board_, x);
     path_.clear();
     stats_ = SearchStats{};
     found_ = false;
@@ -262,7 +265,7 @@ class InPlaceIda {
       const int tile = board_.tile[static_cast<std::size_t>(to)];
       Extra y = x;
       if constexpr (Eval::needs_board) move(tile, to, blank);
-      const int child_h = eval_->update(h, tile, to, blank, board_, y);
+      const int child_h = eval_.update(h, tile, to, blank, board_, y);
       const int f = g + 1 + child_h;
       if (f <= bound_) {
         if constexpr (!Eval::needs_board) move(tile, to, blank);
@@ -286,7 +289,7 @@ class InPlaceIda {
   }
 
   const SlidingPuzzle* puzzle_;
-  const Eval* eval_;
+  Eval eval_;
   std::array<std::array<std::uint8_t, blank_move_count>, cells> neighbours_{};
   std::array<std::uint8_t, cells> degree_{};
   Board board_;
@@ -303,10 +306,9 @@ struct PdbRef {
   Cost operator()(const PuzzleState& s, const PuzzleState& goal) const { return (*db)(s, goal); }
 };
 
+/// One A* query, its path turned into the blank's moves.
 template <class H>
-PuzzleSolution astar_with(const SlidingPuzzle& puzzle, H heuristic, const PuzzleState& start,
-                          std::size_t max_nodes) {
-  AStar<SlidingPuzzle, H> search(puzzle, heuristic, {}, BestFirstOptions{.max_nodes = max_nodes});
+PuzzleSolution astar_query(const SlidingPuzzle& puzzle, AStar<SlidingPuzzle, H>& search, const PuzzleState& start) {
   PuzzleSolution out;
   out.status = solve(search, start, puzzle.goal());
   out.stats = search.stats();
@@ -319,34 +321,40 @@ PuzzleSolution astar_with(const SlidingPuzzle& puzzle, H heuristic, const Puzzle
 
 }  // namespace
 
+/// The searches are chosen once, at construction, and kept: their tables (the heuristic's,
+/// A*'s node table and heap) are built once and reused by every query.
 struct PuzzleSolver::Impl {
   const SlidingPuzzle* puzzle;
-  PuzzleHeuristic heuristic;
-  const AdditivePatternDatabase* pdb;
   PuzzleSolverOptions options;
+  std::function<PuzzleSolution(const PuzzleState&)> ida;
+  std::function<PuzzleSolution(const PuzzleState&)> astar;
+  std::function<int(const PuzzleState&)> estimate;
 
-  [[nodiscard]] bool solvable(const PuzzleState& s) const;
+  /// The IDA* evaluator for boards of width W and the same heuristic for the generic engine.
+  template <int W, class Eval, class H>
+  void bind(Eval eval, H heuristic) {
+    auto in_place = std::make_shared<InPlaceIda<W, Eval>>(*puzzle, std::move(eval));
+    ida = [in_place, this](const PuzzleState& s) { return in_place->run(s, options); };
+    auto best_first = std::make_shared<AStar<SlidingPuzzle, H>>(*puzzle, heuristic, AStarPriority{},
+                                                                BestFirstOptions{.max_nodes = options.max_nodes});
+    astar = [best_first, this](const PuzzleState& s) { return astar_query(*puzzle, *best_first, s); };
+    estimate = [heuristic, this](const PuzzleState& s) { return static_cast<int>(heuristic(s, puzzle->goal())); };
+  }
   template <int W>
-  PuzzleSolution ida(const PuzzleState& start) const {
+  void bind(PuzzleHeuristic heuristic, const AdditivePatternDatabase* pdb) {
     switch (heuristic) {
-      case PuzzleHeuristic::manhattan: return run_ida<W>(ManhattanEval<W>{}, start);
-      case PuzzleHeuristic::linear_conflict: return run_ida<W>(LinearConflictEval<W>{}, start);
+      case PuzzleHeuristic::manhattan: return bind<W>(ManhattanEval<W>{}, ManhattanHeuristic(*puzzle));
+      case PuzzleHeuristic::linear_conflict: return bind<W>(LinearConflictEval<W>{}, LinearConflictHeuristic(*puzzle));
       case PuzzleHeuristic::pdb_663:
       case PuzzleHeuristic::pdb_78: break;
     }
-    return run_ida<W>(PatternEval<W>(*pdb), start);
-  }
-  template <int W, class Eval>
-  PuzzleSolution run_ida(const Eval& eval, const PuzzleState& start) const {
-    // The searcher holds the path and the board; its tables are a few kilobytes.
-    InPlaceIda<W, Eval> search(*puzzle, eval);
-    return search.run(start, options);
+    bind<W>(PatternEval<W>(*pdb), PdbRef{pdb});
   }
 };
 
 PuzzleSolver::PuzzleSolver(const SlidingPuzzle& puzzle, PuzzleHeuristic heuristic,
                            const AdditivePatternDatabase* pdb, PuzzleSolverOptions options)
-    : impl_(std::make_unique<Impl>(Impl{&puzzle, heuristic, pdb, std::move(options)})) {
+    : impl_(std::make_unique<Impl>(Impl{&puzzle, std::move(options), {}, {}, {}})) {
   if (uses_pattern_database(heuristic)) {
     if (pdb == nullptr) throw BuildError(std::string(to_string(heuristic)) + " needs a pattern database");
     if (pdb->width() != puzzle.width()) {
@@ -355,45 +363,27 @@ PuzzleSolver::PuzzleSolver(const SlidingPuzzle& puzzle, PuzzleHeuristic heuristi
                        std::to_string(puzzle.width()));
     }
   }
+  switch (puzzle.width()) {
+    case 2: impl_->bind<2>(heuristic, pdb); break;
+    case 3: impl_->bind<3>(heuristic, pdb); break;
+    default: impl_->bind<4>(heuristic, pdb); break;
+  }
 }
 
 PuzzleSolver::~PuzzleSolver() = default;
 
-int PuzzleSolver::estimate(const PuzzleState& s) const {
-  const PuzzleState goal = impl_->puzzle->goal();
-  switch (impl_->heuristic) {
-    case PuzzleHeuristic::manhattan: return static_cast<int>(ManhattanHeuristic(*impl_->puzzle)(s, goal));
-    case PuzzleHeuristic::linear_conflict: return static_cast<int>(LinearConflictHeuristic(*impl_->puzzle)(s, goal));
-    case PuzzleHeuristic::pdb_663:
-    case PuzzleHeuristic::pdb_78: break;
-  }
-  return (*impl_->pdb)(s);
-}
+int PuzzleSolver::estimate(const PuzzleState& s) const { return impl_->estimate(s); }
 
-bool PuzzleSolver::Impl::solvable(const PuzzleState& s) const {
-  return puzzle->check(puzzle->tiles(s)) == PuzzleCheck::ok;
-}
+namespace {
+PuzzleSolution unsolvable() { return PuzzleSolution{Status{SearchState::Failure, StatusDetail::None}, {}, {}}; }
+}  // namespace
 
 PuzzleSolution PuzzleSolver::ida(const PuzzleState& start) {
-  if (!impl_->solvable(start)) return PuzzleSolution{Status{SearchState::Failure, StatusDetail::None}, {}, {}};
-  switch (impl_->puzzle->width()) {
-    case 2: return impl_->ida<2>(start);
-    case 3: return impl_->ida<3>(start);
-    default: return impl_->ida<4>(start);
-  }
+  return impl_->puzzle->is_solvable(start) ? impl_->ida(start) : unsolvable();
 }
 
 PuzzleSolution PuzzleSolver::astar(const PuzzleState& start) {
-  if (!impl_->solvable(start)) return PuzzleSolution{Status{SearchState::Failure, StatusDetail::None}, {}, {}};
-  const SlidingPuzzle& p = *impl_->puzzle;
-  const std::size_t limit = impl_->options.max_nodes;
-  switch (impl_->heuristic) {
-    case PuzzleHeuristic::manhattan: return astar_with(p, ManhattanHeuristic(p), start, limit);
-    case PuzzleHeuristic::linear_conflict: return astar_with(p, LinearConflictHeuristic(p), start, limit);
-    case PuzzleHeuristic::pdb_663:
-    case PuzzleHeuristic::pdb_78: break;
-  }
-  return astar_with(p, PdbRef{impl_->pdb}, start, limit);
+  return impl_->puzzle->is_solvable(start) ? impl_->astar(start) : unsolvable();
 }
 
 }  // namespace waymark

@@ -35,8 +35,6 @@ static_assert(Heuristic<LandmarkHeuristic, VertexId>);
 static_assert(std::is_trivially_copyable_v<LandmarkHeuristic> && sizeof(LandmarkHeuristic) == sizeof(void*),
               "the heuristic is a pointer: cheap to copy into every search");
 
-constexpr double relative_eps = 1e-9;
-
 /// One ALT (or Dijkstra) answer against the reference distance; returns the expansions.
 template <class Search>
 std::uint64_t expect_optimal(Search& search, const CheapestArcs& arcs, VertexId start, VertexId goal, Cost expected) {
@@ -47,7 +45,7 @@ std::uint64_t expect_optimal(Search& search, const CheapestArcs& arcs, VertexId 
     EXPECT_TRUE(search.path().empty());
   } else {
     EXPECT_TRUE(st.succeeded());
-    EXPECT_NEAR(search.path().cost, expected, relative_eps * std::max(1.0, expected));
+    EXPECT_NEAR(search.path().cost, expected, test::cost_tolerance(expected));
     EXPECT_TRUE(arcs.is_valid_path(search.path(), start, goal));
   }
   return search.stats().expanded;
@@ -351,7 +349,7 @@ TEST(GraphAltEdgeCases, ExtremeWeightsStayAdmissible) {
           EXPECT_TRUE(st.failed());
         } else {
           ASSERT_TRUE(st.succeeded()) << "seed " << seed << " " << s << " -> " << t;
-          EXPECT_NEAR(alt.path().cost, dist[t], relative_eps * dist[t]) << "seed " << seed << " " << s << " -> " << t;
+          EXPECT_NEAR(alt.path().cost, dist[t], test::relative_cost_eps * dist[t]) << "seed " << seed << " " << s << " -> " << t;
           EXPECT_TRUE(arcs.is_valid_path(alt.path(), VertexId{s}, VertexId{t}));
         }
       }

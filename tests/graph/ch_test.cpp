@@ -28,8 +28,6 @@ using test::BoostReference;
 using test::CheapestArcs;
 using test::EdgeList;
 
-constexpr double relative_eps = 1e-9;
-
 /// One query's answer for start → goal against the reference distance.
 void expect_ch_optimal(ChQuery& query, const CheapestArcs& arcs, VertexId start, VertexId goal, Cost expected) {
   const Status st = query.query(start, goal);
@@ -41,7 +39,7 @@ void expect_ch_optimal(ChQuery& query, const CheapestArcs& arcs, VertexId start,
     return;
   }
   ASSERT_TRUE(st.succeeded());
-  EXPECT_NEAR(query.distance(), expected, relative_eps * std::max(1.0, expected));
+  EXPECT_NEAR(query.distance(), expected, test::cost_tolerance(expected));
   EXPECT_EQ(query.path().cost, query.distance());
   EXPECT_TRUE(arcs.is_valid_path(query.path(), start, goal));
 }

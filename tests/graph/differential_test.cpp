@@ -22,8 +22,6 @@ using test::BoostReference;
 using test::CheapestArcs;
 using test::EdgeList;
 
-constexpr double relative_eps = 1e-9;
-
 /// One search's answer for start → goal against the reference distance.
 template <class Search>
 void expect_optimal(Search& search, const CheapestArcs& arcs, VertexId start, VertexId goal, Cost expected) {
@@ -35,7 +33,7 @@ void expect_optimal(Search& search, const CheapestArcs& arcs, VertexId start, Ve
     return;
   }
   ASSERT_TRUE(st.succeeded());
-  EXPECT_NEAR(search.path().cost, expected, relative_eps * std::max(1.0, expected));
+  EXPECT_NEAR(search.path().cost, expected, test::cost_tolerance(expected));
   EXPECT_TRUE(arcs.is_valid_path(search.path(), start, goal));
 }
 

@@ -37,9 +37,7 @@ using test::BoostReference;
 using test::CheapestArcs;
 using test::EdgeList;
 
-constexpr double relative_eps = 1e-9;
-
-bool near_cost(Cost got, Cost expected) { return std::abs(got - expected) <= relative_eps * std::max(1.0, expected); }
+bool near_cost(Cost got, Cost expected) { return std::abs(got - expected) <= test::cost_tolerance(expected); }
 
 /// One answer (status + path) for start → goal against the reference distance. (The pair is
 /// named in each failure message rather than by SCOPED_TRACE, which costs a string per call.)

@@ -22,6 +22,11 @@
 
 namespace waymark::test {
 
+/// Distances are compared to the reference with this relative tolerance (the summation
+/// orders differ), never below an absolute 1e-9.
+inline constexpr double relative_cost_eps = 1e-9;
+inline double cost_tolerance(double expected) { return relative_cost_eps * std::max(1.0, expected); }
+
 struct RawEdge {
   std::uint32_t from;
   std::uint32_t to;
@@ -155,7 +160,7 @@ class CheapestArcs {
                                              << path.nodes[i].value << ") is not an arc";
       sum += it->second;
     }
-    if (std::abs(sum - path.cost) > 1e-9 * std::max(1.0, sum))
+    if (std::abs(sum - path.cost) > cost_tolerance(sum))
       return ::testing::AssertionFailure() << "cost " << path.cost << " != sum of arc weights " << sum;
     return ::testing::AssertionSuccess();
   }

@@ -12,13 +12,35 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "waymark/puzzle/sliding_puzzle.hpp"
 
 namespace waymark {
 
+/// Larger patterns need a table of cells!/(cells-k)! bytes: 8 tiles of 16 cells is 519 MB,
+/// 9 would be 4 GB.
+inline constexpr std::size_t max_pattern_tiles = 8;
+
 namespace pdb_detail {
+/// Calls f(std::integral_constant<std::size_t, k>{}) for a pattern of k tiles (1 <= k <=
+/// max_pattern_tiles), so the loops over a pattern's tiles are unrolled for its size.
+template <class F>
+decltype(auto) with_pattern_size(std::size_t k, F&& f) {
+  using std::integral_constant;
+  switch (k) {
+    case 1: return f(integral_constant<std::size_t, 1>{});
+    case 2: return f(integral_constant<std::size_t, 2>{});
+    case 3: return f(integral_constant<std::size_t, 3>{});
+    case 4: return f(integral_constant<std::size_t, 4>{});
+    case 5: return f(integral_constant<std::size_t, 5>{});
+    case 6: return f(integral_constant<std::size_t, 6>{});
+    case 7: return f(integral_constant<std::size_t, 7>{});
+    default: return f(integral_constant<std::size_t, max_pattern_tiles>{});
+  }
+}
+
 /// Rank of K distinct cells: digit i is cells[i] minus the earlier cells below it (its index
 /// among the cells still free), weighted by the number of ways to place the later tiles.
 /// Counting by comparisons keeps the K(K-1)/2 tests independent of each other.
@@ -33,10 +55,6 @@ template <std::size_t K>
   return r;
 }
 }  // namespace pdb_detail
-
-/// Larger patterns need a table of cells!/(cells-k)! bytes: 8 tiles of 16 cells is 519 MB,
-/// 9 would be 4 GB.
-inline constexpr std::size_t max_pattern_tiles = 8;
 
 /// Called during long builds with the fraction done, in [0, 1].
 using ProgressFn = std::function<void(double fraction)>;
@@ -62,16 +80,9 @@ class PatternDatabase {
 
   /// The rank of a placement: `cells[i]` is the cell of tiles()[i] (distinct cells).
   [[nodiscard]] std::size_t rank(const std::uint8_t* cells) const {
-    switch (tiles_.size()) {
-      case 1: return pdb_detail::rank<1>(cells, weight_.data());
-      case 2: return pdb_detail::rank<2>(cells, weight_.data());
-      case 3: return pdb_detail::rank<3>(cells, weight_.data());
-      case 4: return pdb_detail::rank<4>(cells, weight_.data());
-      case 5: return pdb_detail::rank<5>(cells, weight_.data());
-      case 6: return pdb_detail::rank<6>(cells, weight_.data());
-      case 7: return pdb_detail::rank<7>(cells, weight_.data());
-      default: return pdb_detail::rank<8>(cells, weight_.data());
-    }
+    return pdb_detail::with_pattern_size(tiles_.size(), [&](auto k) {
+      return pdb_detail::rank<decltype(k)::value>(cells, weight_.data());
+    });
   }
   [[nodiscard]] int value(std::size_t rank) const { return values_[rank]; }
   /// The table's value for a whole board (slow path: finds the tiles first).
@@ -154,16 +165,9 @@ class AdditivePatternDatabase {
 
   /// Value of one part on a board given as tile -> cell.
   [[nodiscard]] int part_value(const Part& p, const std::uint8_t* cell_of_tile) const {
-    switch (p.tiles.size()) {
-      case 1: return part_value<1>(p, cell_of_tile);
-      case 2: return part_value<2>(p, cell_of_tile);
-      case 3: return part_value<3>(p, cell_of_tile);
-      case 4: return part_value<4>(p, cell_of_tile);
-      case 5: return part_value<5>(p, cell_of_tile);
-      case 6: return part_value<6>(p, cell_of_tile);
-      case 7: return part_value<7>(p, cell_of_tile);
-      default: return part_value<8>(p, cell_of_tile);
-    }
+    return pdb_detail::with_pattern_size(p.tiles.size(), [&](auto k) {
+      return part_value<decltype(k)::value>(p, cell_of_tile);
+    });
   }
 
   /// The heuristic: the sum of all parts, or the larger of the two sums with reflection.

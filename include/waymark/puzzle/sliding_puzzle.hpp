@@ -40,6 +40,13 @@ struct PuzzleState {
   [[nodiscard]] int tile_at(int cell) const {
     return static_cast<int>((tiles >> (4 * cell)) & 0xF);
   }
+  /// The inverse view, for a board of `cells` cells: element t is the cell of tile t (t = 0:
+  /// the blank).
+  [[nodiscard]] std::array<std::uint8_t, max_puzzle_cells> cells_of_tiles(int cells) const {
+    std::array<std::uint8_t, max_puzzle_cells> cell_of{};
+    for (int c = 0; c < cells; ++c) cell_of[static_cast<std::size_t>(tile_at(c))] = static_cast<std::uint8_t>(c);
+    return cell_of;
+  }
   friend bool operator==(const PuzzleState&, const PuzzleState&) = default;
 };
 
@@ -68,6 +75,8 @@ class SlidingPuzzle {
   /// parity of the blank's Manhattan distance from cell 0 (each move is one transposition
   /// and moves the blank one step).
   [[nodiscard]] PuzzleCheck check(std::span<const int> tiles) const;
+  /// check() == ok for a state's board, without allocating.
+  [[nodiscard]] bool is_solvable(const PuzzleState& s) const;
   /// The state of a board that passed check().
   [[nodiscard]] PuzzleState make_state(std::span<const int> tiles) const;
   [[nodiscard]] std::vector<int> tiles(const PuzzleState& s) const;

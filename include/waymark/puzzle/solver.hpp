@@ -61,7 +61,8 @@ class PuzzleSolver {
   /// unsolvable one (see SlidingPuzzle::check) would never finish, so it fails at once.
   PuzzleSolution ida(const PuzzleState& start);
   /// A* over the generic engine with a hashed node table: fine for the 8-puzzle (181,440
-  /// states), memory-bound on the 15-puzzle (set max_nodes).
+  /// states), memory-bound on the 15-puzzle (set max_nodes). The search is kept between
+  /// queries, so its tables stay as large as the largest query made them.
   PuzzleSolution astar(const PuzzleState& start);
   PuzzleSolution solve(PuzzleAlgorithm algorithm, const PuzzleState& start) {
     return algorithm == PuzzleAlgorithm::ida ? ida(start) : astar(start);
