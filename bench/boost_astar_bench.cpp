@@ -39,8 +39,8 @@
 
 namespace {
 
-using waymark::CellCoord;
-using waymark::GridMap;
+using waymark::grid::CellCoord;
+using waymark::grid::GridMap;
 
 struct EdgeCost {
   double weight = 0;
@@ -170,20 +170,20 @@ struct Totals {
 
 /// Runs one scenario file's sampled queries; maps are loaded per file, as `waymark scen` does.
 void run_file(const std::string& file, const std::string& maps_dir, std::size_t sample_every, Totals& t) {
-  const waymark::Scenario scenario = waymark::load_movingai_scenario(file);
+  const waymark::io::Scenario scenario = waymark::io::load_movingai_scenario(file);
   std::map<std::string, std::unique_ptr<Loaded>> cache;
   for (std::size_t i = 0; i < scenario.queries.size(); ++i) {
     if (i % sample_every != 0) continue;
-    const waymark::ScenarioQuery& q = scenario.queries[i];
-    const std::string map_path = waymark::resolve_map_path(file, q.map, maps_dir);
+    const waymark::io::ScenarioQuery& q = scenario.queries[i];
+    const std::string map_path = waymark::scenario::resolve_map_path(file, q.map, maps_dir);
     auto it = cache.find(map_path);
     if (it == cache.end()) {
       if (!std::filesystem::exists(map_path))
         throw waymark::LoadError(file, q.line, "map '" + q.map + "' not found at " + map_path);
-      it = cache.emplace(map_path, std::make_unique<Loaded>(waymark::load_movingai_map(map_path))).first;
+      it = cache.emplace(map_path, std::make_unique<Loaded>(waymark::io::load_movingai_map(map_path))).first;
     }
     Loaded& l = *it->second;
-    waymark::validate_query(scenario, q, l.map);
+    waymark::io::validate_query(scenario, q, l.map);
     const Vertex start = l.cells.vertex_of[cell_index(l.map, q.start.x, q.start.y)];
     const Vertex goal = l.cells.vertex_of[cell_index(l.map, q.goal.x, q.goal.y)];
 

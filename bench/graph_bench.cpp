@@ -29,8 +29,8 @@
 namespace {
 
 using waymark::Cost;
-using waymark::Graph;
-using waymark::GraphAlgorithm;
+using waymark::graph::Graph;
+using waymark::graph::Algorithm;
 using waymark::VertexId;
 
 using BoostGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
@@ -101,17 +101,17 @@ bool same_distance(Cost found, Cost expected) {
   return std::abs(found - expected) <= relative_tolerance * std::max(1.0, expected);
 }
 
-nlohmann::ordered_json run_algorithm(const Graph& g, GraphAlgorithm a, const std::vector<Query>& queries,
+nlohmann::ordered_json run_algorithm(const Graph& g, Algorithm a, const std::vector<Query>& queries,
                                      const Reference& ref) {
-  nlohmann::ordered_json j{{"algorithm", waymark::to_string(a)}};
-  if (const auto why = waymark::graph_planner_unsupported(g, a)) {
+  nlohmann::ordered_json j{{"algorithm", waymark::graph::to_string(a)}};
+  if (const auto why = waymark::graph::graph_planner_unsupported(g, a)) {
     j["skipped"] = *why;
     return j;
   }
-  waymark::GraphPlannerOptions options;
+  waymark::graph::GraphPlannerOptions options;
   options.algorithm = a;
   const waymark::Stopwatch setup;
-  waymark::GraphPlanner planner(g, options);
+  waymark::graph::GraphPlanner planner(g, options);
   const double setup_s = setup.seconds();
   double time_s = 0;
   std::uint64_t expanded = 0, equal = 0;
@@ -156,14 +156,14 @@ int main(int argc, char** argv) {
     const waymark::Stopwatch load;
     Graph g;
     if (which == "rome99") {
-      g = waymark::load_dimacs_graph(roads + "rome99.gr").graph;
+      g = waymark::io::load_dimacs_graph(roads + "rome99.gr").graph;
     } else if (which == "oldenburg") {
-      g = waymark::load_node_edge_lists(roads + "OL.cnode.txt", roads + "OL.cedge.txt").graph;
+      g = waymark::io::load_node_edge_lists(roads + "OL.cnode.txt", roads + "OL.cedge.txt").graph;
     } else if (which == "generated") {
-      waymark::RoadNetworkParams p;
+      waymark::graph::RoadNetworkParams p;
       p.columns = p.rows = side;
       p.seed = seed;
-      g = waymark::generate_road_network(p);
+      g = waymark::graph::generate_road_network(p);
     } else {
       std::cerr << "unknown graph '" << which << "'\n";
       return 2;
@@ -188,7 +188,7 @@ int main(int argc, char** argv) {
                                 {{"mean_us", ref.time_s * microseconds_per_second / static_cast<double>(queries.size())},
                                  {"expanded_per_query", static_cast<double>(ref.examined) / static_cast<double>(queries.size())}}}};
     nlohmann::ordered_json algorithms = nlohmann::ordered_json::array();
-    for (const auto& [a, name] : waymark::graph_algorithm_names) {
+    for (const auto& [a, name] : waymark::graph::algorithm_names) {
       std::cerr << "graph bench: " << which << " " << name << "\n";
       algorithms.push_back(run_algorithm(g, a, queries, ref));
     }

@@ -11,6 +11,8 @@
 namespace {
 
 using namespace waymark;
+using namespace waymark::grid;
+using namespace waymark::io;
 
 void run_file(benchmark::State& state, const std::string& name, Algorithm algorithm) {
   const std::string dir = WAYMARK_DATA_DIR "/maps/";

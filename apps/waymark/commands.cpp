@@ -17,6 +17,11 @@
 #include "waymark/search/observer.hpp"
 
 namespace waymark::cli {
+
+using namespace grid;  // NOLINT: this file is the grid commands
+using namespace io;
+using namespace render;
+using namespace scenario;
 namespace {
 
 constexpr double microseconds_per_second = 1e6;
@@ -88,7 +93,7 @@ nlohmann::json coords_json(const GridMap& map, const Path<CellId>& path) {
 /// Plans once more with a recording observer and draws the result.
 void draw(const GridMap& map, const GridPlannerOptions& options, CellId start, CellId goal,
           const std::string& png) {
-  BasicGridPlanner<RecordingObserver<CellId>> planner(map, options);
+  BasicGridPlanner<search::RecordingObserver<CellId>> planner(map, options);
   planner.plan(start, goal);
   if (!write_grid_png(map, planner.path().nodes, planner.observer().expanded, png))
     throw UsageError("cannot write picture to " + png);

@@ -10,6 +10,9 @@
 #include "waymark/io/graph_loaders.hpp"
 
 namespace waymark::cli {
+
+using namespace graph;  // NOLINT: this file is the graph command
+using namespace io;
 namespace {
 
 constexpr double microseconds_per_second = 1e6;
@@ -56,7 +59,7 @@ CLI::App* add_graph_command(CLI::App& app, GraphArgs& a) {
   cmd->add_option("--queries", a.queries,
                   "file of 'u v' lines; prints one JSON object per query: from, to, distance (null when "
                   "unreachable), path_vertices");
-  cmd->add_option("--algorithm,-a", a.algorithm, choices(graph_algorithm_names))->capture_default_str();
+  cmd->add_option("--algorithm,-a", a.algorithm, choices(algorithm_names))->capture_default_str();
   cmd->add_option("--load", a.load, "alt|ch|table: read the preprocessing from this file instead of building it");
   cmd->add_option("--save", a.save, "alt|ch|table: write the preprocessing to this file");
   cmd->add_option("--landmarks", a.landmarks, "alt: number of landmarks (default 16)");
@@ -66,14 +69,14 @@ CLI::App* add_graph_command(CLI::App& app, GraphArgs& a) {
 
 int run_graph(const GraphArgs& a) {
   return guarded([&] {
-    const auto algorithm = parse_graph_algorithm(a.algorithm);
-    if (!algorithm) throw UsageError("unknown algorithm '" + a.algorithm + "' (" + choices(graph_algorithm_names) + ")");
+    const auto algorithm = parse_algorithm(a.algorithm);
+    if (!algorithm) throw UsageError("unknown algorithm '" + a.algorithm + "' (" + choices(algorithm_names) + ")");
     const bool single = a.from.has_value() || a.to.has_value();
     if (single == !a.queries.empty()) throw UsageError("give either --from U --to V or --queries FILE");
     if (single && !(a.from && a.to)) throw UsageError("--from and --to go together");
     if (!has_preprocessing(*algorithm) && (!a.load.empty() || !a.save.empty()))
       throw UsageError("--load/--save apply to alt, ch and table");
-    if (a.landmarks != 0 && *algorithm != GraphAlgorithm::alt) throw UsageError("--landmarks applies to alt");
+    if (a.landmarks != 0 && *algorithm != Algorithm::alt) throw UsageError("--landmarks applies to alt");
 
     const LoadedGraph g = load_graph(a);
     if (const auto why = graph_planner_unsupported(g.graph, *algorithm)) throw UsageError(*why);

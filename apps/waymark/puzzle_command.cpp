@@ -16,16 +16,19 @@
 #include "waymark/puzzle/solver.hpp"
 
 namespace waymark::cli {
+
+using namespace io;  // NOLINT: this file is the puzzle command
+using namespace puzzle;
 namespace {
 
 /// A* on the 15-puzzle runs out of memory long before it runs out of time: about 60 bytes
 /// per state, so 50 million states is 3 GB.
 constexpr std::size_t default_astar_max_nodes = 50'000'000;
 
-PuzzleHeuristic heuristic_arg(const PuzzleArgs& a, int width) {
-  if (a.heuristic == "auto") return width == max_puzzle_width ? PuzzleHeuristic::pdb_663 : PuzzleHeuristic::linear_conflict;
-  const auto h = parse_puzzle_heuristic(a.heuristic);
-  if (!h) throw UsageError("unknown heuristic '" + a.heuristic + "' (auto|" + choices(puzzle_heuristic_names) + ")");
+HeuristicKind heuristic_arg(const PuzzleArgs& a, int width) {
+  if (a.heuristic == "auto") return width == max_puzzle_width ? HeuristicKind::pdb_663 : HeuristicKind::linear_conflict;
+  const auto h = parse_heuristic(a.heuristic);
+  if (!h) throw UsageError("unknown heuristic '" + a.heuristic + "' (auto|" + choices(heuristic_names) + ")");
   if (uses_pattern_database(*h) && width != max_puzzle_width) {
     throw UsageError(a.heuristic + " is for the 15-puzzle (4x4 boards); these boards are " + std::to_string(width) +
                      "x" + std::to_string(width));
@@ -35,9 +38,9 @@ PuzzleHeuristic heuristic_arg(const PuzzleArgs& a, int width) {
 
 /// Reads the database from `a.pdb` when that file exists, else builds it (and writes it
 /// there when a path was given). Prints what it did on stderr.
-AdditivePatternDatabase pattern_database(const PuzzleArgs& a, const SlidingPuzzle& puzzle, PuzzleHeuristic h,
+AdditivePatternDatabase pattern_database(const PuzzleArgs& a, const SlidingPuzzle& puzzle, HeuristicKind h,
                                          double& build_s, double& load_s) {
-  const PdbPartition partition = h == PuzzleHeuristic::pdb_663 ? partition_663() : partition_78();
+  const PdbPartition partition = h == HeuristicKind::pdb_663 ? partition_663() : partition_78();
   if (!a.pdb.empty() && std::filesystem::exists(a.pdb)) {
     const Stopwatch watch;
     AdditivePatternDatabase db = AdditivePatternDatabase::load(a.pdb);
@@ -64,7 +67,7 @@ struct Outcome {
 nlohmann::ordered_json instance_json(const PuzzleInstance& in, std::size_t ordinal, const PuzzleSolution& s) {
   nlohmann::ordered_json j;
   j["index"] = in.index ? *in.index : static_cast<long>(ordinal + 1);
-  j["status"] = s.status.has(StatusDetail::OutOfNodes) ? "out-of-nodes" : std::string(to_string(s.status.state));
+  j["status"] = s.status.has(StatusDetail::out_of_nodes) ? "out-of-nodes" : std::string(to_string(s.status.state));
   j["length"] = s.status.succeeded() ? nlohmann::ordered_json(s.moves.size()) : nlohmann::ordered_json(nullptr);
   j["optimal_length"] = in.optimal_length ? nlohmann::ordered_json(*in.optimal_length) : nlohmann::ordered_json(nullptr);
   j["expanded"] = s.stats.expanded;
@@ -83,9 +86,9 @@ CLI::App* add_puzzle_command(CLI::App& app, PuzzleArgs& a) {
                   "file of boards, one per line: 9 or 16 tiles (0 = blank), optionally after 'index' or "
                   "'index length'; '#' starts a comment")
       ->required();
-  cmd->add_option("--algorithm,-a", a.algorithm, choices(puzzle_algorithm_names))->capture_default_str();
+  cmd->add_option("--algorithm,-a", a.algorithm, choices(algorithm_names))->capture_default_str();
   cmd->add_option("--heuristic", a.heuristic,
-                  "auto|" + choices(puzzle_heuristic_names) + " (auto: pdb-663 on 4x4, linear-conflict below)")
+                  "auto|" + choices(heuristic_names) + " (auto: pdb-663 on 4x4, linear-conflict below)")
       ->capture_default_str();
   cmd->add_option("--pdb", a.pdb, "pattern database file: loaded when it exists, else built and saved there");
   cmd->add_option("--threads", a.threads, "instances solved in parallel (one solver per thread)")->capture_default_str();
@@ -97,12 +100,12 @@ CLI::App* add_puzzle_command(CLI::App& app, PuzzleArgs& a) {
 
 int run_puzzle(const PuzzleArgs& a) {
   return guarded([&] {
-    const auto algorithm = value_of(puzzle_algorithm_names, a.algorithm);
-    if (!algorithm) throw UsageError("unknown algorithm '" + a.algorithm + "' (" + choices(puzzle_algorithm_names) + ")");
+    const auto algorithm = value_of(algorithm_names, a.algorithm);
+    if (!algorithm) throw UsageError("unknown algorithm '" + a.algorithm + "' (" + choices(algorithm_names) + ")");
     if (a.threads == 0) throw UsageError("--threads must be at least 1");
     const PuzzleInstanceList list = load_puzzle_instances(a.instances);
     const SlidingPuzzle puzzle(list.width);
-    const PuzzleHeuristic heuristic = heuristic_arg(a, list.width);
+    const HeuristicKind heuristic = heuristic_arg(a, list.width);
     double build_s = 0, load_s = 0;
     std::optional<AdditivePatternDatabase> pdb;
     if (uses_pattern_database(heuristic)) pdb = pattern_database(a, puzzle, heuristic, build_s, load_s);
@@ -131,7 +134,7 @@ int run_puzzle(const PuzzleArgs& a) {
             std::cout << s.moves.size() << " moves";
             if (in.optimal_length) std::cout << (static_cast<int>(s.moves.size()) == *in.optimal_length ? " (optimal)" : " (NOT the published " + std::to_string(*in.optimal_length) + ")");
           } else {
-            std::cout << (s.status.has(StatusDetail::OutOfNodes) ? "not solved: node limit reached" : "not solved");
+            std::cout << (s.status.has(StatusDetail::out_of_nodes) ? "not solved: node limit reached" : "not solved");
           }
           std::cout << ", " << s.stats.expanded << " expanded, " << s.stats.time_s << " s\n";
           if (a.moves && s.status.succeeded()) std::cout << "  " << to_string(s.moves) << "\n";
@@ -161,7 +164,7 @@ int run_puzzle(const PuzzleArgs& a) {
         const std::optional<PuzzleState> end = puzzle.replay(in.state, s.moves);
         const bool valid = s.status.succeeded() && end && *end == puzzle.goal();
         const std::lock_guard<std::mutex> hold(lock);
-        if (s.status.succeeded() && !valid) s.status = Status{SearchState::Failure, StatusDetail::None};
+        if (s.status.succeeded() && !valid) s.status = Status{SearchState::failure, StatusDetail::none};
         if (!valid) {
           ++failed;
         } else {

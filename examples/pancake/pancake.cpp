@@ -85,7 +85,7 @@ class PancakeSpace {
   int n_;
   FlipCost costs_;
 };
-static_assert(waymark::SearchSpace<PancakeSpace>);
+static_assert(waymark::search::SearchSpace<PancakeSpace>);
 
 // (3) The heuristic, from the gap count (Helmert 2010): a gap is a pair of neighbours, the plate
 // counting as the largest pancake, that are not neighbours in the goal. A flip of the top k keeps
@@ -175,7 +175,7 @@ bool run(const char* name, Search& search, const PancakeSpace& space, const Stac
 // (4) + (5) A* and IDA* on the same stacks; on small stacks a plain BFS (unit costs) or
 // Dijkstra (weighted) is the reference. One search object per space, reused for every query.
 void solve_stacks(int n, FlipCost costs, std::initializer_list<unsigned> seeds, bool with_reference) {
-  using namespace waymark;
+  using namespace waymark::search;
   const PancakeSpace space(n, costs);
   AStar<PancakeSpace, GapHeuristic> astar(space, GapHeuristic(space));
   // No transposition table: memory stays linear in the depth; parent pruning (never flip the
@@ -212,15 +212,17 @@ void solve_stacks(int n, FlipCost costs, std::initializer_list<unsigned> seeds, 
 
 /// A node limit ends a search that grows too big with a status, not an exception.
 void show_node_limit() {
-  using namespace waymark;
+  using namespace waymark::search;
+  using waymark::Status;
+  using waymark::StatusDetail;
   const PancakeSpace space(12, FlipCost::half_size);
   AStar<PancakeSpace, GapHeuristic> astar(space, GapHeuristic(space), {},
                                           BestFirstOptions{.max_nodes = 50});
   const Status status = solve(astar, random_stack(space, 1), space.sorted());  // begin + step
-  const std::string_view state = to_string(status.state);
+  const std::string_view state = waymark::to_string(status.state);
   std::printf("n=12 k/2 seed 1, A* limited to 50 nodes: %.*s%s\n", static_cast<int>(state.size()),
-              state.data(), status.has(StatusDetail::OutOfNodes) ? " (OutOfNodes)" : "");
-  if (!status.failed() || !status.has(StatusDetail::OutOfNodes)) fail("node limit not reported", 12, 1);
+              state.data(), status.has(StatusDetail::out_of_nodes) ? " (OutOfNodes)" : "");
+  if (!status.failed() || !status.has(StatusDetail::out_of_nodes)) fail("node limit not reported", 12, 1);
 }
 
 }  // namespace pancake

@@ -18,7 +18,7 @@
 #include "waymark/core/hash.hpp"
 #include "waymark/core/stopwatch.hpp"
 
-namespace waymark {
+namespace waymark::graph {
 namespace {
 
 constexpr std::uint32_t none = 0xFFFFFFFFu;
@@ -521,7 +521,7 @@ class ChBuilder {
   std::uint32_t witness_generation_ = 0;
   std::uint32_t target_generation_ = 0;
   WitnessPositions positions_;
-  IndexedDaryHeap<4, WitnessPositions> witness_heap_;
+  search::IndexedDaryHeap<4, WitnessPositions> witness_heap_;
 };
 
 ContractionHierarchy::ContractionHierarchy() : up_offsets_(1, 0), down_offsets_(1, 0) {}
@@ -754,7 +754,7 @@ Status ChQuery::query(VertexId source, VertexId target) {
   distance_ = infinite_cost;
   const std::size_t n = ch_->node_count();
   if (source.value >= n || target.value >= n) {
-    status_ = Status{SearchState::Failure, StatusDetail::None};
+    status_ = Status{SearchState::failure, StatusDetail::none};
     return status_;
   }
   prepare();
@@ -779,12 +779,12 @@ Status ChQuery::query(VertexId source, VertexId target) {
     }
   }
   if (best_ == infinite_cost) {
-    status_ = Status{SearchState::Failure, StatusDetail::None};
+    status_ = Status{SearchState::failure, StatusDetail::none};
     return status_;
   }
   distance_ = best_;
   if (options_.unpack_path) unpack(source, meet_);
-  status_ = Status{SearchState::Success, StatusDetail::None};
+  status_ = Status{SearchState::success, StatusDetail::none};
   return status_;
 }
 
@@ -868,4 +868,4 @@ void ChQuery::emit_arc(bool upward_arc, std::uint32_t index, std::uint32_t to_ra
   }
 }
 
-}  // namespace waymark
+}  // namespace waymark::graph

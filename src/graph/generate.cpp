@@ -5,7 +5,7 @@
 
 #include "waymark/core/errors.hpp"
 
-namespace waymark {
+namespace waymark::graph {
 
 Graph generate_road_network(const RoadNetworkParams& p) {
   if (p.columns == 0 || p.rows == 0 || static_cast<std::uint64_t>(p.columns) * p.rows >= VertexId::invalid_value)
@@ -18,7 +18,7 @@ Graph generate_road_network(const RoadNetworkParams& p) {
   const std::size_t n = static_cast<std::size_t>(p.columns) * p.rows;
   const auto id = [&](std::uint32_t x, std::uint32_t y) { return VertexId{y * p.columns + x}; };
 
-  std::vector<Point3> positions(n);
+  std::vector<Vec3> positions(n);
   for (std::uint32_t y = 0; y < p.rows; ++y) {
     for (std::uint32_t x = 0; x < p.columns; ++x) {
       const double jx = (2 * unit(rng) - 1) * p.jitter, jy = (2 * unit(rng) - 1) * p.jitter;
@@ -31,7 +31,7 @@ Graph generate_road_network(const RoadNetworkParams& p) {
   const auto is_highway_line = [&](std::uint32_t i) { return p.highway_every != 0 && i % p.highway_every == 0; };
   // One segment between neighbouring intersections a and b; `highway`: the line it lies on.
   const auto add_segment = [&](VertexId a, VertexId c, bool highway) {
-    const double length = euclidean_distance(positions[a.value], positions[c.value]);
+    const double length = distance(positions[a.value], positions[c.value]);
     if (highway) {
       b.add_undirected_edge(a, c, length / p.highway_speed);
       return;
@@ -55,4 +55,4 @@ Graph generate_road_network(const RoadNetworkParams& p) {
   return b.build();
 }
 
-}  // namespace waymark
+}  // namespace waymark::graph

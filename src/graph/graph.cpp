@@ -8,7 +8,7 @@
 #include "waymark/core/errors.hpp"
 #include "waymark/core/hash.hpp"
 
-namespace waymark {
+namespace waymark::graph {
 namespace {
 
 std::string number_text(double x) {
@@ -68,10 +68,10 @@ void GraphBuilder::add_undirected_edge(VertexId a, VertexId b, Cost weight) {
   push_arc(b, a, weight);
 }
 
-void GraphBuilder::set_positions(std::vector<Point3> positions, Coordinates kind) {
+void GraphBuilder::set_positions(std::vector<Vec3> positions, Coordinates kind) {
   if (kind == Coordinates::none) throw BuildError("positions need Coordinates::xy or Coordinates::xyz");
   for (std::size_t i = 0; i < positions.size(); ++i) {
-    const Point3 p = positions[i];
+    const Vec3 p = positions[i];
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
       throw BuildError("vertex " + std::to_string(i) + " has a non-finite coordinate");
     if (kind == Coordinates::xy && p.z != 0)
@@ -128,4 +128,4 @@ std::uint64_t arc_fingerprint(const Graph& graph) {
   return h.value();
 }
 
-}  // namespace waymark
+}  // namespace waymark::graph

@@ -3,7 +3,7 @@
 #include "waymark/core/errors.hpp"
 #include "waymark/core/stopwatch.hpp"
 
-namespace waymark {
+namespace waymark::graph {
 namespace {
 
 /// Copies a search's path and settled count out of it after a query.
@@ -16,10 +16,10 @@ Status finish(Search& search, Status st, Path<VertexId>& path, std::uint64_t& ex
 
 }  // namespace
 
-std::optional<std::string> graph_planner_unsupported(const Graph& graph, GraphAlgorithm algorithm) {
-  if (algorithm == GraphAlgorithm::astar && !graph.has_positions())
+std::optional<std::string> graph_planner_unsupported(const Graph& graph, Algorithm algorithm) {
+  if (algorithm == Algorithm::astar && !graph.has_positions())
     return "astar needs vertex coordinates (a .co file, or node lists); use dijkstra, bidijkstra, alt or ch";
-  if (algorithm == GraphAlgorithm::table && graph.node_count() > RouteTable::max_vertices)
+  if (algorithm == Algorithm::table && graph.node_count() > RouteTable::max_vertices)
     return "route tables are limited to " + std::to_string(RouteTable::max_vertices) + " vertices (V² × 4 bytes); this graph has " +
            std::to_string(graph.node_count());
   return std::nullopt;
@@ -33,25 +33,25 @@ GraphPlanner::GraphPlanner(const Graph& graph, const GraphPlannerOptions& option
     throw BuildError(std::string(to_string(options.algorithm)) + " has no preprocessing to load");
   const Stopwatch prep;
   switch (options.algorithm) {
-    case GraphAlgorithm::dijkstra: query_ = std::make_unique<Dijkstra1>(graph); break;
-    case GraphAlgorithm::bidijkstra:
+    case Algorithm::dijkstra: query_ = std::make_unique<Dijkstra1>(graph); break;
+    case Algorithm::bidijkstra:
       both_ways_ = std::make_unique<BidirectionalGraph>(graph);
       query_ = std::make_unique<BidirectionalDijkstra>(*both_ways_);
       break;
-    case GraphAlgorithm::astar:
+    case Algorithm::astar:
       query_ = std::make_unique<EuclideanAStar>(graph, EuclideanHeuristic::admissible(graph));
       break;
-    case GraphAlgorithm::alt:
+    case Algorithm::alt:
       landmarks_ = std::make_unique<Landmarks>(load ? Landmarks::load(options.load_from, graph)
                                                     : Landmarks(graph, options.landmarks));
       query_ = std::make_unique<LandmarkAStar>(graph, LandmarkHeuristic(*landmarks_));
       break;
-    case GraphAlgorithm::ch:
+    case Algorithm::ch:
       hierarchy_ = std::make_unique<ContractionHierarchy>(load ? ContractionHierarchy::load(options.load_from, graph)
                                                                : ContractionHierarchy::build(graph, options.hierarchy));
       query_ = std::make_unique<ChQuery>(*hierarchy_);
       break;
-    case GraphAlgorithm::table:
+    case Algorithm::table:
       table_ = std::make_unique<RouteTable>(load ? RouteTable::load(options.load_from, graph) : RouteTable(graph));
       query_ = TableQuery{table_.get()};
       break;
@@ -71,7 +71,7 @@ Status GraphPlanner::plan(VertexId source, VertexId target) {
       [&](auto& q) -> Status {
         using Q = std::decay_t<decltype(q)>;
         if constexpr (std::is_same_v<Q, std::monostate>) {
-          return Status{SearchState::Failure, StatusDetail::None};
+          return Status{SearchState::failure, StatusDetail::none};
         } else if constexpr (std::is_same_v<Q, TableQuery>) {
           expanded_ = 0;
           return q.table->route(source, target, path_);
@@ -110,4 +110,4 @@ bool GraphPlanner::save_preprocessing(const std::string& path) const {
   return false;
 }
 
-}  // namespace waymark
+}  // namespace waymark::graph

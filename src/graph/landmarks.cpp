@@ -14,7 +14,7 @@
 #include "waymark/core/stopwatch.hpp"
 #include "waymark/graph/shortest_paths.hpp"
 
-namespace waymark {
+namespace waymark::graph {
 namespace {
 
 /// dist[v] = d(source, v) on the tree's graph, infinite when unreachable; resized to the
@@ -280,4 +280,4 @@ Landmarks Landmarks::load(std::istream& in, const std::string& name, const Graph
   return table;
 }
 
-}  // namespace waymark
+}  // namespace waymark::graph

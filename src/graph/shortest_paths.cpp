@@ -11,11 +11,11 @@
 #include "waymark/core/hash.hpp"
 #include "waymark/core/stopwatch.hpp"
 
-namespace waymark {
+namespace waymark::graph {
 namespace {
 
-constexpr Status success{SearchState::Success, StatusDetail::None};
-constexpr Status failure{SearchState::Failure, StatusDetail::None};
+constexpr Status success{SearchState::success, StatusDetail::none};
+constexpr Status failure{SearchState::failure, StatusDetail::none};
 
 }  // namespace
 
@@ -96,7 +96,7 @@ Status BidirectionalDijkstra::step(std::size_t max_expansions) {
   const Timer timer(stats_);
   for (std::size_t n = 0; n < max_expansions; ++n) {
     if (cancelled_) {
-      finish_failure(StatusDetail::Cancelled);
+      finish_failure(StatusDetail::cancelled);
       break;
     }
     const Cost forward_key = forward_.min_key();
@@ -310,4 +310,4 @@ RouteTable RouteTable::load(const std::string& path, const Graph& graph) {
   return RouteTable(graph, std::move(entries));
 }
 
-}  // namespace waymark
+}  // namespace waymark::graph

@@ -4,7 +4,7 @@
 
 #include "waymark/core/errors.hpp"
 
-namespace waymark {
+namespace waymark::graph {
 
 VertexIndex::VertexIndex(const Graph& graph, VertexIndexParams params) {
   if (!graph.has_positions()) throw BuildError("a vertex index needs a graph with vertex positions");
@@ -12,7 +12,7 @@ VertexIndex::VertexIndex(const Graph& graph, VertexIndexParams params) {
       !std::isfinite(params.vertices_per_cell))
     throw BuildError("VertexIndexParams::vertices_per_cell must be finite and >= " +
                      std::to_string(VertexIndexParams::min_vertices_per_cell));
-  const std::span<const Point3> points = graph.positions();
+  const std::span<const Vec3> points = graph.positions();
   const std::size_t n = points.size();
   bucket_start_.assign(2, 0);
   if (n == 0) return;
@@ -20,7 +20,7 @@ VertexIndex::VertexIndex(const Graph& graph, VertexIndexParams params) {
   double max_x = points[0].x, max_y = points[0].y;
   min_x_ = max_x;
   min_y_ = max_y;
-  for (const Point3 p : points) {
+  for (const Vec3 p : points) {
     min_x_ = std::min(min_x_, p.x);
     min_y_ = std::min(min_y_, p.y);
     max_x = std::max(max_x, p.x);
@@ -58,4 +58,4 @@ VertexIndex::VertexIndex(const Graph& graph, VertexIndexParams params) {
   }
 }
 
-}  // namespace waymark
+}  // namespace waymark::graph

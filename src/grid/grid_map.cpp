@@ -6,7 +6,7 @@
 
 #include "waymark/grid/moves.hpp"
 
-namespace waymark {
+namespace waymark::grid {
 
 GridMap::GridMap(int width, int height, GridMapParams params)
     : width_(width), height_(height), row_of_(static_cast<std::uint32_t>(width)), params_(params), diagonal_length_(diagonal_step * params.cell_size) {
@@ -63,4 +63,4 @@ std::size_t GridMap::passable_count() const {
   return static_cast<std::size_t>(std::count(passable_.begin(), passable_.end(), std::uint8_t{1}));
 }
 
-}  // namespace waymark
+}  // namespace waymark::grid

@@ -1,6 +1,6 @@
 #include "waymark/grid/grid_space.hpp"
 
-namespace waymark {
+namespace waymark::grid {
 
 GridSpace::GridSpace(const GridMap& map, DiagonalRule rule)
     : GridCells(map), rule_(rule), masks_(map.cell_count(), 0) {
@@ -27,4 +27,4 @@ GridSpace::GridSpace(const GridMap& map, DiagonalRule rule)
   }
 }
 
-}  // namespace waymark
+}  // namespace waymark::grid

@@ -2,7 +2,7 @@
 
 #include <bit>
 
-namespace waymark {
+namespace waymark::grid {
 
 std::optional<std::string> jump_search_unsupported(const GridMap& map, DiagonalRule rule) {
   if (rule != DiagonalRule::no_corner_cutting)
@@ -160,4 +160,4 @@ void expand_jump_path(const GridMap& map, const std::vector<CellId>& jump_points
   }
 }
 
-}  // namespace waymark
+}  // namespace waymark::grid

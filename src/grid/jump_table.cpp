@@ -6,7 +6,7 @@
 #include "waymark/core/errors.hpp"
 #include "waymark/core/hash.hpp"
 
-namespace waymark {
+namespace waymark::grid {
 namespace {
 
 constexpr std::array<char, 8> file_magic{'W', 'M', 'J', 'P', 'S', '+', '0', '2'};  // 02: Hasher fingerprint
@@ -106,4 +106,4 @@ JumpTable JumpTable::load(const std::string& path, const GridMap& map) {
   return table;
 }
 
-}  // namespace waymark
+}  // namespace waymark::grid

@@ -3,7 +3,7 @@
 #include "waymark/grid/heuristics.hpp"
 #include "waymark/grid/moves.hpp"
 
-namespace waymark {
+namespace waymark::grid {
 namespace {
 
 constexpr EnumNames<DiagonalRule, 4> diagonal_names{{
@@ -40,4 +40,4 @@ HeuristicKind default_heuristic(DiagonalRule rule) {
   return is_eight_connected(rule) ? HeuristicKind::octile : HeuristicKind::manhattan;
 }
 
-}  // namespace waymark
+}  // namespace waymark::grid

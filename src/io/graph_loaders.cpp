@@ -8,13 +8,17 @@
 
 #include "text_lines.hpp"
 
-namespace waymark {
+namespace waymark::io {
+
+using graph::Coordinates;
+using graph::Graph;
+using graph::GraphBuilder;
 namespace {
 
-using io_detail::LineReader;
-using io_detail::open_or_throw;
-using io_detail::parse_number;
-using io_detail::split_fields;
+using detail::LineReader;
+using detail::open_or_throw;
+using detail::parse_number;
+using detail::split_fields;
 
 /// DIMACS numbers vertices from 1, node lists from 0.
 constexpr std::int64_t dimacs_first_id = 1;
@@ -123,9 +127,9 @@ DimacsArcs read_dimacs_arcs(std::istream& in, const std::string& name) {
 }
 
 /// Positions indexed by vertex. Each vertex must get exactly one `v` line.
-std::vector<Point3> read_dimacs_coordinates(std::istream& in, const std::string& name, const FileVertexIds& ids) {
+std::vector<Vec3> read_dimacs_coordinates(std::istream& in, const std::string& name, const FileVertexIds& ids) {
   LineReader r(in, name);
-  std::vector<Point3> positions(ids.count());
+  std::vector<Vec3> positions(ids.count());
   std::vector<std::size_t> given_on(ids.count(), 0);  // line of each vertex's 'v', 0: none yet
   std::size_t p_line = 0;
   std::string line;
@@ -147,7 +151,7 @@ std::vector<Point3> read_dimacs_coordinates(std::istream& in, const std::string&
       if (given_on[v.value] != 0)
         r.fail("duplicate coordinates for vertex id " + std::string(f[1]) + " (first on line " +
                std::to_string(given_on[v.value]) + ")");
-      positions[v.value] = Point3{coordinate_field(r, f[2]), coordinate_field(r, f[3]), 0};
+      positions[v.value] = Vec3{coordinate_field(r, f[2]), coordinate_field(r, f[3]), 0};
       given_on[v.value] = r.number();
     } else {
       r.fail("unknown line type " + quoted(f[0]) + " (expected c, p or v)");
@@ -190,7 +194,7 @@ LoadedGraph parse_node_edge_lists(std::istream& nodes, const std::string& nodes_
   // Nodes: the id range is known only once every line is read.
   struct NodeLine {
     std::int64_t id;
-    Point3 position;
+    Vec3 position;
     std::size_t line;
   };
   std::vector<NodeLine> node_lines;
@@ -203,13 +207,13 @@ LoadedGraph parse_node_edge_lists(std::istream& nodes, const std::string& nodes_
       if (f.size() != 3) r.fail("expected 'ID X Y', got " + quoted(line));
       std::int64_t id = 0;
       if (!parse_number(f[0], id)) r.fail("bad vertex id " + quoted(f[0]));
-      node_lines.push_back({id, Point3{coordinate_field(r, f[1]), coordinate_field(r, f[2]), 0}, r.number()});
+      node_lines.push_back({id, Vec3{coordinate_field(r, f[1]), coordinate_field(r, f[2]), 0}, r.number()});
     }
     if (node_lines.size() > GraphBuilder::max_vertices)
       r.fail_at(0, "more than " + std::to_string(GraphBuilder::max_vertices) + " nodes");
   }
   const FileVertexIds ids(node_list_first_id, node_lines.size());
-  std::vector<Point3> positions(ids.count());
+  std::vector<Vec3> positions(ids.count());
   std::vector<std::size_t> given_on(ids.count(), 0);
   for (const NodeLine& n : node_lines) {
     const std::optional<VertexId> v = ids.to_vertex(n.id);
@@ -272,4 +276,4 @@ std::vector<VertexPair> load_vertex_pairs(const std::string& path, const FileVer
   return parse_vertex_pairs(in, path, ids);
 }
 
-}  // namespace waymark
+}  // namespace waymark::io

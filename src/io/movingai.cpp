@@ -6,13 +6,17 @@
 
 #include "text_lines.hpp"
 
-namespace waymark {
+namespace waymark::io {
+
+using grid::CellCoord;
+using grid::GridMap;
+using grid::GridMapParams;
 namespace {
 
-using io_detail::LineReader;
-using io_detail::open_or_throw;
-using io_detail::parse_number;
-using io_detail::split_fields;
+using detail::LineReader;
+using detail::open_or_throw;
+using detail::parse_number;
+using detail::split_fields;
 
 /// Largest map side we accept; keeps width·height well inside 32-bit cell ids.
 constexpr long max_map_side = 1 << 15;
@@ -171,4 +175,4 @@ void validate_query(const Scenario& scenario, const ScenarioQuery& q, const Grid
   }
 }
 
-}  // namespace waymark
+}  // namespace waymark::io

@@ -2,11 +2,18 @@
 
 #include "text_lines.hpp"
 
-namespace waymark {
+namespace waymark::io {
 
-using io_detail::LineReader;
-using io_detail::parse_number;
-using io_detail::split_fields;
+using puzzle::PuzzleState;
+using puzzle::PuzzleCheck;
+using puzzle::SlidingPuzzle;
+using puzzle::describe;
+using puzzle::max_puzzle_width;
+using puzzle::min_puzzle_width;
+
+using detail::LineReader;
+using detail::parse_number;
+using detail::split_fields;
 
 namespace {
 
@@ -73,8 +80,8 @@ PuzzleInstanceList parse_puzzle_instances(std::istream& in, const std::string& n
 }
 
 PuzzleInstanceList load_puzzle_instances(const std::string& path) {
-  std::ifstream in = io_detail::open_or_throw(path);
+  std::ifstream in = detail::open_or_throw(path);
   return parse_puzzle_instances(in, path);
 }
 
-}  // namespace waymark
+}  // namespace waymark::io

@@ -12,7 +12,7 @@
 
 #include "waymark/core/errors.hpp"
 
-namespace waymark::io_detail {
+namespace waymark::io::detail {
 
 /// Reads lines, strips a trailing CR, and counts them for error messages.
 class LineReader {
@@ -66,4 +66,4 @@ inline std::ifstream open_or_throw(const std::string& path) {
   return in;
 }
 
-}  // namespace waymark::io_detail
+}  // namespace waymark::io::detail

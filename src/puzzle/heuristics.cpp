@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-namespace waymark {
+namespace waymark::puzzle {
 
 namespace {
 
@@ -62,4 +62,4 @@ Cost LinearConflictHeuristic::operator()(const PuzzleState& s, const PuzzleState
   return manhattan(s, goal_cell, w) + 2 * conflicts;
 }
 
-}  // namespace waymark
+}  // namespace waymark::puzzle

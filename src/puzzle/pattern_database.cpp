@@ -11,7 +11,7 @@
 #include "waymark/core/parallel.hpp"
 #include "waymark/core/errors.hpp"
 
-namespace waymark {
+namespace waymark::puzzle {
 
 namespace {
 
@@ -430,4 +430,4 @@ AdditivePatternDatabase AdditivePatternDatabase::load(const std::string& path) {
   return db;
 }
 
-}  // namespace waymark
+}  // namespace waymark::puzzle

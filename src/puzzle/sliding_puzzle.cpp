@@ -4,7 +4,7 @@
 
 #include "waymark/core/errors.hpp"
 
-namespace waymark {
+namespace waymark::puzzle {
 
 namespace {
 
@@ -148,4 +148,4 @@ BlankMove SlidingPuzzle::move_between(int from, int to) const {
   return d < 0 ? BlankMove::left : BlankMove::right;
 }
 
-}  // namespace waymark
+}  // namespace waymark::puzzle

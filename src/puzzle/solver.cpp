@@ -10,7 +10,7 @@
 #include "waymark/core/stopwatch.hpp"
 #include "waymark/search/best_first.hpp"
 
-namespace waymark {
+namespace waymark::puzzle {
 
 namespace {
 
@@ -232,7 +232,7 @@ class InPlaceIda {
       search(0, h, start.blank, no_parent, x);
       if (!found_) bound_ = next_bound_;
     }
-    out.status = Status{SearchState::Success, StatusDetail::None};
+    out.status = Status{SearchState::success, StatusDetail::none};
     int blank = start.blank;
     for (const std::uint8_t to : path_) {
       out.moves.push_back(puzzle_->move_between(blank, to));
@@ -308,7 +308,7 @@ struct PdbRef {
 
 /// One A* query, its path turned into the blank's moves.
 template <class H>
-PuzzleSolution astar_query(const SlidingPuzzle& puzzle, AStar<SlidingPuzzle, H>& search, const PuzzleState& start) {
+PuzzleSolution astar_query(const SlidingPuzzle& puzzle, search::AStar<SlidingPuzzle, H>& search, const PuzzleState& start) {
   PuzzleSolution out;
   out.status = solve(search, start, puzzle.goal());
   out.stats = search.stats();
@@ -335,24 +335,24 @@ struct PuzzleSolver::Impl {
   void bind(Eval eval, H heuristic) {
     auto in_place = std::make_shared<InPlaceIda<W, Eval>>(*puzzle, std::move(eval));
     ida = [in_place, this](const PuzzleState& s) { return in_place->run(s, options); };
-    auto best_first = std::make_shared<AStar<SlidingPuzzle, H>>(*puzzle, heuristic, AStarPriority{},
-                                                                BestFirstOptions{.max_nodes = options.max_nodes});
+    auto best_first = std::make_shared<search::AStar<SlidingPuzzle, H>>(*puzzle, heuristic, search::AStarPriority{},
+                                                                search::BestFirstOptions{.max_nodes = options.max_nodes});
     astar = [best_first, this](const PuzzleState& s) { return astar_query(*puzzle, *best_first, s); };
     estimate = [heuristic, this](const PuzzleState& s) { return static_cast<int>(heuristic(s, puzzle->goal())); };
   }
   template <int W>
-  void bind(PuzzleHeuristic heuristic, const AdditivePatternDatabase* pdb) {
+  void bind(HeuristicKind heuristic, const AdditivePatternDatabase* pdb) {
     switch (heuristic) {
-      case PuzzleHeuristic::manhattan: return bind<W>(ManhattanEval<W>{}, ManhattanHeuristic(*puzzle));
-      case PuzzleHeuristic::linear_conflict: return bind<W>(LinearConflictEval<W>{}, LinearConflictHeuristic(*puzzle));
-      case PuzzleHeuristic::pdb_663:
-      case PuzzleHeuristic::pdb_78: break;
+      case HeuristicKind::manhattan: return bind<W>(ManhattanEval<W>{}, ManhattanHeuristic(*puzzle));
+      case HeuristicKind::linear_conflict: return bind<W>(LinearConflictEval<W>{}, LinearConflictHeuristic(*puzzle));
+      case HeuristicKind::pdb_663:
+      case HeuristicKind::pdb_78: break;
     }
     bind<W>(PatternEval<W>(*pdb), PdbRef{pdb});
   }
 };
 
-PuzzleSolver::PuzzleSolver(const SlidingPuzzle& puzzle, PuzzleHeuristic heuristic,
+PuzzleSolver::PuzzleSolver(const SlidingPuzzle& puzzle, HeuristicKind heuristic,
                            const AdditivePatternDatabase* pdb, PuzzleSolverOptions options)
     : impl_(std::make_unique<Impl>(Impl{&puzzle, std::move(options), {}, {}, {}})) {
   if (uses_pattern_database(heuristic)) {
@@ -375,7 +375,7 @@ PuzzleSolver::~PuzzleSolver() = default;
 int PuzzleSolver::estimate(const PuzzleState& s) const { return impl_->estimate(s); }
 
 namespace {
-PuzzleSolution unsolvable() { return PuzzleSolution{Status{SearchState::Failure, StatusDetail::None}, {}, {}}; }
+PuzzleSolution unsolvable() { return PuzzleSolution{Status{SearchState::failure, StatusDetail::none}, {}, {}}; }
 }  // namespace
 
 PuzzleSolution PuzzleSolver::ida(const PuzzleState& start) {
@@ -386,4 +386,4 @@ PuzzleSolution PuzzleSolver::astar(const PuzzleState& start) {
   return impl_->puzzle->is_solvable(start) ? impl_->astar(start) : unsolvable();
 }
 
-}  // namespace waymark
+}  // namespace waymark::puzzle

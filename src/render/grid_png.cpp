@@ -6,7 +6,10 @@
 #include <memory>
 #include <numbers>
 
-namespace waymark {
+namespace waymark::render {
+
+using grid::CellCoord;
+using grid::GridMap;
 namespace {
 
 struct Rgb {
@@ -78,4 +81,4 @@ bool write_grid_png(const GridMap& map, std::span<const CellId> path, std::span<
   return cairo_surface_write_to_png(surface.get(), file.c_str()) == CAIRO_STATUS_SUCCESS;
 }
 
-}  // namespace waymark
+}  // namespace waymark::render

@@ -9,7 +9,19 @@
 
 #include "waymark/core/stopwatch.hpp"
 
-namespace waymark {
+namespace waymark::scenario {
+
+using grid::Algorithm;
+using grid::GridMap;
+using grid::GridPlanner;
+using grid::GridPlannerOptions;
+using grid::JumpTable;
+using grid::planner_unsupported;
+using io::Scenario;
+using io::ScenarioQuery;
+using io::load_movingai_map;
+using io::load_movingai_scenario;
+using io::validate_query;
 
 std::string resolve_map_path(const std::string& scenario_file, const std::string& map_column,
                              const std::string& maps_dir) {
@@ -96,4 +108,4 @@ ScenarioReport run_scenarios(const std::vector<std::string>& files, const Scenar
   return report;
 }
 
-}  // namespace waymark
+}  // namespace waymark::scenario

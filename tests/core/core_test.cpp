@@ -21,15 +21,15 @@ TEST(StrongId, DefaultIsInvalidAndComparesByValue) {
 }
 
 TEST(Status, DetailFlagsCombine) {
-  const Status s{SearchState::Failure, StatusDetail::Cancelled | StatusDetail::PartialResult};
+  const Status s{SearchState::failure, StatusDetail::cancelled | StatusDetail::partial_result};
   EXPECT_TRUE(s.failed());
   EXPECT_TRUE(s.finished());
   EXPECT_FALSE(s.succeeded());
-  EXPECT_TRUE(s.has(StatusDetail::Cancelled));
-  EXPECT_TRUE(s.has(StatusDetail::PartialResult));
-  EXPECT_FALSE(s.has(StatusDetail::OutOfNodes));
-  EXPECT_EQ(to_string(SearchState::Success), "success");
-  EXPECT_EQ(to_string(SearchState::NotStarted), "not-started");
+  EXPECT_TRUE(s.has(StatusDetail::cancelled));
+  EXPECT_TRUE(s.has(StatusDetail::partial_result));
+  EXPECT_FALSE(s.has(StatusDetail::out_of_nodes));
+  EXPECT_EQ(to_string(SearchState::success), "success");
+  EXPECT_EQ(to_string(SearchState::not_started), "not-started");
 }
 
 TEST(Path, StepsAndClear) {

@@ -24,6 +24,9 @@
 #include "waymark/search/best_first.hpp"
 
 namespace waymark {
+using namespace search;
+using namespace graph;
+using namespace io;
 namespace {
 
 using test::BoostReference;

@@ -12,6 +12,9 @@
 #include "waymark/io/graph_loaders.hpp"
 
 namespace waymark {
+using namespace search;
+using namespace graph;
+using namespace io;
 namespace {
 
 TEST(GraphChAllocation, NoAllocationPerQueryAfterWarmUp) {

@@ -22,6 +22,9 @@
 #include "waymark/search/best_first.hpp"
 
 namespace waymark {
+using namespace search;
+using namespace graph;
+using namespace io;
 namespace {
 
 using test::BoostReference;

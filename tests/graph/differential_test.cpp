@@ -16,6 +16,9 @@
 #include "waymark/search/best_first.hpp"
 
 namespace waymark {
+using namespace search;
+using namespace graph;
+using namespace io;
 namespace {
 
 using test::BoostReference;
@@ -41,7 +44,7 @@ void expect_optimal(Search& search, const CheapestArcs& arcs, VertexId start, Ve
 double reference_scale(const EdgeList& list) {
   double scale = infinite_cost;
   for (const test::RawEdge& e : list.edges) {
-    const double length = euclidean_distance(list.positions[e.from], list.positions[e.to]);
+    const double length = distance(list.positions[e.from], list.positions[e.to]);
     if (length > 0) scale = std::min(scale, e.weight / length);
   }
   return scale == infinite_cost ? 0 : scale;

@@ -9,6 +9,7 @@
 #include "waymark/graph/heuristics.hpp"
 
 namespace waymark {
+using namespace graph;
 namespace {
 
 RoadNetworkParams small(std::uint64_t seed) {
@@ -33,7 +34,7 @@ TEST(GraphGenerate, RoadNetworkHasTheAdvertisedShape) {
   ASSERT_EQ(g.node_count(), 1200u);
   ASSERT_TRUE(g.has_positions());
   // Jitter keeps every intersection within its own cell.
-  const Point3 q = g.position(VertexId{3 * 40 + 5});
+  const Vec3 q = g.position(VertexId{3 * 40 + 5});
   EXPECT_NEAR(q.x, 5 * p.spacing, p.jitter * p.spacing);
   EXPECT_NEAR(q.y, 3 * p.spacing, p.jitter * p.spacing);
   // Row 0 and column 10 are highways: every segment there exists both ways.

@@ -14,6 +14,8 @@
 #include "waymark/io/graph_loaders.hpp"
 
 namespace waymark {
+using namespace graph;
+using namespace io;
 namespace {
 
 using test::TempFiles;
@@ -50,8 +52,8 @@ TEST(GraphLoader, DimacsWithCommentsCrlfParallelArcsSelfLoopsAndCoordinates) {
 
   const LoadedGraph with_co = load_dimacs_graph(gr, co);
   EXPECT_EQ(with_co.graph.coordinates(), Coordinates::xy);
-  EXPECT_EQ(with_co.graph.position(VertexId{2}), (Point3{30, -3, 0}));
-  EXPECT_EQ(with_co.graph.position(VertexId{0}), (Point3{10, -1, 0}));
+  EXPECT_EQ(with_co.graph.position(VertexId{2}), (Vec3{30, -3, 0}));
+  EXPECT_EQ(with_co.graph.position(VertexId{0}), (Vec3{10, -1, 0}));
   EXPECT_EQ(with_co.graph.arc_count(), 5u);
 }
 
@@ -73,7 +75,7 @@ TEST(GraphLoader, FileIdsTranslateBothWays) {
   EXPECT_EQ(lists.ids.first(), 0);
   EXPECT_EQ(lists.ids.to_file(VertexId{1}), 1);
   EXPECT_EQ(lists.ids.to_vertex(2), std::nullopt);
-  EXPECT_EQ(lists.graph.position(VertexId{1}), (Point3{0, 0, 0}));  // ids as written, any order
+  EXPECT_EQ(lists.graph.position(VertexId{1}), (Vec3{0, 0, 0}));  // ids as written, any order
   EXPECT_EQ(arcs_of(lists.graph, VertexId{0}), (Arcs{{1, 7.07}}));
   EXPECT_EQ(arcs_of(lists.graph, VertexId{1}), (Arcs{{0, 7.07}}));  // undirected: both arcs
 
@@ -103,7 +105,7 @@ TEST(GraphLoader, BundledOldenburg) {
   EXPECT_EQ(g.graph.node_count(), 6105u);
   EXPECT_EQ(g.graph.arc_count(), 2 * 7035u);
   // First lines: "0 769.948669 2982.984131" and "0 1609 1622 57.403187".
-  EXPECT_EQ(g.graph.position(VertexId{0}), (Point3{769.948669, 2982.984131, 0}));
+  EXPECT_EQ(g.graph.position(VertexId{0}), (Vec3{769.948669, 2982.984131, 0}));
   bool found = false;
   g.graph.for_each_successor(VertexId{1622}, [&](VertexId t, Cost w) { found |= t == VertexId{1609} && w == 57.403187; });
   EXPECT_TRUE(found);

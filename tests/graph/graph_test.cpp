@@ -12,6 +12,8 @@
 #include "waymark/search/best_first.hpp"
 
 namespace waymark {
+using namespace search;
+using namespace graph;
 namespace {
 
 static_assert(DenseSearchSpace<Graph>);
@@ -73,7 +75,7 @@ TEST(GraphBuilder, ReversedTurnsEveryArcAroundAndKeepsPositions) {
   EXPECT_EQ(target_values(r, v1), (std::vector<std::uint32_t>{0, 0}));
   EXPECT_EQ(std::vector<Cost>(r.weights(v1).begin(), r.weights(v1).end()), (std::vector<Cost>{2, 3}));
   EXPECT_EQ(target_values(r, v2), (std::vector<std::uint32_t>{1, 2}));
-  EXPECT_EQ(r.position(v2), (Point3{2, 0, 0}));
+  EXPECT_EQ(r.position(v2), (Vec3{2, 0, 0}));
 }
 
 TEST(GraphBuilder, EmptyGraph) {
@@ -118,7 +120,7 @@ TEST(GraphBuilder, ChecksPositions) {
   b.set_positions({{0, 0, 0}, {1, 2, 3}, {4, 5, 6}}, Coordinates::xyz);
   const Graph g = b.build();
   EXPECT_EQ(g.coordinates(), Coordinates::xyz);
-  EXPECT_EQ(g.position(v2), (Point3{4, 5, 6}));
+  EXPECT_EQ(g.position(v2), (Vec3{4, 5, 6}));
 }
 
 TEST(GraphSearch, DijkstraAndAStarFindTheShortestPathAndReuse) {

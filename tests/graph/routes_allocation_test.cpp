@@ -13,6 +13,9 @@
 #include "waymark/io/graph_loaders.hpp"
 
 namespace waymark {
+using namespace search;
+using namespace graph;
+using namespace io;
 namespace {
 
 std::vector<std::pair<VertexId, VertexId>> random_pairs(const Graph& g, int count) {

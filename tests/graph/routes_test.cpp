@@ -31,6 +31,9 @@
 #endif
 
 namespace waymark {
+using namespace search;
+using namespace graph;
+using namespace io;
 namespace {
 
 using test::BoostReference;
@@ -305,7 +308,7 @@ TEST(GraphRoutesCorners, UnreachableAndInvalidIdsFail) {
     EXPECT_EQ(table.first_arc(s, t), RouteTable::no_arc);
   }
   ShortestPathTree fresh(g);
-  EXPECT_EQ(fresh.status().state, SearchState::NotStarted);
+  EXPECT_EQ(fresh.status().state, SearchState::not_started);
   EXPECT_TRUE(fresh.path_to(v0, all.path).failed());
   EXPECT_FALSE(fresh.reached(v0));
   EXPECT_TRUE(fresh.compute(outside).failed());
@@ -390,7 +393,7 @@ TEST(GraphRoutesBidirectional, SteppingCancelAndReuse) {
   stepped.cancel();
   const Status cancelled = stepped.step();
   EXPECT_TRUE(cancelled.failed());
-  EXPECT_TRUE(cancelled.has(StatusDetail::Cancelled));
+  EXPECT_TRUE(cancelled.has(StatusDetail::cancelled));
   EXPECT_TRUE(stepped.path().empty());
   // A new query after a cancelled one starts clean.
   ASSERT_TRUE(solve(stepped, s, t).succeeded());

@@ -13,9 +13,10 @@
 #include "waymark/graph/vertex_index.hpp"
 
 namespace waymark {
+using namespace graph;
 namespace {
 
-Graph graph_at(const std::vector<Point3>& points, Coordinates kind) {
+Graph graph_at(const std::vector<Vec3>& points, Coordinates kind) {
   GraphBuilder b(points.size());
   b.set_positions(points, kind);
   return b.build();
@@ -23,7 +24,7 @@ Graph graph_at(const std::vector<Point3>& points, Coordinates kind) {
 
 /// Lowest id among the accepted vertices at the smallest squared distance.
 template <class Filter>
-std::optional<VertexId> brute_force(const std::vector<Point3>& points, Point3 p, Filter accept) {
+std::optional<VertexId> brute_force(const std::vector<Vec3>& points, Vec3 p, Filter accept) {
   std::optional<VertexId> best;
   double best_d2 = std::numeric_limits<double>::infinity();
   for (std::uint32_t i = 0; i < points.size(); ++i) {
@@ -39,20 +40,20 @@ std::optional<VertexId> brute_force(const std::vector<Point3>& points, Point3 p,
 
 enum class Layout { uniform, clustered, line, duplicates, spatial };
 
-std::vector<Point3> random_points(Layout layout, std::size_t n, std::mt19937& rng) {
+std::vector<Vec3> random_points(Layout layout, std::size_t n, std::mt19937& rng) {
   constexpr double extent = 1000;
   constexpr double cluster_radius = 5;
   constexpr int clusters = 4;
   std::uniform_real_distribution<double> coord(0, extent);
   std::normal_distribution<double> spread(0, cluster_radius);
-  std::vector<Point3> centres;
+  std::vector<Vec3> centres;
   for (int c = 0; c < clusters; ++c) centres.push_back({coord(rng), coord(rng), 0});
-  std::vector<Point3> points;
+  std::vector<Vec3> points;
   for (std::size_t i = 0; i < n; ++i) {
     switch (layout) {
       case Layout::uniform: points.push_back({coord(rng), coord(rng), 0}); break;
       case Layout::clustered: {
-        const Point3 c = centres[i % clusters];
+        const Vec3 c = centres[i % clusters];
         points.push_back({c.x + spread(rng), c.y + spread(rng), 0});
         break;
       }
@@ -74,7 +75,7 @@ TEST(GraphVertexIndex, NearestMatchesBruteForceWithAndWithoutFilters) {
   std::size_t checked = 0;
   for (const Layout layout : layouts) {
     for (const std::size_t n : sizes) {
-      const std::vector<Point3> points = random_points(layout, n, rng);
+      const std::vector<Vec3> points = random_points(layout, n, rng);
       const Coordinates kind = layout == Layout::spatial ? Coordinates::xyz : Coordinates::xy;
       const Graph graph = graph_at(points, kind);
       const VertexIndex index(graph);
@@ -84,8 +85,8 @@ TEST(GraphVertexIndex, NearestMatchesBruteForceWithAndWithoutFilters) {
       const auto every_third = [](VertexId v) { return v.value % 3 == 1; };
       const auto only_last = [&](VertexId v) { return v.value == n - 1; };
       for (int q = 0; q < queries; ++q) {
-        const Point3 p = q % 10 == 0 ? points[static_cast<std::size_t>(q) % n]  // exactly on a vertex
-                                     : Point3{coord(rng), coord(rng), kind == Coordinates::xyz ? coord(rng) : 0};
+        const Vec3 p = q % 10 == 0 ? points[static_cast<std::size_t>(q) % n]  // exactly on a vertex
+                                     : Vec3{coord(rng), coord(rng), kind == Coordinates::xyz ? coord(rng) : 0};
         EXPECT_EQ(index.nearest(p), brute_force(points, p, [](VertexId) { return true; }));
         EXPECT_EQ(index.nearest(p, every_third), brute_force(points, p, every_third));
         EXPECT_EQ(index.nearest(p, only_last), std::optional<VertexId>(VertexId{static_cast<std::uint32_t>(n - 1)}));
@@ -98,7 +99,7 @@ TEST(GraphVertexIndex, NearestMatchesBruteForceWithAndWithoutFilters) {
 }
 
 TEST(GraphVertexIndex, TiesGoToTheLowestIdAndTheFilterSeesOnlyImprovements) {
-  const std::vector<Point3> points = {{5, 5, 0}, {1, 1, 0}, {1, 1, 0}, {9, 9, 0}, {1, 1, 0}};
+  const std::vector<Vec3> points = {{5, 5, 0}, {1, 1, 0}, {1, 1, 0}, {9, 9, 0}, {1, 1, 0}};
   const VertexIndex index(graph_at(points, Coordinates::xy));
   EXPECT_EQ(index.nearest({1.2, 0.9, 0}), VertexId{1});
   std::vector<std::uint32_t> asked;

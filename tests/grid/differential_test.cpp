@@ -8,6 +8,8 @@
 #include "waymark/grid/grid_planner.hpp"
 
 namespace waymark {
+using namespace search;
+using namespace grid;
 namespace {
 
 using test::is_valid_path;

@@ -8,6 +8,7 @@
 #include "waymark/grid/heuristics.hpp"
 
 namespace waymark {
+using namespace grid;
 namespace {
 
 std::vector<CellCoord> neighbours(const GridSpace& space, int x, int y) {

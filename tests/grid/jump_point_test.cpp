@@ -10,6 +10,10 @@
 #include "waymark/scenario/runner.hpp"
 
 namespace waymark {
+using namespace search;
+using namespace grid;
+using namespace io;
+using namespace scenario;
 namespace {
 
 constexpr double relative_eps = 1e-9;

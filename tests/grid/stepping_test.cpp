@@ -12,6 +12,9 @@
 #include "waymark/search/traversal.hpp"
 
 namespace waymark {
+using namespace search;
+using namespace grid;
+using namespace io;
 namespace {
 
 template <class Search>
@@ -80,8 +83,8 @@ TEST_F(Stepping, CancelEndsWithCancelledFlag) {
   astar.cancel();
   const Status s = astar.step(5);
   EXPECT_TRUE(s.failed());
-  EXPECT_TRUE(s.has(StatusDetail::Cancelled));
-  EXPECT_FALSE(s.has(StatusDetail::PartialResult));
+  EXPECT_TRUE(s.has(StatusDetail::cancelled));
+  EXPECT_FALSE(s.has(StatusDetail::partial_result));
   EXPECT_TRUE(astar.path().empty());
   // The object is reusable after a cancel.
   astar.begin(start, goal);
@@ -91,7 +94,7 @@ TEST_F(Stepping, CancelEndsWithCancelledFlag) {
   ida.begin(start, goal);
   ida.step(3);
   ida.cancel();
-  EXPECT_TRUE(ida.step().has(StatusDetail::Cancelled));
+  EXPECT_TRUE(ida.step().has(StatusDetail::cancelled));
 }
 
 TEST_F(Stepping, PartialResultLeadsTowardUnreachableGoal) {
@@ -102,7 +105,7 @@ TEST_F(Stepping, PartialResultLeadsTowardUnreachableGoal) {
   astar.begin(walled.cell(0, 0), walled.cell(9, 5));
   const Status st = astar.step();
   EXPECT_TRUE(st.failed());
-  EXPECT_TRUE(st.has(StatusDetail::PartialResult));
+  EXPECT_TRUE(st.has(StatusDetail::partial_result));
   ASSERT_FALSE(astar.path().empty());
   EXPECT_EQ(astar.path().nodes.back(), walled.cell(6, 5));  // closest reachable cell
   EXPECT_TRUE(test::is_valid_path(s, astar.path(), walled.cell(0, 0), walled.cell(6, 5)));
@@ -129,7 +132,7 @@ TEST_F(Stepping, ObserverSeesEveryEvent) {
 
 TEST_F(Stepping, StatsAreFilledIn) {
   AStar<GridSpace, OctileHeuristic> astar(space, OctileHeuristic(map));
-  EXPECT_EQ(astar.status().state, SearchState::NotStarted);
+  EXPECT_EQ(astar.status().state, SearchState::not_started);
   astar.begin(start, goal);
   EXPECT_TRUE(astar.status().running());
   astar.step();
@@ -145,6 +148,9 @@ TEST_F(Stepping, StatsAreFilledIn) {
 }  // namespace waymark
 
 namespace waymark {
+using namespace search;
+using namespace grid;
+using namespace io;
 namespace {
 
 TEST(UserHeuristic, AnyCallableWorks) {

@@ -6,6 +6,8 @@
 #include "waymark/io/movingai.hpp"
 
 namespace waymark {
+using namespace grid;
+using namespace io;
 namespace {
 
 GridMap parse_map(const std::string& text, const MapLoadOptions& o = {}) {

@@ -10,6 +10,8 @@
 #include "waymark/io/puzzle_instances.hpp"
 
 namespace waymark {
+using namespace puzzle;
+using namespace io;
 namespace {
 
 PuzzleInstanceList parse(const std::string& text, const std::string& name = "list.txt") {

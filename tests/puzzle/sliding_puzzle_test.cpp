@@ -19,6 +19,8 @@
 #include "waymark/search/concepts.hpp"
 
 namespace waymark {
+using namespace search;
+using namespace puzzle;
 namespace {
 
 static_assert(SearchSpace<SlidingPuzzle>);

@@ -33,6 +33,9 @@
 #include "waymark/search/ida_star.hpp"
 
 namespace waymark {
+using namespace search;
+using namespace puzzle;
+using namespace io;
 namespace {
 
 // ---- the whole 8-puzzle, by breadth-first search from the goal -----------------------------
@@ -132,21 +135,21 @@ std::vector<PuzzleState> random_eight_puzzles(std::size_t count, unsigned seed) 
   return out;
 }
 
-constexpr std::array<PuzzleHeuristic, 2> simple_heuristics{PuzzleHeuristic::manhattan,
-                                                           PuzzleHeuristic::linear_conflict};
-constexpr std::array<PuzzleAlgorithm, 2> algorithms{PuzzleAlgorithm::ida, PuzzleAlgorithm::astar};
+constexpr std::array<HeuristicKind, 2> simple_heuristics{HeuristicKind::manhattan,
+                                                           HeuristicKind::linear_conflict};
+constexpr std::array<Algorithm, 2> algorithms{Algorithm::ida, Algorithm::astar};
 
 TEST(PuzzleSolver, HeuristicAndAlgorithmNames) {
-  EXPECT_EQ(to_string(PuzzleHeuristic::manhattan), "manhattan");
-  EXPECT_EQ(to_string(PuzzleHeuristic::linear_conflict), "linear-conflict");
-  EXPECT_EQ(to_string(PuzzleHeuristic::pdb_663), "pdb-663");
-  EXPECT_EQ(to_string(PuzzleHeuristic::pdb_78), "pdb-78");
-  for (const auto& [h, name] : puzzle_heuristic_names) EXPECT_EQ(parse_puzzle_heuristic(name), h);
-  EXPECT_FALSE(parse_puzzle_heuristic("pdb").has_value());
-  EXPECT_TRUE(uses_pattern_database(PuzzleHeuristic::pdb_78));
-  EXPECT_FALSE(uses_pattern_database(PuzzleHeuristic::linear_conflict));
-  EXPECT_EQ(name_of(puzzle_algorithm_names, PuzzleAlgorithm::astar), "astar");
-  EXPECT_EQ(value_of(puzzle_algorithm_names, "ida"), PuzzleAlgorithm::ida);
+  EXPECT_EQ(to_string(HeuristicKind::manhattan), "manhattan");
+  EXPECT_EQ(to_string(HeuristicKind::linear_conflict), "linear-conflict");
+  EXPECT_EQ(to_string(HeuristicKind::pdb_663), "pdb-663");
+  EXPECT_EQ(to_string(HeuristicKind::pdb_78), "pdb-78");
+  for (const auto& [h, name] : heuristic_names) EXPECT_EQ(parse_heuristic(name), h);
+  EXPECT_FALSE(parse_heuristic("pdb").has_value());
+  EXPECT_TRUE(uses_pattern_database(HeuristicKind::pdb_78));
+  EXPECT_FALSE(uses_pattern_database(HeuristicKind::linear_conflict));
+  EXPECT_EQ(name_of(algorithm_names, Algorithm::astar), "astar");
+  EXPECT_EQ(value_of(algorithm_names, "ida"), Algorithm::ida);
 }
 
 TEST(PuzzleSolver, EightPuzzleHasDiameter31) {
@@ -166,17 +169,17 @@ TEST(PuzzleSolver, EveryEightPuzzleWithinTwelveMovesSolvedOptimally) {
   const EightPuzzle& e = eight();
   const SlidingPuzzle& p = e.puzzle;
   std::size_t checked = 0;
-  for (const PuzzleHeuristic h : simple_heuristics) {
+  for (const HeuristicKind h : simple_heuristics) {
     PuzzleSolver solver(p, h);
     checked = 0;
     for (const PuzzleState& s : e.states) {
       const int d = e.distance_of(s);
       if (d > 12) break;  // breadth-first order
       ++checked;
-      for (const PuzzleAlgorithm a : algorithms) {
+      for (const Algorithm a : algorithms) {
         const PuzzleSolution sol = solver.solve(a, s);
         ASSERT_TRUE(solved_optimally(p, s, sol, d))
-            << to_string(h) << " " << name_of(puzzle_algorithm_names, a) << " on " << board_string(p, s);
+            << to_string(h) << " " << name_of(algorithm_names, a) << " on " << board_string(p, s);
       }
     }
   }
@@ -192,8 +195,8 @@ TEST(PuzzleSolver, RandomEightPuzzlesMatchBreadthFirstDistance) {
     if (e.distance_of(s) == eight_puzzle_diameter) boards.push_back(s);
   }
   ASSERT_EQ(boards.size(), 302u);
-  PuzzleSolver manhattan(p, PuzzleHeuristic::manhattan);
-  PuzzleSolver conflict(p, PuzzleHeuristic::linear_conflict);
+  PuzzleSolver manhattan(p, HeuristicKind::manhattan);
+  PuzzleSolver conflict(p, HeuristicKind::linear_conflict);
   int longest = 0;
   for (const PuzzleState& s : boards) {
     const int d = e.distance_of(s);
@@ -253,10 +256,10 @@ TEST(PuzzleSolver, TwoByTwoPuzzleSolvedOptimally) {
     });
   }
   ASSERT_EQ(queue.size(), 12u);
-  for (const PuzzleHeuristic h : simple_heuristics) {
+  for (const HeuristicKind h : simple_heuristics) {
     PuzzleSolver solver(p, h);
     for (const PuzzleState& s : queue) {
-      for (const PuzzleAlgorithm a : algorithms) {
+      for (const Algorithm a : algorithms) {
         EXPECT_TRUE(solved_optimally(p, s, solver.solve(a, s), dist[s.tiles])) << board_string(p, s);
       }
     }
@@ -303,8 +306,8 @@ TEST(PuzzleHeuristics, AdmissibleDominatingAndConsistentOnTheWholeEightPuzzle) {
   const PuzzleState goal = p.goal();
   const ManhattanHeuristic manhattan(p);
   const LinearConflictHeuristic conflict(p);
-  const PuzzleSolver m_solver(p, PuzzleHeuristic::manhattan);
-  const PuzzleSolver lc_solver(p, PuzzleHeuristic::linear_conflict);
+  const PuzzleSolver m_solver(p, HeuristicKind::manhattan);
+  const PuzzleSolver lc_solver(p, HeuristicKind::linear_conflict);
   int failures = 0, zero_m = 0, zero_lc = 0;
   const auto fail = [&](const PuzzleState& s, const std::string& what) {
     if (++failures <= 10) ADD_FAILURE() << what << " on " << board_string(p, s);
@@ -341,10 +344,10 @@ TEST(PuzzleSolver, UnsolvableBoardsFailAtOnce) {
   // A cheap database (five 3-tile patterns) stands in for pdb-663.
   const AdditivePatternDatabase small =
       AdditivePatternDatabase::build(p4, {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}, {10, 11, 12}, {13, 14, 15}});
-  for (const PuzzleHeuristic h :
-       {PuzzleHeuristic::manhattan, PuzzleHeuristic::linear_conflict, PuzzleHeuristic::pdb_663}) {
+  for (const HeuristicKind h :
+       {HeuristicKind::manhattan, HeuristicKind::linear_conflict, HeuristicKind::pdb_663}) {
     PuzzleSolver solver(p4, h, &small);
-    for (const PuzzleAlgorithm a : algorithms) {
+    for (const Algorithm a : algorithms) {
       const PuzzleSolution sol = solver.solve(a, unsolvable);
       EXPECT_TRUE(sol.status.failed()) << to_string(h);
       EXPECT_TRUE(sol.moves.empty());
@@ -352,7 +355,7 @@ TEST(PuzzleSolver, UnsolvableBoardsFailAtOnce) {
     }
   }
   const SlidingPuzzle p3(3);
-  PuzzleSolver solver3(p3, PuzzleHeuristic::linear_conflict);
+  PuzzleSolver solver3(p3, HeuristicKind::linear_conflict);
   const PuzzleState unsolvable3 = p3.make_state(std::vector<int>{0, 2, 1, 3, 4, 5, 6, 7, 8});
   EXPECT_TRUE(solver3.ida(unsolvable3).status.failed());
   EXPECT_TRUE(solver3.astar(unsolvable3).status.failed());
@@ -361,10 +364,10 @@ TEST(PuzzleSolver, UnsolvableBoardsFailAtOnce) {
 TEST(PuzzleSolver, GoalNeedsNoMoves) {
   for (int w = min_puzzle_width; w <= max_puzzle_width; ++w) {
     const SlidingPuzzle p(w);
-    for (const PuzzleHeuristic h : simple_heuristics) {
+    for (const HeuristicKind h : simple_heuristics) {
       PuzzleSolver solver(p, h);
       EXPECT_EQ(solver.estimate(p.goal()), 0);
-      for (const PuzzleAlgorithm a : algorithms) {
+      for (const Algorithm a : algorithms) {
         const PuzzleSolution sol = solver.solve(a, p.goal());
         EXPECT_TRUE(sol.status.succeeded()) << w;
         EXPECT_TRUE(sol.moves.empty()) << w;
@@ -375,21 +378,21 @@ TEST(PuzzleSolver, GoalNeedsNoMoves) {
 
 TEST(PuzzleSolver, PatternHeuristicsNeedADatabaseOfTheSameWidth) {
   const SlidingPuzzle p3(3), p4(4);
-  EXPECT_THROW(PuzzleSolver(p4, PuzzleHeuristic::pdb_663), BuildError);
-  EXPECT_THROW(PuzzleSolver(p4, PuzzleHeuristic::pdb_78), BuildError);
+  EXPECT_THROW(PuzzleSolver(p4, HeuristicKind::pdb_663), BuildError);
+  EXPECT_THROW(PuzzleSolver(p4, HeuristicKind::pdb_78), BuildError);
   const AdditivePatternDatabase db3 = AdditivePatternDatabase::build(p3, {{1, 2, 3, 4}, {5, 6, 7, 8}});
-  EXPECT_THROW(PuzzleSolver(p4, PuzzleHeuristic::pdb_663, &db3), BuildError);
-  EXPECT_NO_THROW(PuzzleSolver(p3, PuzzleHeuristic::pdb_663, &db3));
-  EXPECT_NO_THROW(PuzzleSolver(p4, PuzzleHeuristic::manhattan, &db3)) << "ignored when not needed";
+  EXPECT_THROW(PuzzleSolver(p4, HeuristicKind::pdb_663, &db3), BuildError);
+  EXPECT_NO_THROW(PuzzleSolver(p3, HeuristicKind::pdb_663, &db3));
+  EXPECT_NO_THROW(PuzzleSolver(p4, HeuristicKind::manhattan, &db3)) << "ignored when not needed";
 }
 
 TEST(PuzzleSolver, AStarNodeLimitFailsWithOutOfNodes) {
   const SlidingPuzzle p(4);
-  PuzzleSolver solver(p, PuzzleHeuristic::manhattan, nullptr, PuzzleSolverOptions{.max_nodes = 1000});
+  PuzzleSolver solver(p, HeuristicKind::manhattan, nullptr, PuzzleSolverOptions{.max_nodes = 1000});
   const PuzzleState korf1 = p.make_state(std::vector<int>{14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3});
   const PuzzleSolution sol = solver.astar(korf1);
   EXPECT_TRUE(sol.status.failed());
-  EXPECT_TRUE(sol.status.has(StatusDetail::OutOfNodes));
+  EXPECT_TRUE(sol.status.has(StatusDetail::out_of_nodes));
   EXPECT_TRUE(sol.moves.empty());
 }
 
@@ -420,7 +423,7 @@ constexpr std::array<int, 8> korf_linear_conflict{9, 12, 19, 30, 31, 42, 47, 48}
 constexpr std::array<int, 20> korf_pdb{1, 2, 4, 6, 9, 12, 13, 16, 19, 23, 28, 30, 31, 34, 38, 42, 44, 45, 47, 48};
 
 /// IDA* solutions of the listed instances, each checked against the published length.
-std::vector<PuzzleSolution> solve_korf(PuzzleHeuristic h, std::span<const int> indices,
+std::vector<PuzzleSolution> solve_korf(HeuristicKind h, std::span<const int> indices,
                                        const AdditivePatternDatabase* db = nullptr) {
   const SlidingPuzzle& p = fifteen();
   PuzzleSolver solver(p, h, db);
@@ -437,10 +440,10 @@ std::vector<PuzzleSolution> solve_korf(PuzzleHeuristic h, std::span<const int> i
   return out;
 }
 
-TEST(PuzzleSolver, KorfInstancesWithManhattan) { (void)solve_korf(PuzzleHeuristic::manhattan, korf_manhattan); }
+TEST(PuzzleSolver, KorfInstancesWithManhattan) { (void)solve_korf(HeuristicKind::manhattan, korf_manhattan); }
 
 TEST(PuzzleSolver, KorfInstancesWithLinearConflict) {
-  (void)solve_korf(PuzzleHeuristic::linear_conflict, korf_linear_conflict);
+  (void)solve_korf(HeuristicKind::linear_conflict, korf_linear_conflict);
 }
 
 TEST(PuzzleSolver, IdaReportsEachIterationBound) {
@@ -452,7 +455,7 @@ TEST(PuzzleSolver, IdaReportsEachIterationBound) {
     bounds.push_back(bound);
     expanded.push_back(n);
   };
-  PuzzleSolver solver(p, PuzzleHeuristic::manhattan, nullptr, options);
+  PuzzleSolver solver(p, HeuristicKind::manhattan, nullptr, options);
   const PuzzleInstance& inst = korf(42);
   const PuzzleSolution sol = solver.ida(inst.state);
   ASSERT_TRUE(solved_optimally(p, inst.state, sol, 42));
@@ -469,7 +472,7 @@ TEST(PuzzleSolver, IdaReportsEachIterationBound) {
 
 TEST(PuzzleSolver, AStarOnEasyFifteenPuzzles) {
   const SlidingPuzzle& p = fifteen();
-  PuzzleSolver conflict(p, PuzzleHeuristic::linear_conflict, nullptr,
+  PuzzleSolver conflict(p, HeuristicKind::linear_conflict, nullptr,
                         PuzzleSolverOptions{.max_nodes = 4'000'000});
   for (const int index : {9, 12}) {
     const PuzzleInstance& inst = korf(index);
@@ -778,7 +781,7 @@ TEST(PatternDatabase, AdditiveEightPuzzleDatabaseEqualsBruteForceAndSolvesOptima
   }
   EXPECT_EQ(failures, 0);
   // The solver takes any additive database of its width (the enum only says "a database").
-  PuzzleSolver solver(p, PuzzleHeuristic::pdb_663, &db);
+  PuzzleSolver solver(p, HeuristicKind::pdb_663, &db);
   for (const PuzzleState& s : random_eight_puzzles(100, 3)) {
     ASSERT_TRUE(solved_optimally(p, s, solver.ida(s), e.distance_of(s))) << board_string(p, s);
     ASSERT_TRUE(solved_optimally(p, s, solver.astar(s), e.distance_of(s))) << board_string(p, s);
@@ -905,7 +908,7 @@ TEST(PatternDatabase, SaveAndLoadRoundTripAndRejectBadFiles) {
                     random_eight_puzzles(500, 5));
   // A loaded database drives the solver.
   const AdditivePatternDatabase eight_db = AdditivePatternDatabase::load(files.path("eight.pdb"));
-  PuzzleSolver solver(eight().puzzle, PuzzleHeuristic::pdb_663, &eight_db);
+  PuzzleSolver solver(eight().puzzle, HeuristicKind::pdb_663, &eight_db);
   for (const PuzzleState& s : random_eight_puzzles(20, 20)) {
     EXPECT_TRUE(solved_optimally(eight().puzzle, s, solver.ida(s), eight().distance_of(s)));
   }
@@ -1010,9 +1013,9 @@ void check_pdb663_on(const PuzzleSolver& solver, const PuzzleState& s, int bound
 TEST(PatternDatabase, Pdb663SolvesKorfInstancesOptimally) {
   const SlidingPuzzle& p = fifteen();
   const AdditivePatternDatabase& db = pdb663();
-  const std::vector<PuzzleSolution> solutions = solve_korf(PuzzleHeuristic::pdb_663, korf_pdb, &db);
+  const std::vector<PuzzleSolution> solutions = solve_korf(HeuristicKind::pdb_663, korf_pdb, &db);
   // Along an optimal solution of length L, the board after i moves is L - i from the goal.
-  const PuzzleSolver solver(p, PuzzleHeuristic::pdb_663, &db);
+  const PuzzleSolver solver(p, HeuristicKind::pdb_663, &db);
   int failures = 0;
   for (std::size_t k = 0; k < korf_pdb.size(); ++k) {
     const PuzzleInstance& inst = korf(korf_pdb[k]);
@@ -1027,7 +1030,7 @@ TEST(PatternDatabase, Pdb663SolvesKorfInstancesOptimally) {
   }
   EXPECT_EQ(failures, 0);
   // A* with the same heuristic.
-  PuzzleSolver astar(p, PuzzleHeuristic::pdb_663, &db, PuzzleSolverOptions{.max_nodes = 4'000'000});
+  PuzzleSolver astar(p, HeuristicKind::pdb_663, &db, PuzzleSolverOptions{.max_nodes = 4'000'000});
   for (const int index : {9, 13, 19, 31, 42, 47}) {
     const PuzzleInstance& inst = korf(index);
     EXPECT_TRUE(solved_optimally(p, inst.state, astar.astar(inst.state), inst.optimal_length.value_or(-1)))
@@ -1078,7 +1081,7 @@ TEST(PatternDatabase, Pdb663TablesAdmissibleAboveManhattanAndSavedExactly) {
 
   // Admissible within 14 moves of the goal, where breadth-first search gives the distance;
   // above Manhattan there and along a random walk; a move changes only its tile's parts.
-  const PuzzleSolver solver(p, PuzzleHeuristic::pdb_663, &db);
+  const PuzzleSolver solver(p, HeuristicKind::pdb_663, &db);
   int failures = 0;
   const auto& near = fifteen_near_goal();
   EXPECT_GT(near.size(), 60000u);

@@ -8,6 +8,9 @@
 #include "waymark/scenario/runner.hpp"
 
 namespace waymark {
+using namespace grid;
+using namespace io;
+using namespace scenario;
 namespace {
 
 std::vector<std::string> bundled_scenarios() {

@@ -8,6 +8,9 @@
 #include "waymark/io/movingai.hpp"
 
 namespace waymark {
+using namespace search;
+using namespace grid;
+using namespace io;
 namespace {
 
 TEST(Allocation, CountingHookSeesAllocations) {

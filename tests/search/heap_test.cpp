@@ -8,6 +8,7 @@
 #include "waymark/search/indexed_heap.hpp"
 
 namespace waymark {
+using namespace search;
 namespace {
 
 struct Positions {

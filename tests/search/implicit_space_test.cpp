@@ -12,6 +12,7 @@
 #include "waymark/search/traversal.hpp"
 
 namespace waymark {
+using namespace search;
 namespace {
 
 constexpr std::int64_t limit = 2000;  // nodes live in [0, limit]
@@ -101,8 +102,8 @@ TEST(ImplicitSpace, NodeLimitEndsWithOutOfNodesAndPartialPath) {
   astar.begin(0, 1900);
   const Status s = astar.step();
   EXPECT_TRUE(s.failed());
-  EXPECT_TRUE(s.has(StatusDetail::OutOfNodes));
-  EXPECT_TRUE(s.has(StatusDetail::PartialResult));
+  EXPECT_TRUE(s.has(StatusDetail::out_of_nodes));
+  EXPECT_TRUE(s.has(StatusDetail::partial_result));
   ASSERT_FALSE(astar.path().empty());
   EXPECT_EQ(astar.path().nodes.front(), 0);
 }

@@ -3,6 +3,7 @@
 #include "waymark/search/node_table.hpp"
 
 namespace waymark {
+using namespace search;
 namespace {
 
 struct LineSpace {  // a dense space of n nodes, no edges needed for table tests

@@ -7,6 +7,7 @@
 #include "waymark/search/priorities.hpp"
 
 namespace waymark {
+using namespace search;
 namespace {
 
 TEST(KeyQuantizer, OffByDefault) {

@@ -21,6 +21,7 @@
 #include "waymark/graph/graph.hpp"
 
 namespace waymark::test {
+using namespace graph;
 
 /// Distances are compared to the reference with this relative tolerance (the summation
 /// orders differ), never below an absolute 1e-9.
@@ -38,7 +39,7 @@ struct RawEdge {
 struct EdgeList {
   std::size_t vertices = 0;
   std::vector<RawEdge> edges;
-  std::vector<Point3> positions;  ///< empty: no coordinates
+  std::vector<Vec3> positions;  ///< empty: no coordinates
   Coordinates coordinates = Coordinates::none;
 
   [[nodiscard]] std::size_t arc_count() const {
@@ -210,7 +211,7 @@ inline EdgeList random_edge_list(std::mt19937& rng, Coordinates coordinates) {
     }
     const double roll = unit(rng);
     if (coordinates != Coordinates::none) {
-      const double length = euclidean_distance(list.positions[e.from], list.positions[e.to]);
+      const double length = distance(list.positions[e.from], list.positions[e.to]);
       e.weight = roll < 0.1 ? length : length * (1 + 2 * unit(rng));
       if (length == 0) e.weight = coordinate_extent * unit(rng);
     } else {

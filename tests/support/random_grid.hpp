@@ -15,6 +15,7 @@
 #include "waymark/grid/grid_space.hpp"
 
 namespace waymark::test {
+using namespace grid;
 
 inline const std::string data_dir = WAYMARK_DATA_DIR;
 

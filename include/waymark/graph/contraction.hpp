@@ -19,7 +19,7 @@
 #include "waymark/graph/graph.hpp"
 #include "waymark/search/indexed_heap.hpp"
 
-namespace waymark {
+namespace waymark::graph {
 
 /// Tuning of ContractionHierarchy::build. Limits on witness searches only ever add shortcuts
 /// that were not needed (slower queries, more memory); they never lose a shortest path.
@@ -244,8 +244,8 @@ class ChQuery {
   std::uint32_t generation_ = 0;
   Positions<forward> forward_positions_;
   Positions<backward> backward_positions_;
-  IndexedDaryHeap<4, Positions<forward>> forward_queue_;
-  IndexedDaryHeap<4, Positions<backward>> backward_queue_;
+  search::IndexedDaryHeap<4, Positions<forward>> forward_queue_;
+  search::IndexedDaryHeap<4, Positions<backward>> backward_queue_;
   Cost best_ = infinite_cost;
   std::uint32_t meet_ = not_open;
   /// Unpacking: (arc index, is upward, head rank) still to expand, and the top-level arcs.
@@ -262,4 +262,4 @@ class ChQuery {
   ChQueryStats stats_;
 };
 
-}  // namespace waymark
+}  // namespace waymark::graph

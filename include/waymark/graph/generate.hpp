@@ -7,7 +7,7 @@
 
 #include "waymark/graph/graph.hpp"
 
-namespace waymark {
+namespace waymark::graph {
 
 struct RoadNetworkParams {
   std::uint32_t columns = 1000;  ///< intersections per row. [Limit: >= 1]
@@ -32,4 +32,4 @@ struct RoadNetworkParams {
 /// one standard library. O(columns·rows).
 [[nodiscard]] Graph generate_road_network(const RoadNetworkParams& params);
 
-}  // namespace waymark
+}  // namespace waymark::graph

@@ -10,23 +10,10 @@
 
 #include "waymark/core/assert.hpp"
 #include "waymark/core/cost.hpp"
+#include "waymark/core/geometry.hpp"
 #include "waymark/core/ids.hpp"
 
-namespace waymark {
-
-/// A vertex position in world units; 2D graphs leave z at 0.
-struct Point3 {
-  double x = 0;
-  double y = 0;
-  double z = 0;
-  friend constexpr bool operator==(Point3, Point3) = default;
-};
-
-/// Straight-line distance between two positions.
-[[nodiscard]] inline double euclidean_distance(Point3 a, Point3 b) {
-  const double dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
-  return std::sqrt(dx * dx + dy * dy + dz * dz);
-}
+namespace waymark::graph {
 
 /// Which coordinates a graph's vertices carry.
 enum class Coordinates : std::uint8_t {
@@ -73,12 +60,12 @@ class Graph {
   [[nodiscard]] Coordinates coordinates() const { return coordinates_; }
   [[nodiscard]] bool has_positions() const { return coordinates_ != Coordinates::none; }
   /// Position of v. Requires has_positions().
-  [[nodiscard]] Point3 position(VertexId v) const {
+  [[nodiscard]] Vec3 position(VertexId v) const {
     WAYMARK_ASSERT(has_positions() && contains(v));
     return positions_[v.value];
   }
   /// All positions indexed by vertex; empty without coordinates.
-  [[nodiscard]] std::span<const Point3> positions() const { return positions_; }
+  [[nodiscard]] std::span<const Vec3> positions() const { return positions_; }
 
   /// The same vertices and positions with every arc turned around (u → v becomes v → u):
   /// searching it from t finds the distances *to* t (backward searches, landmarks, tables).
@@ -97,7 +84,7 @@ class Graph {
   std::vector<std::uint32_t> offsets_;  ///< node_count() + 1 entries
   std::vector<VertexId> targets_;
   std::vector<Cost> weights_;
-  std::vector<Point3> positions_;
+  std::vector<Vec3> positions_;
   Coordinates coordinates_ = Coordinates::none;
 };
 
@@ -136,7 +123,7 @@ class GraphBuilder {
   /// Gives every vertex a position (index = vertex id). With Coordinates::xy the z values must
   /// be 0. Throws BuildError on a non-finite coordinate or `none`; the count is checked by
   /// build(), so vertices may still be added afterwards.
-  void set_positions(std::vector<Point3> positions, Coordinates kind);
+  void set_positions(std::vector<Vec3> positions, Coordinates kind);
 
   /// The graph: arcs grouped by source by a counting sort, insertion order kept within a
   /// source. O(V + E). Throws BuildError when positions were set for a different number of
@@ -151,8 +138,8 @@ class GraphBuilder {
   std::vector<VertexId> sources_;
   std::vector<VertexId> targets_;
   std::vector<Cost> weights_;
-  std::vector<Point3> positions_;
+  std::vector<Vec3> positions_;
   Coordinates coordinates_ = Coordinates::none;
 };
 
-}  // namespace waymark
+}  // namespace waymark::graph

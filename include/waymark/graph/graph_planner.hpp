@@ -21,30 +21,30 @@
 #include "waymark/graph/shortest_paths.hpp"
 #include "waymark/search/best_first.hpp"
 
-namespace waymark {
+namespace waymark::graph {
 
 /// The graph searches. alt, ch and table need preprocessing; astar needs vertex positions.
-enum class GraphAlgorithm : std::uint8_t { dijkstra, bidijkstra, astar, alt, ch, table };
+enum class Algorithm : std::uint8_t { dijkstra, bidijkstra, astar, alt, ch, table };
 
-inline constexpr EnumNames<GraphAlgorithm, 6> graph_algorithm_names{{
-    {GraphAlgorithm::dijkstra, "dijkstra"},
-    {GraphAlgorithm::bidijkstra, "bidijkstra"},
-    {GraphAlgorithm::astar, "astar"},
-    {GraphAlgorithm::alt, "alt"},
-    {GraphAlgorithm::ch, "ch"},
-    {GraphAlgorithm::table, "table"},
+inline constexpr EnumNames<Algorithm, 6> algorithm_names{{
+    {Algorithm::dijkstra, "dijkstra"},
+    {Algorithm::bidijkstra, "bidijkstra"},
+    {Algorithm::astar, "astar"},
+    {Algorithm::alt, "alt"},
+    {Algorithm::ch, "ch"},
+    {Algorithm::table, "table"},
 }};
-[[nodiscard]] constexpr std::string_view to_string(GraphAlgorithm a) { return name_of(graph_algorithm_names, a); }
-[[nodiscard]] constexpr std::optional<GraphAlgorithm> parse_graph_algorithm(std::string_view name) {
-  return value_of(graph_algorithm_names, name);
+[[nodiscard]] constexpr std::string_view to_string(Algorithm a) { return name_of(algorithm_names, a); }
+[[nodiscard]] constexpr std::optional<Algorithm> parse_algorithm(std::string_view name) {
+  return value_of(algorithm_names, name);
 }
 /// Whether the algorithm keeps a preprocessed structure that can be saved and loaded.
-[[nodiscard]] constexpr bool has_preprocessing(GraphAlgorithm a) {
-  return a == GraphAlgorithm::alt || a == GraphAlgorithm::ch || a == GraphAlgorithm::table;
+[[nodiscard]] constexpr bool has_preprocessing(Algorithm a) {
+  return a == Algorithm::alt || a == Algorithm::ch || a == Algorithm::table;
 }
 
 struct GraphPlannerOptions {
-  GraphAlgorithm algorithm = GraphAlgorithm::dijkstra;
+  Algorithm algorithm = Algorithm::dijkstra;
   /// alt / ch / table: a file written by save_preprocessing() to load instead of building.
   std::string load_from;
   LandmarkParams landmarks{};  ///< alt, when building
@@ -53,7 +53,7 @@ struct GraphPlannerOptions {
 
 /// Why `algorithm` cannot run on `graph` (astar without positions, a route table for a graph
 /// too large), or nullopt when it can.
-[[nodiscard]] std::optional<std::string> graph_planner_unsupported(const Graph& graph, GraphAlgorithm algorithm);
+[[nodiscard]] std::optional<std::string> graph_planner_unsupported(const Graph& graph, Algorithm algorithm);
 
 /// Owns one reusable query object of the chosen kind, and the preprocessing it needs (built
 /// in the constructor, or loaded), over one graph. Reuse it for many queries; after the
@@ -77,7 +77,7 @@ class GraphPlanner {
   [[nodiscard]] std::uint64_t expanded() const { return expanded_; }
   [[nodiscard]] double time_s() const { return time_s_; }
 
-  [[nodiscard]] GraphAlgorithm algorithm() const { return algorithm_; }
+  [[nodiscard]] Algorithm algorithm() const { return algorithm_; }
   /// Seconds spent building (or loading) the preprocessing, and its memory; 0 without.
   [[nodiscard]] double preprocess_s() const { return preprocess_s_; }
   [[nodiscard]] std::size_t preprocess_bytes() const;
@@ -89,12 +89,12 @@ class GraphPlanner {
   struct TableQuery {
     const RouteTable* table;
   };
-  using Dijkstra1 = Dijkstra<Graph>;
-  using EuclideanAStar = AStar<Graph, EuclideanHeuristic>;
-  using LandmarkAStar = AStar<Graph, LandmarkHeuristic>;
+  using Dijkstra1 = search::Dijkstra<Graph>;
+  using EuclideanAStar = search::AStar<Graph, EuclideanHeuristic>;
+  using LandmarkAStar = search::AStar<Graph, LandmarkHeuristic>;
 
   const Graph* graph_;
-  GraphAlgorithm algorithm_;
+  Algorithm algorithm_;
   // Preprocessing, built or loaded by the constructor when the algorithm needs it.
   std::unique_ptr<BidirectionalGraph> both_ways_;
   std::unique_ptr<Landmarks> landmarks_;
@@ -109,4 +109,4 @@ class GraphPlanner {
   double preprocess_s_ = 0;
 };
 
-}  // namespace waymark
+}  // namespace waymark::graph

@@ -6,7 +6,7 @@
 #include "waymark/core/cost.hpp"
 #include "waymark/graph/graph.hpp"
 
-namespace waymark {
+namespace waymark::graph {
 
 /// The largest s such that s × straight-line distance never exceeds a path's weight: the
 /// minimum over arcs of weight / length, arcs of length 0 (self-loops, coincident endpoints)
@@ -42,7 +42,7 @@ class EuclideanHeuristic {
   [[nodiscard]] double scale() const { return scale_; }
 
   Cost operator()(VertexId n, VertexId goal) const {
-    return scale_ * euclidean_distance(graph_->position(n), graph_->position(goal));
+    return scale_ * distance(graph_->position(n), graph_->position(goal));
   }
 
  private:
@@ -50,4 +50,4 @@ class EuclideanHeuristic {
   double scale_;
 };
 
-}  // namespace waymark
+}  // namespace waymark::graph

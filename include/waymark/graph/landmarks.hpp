@@ -15,7 +15,7 @@
 #include "waymark/core/ids.hpp"
 #include "waymark/graph/graph.hpp"
 
-namespace waymark {
+namespace waymark::graph {
 
 struct LandmarkParams {
   static constexpr std::size_t default_count = 16;
@@ -169,4 +169,4 @@ class LandmarkHeuristic {
   const Landmarks* landmarks_;
 };
 
-}  // namespace waymark
+}  // namespace waymark::graph

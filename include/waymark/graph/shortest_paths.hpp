@@ -24,7 +24,7 @@
 #include "waymark/search/observer.hpp"
 #include "waymark/search/search_core.hpp"
 
-namespace waymark {
+namespace waymark::graph {
 
 /// One Dijkstra search over a Graph, advanced one settled vertex at a time, with the engine's
 /// DenseNodeTable (reset in O(1) by a generation stamp) and IndexedDaryHeap (decrease-key).
@@ -50,7 +50,7 @@ class DijkstraFrontier {
     open_.clear();
     settled_ = 0;
     scanned_ = 0;
-    const SlotLookup s = table_.find_or_insert(graph, source);
+    const search::SlotLookup s = table_.find_or_insert(graph, source);
     table_[s.slot].g = 0;
     open_.push(s.slot, 0, 0);
   }
@@ -71,14 +71,14 @@ class DijkstraFrontier {
   template <class OnArc>
   VertexId settle_next(OnArc&& on_arc) {
     const std::uint32_t slot = open_.pop().slot();
-    table_[slot].heap_pos = NodeRecord::not_open;
+    table_[slot].heap_pos = search::NodeRecord::not_open;
     const Cost g = table_[slot].g;
     const VertexId u{slot};
     ++settled_;
     graph_->for_each_successor(u, [&](VertexId v, Cost w) {
       ++scanned_;
-      const SlotLookup s = table_.find_or_insert(*graph_, v);
-      NodeRecord& r = table_[s.slot];
+      const search::SlotLookup s = table_.find_or_insert(*graph_, v);
+      search::NodeRecord& r = table_[s.slot];
       const Cost new_g = g + w;
       if (s.fresh) {
         r.g = new_g;
@@ -98,7 +98,7 @@ class DijkstraFrontier {
   }
 
   /// Whether the current search has given v a distance (tentative or final).
-  [[nodiscard]] bool reached(VertexId v) const { return table_.find(*graph_, v) != no_slot; }
+  [[nodiscard]] bool reached(VertexId v) const { return table_.find(*graph_, v) != search::no_slot; }
   /// Reached and taken off the frontier: distance(v) is final.
   [[nodiscard]] bool settled(VertexId v) const { return reached(v) && !table_[v.value].is_open(); }
   /// Final once settled, tentative while on the frontier, infinite when not reached.
@@ -114,14 +114,14 @@ class DijkstraFrontier {
 
  private:
   struct PositionSink {
-    DenseNodeTable<Graph>* table = nullptr;
+    search::DenseNodeTable<Graph>* table = nullptr;
     void set_position(std::uint32_t slot, std::uint32_t pos) { (*table)[slot].heap_pos = pos; }
   };
 
   const Graph* graph_ = nullptr;
-  DenseNodeTable<Graph> table_;
+  search::DenseNodeTable<Graph> table_;
   PositionSink positions_;
-  IndexedDaryHeap<default_heap_arity, PositionSink> open_;
+  search::IndexedDaryHeap<search::default_heap_arity, PositionSink> open_;
   std::uint64_t settled_ = 0;
   std::uint64_t scanned_ = 0;
 };
@@ -220,10 +220,10 @@ struct BidirectionalOptions {
 ///
 /// One object per thread; allocates nothing per query after warm-up. Memory: 2 × 32 bytes
 /// per vertex + the frontiers.
-class BidirectionalDijkstra : public SearchCore<VertexId, NullObserver> {
+class BidirectionalDijkstra : public search::SearchCore<VertexId, search::NullObserver> {
  public:
   explicit BidirectionalDijkstra(const BidirectionalGraph& graphs, BidirectionalOptions options = {})
-      : SearchCore(NullObserver{}), graphs_(&graphs), options_(options) {}
+      : search::SearchCore<VertexId, search::NullObserver>(search::NullObserver{}), graphs_(&graphs), options_(options) {}
   BidirectionalDijkstra(const BidirectionalDijkstra&) = delete;
   BidirectionalDijkstra& operator=(const BidirectionalDijkstra&) = delete;
 
@@ -232,7 +232,7 @@ class BidirectionalDijkstra : public SearchCore<VertexId, NullObserver> {
   void begin(VertexId source, VertexId target);
   /// Settles at most `max_expansions` vertices (both sides). Returns Running while there is
   /// more to do.
-  Status step(std::size_t max_expansions = unlimited_expansions);
+  Status step(std::size_t max_expansions = search::unlimited_expansions);
   /// Warm-up: sizes and touches both node tables.
   void reserve();
 
@@ -320,4 +320,4 @@ class RouteTable {
   std::vector<std::uint32_t> first_arc_;  ///< [target * V + source]
 };
 
-}  // namespace waymark
+}  // namespace waymark::graph

@@ -12,7 +12,7 @@
 #include "waymark/core/ids.hpp"
 #include "waymark/graph/graph.hpp"
 
-namespace waymark {
+namespace waymark::graph {
 
 struct VertexIndexParams {
   /// Smallest vertices_per_cell accepted; bounds the memory at about 12 buckets per vertex.
@@ -42,7 +42,7 @@ class VertexIndex {
   /// improve the result. Allocates nothing. Squared distances overflow beyond about 1e154
   /// units: vertices that far from `p` all tie (lowest id wins).
   template <class Filter>
-  [[nodiscard]] std::optional<VertexId> nearest(Point3 p, Filter&& accept) const {
+  [[nodiscard]] std::optional<VertexId> nearest(Vec3 p, Filter&& accept) const {
     if (ids_.empty() || !std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return std::nullopt;
     const std::int64_t cx = column_of(p.x), cy = row_of(p.y);
     const std::int64_t cols = columns_, rows = rows_;
@@ -53,7 +53,7 @@ class VertexIndex {
       if (bucket_distance2(p, x, y) > best_d2) return;
       const auto b = static_cast<std::size_t>(y * cols + x);
       for (std::uint32_t i = bucket_start_[b]; i < bucket_start_[b + 1]; ++i) {
-        const Point3 q = positions_[i];
+        const Vec3 q = positions_[i];
         const double dx = q.x - p.x, dy = q.y - p.y, dz = q.z - p.z;
         const double d2 = dx * dx + dy * dy + dz * dz;
         if ((d2 < best_d2 || (d2 == best_d2 && ids_[i] < best)) && accept(ids_[i])) {
@@ -84,7 +84,7 @@ class VertexIndex {
   }
 
   /// The vertex nearest to `p`; nullopt only for an empty graph or a non-finite `p`.
-  [[nodiscard]] std::optional<VertexId> nearest(Point3 p) const {
+  [[nodiscard]] std::optional<VertexId> nearest(Vec3 p) const {
     return nearest(p, [](VertexId) { return true; });
   }
 
@@ -108,7 +108,7 @@ class VertexIndex {
 
   /// Squared horizontal distance from p to bucket (x, y), less the slack: a lower bound for
   /// the distance to every vertex in it.
-  [[nodiscard]] double bucket_distance2(Point3 p, std::int64_t x, std::int64_t y) const {
+  [[nodiscard]] double bucket_distance2(Vec3 p, std::int64_t x, std::int64_t y) const {
     const auto axis = [&](double v, double lo) {
       const double hi = lo + cell_size_;
       return std::max(0.0, std::max(lo - v, v - hi) - boundary_slack * cell_size_);
@@ -125,7 +125,7 @@ class VertexIndex {
   std::uint32_t rows_ = 1;
   std::vector<std::uint32_t> bucket_start_;  ///< columns·rows + 1 entries: bucket b is [start[b], start[b+1])
   std::vector<VertexId> ids_;                ///< vertices grouped by bucket
-  std::vector<Point3> positions_;            ///< positions_[i] is the position of ids_[i]
+  std::vector<Vec3> positions_;            ///< positions_[i] is the position of ids_[i]
 };
 
-}  // namespace waymark
+}  // namespace waymark::graph

@@ -9,17 +9,11 @@
 
 #include "waymark/core/assert.hpp"
 #include "waymark/core/divider.hpp"
+#include "waymark/core/geometry.hpp"
 #include "waymark/core/ids.hpp"
 #include "waymark/grid/moves.hpp"
 
-namespace waymark {
-
-/// A point in world units.
-struct Vec2 {
-  double x = 0;
-  double y = 0;
-  friend constexpr bool operator==(Vec2, Vec2) = default;
-};
+namespace waymark::grid {
 
 /// Integer cell coordinates: x is the column, y the row, both 0-based.
 struct CellCoord {
@@ -128,4 +122,4 @@ class GridMap {
   double min_multiplier_ = 1.0;
 };
 
-}  // namespace waymark
+}  // namespace waymark::grid

@@ -11,12 +11,12 @@
 #include "waymark/grid/heuristics.hpp"
 #include "waymark/grid/jump_point.hpp"
 #include "waymark/grid/jump_table.hpp"
-#include "waymark/search/algorithm.hpp"
+#include "waymark/grid/algorithm.hpp"
 #include "waymark/search/best_first.hpp"
 #include "waymark/search/ida_star.hpp"
 #include "waymark/search/traversal.hpp"
 
-namespace waymark {
+namespace waymark::grid {
 
 struct GridPlannerOptions {
   Algorithm algorithm = Algorithm::astar;
@@ -25,7 +25,7 @@ struct GridPlannerOptions {
   /// Jump searches always use octile.
   std::optional<HeuristicKind> heuristic;
   /// Weighted A* inflation. [Limit: >= 1]
-  double weight = WeightedAStarPriority::default_weight;
+  double weight = search::WeightedAStarPriority::default_weight;
   /// JPS+ only: a prebuilt table for this map (shared, e.g. loaded from a file); null: the
   /// planner builds its own.
   const JumpTable* jump_table = nullptr;
@@ -47,27 +47,27 @@ struct GridPlannerOptions {
 /// that planner_unsupported() rejects fails every query at once.
 /// @warning jps-plus without options.jump_table builds a JPS+ table here: O(cells) time and
 /// 16 bytes per cell.
-template <class Obs = NullObserver>
+template <class Obs = search::NullObserver>
 class BasicGridPlanner {
  public:
   BasicGridPlanner(const GridMap& map, const GridPlannerOptions& options, Obs observer = {})
       : space_(map, options.diagonal), options_(options), unsupported_(planner_unsupported(map, options)) {
     const AnyGridHeuristic h(map, options.heuristic.value_or(default_heuristic(options.diagonal)));
-    const BestFirstOptions bf{};
+    const search::BestFirstOptions bf{};
     if (unsupported_) return;
-    const AStarPriority astar{tie_quantizer(map)};
+    const search::AStarPriority astar{tie_quantizer(map)};
     switch (options.algorithm) {
       case Algorithm::astar: search_.template emplace<1>(space_, h, astar, bf, observer); break;
       case Algorithm::wastar:
-        search_.template emplace<2>(space_, h, WeightedAStarPriority{options.weight}, bf, observer);
+        search_.template emplace<2>(space_, h, search::WeightedAStarPriority{options.weight}, bf, observer);
         break;
       case Algorithm::dijkstra:
-        search_.template emplace<3>(space_, ZeroHeuristic{}, DijkstraPriority{}, bf, observer);
+        search_.template emplace<3>(space_, search::ZeroHeuristic{}, search::DijkstraPriority{}, bf, observer);
         break;
-      case Algorithm::greedy: search_.template emplace<4>(space_, h, GreedyPriority{}, bf, observer); break;
+      case Algorithm::greedy: search_.template emplace<4>(space_, h, search::GreedyPriority{}, bf, observer); break;
       case Algorithm::bfs: search_.template emplace<5>(space_, observer); break;
       case Algorithm::dfs: search_.template emplace<6>(space_, observer); break;
-      case Algorithm::ida: search_.template emplace<7>(space_, h, IdaStarOptions{}, observer); break;
+      case Algorithm::ida: search_.template emplace<7>(space_, h, search::IdaStarOptions{}, observer); break;
       case Algorithm::jps:
         padded_ = std::make_unique<PaddedGrid>(map);
         jump_space_.emplace(map, *padded_);
@@ -92,7 +92,7 @@ class BasicGridPlanner {
   /// Runs one query to completion. Jump searches return every cell of the path, not only the
   /// jump points.
   Status plan(CellId start, CellId goal) {
-    if (unsupported_) return Status{SearchState::Failure, StatusDetail::None};
+    if (unsupported_) return Status{SearchState::failure, StatusDetail::none};
     const Status st = dispatch<Status>(search_, [&](auto& s) { return solve(s, start, goal); });
     if (is_jump_search()) {
       const Path<CellId>& jumps = dispatch<const Path<CellId>&>(search_, [](const auto& s) -> const auto& { return s.path(); });
@@ -122,9 +122,9 @@ class BasicGridPlanner {
  private:
   /// Exact f ties on uniform-cost maps (see KeyQuantizer); exact keys with terrain, where
   /// rounding could merge distinct costs.
-  static KeyQuantizer tie_quantizer(const GridMap& map) {
+  static search::KeyQuantizer tie_quantizer(const GridMap& map) {
     constexpr double steps_per_quantum = 0x1p-20;
-    return map.has_costs() ? KeyQuantizer{} : KeyQuantizer{map.cell_size() * steps_per_quantum};
+    return map.has_costs() ? search::KeyQuantizer{} : search::KeyQuantizer{map.cell_size() * steps_per_quantum};
   }
 
   /// Calls f on the active search. The monostate alternative only exists so the variant can
@@ -157,18 +157,18 @@ class BasicGridPlanner {
   SearchStats no_stats_;
   Obs no_observer_{};
   std::variant<std::monostate,
-               BestFirstSearch<GridSpace, AStarPriority, AnyGridHeuristic, Obs>,
-               BestFirstSearch<GridSpace, WeightedAStarPriority, AnyGridHeuristic, Obs>,
-               BestFirstSearch<GridSpace, DijkstraPriority, ZeroHeuristic, Obs>,
-               BestFirstSearch<GridSpace, GreedyPriority, AnyGridHeuristic, Obs>,
-               TraversalSearch<GridSpace, FifoFrontier, Obs>,
-               TraversalSearch<GridSpace, LifoFrontier, Obs>,
-               IdaStar<GridSpace, AnyGridHeuristic, Obs>,
-               BestFirstSearch<JumpPointSpace, AStarPriority, OctileHeuristic, Obs>,
-               BestFirstSearch<JumpPointPlusSpace, AStarPriority, OctileHeuristic, Obs>>
+               search::BestFirstSearch<GridSpace, search::AStarPriority, AnyGridHeuristic, Obs>,
+               search::BestFirstSearch<GridSpace, search::WeightedAStarPriority, AnyGridHeuristic, Obs>,
+               search::BestFirstSearch<GridSpace, search::DijkstraPriority, search::ZeroHeuristic, Obs>,
+               search::BestFirstSearch<GridSpace, search::GreedyPriority, AnyGridHeuristic, Obs>,
+               search::TraversalSearch<GridSpace, search::FifoFrontier, Obs>,
+               search::TraversalSearch<GridSpace, search::LifoFrontier, Obs>,
+               search::IdaStar<GridSpace, AnyGridHeuristic, Obs>,
+               search::BestFirstSearch<JumpPointSpace, search::AStarPriority, OctileHeuristic, Obs>,
+               search::BestFirstSearch<JumpPointPlusSpace, search::AStarPriority, OctileHeuristic, Obs>>
       search_;
 };
 
 using GridPlanner = BasicGridPlanner<>;
 
-}  // namespace waymark
+}  // namespace waymark::grid

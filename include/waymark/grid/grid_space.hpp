@@ -11,7 +11,7 @@
 #include "waymark/grid/grid_map.hpp"
 #include "waymark/grid/moves.hpp"
 
-namespace waymark {
+namespace waymark::grid {
 
 /// The DenseSearchSpace part every grid space shares: nodes are the map's CellIds, blocked
 /// cells are not traversable. Holds a reference to the map, which must outlive it.
@@ -93,4 +93,4 @@ class GridSpace : public GridCells {
   std::array<Cost, 8> step_costs_{};        ///< move cost on a map without multipliers
 };
 
-}  // namespace waymark
+}  // namespace waymark::grid

@@ -25,7 +25,7 @@
 #include "waymark/grid/grid_map.hpp"
 #include "waymark/grid/moves.hpp"
 
-namespace waymark {
+namespace waymark::grid {
 
 /// Distance metrics on absolute cell offsets (dx, dy >= 0), in cells.
 struct ManhattanMetric {
@@ -123,4 +123,4 @@ class AnyGridHeuristic {
   HeuristicKind kind_;
 };
 
-}  // namespace waymark
+}  // namespace waymark::grid

@@ -21,7 +21,7 @@
 #include "waymark/grid/moves.hpp"
 #include "waymark/grid/padded_grid.hpp"
 
-namespace waymark {
+namespace waymark::grid {
 
 /// The eight move directions as ints 0..7, clockwise from north (N, NE, E, SE, S, SW, W, NW);
 /// even = cardinal, odd = diagonal.
@@ -180,4 +180,4 @@ class JumpPointSpace : public GridCells {
 /// line). `cells` is cleared first; it keeps its capacity, so reuse does not allocate.
 void expand_jump_path(const GridMap& map, const std::vector<CellId>& jump_points, std::vector<CellId>& cells);
 
-}  // namespace waymark
+}  // namespace waymark::grid

@@ -9,7 +9,7 @@
 
 #include "waymark/grid/jump_point.hpp"
 
-namespace waymark {
+namespace waymark::grid {
 
 /// Per padded cell and direction: d > 0 — the next jump point is d moves away; d <= 0 — no
 /// jump point, and -d free moves are possible before a wall.
@@ -96,4 +96,4 @@ class JumpPointPlusSpace : public GridCells {
   const JumpTable* table_;
 };
 
-}  // namespace waymark
+}  // namespace waymark::grid

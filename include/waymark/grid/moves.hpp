@@ -6,7 +6,7 @@
 #include <optional>
 #include <string_view>
 
-namespace waymark {
+namespace waymark::grid {
 
 /// When a diagonal step between two passable cells is allowed. `never` is 4-connectivity;
 /// the others are 8-connectivity. For a diagonal from (x,y) to (x+dx,y+dy) the two cardinal
@@ -28,4 +28,4 @@ inline constexpr double diagonal_step = std::numbers::sqrt2;
 [[nodiscard]] std::string_view to_string(DiagonalRule r);
 [[nodiscard]] std::optional<DiagonalRule> parse_diagonal_rule(std::string_view name);
 
-}  // namespace waymark
+}  // namespace waymark::grid

@@ -8,7 +8,7 @@
 #include "waymark/core/divider.hpp"
 #include "waymark/grid/grid_map.hpp"
 
-namespace waymark {
+namespace waymark::grid {
 
 /// Padded index of a cell: (y + 1) · stride + (x + 1), stride = width + 2.
 class PaddedGrid {
@@ -53,4 +53,4 @@ class PaddedGrid {
   std::vector<std::uint8_t> open_;
 };
 
-}  // namespace waymark
+}  // namespace waymark::grid

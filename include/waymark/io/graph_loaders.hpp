@@ -16,7 +16,7 @@
 #include "waymark/core/ids.hpp"
 #include "waymark/graph/graph.hpp"
 
-namespace waymark {
+namespace waymark::io {
 
 /// How a file numbers its vertices: file id first() + k is VertexId k, for k < count().
 /// DIMACS counts from 1, node lists from 0. Lets a CLI take and print the file's ids.
@@ -46,7 +46,7 @@ class FileVertexIds {
 
 /// A graph read from files, with the files' vertex numbering.
 struct LoadedGraph {
-  Graph graph;
+  graph::Graph graph;
   FileVertexIds ids;
 };
 
@@ -86,4 +86,4 @@ struct VertexPair {
                                                          const FileVertexIds& ids);
 [[nodiscard]] std::vector<VertexPair> load_vertex_pairs(const std::string& path, const FileVertexIds& ids);
 
-}  // namespace waymark
+}  // namespace waymark::io

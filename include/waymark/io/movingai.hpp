@@ -11,7 +11,7 @@
 #include "waymark/core/errors.hpp"
 #include "waymark/grid/grid_map.hpp"
 
-namespace waymark {
+namespace waymark::io {
 
 /// Costs given to the Moving AI terrain letters when terrain costs are on.
 struct TerrainCosts {
@@ -23,13 +23,13 @@ struct MapLoadOptions {
   /// Unset (default, benchmark semantics): '.' 'G' 'S' passable at cost 1, '@' 'O' 'T' 'W'
   /// blocked. Set: 'S' and 'W' become passable with these multipliers.
   std::optional<TerrainCosts> terrain;
-  GridMapParams grid;  ///< cell size, origin and cost limits of the resulting map
+  grid::GridMapParams grid;  ///< cell size, origin and cost limits of the resulting map
 };
 
 /// Parses a `.map`. `name` is used in error messages.
-[[nodiscard]] GridMap parse_movingai_map(std::istream& in, const std::string& name,
+[[nodiscard]] grid::GridMap parse_movingai_map(std::istream& in, const std::string& name,
                                          const MapLoadOptions& options = {});
-[[nodiscard]] GridMap load_movingai_map(const std::string& path, const MapLoadOptions& options = {});
+[[nodiscard]] grid::GridMap load_movingai_map(const std::string& path, const MapLoadOptions& options = {});
 
 /// One line of a scenario file.
 struct ScenarioQuery {
@@ -37,8 +37,8 @@ struct ScenarioQuery {
   std::string map;  ///< map-name column as written (may carry a directory prefix)
   int map_width = 0;
   int map_height = 0;
-  CellCoord start;
-  CellCoord goal;
+  grid::CellCoord start;
+  grid::CellCoord goal;
   double optimal = 0;  ///< optimal length as printed
   double printed_unit = 1;  ///< one unit of the last printed digit of `optimal` (1e-8 for "3.00000000")
   std::size_t line = 0;  ///< line number in the file, for messages
@@ -68,6 +68,6 @@ struct Scenario {
 
 /// Checks a query against the map it runs on: sizes match the scenario's columns, both
 /// endpoints inside and passable. Throws LoadError pointing at the scenario line.
-void validate_query(const Scenario& scenario, const ScenarioQuery& q, const GridMap& map);
+void validate_query(const Scenario& scenario, const ScenarioQuery& q, const grid::GridMap& map);
 
-}  // namespace waymark
+}  // namespace waymark::io

@@ -12,14 +12,14 @@
 
 #include "waymark/puzzle/sliding_puzzle.hpp"
 
-namespace waymark {
+namespace waymark::io {
 
 struct PuzzleInstance {
   std::size_t line = 0;               ///< line in the file, for messages
   std::optional<long> index;          ///< as written, when given
   std::optional<int> optimal_length;  ///< as written, when given: the solver checks against it
   std::vector<int> tiles;
-  PuzzleState state;
+  puzzle::PuzzleState state;
 };
 
 struct PuzzleInstanceList {
@@ -32,4 +32,4 @@ struct PuzzleInstanceList {
 [[nodiscard]] PuzzleInstanceList load_puzzle_instances(const std::string& path);
 [[nodiscard]] PuzzleInstanceList parse_puzzle_instances(std::istream& in, const std::string& name);
 
-}  // namespace waymark
+}  // namespace waymark::io

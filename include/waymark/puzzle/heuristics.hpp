@@ -12,23 +12,23 @@
 #include "waymark/core/enum_names.hpp"
 #include "waymark/puzzle/sliding_puzzle.hpp"
 
-namespace waymark {
+namespace waymark::puzzle {
 
 /// The heuristics the puzzle solver offers. The PDBs are for the 15-puzzle.
-enum class PuzzleHeuristic : std::uint8_t { manhattan, linear_conflict, pdb_663, pdb_78 };
+enum class HeuristicKind : std::uint8_t { manhattan, linear_conflict, pdb_663, pdb_78 };
 
-inline constexpr EnumNames<PuzzleHeuristic, 4> puzzle_heuristic_names{{
-    {PuzzleHeuristic::manhattan, "manhattan"},
-    {PuzzleHeuristic::linear_conflict, "linear-conflict"},
-    {PuzzleHeuristic::pdb_663, "pdb-663"},
-    {PuzzleHeuristic::pdb_78, "pdb-78"},
+inline constexpr EnumNames<HeuristicKind, 4> heuristic_names{{
+    {HeuristicKind::manhattan, "manhattan"},
+    {HeuristicKind::linear_conflict, "linear-conflict"},
+    {HeuristicKind::pdb_663, "pdb-663"},
+    {HeuristicKind::pdb_78, "pdb-78"},
 }};
-[[nodiscard]] constexpr std::string_view to_string(PuzzleHeuristic h) { return name_of(puzzle_heuristic_names, h); }
-[[nodiscard]] constexpr std::optional<PuzzleHeuristic> parse_puzzle_heuristic(std::string_view s) {
-  return value_of(puzzle_heuristic_names, s);
+[[nodiscard]] constexpr std::string_view to_string(HeuristicKind h) { return name_of(heuristic_names, h); }
+[[nodiscard]] constexpr std::optional<HeuristicKind> parse_heuristic(std::string_view s) {
+  return value_of(heuristic_names, s);
 }
-[[nodiscard]] constexpr bool uses_pattern_database(PuzzleHeuristic h) {
-  return h == PuzzleHeuristic::pdb_663 || h == PuzzleHeuristic::pdb_78;
+[[nodiscard]] constexpr bool uses_pattern_database(HeuristicKind h) {
+  return h == HeuristicKind::pdb_663 || h == HeuristicKind::pdb_78;
 }
 
 /// Extra moves forced by the tiles of one line (row or column) that belong in that line:
@@ -60,4 +60,4 @@ class LinearConflictHeuristic {
   int width_;
 };
 
-}  // namespace waymark
+}  // namespace waymark::puzzle

@@ -17,7 +17,7 @@
 
 #include "waymark/puzzle/sliding_puzzle.hpp"
 
-namespace waymark {
+namespace waymark::puzzle {
 
 /// Larger patterns need a table of cells!/(cells-k)! bytes: 8 tiles of 16 cells is 519 MB,
 /// 9 would be 4 GB.
@@ -209,4 +209,4 @@ class AdditivePatternDatabase {
   std::vector<PatternDatabase> tables_;
 };
 
-}  // namespace waymark
+}  // namespace waymark::puzzle

@@ -15,7 +15,7 @@
 #include "waymark/core/cost.hpp"
 #include "waymark/core/hash.hpp"
 
-namespace waymark {
+namespace waymark::puzzle {
 
 inline constexpr int min_puzzle_width = 2;
 /// A board of up to 16 cells packs into 64 bits (4 bits per cell).
@@ -115,11 +115,11 @@ class SlidingPuzzle {
   std::array<std::array<std::int8_t, blank_move_count>, max_puzzle_cells> targets_{};
 };
 
-}  // namespace waymark
+}  // namespace waymark::puzzle
 
 template <>
-struct std::hash<waymark::PuzzleState> {
-  std::size_t operator()(const waymark::PuzzleState& s) const noexcept {
+struct std::hash<waymark::puzzle::PuzzleState> {
+  std::size_t operator()(const waymark::puzzle::PuzzleState& s) const noexcept {
     return static_cast<std::size_t>(waymark::mix64(s.tiles));
   }
 };

@@ -15,12 +15,12 @@
 #include "waymark/puzzle/pattern_database.hpp"
 #include "waymark/puzzle/sliding_puzzle.hpp"
 
-namespace waymark {
+namespace waymark::puzzle {
 
-enum class PuzzleAlgorithm : std::uint8_t { ida, astar };
-inline constexpr EnumNames<PuzzleAlgorithm, 2> puzzle_algorithm_names{{
-    {PuzzleAlgorithm::ida, "ida"},
-    {PuzzleAlgorithm::astar, "astar"},
+enum class Algorithm : std::uint8_t { ida, astar };
+inline constexpr EnumNames<Algorithm, 2> algorithm_names{{
+    {Algorithm::ida, "ida"},
+    {Algorithm::astar, "astar"},
 }};
 
 /// An optimal solution: the blank's moves from the start to the goal.
@@ -48,7 +48,7 @@ class PuzzleSolver {
   /// The solver uses the database it is given, whatever its partition: pdb_663 and pdb_78
   /// name the partitions the CLI builds (see AdditivePatternDatabase::covers).
   /// @throws BuildError when it is missing or is for another board size.
-  PuzzleSolver(const SlidingPuzzle& puzzle, PuzzleHeuristic heuristic,
+  PuzzleSolver(const SlidingPuzzle& puzzle, HeuristicKind heuristic,
                const AdditivePatternDatabase* pdb = nullptr, PuzzleSolverOptions options = {});
   ~PuzzleSolver();
   PuzzleSolver(const PuzzleSolver&) = delete;
@@ -64,8 +64,8 @@ class PuzzleSolver {
   /// states), memory-bound on the 15-puzzle (set max_nodes). The search is kept between
   /// queries, so its tables stay as large as the largest query made them.
   PuzzleSolution astar(const PuzzleState& start);
-  PuzzleSolution solve(PuzzleAlgorithm algorithm, const PuzzleState& start) {
-    return algorithm == PuzzleAlgorithm::ida ? ida(start) : astar(start);
+  PuzzleSolution solve(Algorithm algorithm, const PuzzleState& start) {
+    return algorithm == Algorithm::ida ? ida(start) : astar(start);
   }
 
  private:
@@ -73,4 +73,4 @@ class PuzzleSolver {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace waymark
+}  // namespace waymark::puzzle

@@ -6,7 +6,7 @@
 
 #include "waymark/grid/grid_map.hpp"
 
-namespace waymark {
+namespace waymark::render {
 
 struct GridPictureStyle {
   /// Target size of the longer image side, pixels; cells are square and at least 1 px.
@@ -18,7 +18,7 @@ struct GridPictureStyle {
 /// Writes `file` (PNG). Blocked cells dark, passable light, terrain darker with its
 /// multiplier, `expanded` cells tinted, `path` as a polyline with start (green) and goal (red).
 /// Returns false (and writes nothing useful) when cairo cannot create or write the image.
-bool write_grid_png(const GridMap& map, std::span<const CellId> path, std::span<const CellId> expanded,
+bool write_grid_png(const grid::GridMap& map, std::span<const CellId> path, std::span<const CellId> expanded,
                     const std::string& file, const GridPictureStyle& style = {});
 
-}  // namespace waymark
+}  // namespace waymark::render

@@ -9,11 +9,11 @@
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/io/movingai.hpp"
 
-namespace waymark {
+namespace waymark::scenario {
 
 struct ScenarioRunOptions {
   /// Benchmark semantics by default: 8-connected, no corner cutting, A* with octile.
-  GridPlannerOptions planner;
+  grid::GridPlannerOptions planner;
   /// Where map files are looked up (by the basename of the map column); empty: beside each
   /// scenario file.
   std::string maps_dir;
@@ -28,11 +28,11 @@ struct ScenarioRunOptions {
 struct ScenarioMismatch {
   std::string file;
   std::size_t line = 0;
-  CellCoord start;
-  CellCoord goal;
+  grid::CellCoord start;
+  grid::CellCoord goal;
   double expected = 0;
   double found = 0;  ///< NaN when no path was found
-  SearchState state = SearchState::NotStarted;
+  SearchState state = SearchState::not_started;
 };
 
 struct ScenarioFileReport {
@@ -52,8 +52,8 @@ struct ScenarioFileReport {
 /// The query with the longest optimal length, for drawing.
 struct LongestQuery {
   std::string map_path;
-  CellCoord start;
-  CellCoord goal;
+  grid::CellCoord start;
+  grid::CellCoord goal;
   double optimal = -1;
 };
 
@@ -86,4 +86,4 @@ struct ScenarioReport {
 [[nodiscard]] ScenarioReport run_scenarios(const std::vector<std::string>& files,
                                            const ScenarioRunOptions& options);
 
-}  // namespace waymark
+}  // namespace waymark::scenario

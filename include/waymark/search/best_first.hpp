@@ -12,7 +12,7 @@
 #include "waymark/search/priorities.hpp"
 #include "waymark/search/search_core.hpp"
 
-namespace waymark {
+namespace waymark::search {
 
 struct BestFirstOptions {
   /// Put closed nodes reached again with a lower g back on the open list. Needed for optimal
@@ -92,11 +92,11 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
     const typename Core::Timer timer(this->stats_);
     for (std::size_t n = 0; n < max_expansions; ++n) {
       if (this->cancelled_) {
-        fail(StatusDetail::Cancelled);
+        fail(StatusDetail::cancelled);
         break;
       }
       if (open_.empty()) {
-        fail(StatusDetail::None);
+        fail(StatusDetail::none);
         break;
       }
       const std::uint32_t slot = open_.pop().slot();
@@ -116,7 +116,7 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
       this->observer_.on_close(node);
       if (out_of_nodes_) {
         out_of_nodes_ = false;
-        fail(StatusDetail::OutOfNodes);
+        fail(StatusDetail::out_of_nodes);
         break;
       }
     }
@@ -204,7 +204,7 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
   void fail(StatusDetail why) {
     if (options_.partial_result && closest_ != no_slot) {
       build_path_to(closest_);
-      why = why | StatusDetail::PartialResult;
+      why = why | StatusDetail::partial_result;
     }
     this->finish_failure(why);
   }
@@ -231,4 +231,4 @@ using Dijkstra = BestFirstSearch<Space, DijkstraPriority, ZeroHeuristic, Obs>;
 template <SearchSpace Space, class H, class Obs = NullObserver>
 using GreedyBestFirst = BestFirstSearch<Space, GreedyPriority, H, Obs>;
 
-}  // namespace waymark
+}  // namespace waymark::search

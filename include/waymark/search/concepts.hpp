@@ -11,7 +11,7 @@
 
 #include "waymark/core/cost.hpp"
 
-namespace waymark {
+namespace waymark::search {
 
 /// Callback shape used to probe `for_each_successor` in the concept.
 template <class Node>
@@ -81,4 +81,4 @@ bool node_is_traversable(const S& space, const typename S::node_type& n) {
   }
 }
 
-}  // namespace waymark
+}  // namespace waymark::search

@@ -10,7 +10,7 @@
 #include "waymark/search/observer.hpp"
 #include "waymark/search/search_core.hpp"
 
-namespace waymark {
+namespace waymark::search {
 
 struct IdaStarOptions {
   /// Remember the best g of every node visited in the current iteration and prune revisits
@@ -64,7 +64,7 @@ class IdaStar : public SearchCore<typename Space::node_type, Obs> {
     std::size_t budget = max_expansions;
     while (this->status_.running() && budget > 0) {
       if (this->cancelled_) {
-        this->finish_failure(StatusDetail::Cancelled);
+        this->finish_failure(StatusDetail::cancelled);
       } else if (frames_.empty()) {
         if (next_threshold_ == infinite_cost) {
           this->finish_failure();
@@ -129,7 +129,7 @@ class IdaStar : public SearchCore<typename Space::node_type, Obs> {
     if (options_.transposition_table) {
       const SlotLookup s = table_.find_or_insert(*space_, node);
       if (s.slot == no_slot) {
-        this->finish_failure(StatusDetail::OutOfNodes);
+        this->finish_failure(StatusDetail::out_of_nodes);
         return false;
       }
       NodeRecord& r = table_[s.slot];
@@ -174,4 +174,4 @@ class IdaStar : public SearchCore<typename Space::node_type, Obs> {
   Cost next_threshold_ = infinite_cost;
 };
 
-}  // namespace waymark
+}  // namespace waymark::search

@@ -8,7 +8,7 @@
 #include "waymark/core/assert.hpp"
 #include "waymark/core/cost.hpp"
 
-namespace waymark {
+namespace waymark::search {
 
 /// Min-heap of (key, g, slot) ordered by key, ties broken toward *larger* g (deeper nodes
 /// first, which finishes A* sooner on plateaus), then toward the smaller slot. Each slot's
@@ -142,4 +142,4 @@ class IndexedDaryHeap {
   std::vector<Entry> entries_;
 };
 
-}  // namespace waymark
+}  // namespace waymark::search

@@ -18,7 +18,7 @@
 #include "waymark/core/cost.hpp"
 #include "waymark/search/concepts.hpp"
 
-namespace waymark {
+namespace waymark::search {
 
 inline constexpr std::uint32_t no_slot = std::numeric_limits<std::uint32_t>::max();
 
@@ -207,4 +207,4 @@ struct default_node_table<Space> {
 template <class Space>
 using default_node_table_t = typename default_node_table<Space>::type;
 
-}  // namespace waymark
+}  // namespace waymark::search

@@ -11,7 +11,7 @@
 #include "waymark/core/cost.hpp"
 #include "waymark/core/status.hpp"
 
-namespace waymark {
+namespace waymark::search {
 
 struct NullObserver {
   template <class Node>
@@ -70,4 +70,4 @@ struct RecordingObserver : NullObserver {
   using NullObserver::on_open;
 };
 
-}  // namespace waymark
+}  // namespace waymark::search

@@ -6,7 +6,7 @@
 
 #include "waymark/core/cost.hpp"
 
-namespace waymark {
+namespace waymark::search {
 
 /// Rounds keys to a multiple of `quantum` (0: keys stay exact).
 ///
@@ -67,4 +67,4 @@ struct GreedyPriority {
   constexpr Cost operator()(Cost, Cost h) const { return h; }
 };
 
-}  // namespace waymark
+}  // namespace waymark::search

@@ -10,7 +10,7 @@
 #include "waymark/core/status.hpp"
 #include "waymark/core/stopwatch.hpp"
 
-namespace waymark {
+namespace waymark::search {
 
 /// Unbounded expansion budget for step().
 inline constexpr std::size_t unlimited_expansions = std::numeric_limits<std::size_t>::max();
@@ -50,7 +50,7 @@ class SearchCore {
     path_.clear();
     stats_ = SearchStats{};
     cancelled_ = false;
-    status_ = Status{SearchState::Running, StatusDetail::None};
+    status_ = Status{SearchState::running, StatusDetail::none};
     observer_.on_begin(start, goal);
   }
 
@@ -58,9 +58,9 @@ class SearchCore {
     status_ = s;
     observer_.on_end(s);
   }
-  void finish_success() { finish(Status{SearchState::Success, StatusDetail::None}); }
-  void finish_failure(StatusDetail why = StatusDetail::None) {
-    finish(Status{SearchState::Failure, why});
+  void finish_success() { finish(Status{SearchState::success, StatusDetail::none}); }
+  void finish_failure(StatusDetail why = StatusDetail::none) {
+    finish(Status{SearchState::failure, why});
   }
 
   void note_frontier_size(std::size_t n) {
@@ -90,4 +90,4 @@ Status solve(Search& search, const Node& start, const Node& goal) {
   return search.step(unlimited_expansions);
 }
 
-}  // namespace waymark
+}  // namespace waymark::search

@@ -10,7 +10,7 @@
 #include "waymark/search/observer.hpp"
 #include "waymark/search/search_core.hpp"
 
-namespace waymark {
+namespace waymark::search {
 
 /// FIFO frontier: nodes are expanded in order of discovery depth, so the first path to reach
 /// the goal has the fewest moves.
@@ -58,7 +58,7 @@ class TraversalSearch : public SearchCore<typename Space::node_type, Obs> {
     const typename Core::Timer timer(this->stats_);
     for (std::size_t n = 0; n < max_expansions;) {
       if (this->cancelled_) {
-        this->finish_failure(StatusDetail::Cancelled);
+        this->finish_failure(StatusDetail::cancelled);
         break;
       }
       if (head_ == frontier_.size()) {
@@ -126,4 +126,4 @@ using BreadthFirstSearch = TraversalSearch<Space, FifoFrontier, Obs>;
 template <SearchSpace Space, class Obs = NullObserver>
 using DepthFirstSearch = TraversalSearch<Space, LifoFrontier, Obs>;
 
-}  // namespace waymark
+}  // namespace waymark::search

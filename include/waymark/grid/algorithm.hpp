@@ -7,7 +7,7 @@
 
 #include "waymark/core/enum_names.hpp"
 
-namespace waymark {
+namespace waymark::grid {
 
 /// `jps` and `jps_plus` are grid-only: A* over jump points (online, or from a precomputed
 /// JPS+ table).
@@ -36,4 +36,4 @@ inline constexpr EnumNames<Algorithm, 9> algorithm_names{{
          a == Algorithm::jps_plus;
 }
 
-}  // namespace waymark
+}  // namespace waymark::grid
