@@ -14,7 +14,7 @@
 #include "waymark/io/movingai.hpp"
 #include "waymark/render/grid_png.hpp"
 #include "waymark/scenario/runner.hpp"
-#include "waymark/search/observer.hpp"
+#include "trace.hpp"
 
 namespace waymark::cli {
 
@@ -47,7 +47,7 @@ GridPlannerOptions planner_options(const SearchArgs& a, DiagonalRule rule) {
   o.algorithm = *alg;
   if (!(a.weight >= 1.0) || !std::isfinite(a.weight))
     throw UsageError("--weight must be a finite number >= 1");
-  o.weight = a.weight;
+  o.query.weight = a.weight;
   if (!a.heuristic.empty()) {
     const auto h = parse_heuristic(a.heuristic);
     if (!h) throw UsageError("unknown heuristic '" + a.heuristic + "'");
@@ -90,12 +90,30 @@ nlohmann::json coords_json(const GridMap& map, const Path<CellId>& path) {
   return a;
 }
 
-/// Plans once more with a recording observer and draws the result.
-void draw(const GridMap& map, const GridPlannerOptions& options, CellId start, CellId goal,
-          const std::string& png) {
-  BasicGridPlanner<search::RecordingObserver<CellId>> planner(map, options);
-  planner.plan(start, goal);
-  if (!write_grid_png(map, planner.path().nodes, planner.observer().expanded, png))
+/// A cell as the trace spells it: [x,y].
+struct SpellCell {
+  const GridMap* map;
+  std::string operator()(CellId c) const {
+    const CellCoord p = map->coord(c);
+    return "[" + std::to_string(p.x) + "," + std::to_string(p.y) + "]";
+  }
+};
+
+/// Runs the query once more with events on (so the timed run above is not slowed by them):
+/// streams them to `trace` and draws the path and the cells expanded to `png`, each when set.
+void replay(const GridPlanner& planner, CellId start, CellId goal, const std::string& trace, const std::string& png) {
+  if (trace.empty() && png.empty()) return;
+  FanOut<CellId> sinks;
+  std::optional<TraceWriter<CellId, SpellCell>> writer;
+  ExpandedNodes<CellId> expanded;
+  if (!trace.empty()) sinks.add(&writer.emplace(trace, SpellCell{&planner.map()}));
+  if (!png.empty()) sinks.add(&expanded);
+  search::QueryOptions<CellId> query = planner.options().query;
+  query.events = &sinks;
+  search::SearchHandle<CellId> search = planner.make_search(query);
+  search.run(start, goal);
+  if (writer) writer->finish();
+  if (!png.empty() && !write_grid_png(planner.map(), search.path().nodes, expanded.nodes, png))
     throw UsageError("cannot write picture to " + png);
 }
 
@@ -110,6 +128,8 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& a) {
       ->capture_default_str();
   cmd->add_flag("--terrain", a.terrain, "treat S (swamp, cost 3) and W (water, cost 5) as passable terrain");
   cmd->add_option("--jump-table", a.jump_table, "jps-plus: use this table (from `waymark jps-table`)");
+  cmd->add_option("--trace", a.trace,
+                  "write the search's events to this file as JSON lines (begin, open, expand, close, goal, end)");
   add_search_options(cmd, a.search);
   return cmd;
 }
@@ -185,7 +205,7 @@ int run_path(const PathArgs& a) {
         std::cout << "\n";
       }
     }
-    if (!a.search.png.empty()) draw(map, planner_opts, start, goal, a.search.png);
+    replay(planner, start, goal, a.trace, a.search.png);
     return st.succeeded() ? exit_ok : exit_not_found;
   });
 }
@@ -260,8 +280,9 @@ int run_scen(const ScenArgs& a) {
     }
     if (!a.search.png.empty() && r.longest.optimal >= 0) {
       const GridMap map = load_movingai_map(r.longest.map_path);
-      draw(map, options.planner, map.cell(r.longest.start.x, r.longest.start.y),
-           map.cell(r.longest.goal.x, r.longest.goal.y), a.search.png);
+      const GridPlanner planner(map, options.planner);
+      replay(planner, map.cell(r.longest.start.x, r.longest.start.y), map.cell(r.longest.goal.x, r.longest.goal.y),
+             "", a.search.png);
       if (!a.search.json)
         std::cout << "picture of the longest query (" << r.longest.map_path << ", length " << r.longest.optimal
                   << "): " << a.search.png << "\n";

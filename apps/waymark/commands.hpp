@@ -30,6 +30,7 @@ struct PathArgs {
   std::string diagonal = "no-corner-cutting";
   bool terrain = false;  ///< 'S' and 'W' passable at a cost instead of S=free, W=blocked
   std::string jump_table;  ///< jps-plus: a table saved by `waymark jps-table`
+  std::string trace;       ///< events of the search as JSON lines, when set
 };
 
 struct JpsTableArgs {

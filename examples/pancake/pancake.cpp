@@ -180,7 +180,7 @@ void solve_stacks(int n, FlipCost costs, std::initializer_list<unsigned> seeds, 
   AStar<PancakeSpace, GapHeuristic> astar(space, GapHeuristic(space));
   // No transposition table: memory stays linear in the depth; parent pruning (never flip the
   // same k twice in a row) is built in.
-  IdaStar<PancakeSpace, GapHeuristic> ida(space, GapHeuristic(space),
+  IdaStar<PancakeSpace, GapHeuristic> ida(space, GapHeuristic(space), NullObserver{},
                                           IdaStarOptions{.transposition_table = false});
   BreadthFirstSearch<PancakeSpace> bfs(space);
   Dijkstra<PancakeSpace> dijkstra(space);
@@ -216,7 +216,7 @@ void show_node_limit() {
   using waymark::Status;
   using waymark::StatusDetail;
   const PancakeSpace space(12, FlipCost::half_size);
-  AStar<PancakeSpace, GapHeuristic> astar(space, GapHeuristic(space), {},
+  AStar<PancakeSpace, GapHeuristic> astar(space, GapHeuristic(space), AStarPriority{}, NullObserver{},
                                           BestFirstOptions{.max_nodes = 50});
   const Status status = solve(astar, random_stack(space, 1), space.sorted());  // begin + step
   const std::string_view state = waymark::to_string(status.state);

@@ -1,5 +1,6 @@
 #include "waymark/graph/graph.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <sstream>
 #include <string>
@@ -101,6 +102,30 @@ Graph GraphBuilder::build() const {
   g.positions_ = positions_;
   g.coordinates_ = coordinates_;
   return g;
+}
+
+VertexId Graph::tail(ArcId a) const {
+  WAYMARK_ASSERT(contains(a));
+  // The last vertex whose first arc is at or before a.
+  const auto it = std::upper_bound(offsets_.begin(), offsets_.end(), a.value);
+  return VertexId{static_cast<std::uint32_t>(it - offsets_.begin() - 1)};
+}
+
+std::optional<ArcId> Graph::find_arc(VertexId from, VertexId to) const {
+  if (!contains(from)) return std::nullopt;
+  std::optional<ArcId> best;
+  for (std::uint32_t a = offsets_[from.value]; a < offsets_[from.value + 1]; ++a) {
+    if (targets_[a] == to && (!best || weights_[a] < weights_[best->value])) best = ArcId{a};
+  }
+  return best;
+}
+
+void Graph::set_weight(ArcId a, Cost weight) {
+  if (!contains(a)) throw BuildError("arc " + std::to_string(a.value) + " is not in the graph");
+  if (!is_valid_weight(weight)) throw BuildError("edge weight must be finite and >= 0, got " + number_text(weight));
+  if (weights_[a.value] == weight) return;
+  log_.record(ArcChange{0, a, weights_[a.value]});
+  weights_[a.value] = weight;
 }
 
 Graph Graph::reversed() const {

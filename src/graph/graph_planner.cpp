@@ -1,17 +1,95 @@
 #include "waymark/graph/graph_planner.hpp"
 
+#include <utility>
+
 #include "waymark/core/errors.hpp"
 #include "waymark/core/stopwatch.hpp"
+#include "waymark/search/best_first.hpp"
 
 namespace waymark::graph {
 namespace {
 
-/// Copies a search's path and settled count out of it after a query.
+using search::Goal;
+using search::Source;
+
+/// A* with the planner's Euclidean heuristic, taken afresh at each begin(): sync() replaces it
+/// when edits lower the admissible scale.
 template <class Search>
-Status finish(Search& search, Status st, Path<VertexId>& path, std::uint64_t& expanded) {
-  path = search.path();
-  expanded = search.stats().expanded;
-  return st;
+class EuclideanModel final : public search::EngineModel<Search> {
+ public:
+  template <class... Args>
+  explicit EuclideanModel(const EuclideanHeuristic& current, Args&&... args)
+      : search::EngineModel<Search>(std::forward<Args>(args)...), current_(&current) {}
+
+  void begin(std::span<const Source<VertexId>> sources, const Goal<VertexId>& goal) override {
+    this->search().set_heuristic(*current_);
+    search::EngineModel<Search>::begin(sources, goal);
+  }
+
+ private:
+  const EuclideanHeuristic* current_;
+};
+
+/// Route-table read-outs as a search: begin() answers, step() has nothing left to do.
+class TableModel final : public search::SearchModel<VertexId> {
+ public:
+  TableModel(const RouteTable& table, search::EventSink<VertexId>* events) : table_(&table), events_(events) {}
+
+  void begin(std::span<const Source<VertexId>> sources, const Goal<VertexId>& goal) override {
+    const Stopwatch watch;
+    stats_ = SearchStats{};
+    report(search::EventKind::begin, goal.kind() == Goal<VertexId>::Kind::node, goal.node());
+    if (table_->stale()) {
+      path_.clear();
+      status_ = Status::failure(StatusDetail::stale_world);
+    } else if (sources.size() != 1 || goal.kind() != Goal<VertexId>::Kind::node) {
+      path_.clear();
+      status_ = Status::failure(StatusDetail::invalid_query);  // one read-out per source-target pair
+    } else {
+      status_ = table_->route(sources[0].node, goal.node(), path_);
+      path_.cost += status_.succeeded() ? sources[0].cost : 0;
+    }
+    if (status_.succeeded()) report(search::EventKind::goal, true, goal.node(), path_.cost);
+    search::Event<VertexId> end;
+    end.kind = search::EventKind::end;
+    end.status = status_;
+    if (events_) events_->on_event(end);
+    stats_.time_s = watch.seconds();
+  }
+  Status step(const search::Budget&) override { return status_; }
+  void cancel() override {}
+  [[nodiscard]] Status status() const override { return status_; }
+  [[nodiscard]] const Path<VertexId>& path() const override { return path_; }
+  [[nodiscard]] const SearchStats& stats() const override { return stats_; }
+
+ private:
+  void report(search::EventKind kind, bool has_node, VertexId node, Cost g = 0) {
+    if (!events_) return;
+    search::Event<VertexId> e;
+    e.kind = kind;
+    e.has_node = has_node;
+    e.node = node;
+    e.g = g;
+    events_->on_event(e);
+  }
+
+  const RouteTable* table_;
+  search::EventSink<VertexId>* events_;
+  Status status_;
+  Path<VertexId> path_;
+  SearchStats stats_;
+};
+
+template <class Model>
+void warm_up(Model& m) {
+  if constexpr (requires { m.search().reserve(); }) m.search().reserve();
+}
+
+template <class Search, template <class> class Model = search::EngineModel, class... Args>
+std::unique_ptr<search::SearchModel<VertexId>> model(Args&&... args) {
+  auto m = std::make_unique<Model<Search>>(std::forward<Args>(args)...);
+  warm_up(*m);
+  return m;
 }
 
 }  // namespace
@@ -26,67 +104,76 @@ std::optional<std::string> graph_planner_unsupported(const Graph& graph, Algorit
 }
 
 GraphPlanner::GraphPlanner(const Graph& graph, const GraphPlannerOptions& options)
-    : graph_(&graph), algorithm_(options.algorithm) {
+    : graph_(&graph), options_(options) {
   if (const auto why = graph_planner_unsupported(graph, options.algorithm)) throw BuildError(*why);
   const bool load = !options.load_from.empty();
   if (load && !has_preprocessing(options.algorithm))
     throw BuildError(std::string(to_string(options.algorithm)) + " has no preprocessing to load");
   const Stopwatch prep;
   switch (options.algorithm) {
-    case Algorithm::dijkstra: query_ = std::make_unique<Dijkstra1>(graph); break;
-    case Algorithm::bidijkstra:
-      both_ways_ = std::make_unique<BidirectionalGraph>(graph);
-      query_ = std::make_unique<BidirectionalDijkstra>(*both_ways_);
-      break;
-    case Algorithm::astar:
-      query_ = std::make_unique<EuclideanAStar>(graph, EuclideanHeuristic::admissible(graph));
-      break;
+    case Algorithm::dijkstra: break;
+    case Algorithm::bidijkstra: both_ways_ = std::make_unique<BidirectionalGraph>(graph); break;
+    case Algorithm::astar: euclidean_ = std::make_unique<EuclideanHeuristic>(EuclideanHeuristic::admissible(graph)); break;
     case Algorithm::alt:
       landmarks_ = std::make_unique<Landmarks>(load ? Landmarks::load(options.load_from, graph)
                                                     : Landmarks(graph, options.landmarks));
-      query_ = std::make_unique<LandmarkAStar>(graph, LandmarkHeuristic(*landmarks_));
       break;
     case Algorithm::ch:
       hierarchy_ = std::make_unique<ContractionHierarchy>(load ? ContractionHierarchy::load(options.load_from, graph)
                                                                : ContractionHierarchy::build(graph, options.hierarchy));
-      query_ = std::make_unique<ChQuery>(*hierarchy_);
       break;
     case Algorithm::table:
       table_ = std::make_unique<RouteTable>(load ? RouteTable::load(options.load_from, graph) : RouteTable(graph));
-      query_ = TableQuery{table_.get()};
       break;
   }
   if (has_preprocessing(options.algorithm)) preprocess_s_ = prep.seconds();
-  std::visit(
-      [](auto& q) {
-        if constexpr (requires { q->reserve(); }) q->reserve();
-      },
-      query_);
+  own_ = make_search(options.query);
 }
 
-Status GraphPlanner::plan(VertexId source, VertexId target) {
-  const Stopwatch clock;
-  path_.clear();
-  const Status st = std::visit(
-      [&](auto& q) -> Status {
-        using Q = std::decay_t<decltype(q)>;
-        if constexpr (std::is_same_v<Q, std::monostate>) {
-          return Status{SearchState::failure, StatusDetail::none};
-        } else if constexpr (std::is_same_v<Q, TableQuery>) {
-          expanded_ = 0;
-          return q.table->route(source, target, path_);
-        } else if constexpr (std::is_same_v<Q, std::unique_ptr<ChQuery>>) {
-          const Status s = q->query(source, target);
-          path_ = q->path();
-          expanded_ = q->stats().settled();
-          return s;
-        } else {
-          return finish(*q, solve(*q, source, target), path_, expanded_);
-        }
-      },
-      query_);
-  time_s_ = clock.seconds();
-  return st;
+GraphPlanner::~GraphPlanner() = default;
+
+template <class Obs>
+std::unique_ptr<search::SearchModel<VertexId>> GraphPlanner::make_model(const search::QueryOptions<VertexId>& query,
+                                                                        Obs observer) const {
+  const Graph& g = *graph_;
+  const search::BestFirstOptions bf{.reopen_closed = true, .max_nodes = query.max_nodes,
+                                    .partial_result = query.partial_result};
+  switch (options_.algorithm) {
+    case Algorithm::dijkstra:
+      return model<search::Dijkstra<Graph, Obs>>(g, search::ZeroHeuristic{}, search::DijkstraPriority{}, observer, bf);
+    case Algorithm::bidijkstra:
+      return model<BidirectionalDijkstra<Obs>>(*both_ways_, observer, options_.bidirectional);
+    case Algorithm::astar:
+      return model<search::AStar<Graph, EuclideanHeuristic, Obs>, EuclideanModel>(*euclidean_, g, *euclidean_,
+                                                                                  search::AStarPriority{}, observer, bf);
+    case Algorithm::alt:
+      return model<search::AStar<Graph, LandmarkHeuristic, Obs>>(g, LandmarkHeuristic(*landmarks_),
+                                                                 search::AStarPriority{}, observer, bf);
+    case Algorithm::ch: return model<ChQuery>(*hierarchy_, ChQueryOptions{}, query.events);
+    case Algorithm::table: return std::make_unique<TableModel>(*table_, query.events);
+  }
+  return nullptr;
+}
+
+search::SearchHandle<VertexId> GraphPlanner::make_search(const search::QueryOptions<VertexId>& query) const {
+  if (query.events == nullptr) return search::SearchHandle<VertexId>(make_model(query, search::NullObserver{}));
+  return search::SearchHandle<VertexId>(make_model(query, search::EventObserver<VertexId>(query.events)));
+}
+
+bool GraphPlanner::stale() const {
+  return (both_ways_ && both_ways_->stale()) || (euclidean_ && euclidean_->stale()) ||
+         (landmarks_ && landmarks_->stale()) || (hierarchy_ && hierarchy_->stale()) || (table_ && table_->stale());
+}
+
+void GraphPlanner::sync() {
+  if (!stale()) return;
+  const Graph& g = *graph_;
+  // Rebuilt in place: the searches handed out keep pointing at these objects.
+  if (both_ways_) both_ways_->sync();
+  if (euclidean_) *euclidean_ = euclidean_->synced();
+  if (landmarks_) *landmarks_ = Landmarks(g, options_.landmarks);
+  if (hierarchy_) *hierarchy_ = ContractionHierarchy::build(g, options_.hierarchy);
+  if (table_) table_->rebuild();
 }
 
 std::size_t GraphPlanner::preprocess_bytes() const {

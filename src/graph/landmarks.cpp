@@ -22,8 +22,8 @@ namespace {
 void distances_from(ShortestPathTree& tree, VertexId source, std::vector<double>& dist) {
   [[maybe_unused]] const Status st = tree.compute(source);
   WAYMARK_ASSERT(st.succeeded());
-  dist.resize(tree.graph().node_count());
-  for (std::size_t v = 0; v < dist.size(); ++v) dist[v] = tree.distance(tree.graph().node_at(v));
+  dist.resize(tree.space().node_count());
+  for (std::size_t v = 0; v < dist.size(); ++v) dist[v] = tree.distance(tree.space().node_at(v));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -156,7 +156,7 @@ std::uint64_t get_le(const unsigned char* p, std::size_t bytes) {
 }  // namespace
 
 Landmarks::Landmarks(const Graph& graph, LandmarkParams params)
-    : node_count_(graph.node_count()), arc_count_(graph.arc_count()) {
+    : graph_(&graph), version_(graph.version()), node_count_(graph.node_count()), arc_count_(graph.arc_count()) {
   if (params.count < 1 || params.count > LandmarkParams::max_count)
     throw BuildError("LandmarkParams::count must be in 1.." + std::to_string(LandmarkParams::max_count) + ", got " +
                      std::to_string(params.count));
@@ -247,6 +247,8 @@ Landmarks Landmarks::load(std::istream& in, const std::string& name, const Graph
     reader.fail("landmarks were built for a different graph (same size, different arcs)");
 
   Landmarks table;
+  table.graph_ = &graph;
+  table.version_ = graph.version();
   table.node_count_ = graph.node_count();
   table.arc_count_ = graph.arc_count();
   table.fingerprint_ = fingerprint;

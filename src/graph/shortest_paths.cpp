@@ -14,132 +14,40 @@
 namespace waymark::graph {
 namespace {
 
-constexpr Status success{SearchState::success, StatusDetail::none};
-constexpr Status failure{SearchState::failure, StatusDetail::none};
+constexpr Status success = Status::success();
+constexpr Status failure = Status::failure();
 
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
-// ShortestPathTree
+// BidirectionalGraph
 
-Status ShortestPathTree::compute(VertexId source) {
-  const Stopwatch watch;
-  stats_ = SearchStats{};
-  source_ = source;
-  if (!graph_->contains(source)) {
-    status_ = failure;
-    return status_;
-  }
-  search_.start(*graph_, source);
-  std::size_t max_open = 1;
-  while (!search_.exhausted()) {
-    search_.settle_next();
-    max_open = std::max(max_open, search_.frontier_size());
-  }
-  stats_.expanded = search_.settled_count();
-  stats_.generated = search_.scanned_arcs();
-  stats_.max_open_size = max_open;
-  stats_.time_s = watch.seconds();
-  status_ = success;
-  return status_;
-}
-
-Status ShortestPathTree::path_to(VertexId target, Path<VertexId>& out) const {
-  out.clear();
-  if (!reached(target)) return failure;
-  for (VertexId v = target; v.valid(); v = search_.parent(v)) out.nodes.push_back(v);
-  std::reverse(out.nodes.begin(), out.nodes.end());
-  out.cost = search_.distance(target);
-  return success;
-}
-
-// ---------------------------------------------------------------------------------------------
-// BidirectionalDijkstra
-
-void BidirectionalDijkstra::begin(VertexId source, VertexId target) {
-  const Timer timer(stats_);
-  start_query(source, target);
-  best_ = infinite_cost;
-  meet_forward_ = meet_backward_ = VertexId::invalid();
-  searched_ = false;
-  const Graph& forward = graphs_->forward();
-  if (!forward.contains(source) || !forward.contains(target)) {
-    finish_failure();
-    return;
-  }
-  forward_.start(forward, source);
-  backward_.start(graphs_->backward(), target);
-  searched_ = true;
-  if (source == target) {
-    path_.nodes.push_back(source);
-    finish_success();
-    return;
-  }
-  note_frontier_size(2);
-}
-
-void BidirectionalDijkstra::reserve() {
-  forward_.reserve(graphs_->forward());
-  backward_.reserve(graphs_->backward());
-}
-
-void BidirectionalDijkstra::offer(VertexId forward_end, VertexId backward_end, Cost cost) {
-  if (cost < best_) {
-    best_ = cost;
-    meet_forward_ = forward_end;
-    meet_backward_ = backward_end;
+BidirectionalGraph::BidirectionalGraph(const Graph& forward)
+    : forward_(&forward), backward_(forward.reversed()), synced_version_(forward.version()) {
+  // reversed() adds the arc u → v as v → u visiting u in order, so the arcs into each v keep
+  // that order: the k-th arc into v (in that visit) is backward arc first_arc(v) + k.
+  const std::size_t n = forward.node_count();
+  std::vector<std::uint32_t> next(n);
+  for (std::size_t v = 0; v < n; ++v) next[v] = backward_.first_arc(backward_.node_at(v)).value;
+  backward_arc_.resize(forward.arc_count());
+  for (std::size_t a = 0; a < forward.arc_count(); ++a) {
+    backward_arc_[a] = ArcId{next[forward.head(ArcId{static_cast<std::uint32_t>(a)}).value]++};
   }
 }
 
-Status BidirectionalDijkstra::step(std::size_t max_expansions) {
-  if (!status_.running()) return status_;
-  const Timer timer(stats_);
-  for (std::size_t n = 0; n < max_expansions; ++n) {
-    if (cancelled_) {
-      finish_failure(StatusDetail::cancelled);
-      break;
-    }
-    const Cost forward_key = forward_.min_key();
-    const Cost backward_key = backward_.min_key();
-    // Every path through a vertex settled by neither side costs at least the sum of the two
-    // keys, and every other path was offered when its joining arc was scanned (docs/graph.md).
-    // An exhausted side has key infinity, so this also ends unreachable queries.
-    if (forward_key + backward_key >= best_) {
-      finish_query();
-      break;
-    }
-    const bool go_forward = options_.alternation == Alternation::smaller_key
-                                ? forward_key <= backward_key
-                                : forward_.frontier_size() <= backward_.frontier_size();
-    // Self-loops never shorten a path, so they are not offered as meeting arcs.
-    if (go_forward) {
-      forward_.settle_next([&](VertexId u, Cost gu, VertexId v, Cost w) {
-        if (u != v && backward_.reached(v)) offer(u, v, gu + w + backward_.distance(v));
-      });
-    } else {
-      // Scanning reversed arc x → v is the arc v → x of the graph: forward part ends at v.
-      backward_.settle_next([&](VertexId x, Cost gx, VertexId v, Cost w) {
-        if (x != v && forward_.reached(v)) offer(v, x, forward_.distance(v) + w + gx);
-      });
-    }
-    note_frontier_size(forward_.frontier_size() + backward_.frontier_size());
+std::size_t BidirectionalGraph::sync() {
+  std::size_t copied = 0;
+  const auto copy = [&](ArcId a) {
+    backward_.set_weight(backward_arc_[a.value], forward_->weight(a));
+    ++copied;
+  };
+  if (const auto changes = forward_->changes_since(synced_version_)) {
+    for (const ArcChange& c : *changes) copy(c.arc);
+  } else {
+    for (std::uint32_t a = 0; a < forward_->arc_count(); ++a) copy(ArcId{a});
   }
-  stats_.expanded = forward_.settled_count() + backward_.settled_count();
-  stats_.generated = forward_.scanned_arcs() + backward_.scanned_arcs();
-  return status_;
-}
-
-void BidirectionalDijkstra::finish_query() {
-  if (best_ == infinite_cost) {
-    finish_failure();
-    return;
-  }
-  path_.clear();
-  for (VertexId v = meet_forward_; v.valid(); v = forward_.parent(v)) path_.nodes.push_back(v);
-  std::reverse(path_.nodes.begin(), path_.nodes.end());
-  for (VertexId v = meet_backward_; v.valid(); v = backward_.parent(v)) path_.nodes.push_back(v);
-  path_.cost = best_;
-  finish_success();
+  synced_version_ = forward_->version();
+  return copied;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -167,25 +75,20 @@ std::uint64_t entries_checksum(const std::vector<std::uint32_t>& entries) {
   return h.value();
 }
 
-/// Position of the cheapest arc from → to among from's arcs (the first of equal ones).
-std::uint32_t cheapest_arc(const Graph& graph, VertexId from, VertexId to) {
-  const auto heads = graph.targets(from);
-  const auto weights = graph.weights(from);
-  std::uint32_t best = RouteTable::no_arc;
-  for (std::uint32_t i = 0; i < heads.size(); ++i) {
-    if (heads[i] == to && (best == RouteTable::no_arc || weights[i] < weights[best])) best = i;
-  }
-  WAYMARK_ASSERT(best != RouteTable::no_arc);
-  return best;
-}
-
 }  // namespace
 
-RouteTable::RouteTable(const Graph& graph) : graph_(&graph) {
+RouteTable::RouteTable(const Graph& graph) : graph_(&graph), version_(graph.version()) {
   const std::size_t n = graph.node_count();
   if (n > max_vertices)
     throw BuildError("a route table holds at most " + std::to_string(max_vertices) + " vertices (V² × 4 bytes), " +
                      "the graph has " + std::to_string(n));
+  rebuild();
+}
+
+void RouteTable::rebuild() {
+  const Graph& graph = *graph_;
+  const std::size_t n = graph.node_count();
+  version_ = graph.version();
   first_arc_.assign(n * n, no_arc);
   // The tree of the reversed graph rooted at t: parent(s) is s's next hop towards t.
   const Graph reversed = graph.reversed();
@@ -195,8 +98,12 @@ RouteTable::RouteTable(const Graph& graph) : graph_(&graph) {
     std::uint32_t* row = first_arc_.data() + t * n;
     for (std::size_t s = 0; s < n; ++s) {
       const VertexId source = graph.node_at(s);
-      const VertexId next = tree.parent(source);
-      if (next.valid()) row[s] = cheapest_arc(graph, source, next);
+      const std::optional<VertexId> next = tree.parent(source);
+      if (!next) continue;
+      // The cheapest of parallel arcs to the next hop, as its position among source's arcs.
+      const std::optional<ArcId> arc = graph.find_arc(source, *next);
+      WAYMARK_ASSERT(arc.has_value());
+      row[s] = arc->value - graph.first_arc(source).value;
     }
   }
 }

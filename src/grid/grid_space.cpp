@@ -3,7 +3,7 @@
 namespace waymark::grid {
 
 GridSpace::GridSpace(const GridMap& map, DiagonalRule rule)
-    : GridCells(map), rule_(rule), masks_(map.cell_count(), 0) {
+    : GridCells(map), rule_(rule), synced_version_(map.version()), masks_(map.cell_count(), 0) {
   const auto w = static_cast<std::uint32_t>(map.width());
   for (unsigned i = 0; i < grid_moves.size(); ++i) {
     const GridMove m = grid_moves[i];
@@ -11,20 +11,35 @@ GridSpace::GridSpace(const GridMap& map, DiagonalRule rule)
     const bool diagonal = i >= first_diagonal_move;
     step_costs_[i] = map.cell_size() * (diagonal ? diagonal_step : cardinal_step);
   }
-  const bool eight = is_eight_connected(rule);
-  for (int y = 0; y < map.height(); ++y) {
-    for (int x = 0; x < map.width(); ++x) {
-      if (!map.passable(x, y)) continue;
+  compute_masks(map.bounds());
+}
+
+void GridSpace::compute_masks(CellRect area) {
+  const GridMap& map = *map_;
+  const bool eight = is_eight_connected(rule_);
+  for (int y = area.y0; y < area.y1; ++y) {
+    for (int x = area.x0; x < area.x1; ++x) {
       unsigned mask = 0;
-      for (unsigned i = 0; i < grid_moves.size(); ++i) {
-        const GridMove m = grid_moves[i];
-        if (!map.passable(x + m.dx, y + m.dy)) continue;
-        if (i >= first_diagonal_move && !(eight && diagonal_allowed(x, y, m.dx, m.dy))) continue;
-        mask |= 1u << i;
+      if (map.passable(x, y)) {
+        for (unsigned i = 0; i < grid_moves.size(); ++i) {
+          const GridMove m = grid_moves[i];
+          if (!map.passable(x + m.dx, y + m.dy)) continue;
+          if (i >= first_diagonal_move && !(eight && diagonal_allowed(x, y, m.dx, m.dy))) continue;
+          mask |= 1u << i;
+        }
       }
       masks_[map.cell(x, y).value] = static_cast<std::uint8_t>(mask);
     }
   }
+}
+
+std::size_t GridSpace::sync() {
+  // A cell's mask reads its 8 neighbours, so the cells around an edit change too.
+  constexpr int neighbourhood = 1;
+  const std::size_t n = replay_passability_changes(*map_, synced_version_, neighbourhood,
+                                                   [&](CellRect area) { compute_masks(area); });
+  synced_version_ = map_->version();
+  return n;
 }
 
 }  // namespace waymark::grid

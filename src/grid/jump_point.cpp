@@ -1,6 +1,8 @@
 #include "waymark/grid/jump_point.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <limits>
 
 namespace waymark::grid {
 
@@ -72,13 +74,7 @@ BlockJumps::BlockJumps(const JumpRules& rules)
   const PaddedGrid& g = rules.grid();
   for (std::int32_t py = 0; py < padded_height_; ++py) {
     for (std::int32_t px = 0; px < padded_width_; ++px) {
-      if (!g.open(static_cast<std::uint32_t>(py * padded_width_ + px))) continue;
-      for (int c = 0; c < 4; ++c) {
-        const Oriented o = orient(2 * c, px, py);
-        BitRows& r = rows_[static_cast<std::size_t>(c)];
-        r.words[static_cast<std::size_t>(o.y * r.words_per_row + o.x / bits_per_word)] |= std::uint64_t{1}
-                                                                                           << (o.x % bits_per_word);
-      }
+      if (g.open(static_cast<std::uint32_t>(py * padded_width_ + px))) set_open(px, py, true);
     }
   }
 }
@@ -101,7 +97,7 @@ BlockJumps::Oriented BlockJumps::orient(int cardinal, std::int32_t px, std::int3
 }
 
 std::int32_t BlockJumps::scan(int cardinal, std::int32_t px, std::int32_t py, std::int32_t goal_x,
-                              std::int32_t goal_y) const {
+                              std::int32_t goal_y, std::int32_t limit, std::uint64_t& scanned) const {
   const BitRows& rows = rows_[static_cast<std::size_t>(cardinal / 2)];
   const Oriented from = orient(cardinal, px, py);
   const Oriented goal = orient(cardinal, goal_x, goal_y);
@@ -115,35 +111,84 @@ std::int32_t BlockJumps::scan(int cardinal, std::int32_t px, std::int32_t py, st
     const std::uint64_t below = rows.window(x, from.y + 1), below_behind = rows.window(x - 1, from.y + 1);
     std::uint64_t stop = ~open | (above & ~above_behind) | (below & ~below_behind);
     if (goal_ahead && goal.x - x < 64) stop |= std::uint64_t{1} << (goal.x - x);
+    // No stop among the cells up to the limit: they are all open, and the jump ends at the
+    // last of them.
+    const std::int32_t first_stop = stop == 0 ? 64 : std::countr_zero(stop);
+    if (x + first_stop - from.x > limit) {
+      scanned += static_cast<std::uint64_t>(limit);
+      return limit;
+    }
     if (stop == 0) continue;
-    const int k = std::countr_zero(stop);
-    if ((open >> k & 1u) == 0) return 0;  // a wall comes first: dead end
-    return x + k - from.x;
+    const std::int32_t steps = x + first_stop - from.x;
+    scanned += static_cast<std::uint64_t>(steps);
+    return (open >> first_stop & 1u) == 0 ? 0 : steps;  // a wall first: dead end
   }
 }
 
-JumpRules::Jump BlockJumps::jump(std::uint32_t p, int dir, std::uint32_t goal) const {
+JumpRules::Jump BlockJumps::jump(std::uint32_t p, int dir, std::uint32_t goal, std::uint32_t limit,
+                                 std::uint64_t& scanned) const {
   const auto [py, px] = row_of_padded_.divide(p);
   const auto [gy, gx] = row_of_padded_.divide(goal);
   const auto x = static_cast<std::int32_t>(px), y = static_cast<std::int32_t>(py);
   const auto goal_x = static_cast<std::int32_t>(gx), goal_y = static_cast<std::int32_t>(gy);
+  const auto scan_limit = [](std::uint64_t room) {
+    constexpr std::uint64_t largest = std::numeric_limits<std::int32_t>::max() / 2;  // x + limit stays in range
+    return static_cast<std::int32_t>(std::min(room, largest));
+  };
   if (!is_diagonal(dir)) {
-    const std::int32_t steps = scan(dir, x, y, goal_x, goal_y);
+    const std::int32_t steps = scan(dir, x, y, goal_x, goal_y, scan_limit(limit), scanned);
     return steps == 0 ? JumpRules::Jump{} : JumpRules::Jump{p + static_cast<std::uint32_t>(steps * rules_->offset(dir)), steps};
   }
-  // Diagonal: step while allowed; stop at the goal or where either cardinal component jumps.
+  // Diagonal: step while allowed; stop at the goal or where either straight side scan finds a
+  // jump point, or, once the cells passed over (steps and side scans) reach the limit, at the
+  // cell reached.
   const auto step = static_cast<std::uint32_t>(rules_->offset(dir));
   const int dx = direction_dx[static_cast<std::size_t>(dir)], dy = direction_dy[static_cast<std::size_t>(dir)];
   const int left = turn(dir, -1), right = turn(dir, 1);
-  std::int32_t cx = x, cy = y;
-  for (std::int32_t steps = 1;; ++steps) {
-    if (!rules_->can_move(p, dir)) return {};
+  std::int32_t cx = x, cy = y, steps = 0;
+  std::uint64_t used = 0;
+  for (;;) {
+    if (!rules_->can_move(p, dir)) {
+      scanned += used;
+      return {};
+    }
     p += step;
     cx += dx;
     cy += dy;
-    if (p == goal) return {p, steps};
-    if (scan(left, cx, cy, goal_x, goal_y) != 0 || scan(right, cx, cy, goal_x, goal_y) != 0) return {p, steps};
+    ++steps;
+    if (p == goal || ++used >= limit) break;
+    if (scan(left, cx, cy, goal_x, goal_y, scan_limit(limit - used), used) != 0 || used >= limit) break;
+    if (scan(right, cx, cy, goal_x, goal_y, scan_limit(limit - used), used) != 0 || used >= limit) break;
   }
+  scanned += used;
+  return {p, steps};
+}
+
+void BlockJumps::set_open(std::int32_t px, std::int32_t py, bool open) {
+  constexpr std::int32_t bits_per_word = 64;
+  for (int c = 0; c < 4; ++c) {
+    const Oriented o = orient(2 * c, px, py);
+    BitRows& r = rows_[static_cast<std::size_t>(c)];
+    std::uint64_t& word = r.words[static_cast<std::size_t>(o.y * r.words_per_row + o.x / bits_per_word)];
+    const std::uint64_t bit = std::uint64_t{1} << (o.x % bits_per_word);
+    word = open ? word | bit : word & ~bit;
+  }
+}
+
+void BlockJumps::copy_cells(const GridMap& map, CellRect area) {
+  for (int y = area.y0; y < area.y1; ++y) {
+    for (int x = area.x0; x < area.x1; ++x) set_open(x + 1, y + 1, map.passable(x, y));
+  }
+}
+
+std::size_t JumpPointSpace::sync() {
+  constexpr int no_margin = 0;  // the padded copy holds exactly the map's cells
+  const std::size_t n = replay_passability_changes(*map_, synced_version_, no_margin, [&](CellRect area) {
+    grid_.copy_cells(*map_, area);
+    jumps_.copy_cells(*map_, area);
+  });
+  synced_version_ = map_->version();
+  return n;
 }
 
 void expand_jump_path(const GridMap& map, const std::vector<CellId>& jump_points, std::vector<CellId>& cells) {

@@ -32,20 +32,27 @@ struct Header {
 
 }  // namespace
 
-JumpTable::JumpTable(const GridMap& map) : grid_(map), rules_(grid_) {
-  distances_.assign(static_cast<std::size_t>(grid_.stride()) * static_cast<std::size_t>(grid_.height() + 2) *
-                        direction_count,
-                    0);
+JumpTable::JumpTable(const GridMap& map) : map_(&map), version_(map.version()), grid_(map), rules_(grid_) {
   build();
 }
 
 JumpTable::JumpTable(const GridMap& map, std::vector<std::int16_t> distances)
-    : grid_(map), rules_(grid_), distances_(std::move(distances)) {}
+    : map_(&map), version_(map.version()), grid_(map), rules_(grid_), distances_(std::move(distances)) {}
 
 JumpTable::JumpTable(JumpTable&& other) noexcept
-    : grid_(std::move(other.grid_)), rules_(grid_), distances_(std::move(other.distances_)) {}
+    : map_(other.map_), version_(other.version_), grid_(std::move(other.grid_)), rules_(grid_),
+      distances_(std::move(other.distances_)) {}
+
+void JumpTable::rebuild() {
+  grid_.copy_cells(*map_, map_->bounds());
+  version_ = map_->version();
+  build();
+}
 
 void JumpTable::build() {
+  distances_.assign(static_cast<std::size_t>(grid_.stride()) * static_cast<std::size_t>(grid_.height() + 2) *
+                        direction_count,
+                    0);
   const int w = grid_.width(), h = grid_.height();
   auto at = [&](std::uint32_t p, int d) -> std::int16_t& {
     return distances_[static_cast<std::size_t>(p) * direction_count + static_cast<std::size_t>(d)];

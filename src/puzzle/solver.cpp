@@ -335,7 +335,7 @@ struct PuzzleSolver::Impl {
   void bind(Eval eval, H heuristic) {
     auto in_place = std::make_shared<InPlaceIda<W, Eval>>(*puzzle, std::move(eval));
     ida = [in_place, this](const PuzzleState& s) { return in_place->run(s, options); };
-    auto best_first = std::make_shared<search::AStar<SlidingPuzzle, H>>(*puzzle, heuristic, search::AStarPriority{},
+    auto best_first = std::make_shared<search::AStar<SlidingPuzzle, H>>(*puzzle, heuristic, search::AStarPriority{}, search::NullObserver{},
                                                                 search::BestFirstOptions{.max_nodes = options.max_nodes});
     astar = [best_first, this](const PuzzleState& s) { return astar_query(*puzzle, *best_first, s); };
     estimate = [heuristic, this](const PuzzleState& s) { return static_cast<int>(heuristic(s, puzzle->goal())); };

@@ -8,7 +8,7 @@
 
 #include "support/allocation_counter.hpp"
 #include "support/random_grid.hpp"
-#include "waymark/graph/contraction.hpp"
+#include "waymark/graph/ch_query.hpp"
 #include "waymark/io/graph_loaders.hpp"
 
 namespace waymark {

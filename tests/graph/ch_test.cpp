@@ -17,7 +17,7 @@
 #include "support/random_grid.hpp"
 #include "waymark/core/errors.hpp"
 #include "waymark/core/hash.hpp"
-#include "waymark/graph/contraction.hpp"
+#include "waymark/graph/ch_query.hpp"
 #include "waymark/io/graph_loaders.hpp"
 #include "waymark/search/best_first.hpp"
 
@@ -121,10 +121,10 @@ void check_road(const Road& road, bool connected) {
   std::uint64_t ch_settled = 0, plain_settled = 0, dijkstra_expanded = 0;
   const auto check = [&](VertexId start, VertexId goal, Cost expected) {
     expect_ch_optimal(stalling, arcs, start, goal, expected);
-    ch_settled += stalling.stats().settled();
+    ch_settled += stalling.ch_stats().settled();
     expect_ch_optimal(plain, arcs, start, goal, expected);
-    plain_settled += plain.stats().settled();
-    EXPECT_EQ(plain.stats().stalled, 0u);
+    plain_settled += plain.ch_stats().settled();
+    EXPECT_EQ(plain.ch_stats().stalled, 0u);
     solve(dijkstra, start, goal);
     dijkstra_expanded += dijkstra.stats().expanded;
   };
@@ -244,13 +244,13 @@ TEST(GraphChQuery, SmallGraphEdgeCases) {
   EXPECT_TRUE(q.query(VertexId{0}, VertexId{4}).failed());
   EXPECT_TRUE(q.query(VertexId{0}, VertexId{5}).failed());  // outside the graph
   EXPECT_TRUE(q.query(VertexId{}, VertexId{0}).failed());
-  EXPECT_EQ(q.stats().settled(), 0u);
+  EXPECT_EQ(q.ch_stats().settled(), 0u);
 
   ChQuery distance_only(ch, ChQueryOptions{.unpack_path = false});
   ASSERT_TRUE(distance_only.query(VertexId{0}, VertexId{3}).succeeded());
   EXPECT_EQ(distance_only.distance(), 3);
   EXPECT_TRUE(distance_only.path().empty());
-  EXPECT_GT(distance_only.stats().settled(), 0u);
+  EXPECT_GT(distance_only.ch_stats().settled(), 0u);
 }
 
 TEST(GraphChQuery, EmptyGraph) {
@@ -316,7 +316,7 @@ TEST(GraphChFile, RoundTripGivesIdenticalAnswers) {
     ASSERT_EQ(a.query(s, t), b.query(s, t));
     EXPECT_EQ(a.distance(), b.distance());
     EXPECT_EQ(a.path().nodes, b.path().nodes);
-    EXPECT_EQ(a.stats().settled(), b.stats().settled());
+    EXPECT_EQ(a.ch_stats().settled(), b.ch_stats().settled());
   }
   // A saved file is byte-for-byte what saving the loaded hierarchy gives.
   std::ostringstream again;

@@ -29,7 +29,7 @@ std::vector<std::pair<VertexId, VertexId>> random_pairs(const Graph& g, int coun
 TEST(GraphRoutesAllocation, NoAllocationPerQueryAfterWarmUp) {
   const Graph graph = load_dimacs_graph(test::data_dir + "/roads/rome99.gr").graph;
   const auto pairs = random_pairs(graph, 30);
-  ShortestPathTree tree(graph);
+  graph::ShortestPathTree tree(graph);
   const BidirectionalGraph graphs(graph);
   BidirectionalDijkstra bidirectional(graphs);
   Path<VertexId> path;

@@ -59,23 +59,24 @@ void expect_answer(const char* who, Status st, const Path<VertexId>& path, const
 
 /// The tree's distances equal the reference for every vertex; each reached vertex's parent is
 /// one cheapest arc closer.
-void expect_tree_matches(const ShortestPathTree& tree, const Graph& graph, const std::vector<Cost>& dist) {
-  const VertexId source = tree.source();
-  EXPECT_FALSE(tree.parent(source).valid());
+void expect_tree_matches(const graph::ShortestPathTree& tree, VertexId source, const Graph& graph,
+                         const std::vector<Cost>& dist) {
+  EXPECT_FALSE(tree.parent(source).has_value());
+  EXPECT_EQ(tree.origin(source), 0u);
   for (std::uint32_t v = 0; v < graph.node_count(); ++v) {
     const VertexId t{v};
     const auto where = [&] { return ::testing::Message() << "tree from " << source.value << " to " << v; };
     if (dist[v] == infinite_cost) {
       EXPECT_FALSE(tree.reached(t)) << where();
       EXPECT_EQ(tree.distance(t), infinite_cost) << where();
-      EXPECT_FALSE(tree.parent(t).valid()) << where();
+      EXPECT_FALSE(tree.parent(t).has_value()) << where();
       continue;
     }
     ASSERT_TRUE(tree.reached(t)) << where();
     EXPECT_TRUE(near_cost(tree.distance(t), dist[v])) << where() << ": " << tree.distance(t) << " vs " << dist[v];
     if (t == source) continue;
-    const VertexId p = tree.parent(t);
-    ASSERT_TRUE(p.valid()) << where();
+    ASSERT_TRUE(tree.parent(t).has_value()) << where();
+    const VertexId p = *tree.parent(t);
     Cost cheapest = infinite_cost;
     graph.for_each_successor(p, [&](VertexId head, Cost w) {
       if (head == t) cheapest = std::min(cheapest, w);
@@ -89,7 +90,7 @@ struct AllAlgorithms {
   explicit AllAlgorithms(const Graph& g)
       : graph(g),
         graphs(g),
-        by_key(graphs, BidirectionalOptions{.alternation = Alternation::smaller_key}),
+        by_key(graphs, {}, BidirectionalOptions{.alternation = Alternation::smaller_key}),
         by_frontier(graphs),
         tree(g) {}
 
@@ -106,9 +107,9 @@ struct AllAlgorithms {
 
   const Graph& graph;
   BidirectionalGraph graphs;
-  BidirectionalDijkstra by_key;
-  BidirectionalDijkstra by_frontier;
-  ShortestPathTree tree;
+  BidirectionalDijkstra<> by_key;
+  BidirectionalDijkstra<> by_frontier;
+  graph::ShortestPathTree tree;
   Path<VertexId> path;
 };
 
@@ -141,7 +142,7 @@ TEST(GraphRoutesRandom, TreeBidirectionalAndTableMatchBoost) {
       const VertexId s{list.vertices <= max_sources ? static_cast<std::uint32_t>(i) : vertex(rng)};
       const std::vector<Cost> dist = boost_ref.distances(s.value);
       ASSERT_TRUE(all.tree.compute(s).succeeded());
-      expect_tree_matches(all.tree, graph, dist);
+      expect_tree_matches(all.tree, s, graph, dist);
       const std::size_t targets = std::min(max_targets, list.vertices);
       for (std::size_t j = 0; j < targets; ++j) {
         const VertexId t{list.vertices <= max_targets ? static_cast<std::uint32_t>(j) : vertex(rng)};
@@ -216,7 +217,7 @@ std::pair<std::uint64_t, std::uint64_t> check_road_graph(const RoadGraph& road, 
     const VertexId s{vertex(rng)};
     const std::vector<Cost> dist = boost_ref.distances(s.value);
     EXPECT_TRUE(all.tree.compute(s).succeeded());
-    expect_tree_matches(all.tree, graph, dist);
+    expect_tree_matches(all.tree, s, graph, dist);
     for (int j = 0; j < road_targets_per_source; ++j) {
       const VertexId t{vertex(rng)};
       reachable += dist[t.value] == infinite_cost ? 0 : 1;
@@ -307,7 +308,7 @@ TEST(GraphRoutesCorners, UnreachableAndInvalidIdsFail) {
     EXPECT_EQ(table.distance(s, t), infinite_cost);
     EXPECT_EQ(table.first_arc(s, t), RouteTable::no_arc);
   }
-  ShortestPathTree fresh(g);
+  graph::ShortestPathTree fresh(g);
   EXPECT_EQ(fresh.status().state, SearchState::not_started);
   EXPECT_TRUE(fresh.path_to(v0, all.path).failed());
   EXPECT_FALSE(fresh.reached(v0));

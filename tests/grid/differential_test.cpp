@@ -75,7 +75,7 @@ TEST(Differential, RandomGridsAllRulesAllSearches) {
                             Algorithm::bfs, Algorithm::dfs, Algorithm::ida}) {
           if (a == Algorithm::ida && (spec.terrain || spec.width * spec.height > max_ida_cells)) continue;
           planners.push_back(std::make_unique<GridPlanner>(
-              map, GridPlannerOptions{.algorithm = a, .diagonal = rule, .weight = weight}));
+              map, GridPlannerOptions{.algorithm = a, .diagonal = rule, .query = {.weight = weight}}));
         }
         for (int q = 0; q < queries_per_grid; ++q) {
           const CellId start = test::random_passable(map, rng);

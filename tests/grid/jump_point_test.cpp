@@ -41,8 +41,7 @@ TEST(JumpPoint, RunsBetweenCells) {
 TEST(JumpPoint, NoGoalMeansOnlyRealJumpPoints) {
   // An open map has no forced neighbours, so without a goal no jump stops anywhere.
   const GridMap open(9, 9);
-  const PaddedGrid padded(open);
-  const JumpPointSpace space(open, padded);
+  const JumpPointSpace space(open);
   int successors = 0;
   space.for_each_successor(open.cell(4, 4), [&](CellId, Cost) { ++successors; });
   EXPECT_EQ(successors, 0);

@@ -101,7 +101,7 @@ TEST_F(Stepping, PartialResultLeadsTowardUnreachableGoal) {
   GridMap walled(10, 10);
   for (int y = 0; y < 10; ++y) walled.set_passable(7, y, false);
   const GridSpace s(walled, DiagonalRule::no_corner_cutting);
-  AStar<GridSpace, OctileHeuristic> astar(s, OctileHeuristic(walled), {}, BestFirstOptions{.partial_result = true});
+  AStar<GridSpace, OctileHeuristic> astar(s, OctileHeuristic(walled), {}, {}, BestFirstOptions{.partial_result = true});
   astar.begin(walled.cell(0, 0), walled.cell(9, 5));
   const Status st = astar.step();
   EXPECT_TRUE(st.failed());
@@ -123,7 +123,7 @@ TEST_F(Stepping, ObserverSeesEveryEvent) {
   EXPECT_EQ(o.closes, astar.stats().expanded);
   EXPECT_GE(o.opens, o.expands);
 
-  BestFirstSearch<GridSpace, AStarPriority, OctileHeuristic, RecordingObserver<CellId>> rec(space, OctileHeuristic(map));
+  BestFirstSearch<GridSpace, OctileHeuristic, AStarPriority, RecordingObserver<CellId>> rec(space, OctileHeuristic(map));
   rec.begin(start, goal);
   rec.step();
   ASSERT_EQ(rec.observer().expanded.size(), rec.stats().expanded);

@@ -218,7 +218,7 @@ TEST(PuzzleSolver, GenericEnginesOnTheEightPuzzle) {
   const SlidingPuzzle& p = e.puzzle;
   const PuzzleState goal = p.goal();
   AStar<SlidingPuzzle, ManhattanHeuristic> astar(p, ManhattanHeuristic(p));
-  IdaStar<SlidingPuzzle, LinearConflictHeuristic> ida(p, LinearConflictHeuristic(p),
+  IdaStar<SlidingPuzzle, LinearConflictHeuristic> ida(p, LinearConflictHeuristic(p), {},
                                                       IdaStarOptions{.transposition_table = false});
   for (const PuzzleState& s : random_eight_puzzles(60, 60)) {
     const int d = e.distance_of(s);

@@ -65,7 +65,7 @@ TEST(ImplicitSpace, AStarDijkstraAndIdaMatchReference) {
   Dijkstra<NumberSpace> dijkstra(space);
   // IDA* runs one iteration per distinct f value below the optimum: with the weak
   // heuristic's tiny fractions that is thousands, so it gets h = 0 (f = g: a few dozen).
-  IdaStar<NumberSpace, ZeroHeuristic> ida(space, {}, IdaStarOptions{.transposition_table = true});
+  IdaStar<NumberSpace, ZeroHeuristic> ida(space, {}, {}, IdaStarOptions{.transposition_table = true});
   std::mt19937 rng(5);
   std::uniform_int_distribution<std::int64_t> pick(0, 300);
   for (int i = 0; i < 40; ++i) {
@@ -87,7 +87,7 @@ TEST(ImplicitSpace, AStarDijkstraAndIdaMatchReference) {
 
 TEST(ImplicitSpace, IdaWithoutTranspositionTableOnShortQueries) {
   const NumberSpace space;
-  IdaStar<NumberSpace, ZeroHeuristic> ida(space, {}, IdaStarOptions{.transposition_table = false});
+  IdaStar<NumberSpace, ZeroHeuristic> ida(space, {}, {}, IdaStarOptions{.transposition_table = false});
   for (std::int64_t g : {0, 3, 8, 9, 17}) {
     ida.begin(1, g);
     ASSERT_TRUE(ida.step().succeeded());
@@ -97,7 +97,7 @@ TEST(ImplicitSpace, IdaWithoutTranspositionTableOnShortQueries) {
 
 TEST(ImplicitSpace, NodeLimitEndsWithOutOfNodesAndPartialPath) {
   const NumberSpace space;
-  AStar<NumberSpace, WeakHeuristic> astar(space, {}, {},
+  AStar<NumberSpace, WeakHeuristic> astar(space, {}, {}, {},
                                           BestFirstOptions{.max_nodes = 50, .partial_result = true});
   astar.begin(0, 1900);
   const Status s = astar.step();

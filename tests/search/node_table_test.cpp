@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include "waymark/search/node_table.hpp"
+#include "waymark/search/search_core.hpp"
+#include "waymark/search/search_core.hpp"
 
 namespace waymark {
 using namespace search;
@@ -64,13 +66,14 @@ TEST(HashedNodeTable, GrowsKeepsEntriesAndResets) {
   EXPECT_TRUE(table.find_or_insert(space, 7919).fresh);
 }
 
-TEST(HashedNodeTable, ReportsFullAtTheLimit) {
-  const IntSpace space;
-  HashedNodeTable<IntSpace> table(3);
-  table.reset(space);
-  for (std::int64_t i = 0; i < 3; ++i) EXPECT_NE(table.find_or_insert(space, i).slot, no_slot);
-  EXPECT_FALSE(table.find_or_insert(space, 1).fresh);  // existing nodes are still found
-  EXPECT_EQ(table.find_or_insert(space, 99).slot, no_slot);
+TEST(NodeLimit, AdmitsUpToTheLimit) {
+  NodeLimit unlimited;
+  for (int i = 0; i < 1000; ++i) EXPECT_TRUE(unlimited.admit());
+  NodeLimit three(3);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(three.admit());
+  EXPECT_FALSE(three.admit());
+  three.reset();
+  EXPECT_TRUE(three.admit());
 }
 
 }  // namespace

@@ -27,6 +27,7 @@ struct StrongId {
 using CellId = StrongId<struct CellTag>;      ///< a grid cell, row-major: y * width + x
 using VertexId = StrongId<struct VertexTag>;  ///< a graph vertex
 using PolyId = StrongId<struct PolyTag>;      ///< a navmesh polygon
+using ArcId = StrongId<struct ArcTag>;        ///< a graph arc: its position among the graph's arcs
 
 }  // namespace waymark
 

@@ -1,7 +1,7 @@
 #pragma once
 /// @file Contraction hierarchies (Geisberger et al. 2008) for directed graphs: preprocessing
-/// (ContractionHierarchy::build), binary save/load, and a reusable per-thread query (ChQuery).
-/// See docs/graph.md for the ordering, the witness searches and the costs.
+/// (ContractionHierarchy::build) and binary save/load. The per-thread query is ChQuery
+/// (ch_query.hpp). See docs/graph.md for the ordering, the witness searches and the costs.
 
 #include <cstddef>
 #include <cstdint>
@@ -83,7 +83,8 @@ struct ChShortcutHalves {
 /// source) and the downward graph reversed (arcs w → u with rank(w) > rank(u), stored at u as
 /// "from w", searched backward from the target). Both in CSR form indexed by rank.
 ///
-/// Immutable once built or loaded: share it among threads, one ChQuery per thread.
+/// Immutable once built or loaded: share it among threads, one ChQuery per thread. Refers to
+/// the graph it was built for, which must outlive it.
 /// Memory: 16 bytes per vertex + 24 per hierarchy arc (see memory_bytes()); a road graph
 /// gets 1.9–2.7 hierarchy arcs per original arc.
 class ContractionHierarchy {
@@ -141,6 +142,10 @@ class ContractionHierarchy {
   [[nodiscard]] ChShortcutHalves downward_halves(std::uint32_t i) const { return down_halves_[i]; }
 
   [[nodiscard]] const ChBuildStats& stats() const { return stats_; }
+
+  /// Whether the weights of the graph it was built (or loaded) for were edited since: its
+  /// shortcuts may then be wrong, and queries refuse it (stale_world) until it is built again.
+  [[nodiscard]] bool stale() const { return graph_ != nullptr && version_ != graph_->version(); }
   /// Bytes held by the hierarchy's arrays (capacity, not counting the object itself).
   [[nodiscard]] std::size_t memory_bytes() const;
 
@@ -149,6 +154,8 @@ class ContractionHierarchy {
   /// Rebuilds rank_of_ from vertex_at_ and checks the structure; throws LoadError.
   void validate(const std::string& name);
 
+  const Graph* graph_ = nullptr;  ///< the graph it belongs to, for stale()
+  std::uint64_t version_ = 0;
   std::vector<std::uint32_t> rank_of_;  ///< vertex → rank
   std::vector<VertexId> vertex_at_;     ///< rank → vertex
   std::vector<std::uint32_t> up_offsets_;
@@ -160,106 +167,6 @@ class ContractionHierarchy {
   std::uint64_t original_arcs_ = 0;
   std::uint64_t fingerprint_ = 0;
   ChBuildStats stats_;
-};
-
-struct ChQueryOptions {
-  /// Skip relaxing a settled vertex that a higher vertex reaches more cheaply (stall-on-demand).
-  bool stall_on_demand = true;
-  /// Unpack the shortcuts into original vertices (path()); off: distance() only.
-  bool unpack_path = true;
-};
-
-/// What the last query did.
-struct ChQueryStats {
-  std::uint64_t settled_forward = 0;   ///< vertices taken from the forward (upward) queue
-  std::uint64_t settled_backward = 0;  ///< vertices taken from the backward queue
-  std::uint64_t stalled = 0;           ///< settled vertices not relaxed (stall-on-demand)
-  std::uint64_t relaxed = 0;           ///< arcs looked at
-  [[nodiscard]] std::uint64_t settled() const { return settled_forward + settled_backward; }
-};
-
-/// Shortest paths on a ContractionHierarchy: bidirectional Dijkstra on the upward graph from
-/// the source and the reversed downward graph from the target; each direction stops once its
-/// smallest key is no less than the best distance found. The path is unpacked iteratively
-/// through the shortcuts' middles, O(path length).
-///
-/// Owns its scratch (generation-stamped, 48 bytes per vertex, allocated on the first query or
-/// by reserve()); after warm-up a query allocates nothing. Holds a reference to the hierarchy,
-/// which must outlive it. Not thread-safe: one per thread. Never throws or prints.
-class ChQuery {
- public:
-  explicit ChQuery(const ContractionHierarchy& ch, ChQueryOptions options = {});
-  ChQuery(const ChQuery&) = delete;
-  ChQuery& operator=(const ChQuery&) = delete;
-
-  /// Allocates and touches the scratch now, so the first query is as fast as the others.
-  void reserve();
-
-  /// Shortest path source → target (vertex ids of the original graph). Success, or Failure
-  /// when the target is unreachable or an id is outside the graph.
-  Status query(VertexId source, VertexId target);
-
-  [[nodiscard]] Status status() const { return status_; }
-  /// The last query's distance; infinite_cost after a failure.
-  [[nodiscard]] Cost distance() const { return distance_; }
-  /// The last query's path in original vertices (empty after a failure or without unpacking).
-  [[nodiscard]] const Path<VertexId>& path() const { return path_; }
-  [[nodiscard]] const ChQueryStats& stats() const { return stats_; }
-
- private:
-  static constexpr int forward = 0;
-  static constexpr int backward = 1;
-
-  /// Per-vertex scratch for both directions, valid when stamp == the query's generation.
-  struct Record {
-    Cost dist[2];
-    std::uint32_t parent[2];    ///< rank of the previous vertex in each direction's tree
-    std::uint32_t arc[2];       ///< arc index used to reach it (upward for forward, downward for backward)
-    std::uint32_t heap_pos[2];  ///< position in each direction's queue, or not_open
-    std::uint32_t stamp;
-  };
-  static constexpr std::uint32_t not_open = 0xFFFFFFFFu;
-
-  template <int Dir>
-  struct Positions {
-    ChQuery* query = nullptr;
-    void set_position(std::uint32_t slot, std::uint32_t pos) { query->records_[slot].heap_pos[Dir] = pos; }
-  };
-
-  struct Free {
-    void operator()(Record* p) const { std::free(p); }
-  };
-
-  void prepare();
-  Record& touch(std::uint32_t r);
-  template <int Dir>
-  void settle_one();
-  void unpack(VertexId source, std::uint32_t meet);
-  void emit_arc(bool upward_arc, std::uint32_t index, std::uint32_t to_rank);
-
-  const ContractionHierarchy* ch_;
-  ChQueryOptions options_;
-  std::unique_ptr<Record[], Free> records_;
-  std::size_t size_ = 0;
-  std::uint32_t generation_ = 0;
-  Positions<forward> forward_positions_;
-  Positions<backward> backward_positions_;
-  search::IndexedDaryHeap<4, Positions<forward>> forward_queue_;
-  search::IndexedDaryHeap<4, Positions<backward>> backward_queue_;
-  Cost best_ = infinite_cost;
-  std::uint32_t meet_ = not_open;
-  /// Unpacking: (arc index, is upward, head rank) still to expand, and the top-level arcs.
-  struct Pending {
-    std::uint32_t index;
-    std::uint32_t head;
-    bool upward;
-  };
-  std::vector<Pending> stack_;
-  std::vector<Pending> top_level_;
-  Status status_;
-  Cost distance_ = infinite_cost;
-  Path<VertexId> path_;
-  ChQueryStats stats_;
 };
 
 }  // namespace waymark::graph

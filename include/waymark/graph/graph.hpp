@@ -5,10 +5,12 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "waymark/core/assert.hpp"
+#include "waymark/core/change_log.hpp"
 #include "waymark/core/cost.hpp"
 #include "waymark/core/geometry.hpp"
 #include "waymark/core/ids.hpp"
@@ -22,12 +24,22 @@ enum class Coordinates : std::uint8_t {
   xyz,   ///< spatial
 };
 
+/// One edit of a graph, as its change log keeps it.
+struct ArcChange {
+  std::uint64_t version = 0;  ///< the graph's version after the edit
+  ArcId arc;                  ///< the arc whose weight changed
+  Cost old_weight = 0;        ///< its weight before
+};
+
 /// Weighted directed graph over vertices 0..node_count()-1, arcs grouped by source (CSR):
 /// the arcs of v are arcs offsets[v]..offsets[v+1]-1, in the order they were added.
 /// Parallel arcs and self-loops are kept. Weights are finite and >= 0.
 ///
 /// Models DenseSearchSpace (and TraversabilityAware: ids outside the graph are not
-/// traversable, so a search given one fails at once). Read-only: share one among threads.
+/// traversable, so a search given one fails at once). The vertices and arcs are fixed once
+/// built; arc weights can be edited between queries (set_weight()), each edit bumping
+/// version() and named in the change log, so preprocessing built for the old weights refuses
+/// to answer until rebuilt. Read-only while searched: share one among threads.
 /// Memory: 4 bytes per vertex + 12 per arc, + 24 per vertex with positions.
 class Graph {
  public:
@@ -57,9 +69,33 @@ class Graph {
     for (std::uint32_t a = offsets_[v.value]; a < end; ++a) f(targets_[a], weights_[a]);
   }
 
+  /// Arc ids: the arcs of v are first_arc(v) .. first_arc(v) + out_degree(v) - 1.
+  [[nodiscard]] ArcId first_arc(VertexId v) const {
+    WAYMARK_ASSERT(contains(v));
+    return ArcId{offsets_[v.value]};
+  }
+  [[nodiscard]] bool contains(ArcId a) const { return a.value < targets_.size(); }
+  [[nodiscard]] VertexId head(ArcId a) const { return targets_[a.value]; }
+  [[nodiscard]] Cost weight(ArcId a) const { return weights_[a.value]; }
+  /// The vertex an arc leaves. O(log V).
+  [[nodiscard]] VertexId tail(ArcId a) const;
+  /// The cheapest arc from → to (the first of equal ones); nullopt when there is none.
+  [[nodiscard]] std::optional<ArcId> find_arc(VertexId from, VertexId to) const;
+
+  /// Gives an arc a new weight; bumps version() and logs it, unless the weight is the same.
+  /// Throws BuildError for an arc not in the graph or a weight that is negative, NaN or
+  /// infinite. Not thread-safe: edit only when no search runs on the graph.
+  void set_weight(ArcId a, Cost weight);
+  /// 0 for a graph no edit has changed since it was built; incremented by every edit.
+  [[nodiscard]] std::uint64_t version() const { return log_.version(); }
+  /// The edits after `version`, oldest first; nullopt when the log no longer reaches back.
+  [[nodiscard]] std::optional<std::span<const ArcChange>> changes_since(std::uint64_t version) const {
+    return log_.since(version);
+  }
+
   [[nodiscard]] Coordinates coordinates() const { return coordinates_; }
   [[nodiscard]] bool has_positions() const { return coordinates_ != Coordinates::none; }
-  /// Position of v. Requires has_positions().
+  /// Position of v in world units (z = 0 for planar graphs). Requires has_positions().
   [[nodiscard]] Vec3 position(VertexId v) const {
     WAYMARK_ASSERT(has_positions() && contains(v));
     return positions_[v.value];
@@ -86,6 +122,7 @@ class Graph {
   std::vector<Cost> weights_;
   std::vector<Vec3> positions_;
   Coordinates coordinates_ = Coordinates::none;
+  ChangeLog<ArcChange> log_;
 };
 
 /// A 64-bit hash of a graph's vertex count, arc count and every arc (source, head, weight

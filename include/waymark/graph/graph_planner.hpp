@@ -8,18 +8,18 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
 
 #include "waymark/core/enum_names.hpp"
 #include "waymark/core/path.hpp"
 #include "waymark/core/stats.hpp"
 #include "waymark/core/status.hpp"
+#include "waymark/graph/ch_query.hpp"
 #include "waymark/graph/contraction.hpp"
 #include "waymark/graph/graph.hpp"
 #include "waymark/graph/heuristics.hpp"
 #include "waymark/graph/landmarks.hpp"
 #include "waymark/graph/shortest_paths.hpp"
-#include "waymark/search/best_first.hpp"
+#include "waymark/search/handle.hpp"
 
 namespace waymark::graph {
 
@@ -47,37 +47,59 @@ struct GraphPlannerOptions {
   Algorithm algorithm = Algorithm::dijkstra;
   /// alt / ch / table: a file written by save_preprocessing() to load instead of building.
   std::string load_from;
-  LandmarkParams landmarks{};  ///< alt, when building
-  ChParams hierarchy{};        ///< ch, when building
+  LandmarkParams landmarks{};          ///< alt, when building
+  ChParams hierarchy{};                ///< ch, when building
+  BidirectionalOptions bidirectional{};  ///< bidijkstra
+  /// What every search handed out gets unless make_search() is given other options: node
+  /// limit and partial results (dijkstra, astar, alt), event sink (all).
+  search::QueryOptions<VertexId> query{};
 };
 
 /// Why `algorithm` cannot run on `graph` (astar without positions, a route table for a graph
 /// too large), or nullopt when it can.
 [[nodiscard]] std::optional<std::string> graph_planner_unsupported(const Graph& graph, Algorithm algorithm);
 
-/// Owns one reusable query object of the chosen kind, and the preprocessing it needs (built
-/// in the constructor, or loaded), over one graph. Reuse it for many queries; after the
-/// constructor (the warm-up) a query allocates only while its open lists and path grow past
-/// their largest size so far. One planner per thread. Construction throws BuildError for a
-/// combination graph_planner_unsupported() rejects and LoadError for a bad preprocessing file;
-/// queries never throw.
+/// Any of the graph searches over one graph, chosen at run time, with the preprocessing each
+/// one needs built in the constructor, or loaded.
+///
+/// The planner holds what the searches share and only read (the reversed graph, the
+/// heuristic's scale, landmarks, the hierarchy, the route table). make_search() hands out
+/// search handles, each with its own scratch: one per thread. For one query at a time on one
+/// thread, plan() / path() / stats() drive the planner's own handle; after the constructor
+/// (the warm-up) a query allocates only while its open lists and path grow past their largest
+/// size so far. Construction throws BuildError for a combination graph_planner_unsupported()
+/// rejects and LoadError for a bad preprocessing file; queries never throw.
+///
+/// After the graph's weights are edited the planner is stale (stale()): its searches fail
+/// with stale_world until sync() brings the shared data up to date — incrementally for the
+/// reversed graph and the Euclidean scale, by building the preprocessing again for alt, ch
+/// and table.
 class GraphPlanner {
  public:
   GraphPlanner(const Graph& graph, const GraphPlannerOptions& options);
+  ~GraphPlanner();
   GraphPlanner(const GraphPlanner&) = delete;
   GraphPlanner& operator=(const GraphPlanner&) = delete;
 
-  /// One query to completion: Success with path(), or Failure (unreachable, or an id outside
-  /// the graph).
-  Status plan(VertexId source, VertexId target);
+  /// A new search of the planner's algorithm, with options.query; the planner must outlive it.
+  /// @warning O(V) time and memory (node records, touched so the first query is fast).
+  [[nodiscard]] search::SearchHandle<VertexId> make_search() const { return make_search(options_.query); }
+  [[nodiscard]] search::SearchHandle<VertexId> make_search(const search::QueryOptions<VertexId>& query) const;
 
-  [[nodiscard]] const Path<VertexId>& path() const { return path_; }
+  /// One query to completion on the planner's own handle: Success with path(), or Failure
+  /// (unreachable, an id outside the graph, stale).
+  Status plan(VertexId source, VertexId target) { return own_.run(source, target); }
+  [[nodiscard]] const Path<VertexId>& path() const { return own_.path(); }
+  [[nodiscard]] const SearchStats& stats() const { return own_.stats(); }
   /// Vertices settled by the last query (both directions for bidirectional searches; 0 for
   /// table, which does not search), and its time.
-  [[nodiscard]] std::uint64_t expanded() const { return expanded_; }
-  [[nodiscard]] double time_s() const { return time_s_; }
+  [[nodiscard]] std::uint64_t expanded() const { return stats().expanded; }
+  [[nodiscard]] double time_s() const { return stats().time_s; }
+  /// The planner's own handle (for stepping its queries).
+  [[nodiscard]] search::SearchHandle<VertexId>& search() { return own_; }
 
-  [[nodiscard]] Algorithm algorithm() const { return algorithm_; }
+  [[nodiscard]] Algorithm algorithm() const { return options_.algorithm; }
+  [[nodiscard]] const Graph& graph() const { return *graph_; }
   /// Seconds spent building (or loading) the preprocessing, and its memory; 0 without.
   [[nodiscard]] double preprocess_s() const { return preprocess_s_; }
   [[nodiscard]] std::size_t preprocess_bytes() const;
@@ -85,28 +107,28 @@ class GraphPlanner {
   /// is none or the file cannot be written.
   bool save_preprocessing(const std::string& path) const;
 
+  /// Whether the graph's weights were edited since the shared data was last brought up to date.
+  [[nodiscard]] bool stale() const;
+  /// Brings the shared data up to date with the graph's edits: O(edits) for bidijkstra and
+  /// astar. @warning alt, ch and table build their preprocessing again (the constructor's
+  /// cost). Not thread-safe: no search of this planner may run meanwhile.
+  void sync();
+
  private:
-  struct TableQuery {
-    const RouteTable* table;
-  };
-  using Dijkstra1 = search::Dijkstra<Graph>;
-  using EuclideanAStar = search::AStar<Graph, EuclideanHeuristic>;
-  using LandmarkAStar = search::AStar<Graph, LandmarkHeuristic>;
+  template <class Obs>
+  std::unique_ptr<search::SearchModel<VertexId>> make_model(const search::QueryOptions<VertexId>& query,
+                                                            Obs observer) const;
 
   const Graph* graph_;
-  Algorithm algorithm_;
-  // Preprocessing, built or loaded by the constructor when the algorithm needs it.
+  GraphPlannerOptions options_;
+  // Shared data, built or loaded by the constructor when the algorithm needs it.
   std::unique_ptr<BidirectionalGraph> both_ways_;
+  std::unique_ptr<EuclideanHeuristic> euclidean_;
   std::unique_ptr<Landmarks> landmarks_;
   std::unique_ptr<ContractionHierarchy> hierarchy_;
   std::unique_ptr<RouteTable> table_;
-  std::variant<std::monostate, std::unique_ptr<Dijkstra1>, std::unique_ptr<BidirectionalDijkstra>,
-               std::unique_ptr<EuclideanAStar>, std::unique_ptr<LandmarkAStar>, std::unique_ptr<ChQuery>, TableQuery>
-      query_;
-  Path<VertexId> path_;
-  std::uint64_t expanded_ = 0;
-  double time_s_ = 0;
   double preprocess_s_ = 0;
+  search::SearchHandle<VertexId> own_;
 };
 
 }  // namespace waymark::graph

@@ -27,10 +27,11 @@ inline constexpr double euclidean_scale_margin = 1e-12;
 
 /// h(n, goal) = scale × straight-line distance between their positions. Admissible and
 /// consistent when scale ≤ admissible_euclidean_scale(graph). Holds a reference to the
-/// graph, which must outlive it and have positions.
+/// graph, which must outlive it and have positions. Stale (searches refuse it) once the
+/// graph's weights were edited: synced() gives one for the new weights.
 class EuclideanHeuristic {
  public:
-  EuclideanHeuristic(const Graph& graph, double scale) : graph_(&graph), scale_(scale) {
+  EuclideanHeuristic(const Graph& graph, double scale) : graph_(&graph), scale_(scale), version_(graph.version()) {
     WAYMARK_ASSERT(graph.has_positions() && scale >= 0);
   }
 
@@ -40,6 +41,11 @@ class EuclideanHeuristic {
   }
 
   [[nodiscard]] double scale() const { return scale_; }
+  [[nodiscard]] bool stale() const { return version_ != graph_->version(); }
+  /// The heuristic for the graph's weights now: the scale lowered to what the edited arcs
+  /// allow (an edit that raised a weight keeps it admissible), O(edits); or recomputed, O(E),
+  /// when the graph's log no longer reaches back.
+  [[nodiscard]] EuclideanHeuristic synced() const;
 
   Cost operator()(VertexId n, VertexId goal) const {
     return scale_ * distance(graph_->position(n), graph_->position(goal));
@@ -48,6 +54,7 @@ class EuclideanHeuristic {
  private:
   const Graph* graph_;
   double scale_;
+  std::uint64_t version_;
 };
 
 }  // namespace waymark::graph

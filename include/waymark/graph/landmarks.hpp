@@ -48,7 +48,8 @@ class Landmarks {
   /// Chooses the landmarks and runs their Dijkstra searches (the library's engine run to
   /// exhaustion) on the graph and on graph.reversed(): about 4k one-to-all searches,
   /// O(k · (V + E) log V) time, O(V + E) scratch besides the table. Throws BuildError when
-  /// params.count breaks its limits. The graph is not referenced afterwards.
+  /// params.count breaks its limits. The graph must outlive the table (stale() reads its
+  /// version).
   explicit Landmarks(const Graph& graph, LandmarkParams params = {});
 
   /// Writes the table to a binary file (little-endian; header with the graph's vertex and arc
@@ -127,6 +128,10 @@ class Landmarks {
   /// rounding error is at most 2⁻¹⁵⁰, half the subnormal spacing).
   static constexpr double absolute_margin = 0x1p-148;
 
+  /// Whether the weights of the graph the table was built (or loaded) for were edited since:
+  /// its bounds may then overestimate, and searches refuse the heuristic (stale_world).
+  [[nodiscard]] bool stale() const { return graph_ != nullptr && version_ != graph_->version(); }
+
   /// Fingerprint of the arcs of the graph the table was built for (arc_fingerprint()).
   [[nodiscard]] std::uint64_t graph_fingerprint() const { return fingerprint_; }
   /// Whether `graph` has the vertex count, arc count and arc fingerprint of the graph the
@@ -145,6 +150,8 @@ class Landmarks {
 
   const float* row(VertexId v) const { return distances_.data() + std::size_t{v.value} * 2 * count(); }
 
+  const Graph* graph_ = nullptr;  ///< the graph the table belongs to, for stale()
+  std::uint64_t version_ = 0;
   std::vector<VertexId> vertices_;
   std::vector<float> distances_;  ///< node_count_ rows of 2·count() floats
   std::size_t node_count_ = 0;
@@ -162,6 +169,7 @@ class LandmarkHeuristic {
   explicit LandmarkHeuristic(const Landmarks& landmarks) : landmarks_(&landmarks) {}
 
   [[nodiscard]] const Landmarks& landmarks() const { return *landmarks_; }
+  [[nodiscard]] bool stale() const { return landmarks_->stale(); }
 
   Cost operator()(VertexId n, VertexId goal) const { return landmarks_->lower_bound(n, goal); }
 

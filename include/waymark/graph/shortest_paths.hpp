@@ -1,11 +1,13 @@
 #pragma once
 /// @file Shortest paths on graphs beyond the single best-first query: a one-to-all
 /// shortest-path tree, a bidirectional Dijkstra query, and precomputed all-pairs route tables
-/// for small graphs. All three are built on DijkstraFrontier, which runs Dijkstra on the
-/// search engine's node table and heap. See docs/graph.md ("Shortest-path trees, bidirectional
-/// Dijkstra and route tables").
+/// for small graphs. All three run the library's one best-first engine. See docs/graph.md
+/// ("Shortest-path trees, bidirectional Dijkstra and route tables").
 
+#include <algorithm>
 #include <cstddef>
+#include <optional>
+#include <span>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -19,179 +21,41 @@
 #include "waymark/core/status.hpp"
 #include "waymark/graph/graph.hpp"
 #include "waymark/search/best_first.hpp"
-#include "waymark/search/indexed_heap.hpp"
-#include "waymark/search/node_table.hpp"
+#include "waymark/search/events.hpp"
 #include "waymark/search/observer.hpp"
 #include "waymark/search/search_core.hpp"
+#include "waymark/search/shortest_path_tree.hpp"
 
 namespace waymark::graph {
 
-/// One Dijkstra search over a Graph, advanced one settled vertex at a time, with the engine's
-/// DenseNodeTable (reset in O(1) by a generation stamp) and IndexedDaryHeap (decrease-key).
-/// The common part of ShortestPathTree, BidirectionalDijkstra and RouteTable; BestFirstSearch
-/// hides its open list and parents, which these need.
-///
-/// Memory: 32 bytes per vertex of the largest graph searched + 16 per frontier entry. After
-/// the first search on a graph of a given size, start() allocates nothing, and neither does
-/// settle_next() once the heap has grown to its largest size. Not copyable or movable (the
-/// heap writes positions into the node table through a pointer).
-class DijkstraFrontier {
- public:
-  DijkstraFrontier() : open_(positions_) { positions_.table = &table_; }
-  DijkstraFrontier(const DijkstraFrontier&) = delete;
-  DijkstraFrontier& operator=(const DijkstraFrontier&) = delete;
-
-  /// Starts a search of `graph` from `source` (a vertex of it); the previous search is
-  /// discarded. `graph` must stay alive while this search is used.
-  void start(const Graph& graph, VertexId source) {
-    WAYMARK_ASSERT(graph.contains(source));
-    graph_ = &graph;
-    table_.reset(graph);
-    open_.clear();
-    settled_ = 0;
-    scanned_ = 0;
-    const search::SlotLookup s = table_.find_or_insert(graph, source);
-    table_[s.slot].g = 0;
-    open_.push(s.slot, 0, 0);
-  }
-
-  /// Sizes the node table for `graph` and touches it, so a first search pays no page faults.
-  void reserve(const Graph& graph) { table_.reserve(graph); }
-
-  /// True when nothing is left to settle: every vertex reachable from the source is settled.
-  [[nodiscard]] bool exhausted() const { return open_.empty(); }
-  /// The smallest tentative distance on the frontier (infinite when exhausted). Every vertex
-  /// whose true distance is below it is settled.
-  [[nodiscard]] Cost min_key() const { return open_.empty() ? infinite_cost : open_.top().key(); }
-  [[nodiscard]] std::size_t frontier_size() const { return open_.size(); }
-
-  /// Settles the frontier vertex u of smallest distance, relaxes its arcs, and calls
-  /// `on_arc(u, distance(u), head, weight)` for each of them after relaxing it. Returns u.
-  /// Requires !exhausted().
-  template <class OnArc>
-  VertexId settle_next(OnArc&& on_arc) {
-    const std::uint32_t slot = open_.pop().slot();
-    table_[slot].heap_pos = search::NodeRecord::not_open;
-    const Cost g = table_[slot].g;
-    const VertexId u{slot};
-    ++settled_;
-    graph_->for_each_successor(u, [&](VertexId v, Cost w) {
-      ++scanned_;
-      const search::SlotLookup s = table_.find_or_insert(*graph_, v);
-      search::NodeRecord& r = table_[s.slot];
-      const Cost new_g = g + w;
-      if (s.fresh) {
-        r.g = new_g;
-        r.parent = slot;
-        open_.push(s.slot, new_g, new_g);
-      } else if (new_g < r.g && r.is_open()) {  // settled vertices are final: weights are >= 0
-        r.g = new_g;
-        r.parent = slot;
-        open_.decrease_key(r.heap_pos, new_g, new_g);
-      }
-      on_arc(u, g, v, w);
-    });
-    return u;
-  }
-  VertexId settle_next() {
-    return settle_next([](VertexId, Cost, VertexId, Cost) {});
-  }
-
-  /// Whether the current search has given v a distance (tentative or final).
-  [[nodiscard]] bool reached(VertexId v) const { return table_.find(*graph_, v) != search::no_slot; }
-  /// Reached and taken off the frontier: distance(v) is final.
-  [[nodiscard]] bool settled(VertexId v) const { return reached(v) && !table_[v.value].is_open(); }
-  /// Final once settled, tentative while on the frontier, infinite when not reached.
-  [[nodiscard]] Cost distance(VertexId v) const { return reached(v) ? table_[v.value].g : infinite_cost; }
-  /// The vertex before v on its best path so far; invalid for the source and unreached vertices.
-  [[nodiscard]] VertexId parent(VertexId v) const {
-    return reached(v) ? VertexId{table_[v.value].parent} : VertexId::invalid();
-  }
-
-  /// Vertices settled and arcs scanned since start().
-  [[nodiscard]] std::uint64_t settled_count() const { return settled_; }
-  [[nodiscard]] std::uint64_t scanned_arcs() const { return scanned_; }
-
- private:
-  struct PositionSink {
-    search::DenseNodeTable<Graph>* table = nullptr;
-    void set_position(std::uint32_t slot, std::uint32_t pos) { (*table)[slot].heap_pos = pos; }
-  };
-
-  const Graph* graph_ = nullptr;
-  search::DenseNodeTable<Graph> table_;
-  PositionSink positions_;
-  search::IndexedDaryHeap<search::default_heap_arity, PositionSink> open_;
-  std::uint64_t settled_ = 0;
-  std::uint64_t scanned_ = 0;
-};
-
-/// One-to-all Dijkstra: the distance from a source to every vertex and the parent of every
-/// vertex on a shortest path (a shortest-path tree), then any number of path read-outs.
-/// On `graph.reversed()` it gives distances *to* the source, and parent(v) is v's next hop
-/// towards it.
-///
-/// Reusable: compute() resets in O(1) and allocates nothing after the first call (the scratch
-/// is generation-stamped). One object per thread; the graph, which must outlive it, may be
-/// shared. Queries never throw. Memory: 32 bytes per vertex + the frontier.
-class ShortestPathTree {
- public:
-  explicit ShortestPathTree(const Graph& graph) : graph_(&graph) {}
-  explicit ShortestPathTree(Graph&&) = delete;  // would dangle
-
-  /// Runs Dijkstra from `source` to exhaustion. Success; Failure (and nothing computed) when
-  /// `source` is not a vertex of the graph. O((V + E) log V) for the vertices and arcs
-  /// reachable from it.
-  Status compute(VertexId source);
-
-  /// Warm-up: sizes and touches the scratch so even the first compute() allocates nothing.
-  void reserve() { search_.reserve(*graph_); }
-
-  [[nodiscard]] const Graph& graph() const { return *graph_; }
-  /// Success after a computed tree, Failure after a bad source, NotStarted before compute().
-  [[nodiscard]] Status status() const { return status_; }
-  [[nodiscard]] VertexId source() const { return source_; }
-  /// expanded: vertices settled (= reached); generated: arcs scanned; max_open_size; time_s.
-  [[nodiscard]] const SearchStats& stats() const { return stats_; }
-
-  /// Whether `v` is reachable from the source (false for ids outside the graph).
-  [[nodiscard]] bool reached(VertexId v) const { return has_tree() && graph_->contains(v) && search_.reached(v); }
-  /// Shortest distance from the source; infinite when unreachable or not a vertex.
-  [[nodiscard]] Cost distance(VertexId v) const { return reached(v) ? search_.distance(v) : infinite_cost; }
-  /// The vertex before `v` on a shortest path from the source; invalid for the source itself
-  /// and for unreached vertices.
-  [[nodiscard]] VertexId parent(VertexId v) const { return reached(v) ? search_.parent(v) : VertexId::invalid(); }
-
-  /// Writes the path from the source to `target` into `out` (source first; just the source
-  /// when target == source) with its cost. Failure and an empty `out` when `target` is
-  /// unreachable or not a vertex, or no tree was computed. O(path length); allocates only
-  /// when `out` has to grow.
-  Status path_to(VertexId target, Path<VertexId>& out) const;
-
- private:
-  [[nodiscard]] bool has_tree() const { return status_.succeeded(); }
-
-  const Graph* graph_;
-  DijkstraFrontier search_;
-  VertexId source_;
-  Status status_{};
-  SearchStats stats_;
-};
+/// One-to-all Dijkstra on a graph: the distance from a source (or the nearest of several) to
+/// every vertex and a shortest-path tree. On `graph.reversed()` it gives distances *to* the
+/// source, and parent(v) is v's next hop towards it. See search::ShortestPathTree.
+using ShortestPathTree = search::ShortestPathTree<Graph>;
 
 /// A graph and its reversed copy, for backward searches. Built once (O(V + E), the reversed
 /// copy costs as much memory as the graph), shared read-only by any number of
 /// BidirectionalDijkstra objects. Keeps a reference to `forward`, which must outlive it.
+/// Stale after an edit of the forward graph's weights until sync().
 class BidirectionalGraph {
  public:
-  explicit BidirectionalGraph(const Graph& forward) : forward_(&forward), backward_(forward.reversed()) {}
+  explicit BidirectionalGraph(const Graph& forward);
   explicit BidirectionalGraph(Graph&&) = delete;  // would dangle
 
   [[nodiscard]] const Graph& forward() const { return *forward_; }
   [[nodiscard]] const Graph& backward() const { return backward_; }
 
+  [[nodiscard]] bool stale() const { return synced_version_ != forward_->version(); }
+  /// Copies the weights edited since the last sync into the reversed copy: O(edits), or
+  /// O(E) when the forward graph's log no longer reaches back. Returns the arcs copied.
+  /// Not thread-safe: no search may run meanwhile.
+  std::size_t sync();
+
  private:
   const Graph* forward_;
   Graph backward_;
+  std::vector<ArcId> backward_arc_;  ///< by forward arc: the same arc in backward_
+  std::uint64_t synced_version_;
 };
 
 /// Which side a bidirectional search advances next.
@@ -207,52 +71,190 @@ struct BidirectionalOptions {
 };
 
 /// One-to-one shortest path by Dijkstra from both ends at once: forward from the source on the
-/// graph, backward from the target on the reversed graph. Every arc scanned between a vertex
-/// of one side and a vertex reached by the other offers a meeting cost; the search stops when
-/// min key(forward) + min key(backward) ≥ the best meeting cost, which is then the distance
-/// (see docs/graph.md for why this rule, and not "stop when the searches meet", is correct).
+/// graph, backward from the target on the reversed graph, each side the library's best-first
+/// engine. Every arc scanned between a vertex of one side and a vertex reached by the other
+/// offers a meeting cost; the search stops when min key(forward) + min key(backward) ≥ the
+/// best meeting cost, which is then the distance (see docs/graph.md for why this rule, and not
+/// "stop when the searches meet", is correct).
 ///
-/// Steppable like every search: begin(source, target), step(budget) (the budget counts
-/// settled vertices of both sides), path(), stats() (expanded: both sides; generated: arcs
-/// scanned), cancel(). A source or target outside the graph fails at once; an unreachable
-/// target fails once either side is exhausted. Zero-weight arcs, parallel arcs and self-loops
-/// are fine (a self-loop is never part of a returned path).
+/// Steppable like every search: begin(source, target) — or several sources and a goal that is
+/// a node list (the backward side starts from all of them) — then step(budget) (expansions
+/// count settled vertices of both sides), path(), stats() (expanded: both sides; generated:
+/// arcs scanned), cancel(). Events carry the side that made them (Direction). A source or
+/// target outside the graph fails at once; an unreachable target fails once either side is
+/// exhausted; a predicate goal or none is an invalid_query. Zero-weight arcs, parallel arcs and
+/// self-loops are fine (a self-loop is never part of a returned path).
 ///
-/// One object per thread; allocates nothing per query after warm-up. Memory: 2 × 32 bytes
-/// per vertex + the frontiers.
-class BidirectionalDijkstra : public search::SearchCore<VertexId, search::NullObserver> {
+/// One object per thread; allocates nothing per query after warm-up. Not copyable or movable
+/// (each side's observer points back at it). Memory: 2 × 32 bytes per vertex + the frontiers.
+template <class Obs = search::NullObserver>
+class BidirectionalDijkstra : public search::SearchCore<VertexId, Obs> {
+  using Core = search::SearchCore<VertexId, Obs>;
+
  public:
-  explicit BidirectionalDijkstra(const BidirectionalGraph& graphs, BidirectionalOptions options = {})
-      : search::SearchCore<VertexId, search::NullObserver>(search::NullObserver{}), graphs_(&graphs), options_(options) {}
+  using Node = VertexId;
+
+  explicit BidirectionalDijkstra(const BidirectionalGraph& graphs, Obs observer = {}, BidirectionalOptions options = {})
+      : Core(observer),
+        graphs_(&graphs),
+        options_(options),
+        forward_(graphs.forward(), {}, {}, SideObserver{this, search::Direction::forward, observer}),
+        backward_(graphs.backward(), {}, {}, SideObserver{this, search::Direction::backward, observer}) {}
   BidirectionalDijkstra(const BidirectionalDijkstra&) = delete;
   BidirectionalDijkstra& operator=(const BidirectionalDijkstra&) = delete;
 
-  /// Starts a query; previous results are discarded. source == target succeeds at once with
-  /// the one-vertex path.
-  void begin(VertexId source, VertexId target);
-  /// Settles at most `max_expansions` vertices (both sides). Returns Running while there is
-  /// more to do.
-  Status step(std::size_t max_expansions = search::unlimited_expansions);
+  /// Starts a query; previous results are discarded. source == target succeeds with the
+  /// one-vertex path.
+  void begin(VertexId source, VertexId target) {
+    const search::Source<VertexId> s{source, 0};
+    const search::Goal<VertexId> goal = search::Goal<VertexId>::at(target);
+    begin(std::span<const search::Source<VertexId>>(&s, 1), goal);
+  }
+  void begin(std::span<const search::Source<VertexId>> sources, const search::Goal<VertexId>& goal) {
+    const typename Core::Timer timer(this->stats_);
+    this->start_query(goal);
+    best_ = infinite_cost;
+    meet_forward_ = meet_backward_ = VertexId::invalid();
+    searched_ = false;
+    if (graphs_->stale()) {
+      this->finish_failure(StatusDetail::stale_world);
+      return;
+    }
+    using Kind = typename search::Goal<VertexId>::Kind;
+    if (sources.empty() || (goal.kind() != Kind::node && goal.kind() != Kind::any_of)) {
+      this->finish_failure(StatusDetail::invalid_query);
+      return;
+    }
+    targets_.clear();
+    if (goal.kind() == Kind::node) {
+      targets_.push_back({goal.node(), 0});
+    } else {
+      for (const VertexId t : goal.nodes()) targets_.push_back({t, 0});
+    }
+    forward_.begin(sources, search::Goal<VertexId>::none());
+    backward_.begin(targets_, search::Goal<VertexId>::none());
+    searched_ = true;
+    if (!forward_.status().running() || !backward_.status().running()) {
+      this->finish_failure();
+      return;
+    }
+    // A vertex that is both a source and a target meets without an arc.
+    for (const search::Source<VertexId>& s : sources) {
+      if (backward_.reached(s.node)) offer(s.node, s.node, forward_.g_of(s.node) + backward_.g_of(s.node));
+    }
+    this->note_frontier_size(forward_.open_size() + backward_.open_size());
+  }
+
+  /// Settles vertices (both sides) within the budget. Running while there is more to do.
+  Status step(const search::Budget& budget = {}) {
+    if (!this->status_.running()) return this->status_;
+    const typename Core::Timer timer(this->stats_);
+    if (graphs_->stale()) {
+      this->finish_failure(StatusDetail::stale_world);
+      return this->status_;
+    }
+    const search::BudgetMeter meter(budget, this->stats_.expanded, this->stats_.generated);
+    while (!meter.exhausted(this->stats_.expanded, this->stats_.generated)) {
+      if (this->cancelled_) {
+        this->finish_failure(StatusDetail::cancelled);
+        break;
+      }
+      const Cost forward_key = forward_.min_key();
+      const Cost backward_key = backward_.min_key();
+      // Every path through a vertex settled by neither side costs at least the sum of the two
+      // keys, and every other path was offered when its joining arc was scanned (docs/graph.md).
+      // An exhausted side has key infinity, so this also ends unreachable queries.
+      if (forward_key + backward_key >= best_) {
+        finish_query();
+        break;
+      }
+      const bool go_forward = options_.alternation == Alternation::smaller_key
+                                  ? forward_key <= backward_key
+                                  : forward_.open_size() <= backward_.open_size();
+      (go_forward ? forward_ : backward_).expand_next();
+      this->stats_.expanded = forward_.stats().expanded + backward_.stats().expanded;
+      this->stats_.generated = forward_.stats().generated + backward_.stats().generated;
+      this->note_frontier_size(forward_.open_size() + backward_.open_size());
+    }
+    this->stats_.scanned = this->stats_.generated;
+    return this->end_step();
+  }
+  Status step(std::size_t max_expansions) { return step(search::Budget::of_expansions(max_expansions)); }
+
   /// Warm-up: sizes and touches both node tables.
-  void reserve();
+  void reserve() {
+    forward_.reserve();
+    backward_.reserve();
+  }
 
   [[nodiscard]] const BidirectionalGraph& graphs() const { return *graphs_; }
   /// Vertices settled by each side in the current query.
-  [[nodiscard]] std::uint64_t forward_expanded() const { return searched_ ? forward_.settled_count() : 0; }
-  [[nodiscard]] std::uint64_t backward_expanded() const { return searched_ ? backward_.settled_count() : 0; }
+  [[nodiscard]] std::uint64_t forward_expanded() const { return searched_ ? forward_.stats().expanded : 0; }
+  [[nodiscard]] std::uint64_t backward_expanded() const { return searched_ ? backward_.stats().expanded : 0; }
 
  private:
-  void offer(VertexId forward_end, VertexId backward_end, Cost cost);
-  void finish_query();
+  /// Each side's observer: offers meetings, and forwards the side's events with its direction
+  /// (begin, end and slice ends are the whole search's, reported by it).
+  struct SideObserver : Obs {
+    SideObserver(BidirectionalDijkstra* owner, search::Direction d, const Obs& outer)
+        : Obs(search::with_direction(outer, d)), self(owner), direction(d) {}
+    void on_generate(const VertexId& from, const VertexId& to, Cost g_from, Cost w) {
+      self->scanned(direction, from, to, g_from + w);
+    }
+    template <class Goal>
+    void on_begin(const Goal&) {}
+    void on_end(Status) {}
+    void on_slice_end() {}
+    BidirectionalDijkstra* self;
+    search::Direction direction;
+  };
+  using Side = search::Dijkstra<Graph, SideObserver>;
+
+  /// An arc scanned by one side: offers the path through it when the other side reached its head.
+  void scanned(search::Direction d, VertexId from, VertexId to, Cost g_to) {
+    if (from == to) return;  // self-loops never shorten a path
+    if (d == search::Direction::forward) {
+      if (backward_.reached(to)) offer(from, to, g_to + backward_.g_of(to));
+    } else if (forward_.reached(to)) {
+      // Scanning reversed arc from → to is the arc to → from of the graph: forward part ends at `to`.
+      offer(to, from, forward_.g_of(to) + g_to);
+    }
+  }
+
+  void offer(VertexId forward_end, VertexId backward_end, Cost cost) {
+    if (cost < best_) {
+      best_ = cost;
+      meet_forward_ = forward_end;
+      meet_backward_ = backward_end;
+    }
+  }
+
+  void finish_query() {
+    if (best_ == infinite_cost) {
+      this->finish_failure();
+      return;
+    }
+    auto& nodes = this->path_.nodes;
+    nodes.clear();
+    for (std::optional<VertexId> v = meet_forward_; v; v = forward_.parent_of(*v)) nodes.push_back(*v);
+    std::reverse(nodes.begin(), nodes.end());
+    // A meeting at a vertex (a source that is a target) has that vertex on both sides.
+    std::optional<VertexId> v = meet_backward_;
+    if (meet_backward_ == meet_forward_) v = backward_.parent_of(*v);
+    for (; v; v = backward_.parent_of(*v)) nodes.push_back(*v);
+    this->path_.cost = best_;
+    this->finish_success();
+  }
 
   const BidirectionalGraph* graphs_;
   BidirectionalOptions options_;
-  DijkstraFrontier forward_;
-  DijkstraFrontier backward_;
-  bool searched_ = false;  ///< the frontiers belong to the current query
+  Side forward_;
+  Side backward_;
+  std::vector<search::Source<VertexId>> targets_;
+  bool searched_ = false;  ///< the sides belong to the current query
   Cost best_ = infinite_cost;
   VertexId meet_forward_;   ///< last vertex of the forward part of the best path
-  VertexId meet_backward_;  ///< first vertex of the backward part (an arc joins the two)
+  VertexId meet_backward_;  ///< first vertex of the backward part (an arc joins the two, or the same vertex)
 };
 
 /// For every (source, target) pair of a small graph, the first arc of a shortest path, so a
@@ -296,6 +298,10 @@ class RouteTable {
 
   [[nodiscard]] const Graph& graph() const { return *graph_; }
   [[nodiscard]] std::size_t memory_bytes() const { return first_arc_.size() * sizeof(std::uint32_t); }
+  /// Whether the graph's weights were edited since the table was built (or loaded).
+  [[nodiscard]] bool stale() const { return version_ != graph_->version(); }
+  /// Builds the table again for the graph's weights now. As expensive as the constructor.
+  void rebuild();
 
   /// The first arc of a shortest path from `source` to `target` as its position among
   /// source's out-arcs; no_arc when source == target, unreachable, or an id is not a vertex.
@@ -311,12 +317,13 @@ class RouteTable {
 
  private:
   RouteTable(const Graph& graph, std::vector<std::uint32_t> first_arc)
-      : graph_(&graph), first_arc_(std::move(first_arc)) {}
+      : graph_(&graph), version_(graph.version()), first_arc_(std::move(first_arc)) {}
 
   template <class Visit>
   bool walk(VertexId source, VertexId target, Visit&& visit) const;
 
   const Graph* graph_;
+  std::uint64_t version_;
   std::vector<std::uint32_t> first_arc_;  ///< [target * V + source]
 };
 

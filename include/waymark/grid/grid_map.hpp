@@ -5,9 +5,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "waymark/core/assert.hpp"
+#include "waymark/core/change_log.hpp"
 #include "waymark/core/divider.hpp"
 #include "waymark/core/geometry.hpp"
 #include "waymark/core/ids.hpp"
@@ -46,13 +48,47 @@ struct GridMapParams {
   double min_cost_multiplier = 0.1;
 };
 
+/// The cells [x0, x1) × [y0, y1).
+struct CellRect {
+  int x0 = 0;
+  int y0 = 0;
+  int x1 = 0;
+  int y1 = 0;
+
+  [[nodiscard]] static constexpr CellRect cell(int x, int y) { return {x, y, x + 1, y + 1}; }
+  [[nodiscard]] constexpr bool empty() const { return x0 >= x1 || y0 >= y1; }
+  [[nodiscard]] constexpr bool contains(int x, int y) const { return x >= x0 && x < x1 && y >= y0 && y < y1; }
+  /// `by` more cells on every side.
+  [[nodiscard]] constexpr CellRect grown(int by) const { return {x0 - by, y0 - by, x1 + by, y1 + by}; }
+  /// The part inside a width × height grid.
+  [[nodiscard]] constexpr CellRect clipped(int width, int height) const {
+    return {x0 < 0 ? 0 : x0, y0 < 0 ? 0 : y0, x1 > width ? width : x1, y1 > height ? height : y1};
+  }
+  friend constexpr bool operator==(CellRect, CellRect) = default;
+};
+
+/// One edit of a map, as its change log keeps it.
+struct GridChange {
+  std::uint64_t version = 0;  ///< the map's version after the edit
+  CellRect area;              ///< every cell whose passability or cost may have changed
+  bool passability = false;   ///< passability changed (false: only costs)
+};
+
+/// A cost zone added to a map, for removing it again.
+using ZoneId = StrongId<struct ZoneTag>;
+
 /// Rectangular grid. Cell (x,y) covers world [origin.x + x·s, origin.x + (x+1)·s) ×
 /// [origin.y + y·s, origin.y + (y+1)·s) for cell size s; row y grows with world y.
 ///
 /// Move costs: a step's length in world units (cell_size for cardinal, √2·cell_size for
-/// diagonal) times the mean of the two cells' multipliers, so costs are symmetric.
+/// diagonal) times the mean of the two cells' multipliers, so costs are symmetric. A cell's
+/// multiplier is its terrain multiplier (1 unless set), plus the deltas of the zones covering
+/// it, clamped at params().min_cost_multiplier when any zone covers it.
 ///
-/// Immutable while searched: build it, then share it read-only between any number of searches.
+/// Editable between queries: every edit that changes something bumps version() and is named
+/// in the change log (changes_since()), so data derived from the map (move masks, jump
+/// tables, planners) can update itself or refuse to answer from the old map. Immutable while
+/// searched: edit only when no search runs on it, then sync the planners.
 class GridMap {
  public:
   /// All cells passable with multiplier 1. [Limit: width, height >= 1, width·height < 2^32]
@@ -63,6 +99,7 @@ class GridMap {
   [[nodiscard]] std::size_t cell_count() const { return passable_.size(); }
   [[nodiscard]] const GridMapParams& params() const { return params_; }
   [[nodiscard]] double cell_size() const { return params_.cell_size; }
+  [[nodiscard]] CellRect bounds() const { return {0, 0, width_, height_}; }
 
   [[nodiscard]] bool in_bounds(int x, int y) const {
     return x >= 0 && y >= 0 && x < width_ && y < height_;
@@ -79,21 +116,18 @@ class GridMap {
 
   [[nodiscard]] bool passable(CellId c) const { return passable_[c.value] != 0; }
   [[nodiscard]] bool passable(int x, int y) const { return in_bounds(x, y) && passable(cell(x, y)); }
-  void set_passable(int x, int y, bool passable);
 
   /// Cost multiplier of a cell (1 unless terrain or zones changed it).
   [[nodiscard]] double cost_multiplier(CellId c) const {
     return multipliers_.empty() ? 1.0 : multipliers_[c.value];
   }
-  /// [Limit: multiplier > 0 and finite]
-  void set_cost_multiplier(int x, int y, double multiplier);
-  /// Adds a zone's delta to every covered cell, clamped at params().min_cost_multiplier.
-  void add_zone(const CostZone& zone);
-  /// True once any multiplier may differ from 1.
-  [[nodiscard]] bool has_costs() const { return !multipliers_.empty(); }
+  /// True while any multiplier differs from 1 (false again once every one is back at 1).
+  [[nodiscard]] bool has_costs() const { return costly_cells_ != 0; }
   /// A lower bound of all multipliers (exact unless a lowered multiplier was raised again);
   /// heuristics scale by it to stay admissible.
   [[nodiscard]] double min_cost_multiplier() const { return min_multiplier_; }
+  /// cell_size() × min_cost_multiplier(): the factor that keeps grid heuristics admissible.
+  [[nodiscard]] double heuristic_scale() const { return heuristic_scale_; }
 
   /// Cost of moving between two adjacent cells (`diagonal`: a diagonal step).
   [[nodiscard]] double move_cost(CellId from, CellId to, bool diagonal) const {
@@ -102,8 +136,37 @@ class GridMap {
     return length * 0.5 * (multipliers_[from.value] + multipliers_[to.value]);
   }
 
+  // ---- edits ------------------------------------------------------------------------------
+  // Each bumps version() and logs the cells it touched, unless it changes nothing.
+
+  /// Blocks or frees one cell. [Limit: in bounds]
+  void set_passable(int x, int y, bool passable);
+  /// Blocks or frees every cell of `area` (clipped to the grid): a door, a wall, a collapse.
+  void set_passable(CellRect area, bool passable);
+  /// The terrain multiplier of one cell. [Limit: in bounds; multiplier > 0 and finite]
+  void set_cost_multiplier(int x, int y, double multiplier);
+  /// Adds `zone.delta` to the multiplier of every cell whose centre it covers; returns the
+  /// id that removes it again. [Limit: delta finite, radius >= 0]
+  ZoneId add_zone(const CostZone& zone);
+  /// Takes a zone back out: its cells get the multiplier they would have without it. False
+  /// when `id` is not a zone of this map (or was removed already).
+  bool remove_zone(ZoneId id);
+  /// The zone `id`, or null when it is not (or no longer) a zone of this map.
+  [[nodiscard]] const CostZone* zone(ZoneId id) const;
+
+  /// Incremented by every edit; 0 for a map no edit has changed since construction.
+  [[nodiscard]] std::uint64_t version() const { return log_.version(); }
+  /// The edits after `version`, oldest first (empty when there are none); nullopt when the
+  /// log no longer reaches back that far (ChangeLog::capacity edits are kept).
+  [[nodiscard]] std::optional<std::span<const GridChange>> changes_since(std::uint64_t version) const {
+    return log_.since(version);
+  }
+
   /// World position of a cell's centre.
   [[nodiscard]] Vec2 cell_center(CellCoord c) const;
+  [[nodiscard]] Vec2 cell_center(CellId c) const { return cell_center(coord(c)); }
+  /// The cell's centre as a world position in space (z = 0): what paths hand to movement.
+  [[nodiscard]] Vec3 position(CellId c) const { return lift(cell_center(c)); }
   /// The cell containing a world point, or nullopt when the point is outside the grid.
   [[nodiscard]] std::optional<CellCoord> world_to_cell(Vec2 p) const;
 
@@ -111,6 +174,12 @@ class GridMap {
 
  private:
   void ensure_multipliers();
+  /// Recomputes a cell's multiplier from its terrain and the zones covering it.
+  void refresh_multiplier(int x, int y);
+  [[nodiscard]] bool covers(const CostZone& zone, int x, int y) const;
+  /// The cells a zone may cover.
+  [[nodiscard]] CellRect zone_cells(const CostZone& zone) const;
+  void log(CellRect area, bool passability);
 
   int width_;
   int height_;
@@ -118,8 +187,36 @@ class GridMap {
   GridMapParams params_;
   double diagonal_length_;
   std::vector<std::uint8_t> passable_;
-  std::vector<double> multipliers_;  ///< empty while every multiplier is 1
+  std::vector<double> multipliers_;  ///< effective multipliers; empty while every one is 1
+  std::vector<double> terrain_;      ///< terrain multipliers; allocated with multipliers_
+  std::vector<CostZone> zones_;      ///< by ZoneId
+  std::vector<bool> zone_active_;
+  std::size_t costly_cells_ = 0;     ///< cells whose multiplier is not 1
   double min_multiplier_ = 1.0;
+  double heuristic_scale_;
+  ChangeLog<GridChange> log_;
 };
+
+/// Replays the passability edits of `map` after `since` for data derived from it: calls
+/// `update(area)` with each changed area grown by `margin` cells (neighbours whose derived
+/// values depend on the changed cells) and clipped to the grid, or once with the whole grid
+/// when the log no longer reaches back to `since`. Returns how many cells it passed on.
+template <class Update>
+std::size_t replay_passability_changes(const GridMap& map, std::uint64_t since, int margin, Update&& update) {
+  const auto changes = map.changes_since(since);
+  const auto cells = [](CellRect r) { return static_cast<std::size_t>(r.x1 - r.x0) * static_cast<std::size_t>(r.y1 - r.y0); };
+  if (!changes) {
+    update(map.bounds());
+    return cells(map.bounds());
+  }
+  std::size_t total = 0;
+  for (const GridChange& c : *changes) {
+    if (!c.passability) continue;
+    const CellRect area = c.area.grown(margin).clipped(map.width(), map.height());
+    update(area);
+    total += cells(area);
+  }
+  return total;
+}
 
 }  // namespace waymark::grid

@@ -48,12 +48,20 @@ inline constexpr unsigned first_diagonal_move = 4;
 /// Every cell's allowed moves are precomputed into one byte (bit i: grid_moves[i] is allowed
 /// by the bounds, the destination and the diagonal rule), so successor generation is a loop
 /// over set bits with fixed index offsets: no bounds checks, no neighbour reads.
-/// Memory: one byte per cell. The map must not change after the space is built.
+/// Memory: one byte per cell. After the map is edited the space is stale (searches refuse it,
+/// StatusDetail::stale_world) until sync() recomputes the masks around the edits.
 class GridSpace : public GridCells {
  public:
   GridSpace(const GridMap& map, DiagonalRule rule);
 
   [[nodiscard]] DiagonalRule rule() const { return rule_; }
+
+  /// Whether the map was edited since the masks were last computed.
+  [[nodiscard]] bool stale() const { return synced_version_ != map_->version(); }
+  /// Recomputes the masks of the cells around every passability edit since the last sync
+  /// (all cells when the map's log no longer reaches back). Returns the cells recomputed.
+  /// Not thread-safe: no search may run on the space meanwhile.
+  std::size_t sync();
 
   /// Whether the rule lets a diagonal pass between two cardinal cells with these
   /// passabilities (the destination itself must be passable too).
@@ -87,7 +95,10 @@ class GridSpace : public GridCells {
   }
 
  private:
+  void compute_masks(CellRect area);
+
   DiagonalRule rule_;
+  std::uint64_t synced_version_;
   std::vector<std::uint8_t> masks_;
   std::array<std::uint32_t, 8> offsets_{};  ///< CellId difference per move (wraps for -1 etc.)
   std::array<Cost, 8> step_costs_{};        ///< move cost on a map without multipliers

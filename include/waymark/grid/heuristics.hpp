@@ -13,7 +13,8 @@
 /// | zero       | admissible          | admissible (A* becomes Dijkstra) |
 ///
 /// All are also consistent under those conditions. They are scaled by cell_size × the map's
-/// minimum cost multiplier, which keeps them admissible with terrain costs and zones.
+/// minimum cost multiplier, which keeps them admissible with terrain costs and zones (read at
+/// each call: a map edit never leaves them overestimating). They hold a pointer to the map.
 
 #include <algorithm>
 #include <cmath>
@@ -52,11 +53,11 @@ struct CellOffset {
   double dy;
 };
 
-/// Turns cell ids of one map into offsets; `scale` converts cells to admissible cost.
+/// Turns cell ids of one map into offsets; scale() converts cells to admissible cost. The
+/// scale is read from the map at each call, so edits that lower a multiplier keep the
+/// heuristics admissible without rebuilding them.
 struct CellOffsetter {
-  explicit CellOffsetter(const GridMap& map)
-      : width(static_cast<std::uint32_t>(map.width())),
-        scale(map.cell_size() * map.min_cost_multiplier()) {}
+  explicit CellOffsetter(const GridMap& grid) : width(static_cast<std::uint32_t>(grid.width())), map(&grid) {}
 
   CellOffset between(CellId a, CellId b) const {
     const auto [ay, ax] = width.divide(a.value);
@@ -64,9 +65,10 @@ struct CellOffsetter {
     return {static_cast<double>(ax > bx ? ax - bx : bx - ax),
             static_cast<double>(ay > by ? ay - by : by - ay)};
   }
+  [[nodiscard]] double scale() const { return map->heuristic_scale(); }
 
   Divider width;  ///< cell id → (row, column)
-  double scale;
+  const GridMap* map;
 };
 
 /// A metric bound to a map: h(a, b) = metric(|ax-bx|, |ay-by|) × cell_size × min multiplier.
@@ -77,7 +79,7 @@ class GridHeuristic {
 
   double operator()(CellId a, CellId b) const {
     const CellOffset d = offset_.between(a, b);
-    return offset_.scale * Metric::distance(d.dx, d.dy);
+    return offset_.scale() * Metric::distance(d.dx, d.dy);
   }
 
  private:
@@ -109,10 +111,10 @@ class AnyGridHeuristic {
   [[gnu::always_inline]] double operator()(CellId a, CellId b) const {
     const CellOffset d = offset_.between(a, b);
     switch (kind_) {
-      case HeuristicKind::manhattan: return offset_.scale * ManhattanMetric::distance(d.dx, d.dy);
-      case HeuristicKind::octile: return offset_.scale * OctileMetric::distance(d.dx, d.dy);
-      case HeuristicKind::euclidean: return offset_.scale * EuclideanMetric::distance(d.dx, d.dy);
-      case HeuristicKind::chebyshev: return offset_.scale * ChebyshevMetric::distance(d.dx, d.dy);
+      case HeuristicKind::manhattan: return offset_.scale() * ManhattanMetric::distance(d.dx, d.dy);
+      case HeuristicKind::octile: return offset_.scale() * OctileMetric::distance(d.dx, d.dy);
+      case HeuristicKind::euclidean: return offset_.scale() * EuclideanMetric::distance(d.dx, d.dy);
+      case HeuristicKind::chebyshev: return offset_.scale() * ChebyshevMetric::distance(d.dx, d.dy);
       case HeuristicKind::zero: return 0;
     }
     return 0;

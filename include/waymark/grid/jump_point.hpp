@@ -58,6 +58,16 @@ struct Run {
   return {direction_of(dx, dy), ax > ay ? ax : ay};
 }
 
+/// Tuning of jump point search.
+struct JumpParams {
+  /// Most cells one jump may pass over (a diagonal jump counts the cells of its straight side
+  /// scans too). A jump that reaches it stops there and reports that cell as a jump point, which
+  /// keeps paths optimal (the search simply goes on from it) and bounds the work of one
+  /// expansion, so a search budget in scanned cells or time holds even on huge open maps.
+  /// [Limit: >= 1]
+  std::uint32_t max_jump_cells = 1u << 16;
+};
+
 /// Why a grid/rule combination cannot use jump point search, or nullopt when it can.
 [[nodiscard]] std::optional<std::string> jump_search_unsupported(const GridMap& map, DiagonalRule rule);
 
@@ -105,12 +115,19 @@ class JumpRules {
 class BlockJumps {
  public:
   explicit BlockJumps(const JumpRules& rules);
+  /// A copy of `other`'s bit rows for `rules` (a copy of other's rules).
+  BlockJumps(const BlockJumps& other, const JumpRules& rules) : BlockJumps(other) { rules_ = &rules; }
 
   [[nodiscard]] const JumpRules& rules() const { return *rules_; }
 
   /// Follows `dir` from `p` to the next jump point, or the goal (padded; 0: none), or
-  /// nothing (to = 0).
-  [[nodiscard]] JumpRules::Jump jump(std::uint32_t p, int dir, std::uint32_t goal) const;
+  /// nothing (to = 0). Passes over at most `limit` cells (then stops at the cell reached, a
+  /// jump point by decree) and adds the cells it passed over to `scanned`.
+  [[nodiscard]] JumpRules::Jump jump(std::uint32_t p, int dir, std::uint32_t goal, std::uint32_t limit,
+                                     std::uint64_t& scanned) const;
+
+  /// Copies the passability of the map's cells in `area` into the bit rows again.
+  void copy_cells(const GridMap& map, CellRect area);
 
  private:
   /// A position in one orientation's bit rows: column x of row y.
@@ -127,9 +144,11 @@ class BlockJumps {
   };
 
   [[nodiscard]] Oriented orient(int cardinal, std::int32_t px, std::int32_t py) const;
-  /// Moves of a cardinal jump from padded (px, py); 0: no jump point that way.
+  /// Moves of a cardinal jump from padded (px, py) to a jump point (or, after `limit` cells,
+  /// to the cell reached); 0: a wall comes first. Adds the cells passed over to `scanned`.
   [[nodiscard]] std::int32_t scan(int cardinal, std::int32_t px, std::int32_t py, std::int32_t goal_x,
-                                  std::int32_t goal_y) const;
+                                  std::int32_t goal_y, std::int32_t limit, std::uint64_t& scanned) const;
+  void set_open(std::int32_t px, std::int32_t py, bool open);
 
   const JumpRules* rules_;
   std::int32_t padded_width_;
@@ -143,27 +162,39 @@ class BlockJumps {
   return static_cast<Cost>(steps) * cell_size * (is_diagonal(dir) ? diagonal_step : cardinal_step);
 }
 
-/// Online JPS as a search space (models ParentAwareSearchSpace and DenseSearchSpace over the
-/// map's CellIds). Holds references to the map and a PaddedGrid, which must outlive it.
+/// Online JPS as a search space (models ParentAwareSearchSpace, ScanningSearchSpace and
+/// DenseSearchSpace over the map's CellIds). Keeps its own padded bit copy of the map (4 bits
+/// per cell plus a byte per padded cell) and a reference to the map, which must outlive it.
+/// Stale after a map edit until sync(), and while the map has costs (JPS needs uniform ones).
 class JumpPointSpace : public GridCells {
  public:
-  JumpPointSpace(const GridMap& map, const PaddedGrid& grid) : GridCells(map), rules_(grid), jumps_(rules_) {}
-  JumpPointSpace(const JumpPointSpace& other) : GridCells(other), rules_(other.rules_), jumps_(rules_) {}
+  explicit JumpPointSpace(const GridMap& map, JumpParams params = {})
+      : GridCells(map), params_(params), grid_(map), rules_(grid_), jumps_(rules_), synced_version_(map.version()) {}
+  JumpPointSpace(const JumpPointSpace& other)
+      : GridCells(other), params_(other.params_), grid_(other.grid_), rules_(grid_), jumps_(other.jumps_, rules_),
+        synced_version_(other.synced_version_) {}
   JumpPointSpace& operator=(const JumpPointSpace&) = delete;
 
-  /// Jump points reachable from `n`, pruned by the direction from `parent`.
+  [[nodiscard]] const JumpParams& params() const { return params_; }
+
+  /// Jump points reachable from `n`, pruned by the direction from `parent`; adds the cells the
+  /// jumps passed over to `scanned`.
   template <class F>
-  void for_each_successor(CellId n, const CellId* parent, CellId goal, F&& f) const {
-    const PaddedGrid& g = rules_.grid();
-    const std::uint32_t p = g.index(n);
+  void for_each_successor(CellId n, const CellId* parent, CellId goal, F&& f, std::uint64_t& scanned) const {
+    const std::uint32_t p = grid_.index(n);
     const DirectionSet dirs =
         rules_.successors(p, parent ? run_between(map_->coord(*parent), map_->coord(n)).direction : -1);
-    const std::uint32_t goal_p = goal.valid() ? g.index(goal) : 0;  // 0: border, never reached
+    const std::uint32_t goal_p = goal.valid() ? grid_.index(goal) : 0;  // 0: border, never reached
     for (int d = 0; d < direction_count; ++d) {
       if ((dirs & (1u << d)) == 0) continue;
-      const JumpRules::Jump j = jumps_.jump(p, d, goal_p);
-      if (j.to != 0) f(g.cell(j.to), run_cost(d, j.steps, map_->cell_size()));
+      const JumpRules::Jump j = jumps_.jump(p, d, goal_p, params_.max_jump_cells, scanned);
+      if (j.to != 0) f(grid_.cell(j.to), run_cost(d, j.steps, map_->cell_size()));
     }
+  }
+  template <class F>
+  void for_each_successor(CellId n, const CellId* parent, CellId goal, F&& f) const {
+    std::uint64_t scanned = 0;
+    for_each_successor(n, parent, goal, std::forward<F>(f), scanned);
   }
   /// Without a parent or goal: every jump point from `n` (as from a start node).
   template <class F>
@@ -171,9 +202,18 @@ class JumpPointSpace : public GridCells {
     for_each_successor(n, nullptr, CellId::invalid(), std::forward<F>(f));
   }
 
+  /// The map was edited since the last sync(), or now has costs.
+  [[nodiscard]] bool stale() const { return synced_version_ != map_->version() || map_->has_costs(); }
+  /// Copies the cells of every passability edit since the last sync into the padded grid and
+  /// bit rows. Returns the cells copied. Not thread-safe: no search may run meanwhile.
+  std::size_t sync();
+
  private:
-  JumpRules rules_;
+  JumpParams params_;
+  PaddedGrid grid_;
+  JumpRules rules_;   ///< refers to grid_
   BlockJumps jumps_;  ///< refers to rules_
+  std::uint64_t synced_version_;
 };
 
 /// Every cell along a path of jump points (consecutive points lie on one straight or diagonal

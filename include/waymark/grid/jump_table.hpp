@@ -27,6 +27,13 @@ class JumpTable {
   /// or was built for another map (size or obstacle fingerprint differ).
   static JumpTable load(const std::string& path, const GridMap& map);
 
+  /// The map it was built for (which must outlive it), and whether that map was edited since.
+  [[nodiscard]] const GridMap& map() const { return *map_; }
+  [[nodiscard]] bool stale() const { return version_ != map_->version(); }
+  /// Builds the table again for the map as it is now. O(cells).
+  /// @warning Not thread-safe: no search may use the table meanwhile.
+  void rebuild();
+
   [[nodiscard]] std::int32_t distance(std::uint32_t padded, int dir) const {
     return distances_[static_cast<std::size_t>(padded) * direction_count + static_cast<std::size_t>(dir)];
   }
@@ -42,15 +49,21 @@ class JumpTable {
   JumpTable(const GridMap& map, std::vector<std::int16_t> distances);
   void build();
 
+  const GridMap* map_;
+  std::uint64_t version_;
   PaddedGrid grid_;
   JumpRules rules_;  ///< refers to grid_
   std::vector<std::int16_t> distances_;
 };
 
-/// JPS+ as a search space over CellIds; holds references to the map and table.
+/// JPS+ as a search space over CellIds; holds references to the map and table. Stale while
+/// the table is (the map was edited and the table not rebuilt) and while the map has costs.
 class JumpPointPlusSpace : public GridCells {
  public:
   JumpPointPlusSpace(const GridMap& map, const JumpTable& table) : GridCells(map), table_(&table) {}
+
+  [[nodiscard]] bool stale() const { return table_->stale() || map_->has_costs(); }
+  [[nodiscard]] const JumpTable& table() const { return *table_; }
 
   template <class F>
   void for_each_successor(CellId n, const CellId* parent, CellId goal, F&& f) const {

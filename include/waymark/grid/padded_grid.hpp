@@ -17,9 +17,7 @@ class PaddedGrid {
       : width_(map.width()), height_(map.height()), stride_(map.width() + 2),
         row_of_cell_(static_cast<std::uint32_t>(map.width())), row_of_padded_(static_cast<std::uint32_t>(stride_)),
         open_(static_cast<std::size_t>(stride_) * static_cast<std::size_t>(map.height() + 2), 0) {
-    for (int y = 0; y < height_; ++y) {
-      for (int x = 0; x < width_; ++x) open_[index(x, y)] = map.passable(x, y) ? 1 : 0;
-    }
+    copy_cells(map, map.bounds());
   }
 
   [[nodiscard]] int width() const { return width_; }
@@ -41,6 +39,12 @@ class PaddedGrid {
   }
   /// Passability by padded index; the border reads as blocked.
   [[nodiscard]] bool open(std::uint32_t padded) const { return open_[padded] != 0; }
+  /// Copies the passability of the map's cells in `area` again (after an edit).
+  void copy_cells(const GridMap& map, CellRect area) {
+    for (int y = area.y0; y < area.y1; ++y) {
+      for (int x = area.x0; x < area.x1; ++x) open_[index(x, y)] = map.passable(x, y) ? 1 : 0;
+    }
+  }
   /// Padded index offset of a move by (dx, dy).
   [[nodiscard]] std::int32_t offset(int dx, int dy) const { return dy * stride_ + dx; }
 

@@ -4,8 +4,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <span>
 
+#include "waymark/search/budget.hpp"
 #include "waymark/search/concepts.hpp"
+#include "waymark/search/goal.hpp"
 #include "waymark/search/indexed_heap.hpp"
 #include "waymark/search/node_table.hpp"
 #include "waymark/search/observer.hpp"
@@ -18,11 +22,11 @@ struct BestFirstOptions {
   /// Put closed nodes reached again with a lower g back on the open list. Needed for optimal
   /// results with admissible but inconsistent heuristics; never triggers with consistent ones.
   bool reopen_closed = true;
-  /// Node-table limit for hashed (implicit-space) tables; 0 = unlimited. Dense tables hold
-  /// every node of the world and ignore it.
+  /// Most nodes one query may reach (put in its node table); beyond it the query fails with
+  /// out_of_nodes. 0 = unlimited (dense spaces are then bounded by their size).
   std::size_t max_nodes = 0;
   /// On failure, leave in path() the route to the expanded node with the lowest h (ties:
-  /// lowest g) and flag the status PartialResult.
+  /// lowest g) and flag the status partial_result.
   bool partial_result = false;
 };
 
@@ -30,13 +34,17 @@ struct BestFirstOptions {
 /// four children share a cache line).
 inline constexpr unsigned default_heap_arity = 4;
 
-/// Best-first search over `Space`, keyed by `Priority`, guided by `H`, reporting to `Obs`.
+/// Best-first search over `Space`, guided by `H`, keyed by `Priority`, reporting to `Obs`.
 ///
-/// Steppable: begin(start, goal), then step(budget) until the status is finished; path() and
-/// stats() describe the result. The object owns all scratch and is meant to be reused: after
-/// the first queries have grown its tables, a query allocates nothing. Not thread-safe; use one
-/// per thread (the world it reads may be shared).
-template <SearchSpace Space, class Priority, class H = ZeroHeuristic, class Obs = NullObserver,
+/// Steppable: begin(start, goal) — or begin(sources, goal) for several starts with initial
+/// costs and a goal that is a node list, a predicate or nothing (one-to-all) — then
+/// step(budget) until the status is finished; path() and stats() describe the result, and
+/// g_of(), parent_of(), origin_of() every node reached (Dijkstra maps, regions).
+///
+/// The object owns all scratch and is meant to be reused: after the first queries have grown
+/// its tables, a query allocates nothing. Not thread-safe; use one per thread (the world it
+/// reads may be shared).
+template <SearchSpace Space, class H = ZeroHeuristic, class Priority = AStarPriority, class Obs = NullObserver,
           class Table = default_node_table_t<Space>>
   requires Heuristic<H, typename Space::node_type>
 class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
@@ -44,92 +52,167 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
 
  public:
   using Node = typename Space::node_type;
+  using space_type = Space;
 
-  explicit BestFirstSearch(const Space& space, H heuristic = {}, Priority priority = {},
-                           BestFirstOptions options = {}, Obs observer = {})
+  explicit BestFirstSearch(const Space& space, H heuristic = {}, Priority priority = {}, Obs observer = {},
+                           BestFirstOptions options = {})
       : Core(std::move(observer)),
         space_(&space),
         heuristic_(std::move(heuristic)),
         priority_(priority),
         options_(options),
+        nodes_(options.max_nodes),
         open_(positions_) {
-    table_.set_max_nodes(options_.max_nodes);
     positions_.table = &table_;
   }
 
   BestFirstSearch(const BestFirstSearch&) = delete;
   BestFirstSearch& operator=(const BestFirstSearch&) = delete;
 
-  /// Starts a query; previous results are discarded. A start or goal that the space reports as
-  /// not traversable ends the query at once with Failure.
+  /// Starts a query from one node to one node; previous results are discarded. A start or
+  /// goal that the space reports as not traversable ends the query at once with Failure.
   void begin(const Node& start, const Node& goal) {
+    const Source<Node> source{start, 0};
+    begin(std::span<const Source<Node>>(&source, 1), Goal<Node>::at(goal));
+  }
+
+  /// Starts a query from every source at once (each with its initial cost, the cheapest
+  /// kept for a repeated node). Sources that are not traversable are left out; with none left,
+  /// or none given, the query fails at once. A Kind::node goal that is not traversable fails
+  /// at once too. origin_of(n) tells which source a node's best path starts from.
+  void begin(std::span<const Source<Node>> sources, const Goal<Node>& goal) {
     const typename Core::Timer timer(this->stats_);
     table_.reset(*space_);
     open_.clear();
-    goal_ = goal;
+    nodes_.reset();
     closest_ = no_slot;
-    this->start_query(start, goal);
-    if (!node_is_traversable(*space_, start) || !node_is_traversable(*space_, goal)) {
+    out_of_nodes_ = false;
+    this->start_query(goal);
+    if (refuse_stale()) return;
+    if (goal.kind() == Goal<Node>::Kind::node && !node_is_traversable(*space_, goal.node())) {
       this->finish_failure();
-    } else {
-      const SlotLookup s = table_.find_or_insert(*space_, start);
-      NodeRecord& r = table_[s.slot];
-      r.g = 0;
-      r.h = estimate(start);
-      open_.push(s.slot, priority_(r.g, r.h), r.g);
-      this->note_frontier_size(1);
-      this->observer_.on_open(start, r.g, r.h, false);
+      return;
     }
+    for (std::uint32_t i = 0; i < sources.size(); ++i) {
+      const Source<Node>& s = sources[i];
+      if (!node_is_traversable(*space_, s.node)) continue;
+      const SlotLookup l = table_.find_or_insert(*space_, s.node);
+      NodeRecord& r = table_[l.slot];
+      if (l.fresh) {
+        if (!nodes_.admit()) {
+          this->finish_failure(StatusDetail::out_of_nodes);
+          return;
+        }
+        r.h = estimate(s.node);
+      } else if (!(s.cost < r.g)) {
+        continue;
+      }
+      r.g = s.cost;
+      r.origin = i;
+      const Cost key = priority_(r.g, r.h);
+      if (r.is_open()) {
+        open_.decrease_key(r.heap_pos, key, r.g);
+      } else {
+        open_.push(l.slot, key, r.g);
+      }
+      this->observer_.on_open(s.node, static_cast<const Node*>(nullptr), r.g, r.h, !l.fresh);
+    }
+    if (open_.empty()) {
+      this->finish_failure(sources.empty() ? StatusDetail::invalid_query : StatusDetail::none);
+      return;
+    }
+    this->note_frontier_size(open_.size());
   }
 
   /// Warm-up without a query: sizes the node table for the whole space, so even the first
   /// query allocates nothing and touches no fresh memory.
   void reserve() { table_.reserve(*space_); }
 
-  /// Expands at most `max_expansions` nodes. Returns Running while there is more to do.
-  Status step(std::size_t max_expansions = unlimited_expansions) {
+  /// Expands nodes until the search finishes or the budget is used up (then Running).
+  Status step(const Budget& budget = {}) {
     if (!this->status_.running()) return this->status_;
     const typename Core::Timer timer(this->stats_);
-    for (std::size_t n = 0; n < max_expansions; ++n) {
-      if (this->cancelled_) {
-        fail(StatusDetail::cancelled);
-        break;
-      }
-      if (open_.empty()) {
-        fail(StatusDetail::none);
-        break;
-      }
-      const std::uint32_t slot = open_.pop().slot();
-      NodeRecord& current = table_[slot];
-      current.heap_pos = NodeRecord::not_open;
-      const Node node = table_.node(*space_, slot);
-      if (node == goal_) {
-        this->observer_.on_goal(node, current.g);
-        build_path_to(slot);
-        this->finish_success();
-        break;
-      }
-      this->observer_.on_expand(node, current.g);
-      ++this->stats_.expanded;
-      if (options_.partial_result && (closest_ == no_slot || closer(current, table_[closest_]))) closest_ = slot;
-      expand(node, slot);
-      this->observer_.on_close(node);
-      if (out_of_nodes_) {
-        out_of_nodes_ = false;
-        fail(StatusDetail::out_of_nodes);
-        break;
-      }
+    if (refuse_stale()) return this->status_;
+    const BudgetMeter meter(budget, this->stats_.expanded, scan_count());
+    while (!meter.exhausted(this->stats_.expanded, scan_count())) {
+      if (!expand_next()) break;
     }
-    return this->status_;
+    if constexpr (!ScanningSearchSpace<Space>) this->stats_.scanned = this->stats_.generated;
+    return this->end_step();
+  }
+  /// Expands at most `max_expansions` nodes.
+  Status step(std::size_t max_expansions) { return step(Budget::of_expansions(max_expansions)); }
+
+  /// One expansion, or the end of the search, without budget, timing or slice events: for
+  /// searches built from this one (bidirectional Dijkstra). False once the search finished.
+  bool expand_next() {
+    if (this->cancelled_) {
+      fail(StatusDetail::cancelled);
+      return false;
+    }
+    if (open_.empty()) {
+      fail(StatusDetail::none);
+      return false;
+    }
+    const std::uint32_t slot = open_.pop().slot();
+    NodeRecord& current = table_[slot];
+    current.heap_pos = NodeRecord::not_open;
+    const Node node = table_.node(*space_, slot);
+    if (this->goal_.reached(node)) {
+      this->observer_.on_goal(node, current.g);
+      build_path_to(slot);
+      this->finish_success();
+      return false;
+    }
+    this->observer_.on_expand(node, current.g, current.h);
+    ++this->stats_.expanded;
+    if (options_.partial_result && (closest_ == no_slot || closer(current, table_[closest_]))) closest_ = slot;
+    expand(node, slot);
+    this->observer_.on_close(node);
+    if (out_of_nodes_) {
+      fail(StatusDetail::out_of_nodes);
+      return false;
+    }
+    return true;
   }
 
   [[nodiscard]] const Space& space() const { return *space_; }
+  [[nodiscard]] const H& heuristic() const { return heuristic_; }
+  [[nodiscard]] const Priority& priority() const { return priority_; }
+  /// Replaces the priority policy (a weight, a key rounding). Takes effect at the next begin().
+  void set_priority(Priority priority) { priority_ = priority; }
+  /// Replaces the heuristic (for one made anew after its world changed). Takes effect at the
+  /// next begin().
+  void set_heuristic(H heuristic) { heuristic_ = std::move(heuristic); }
 
+  /// Whether the current query has reached `n` (it has a g, final or tentative).
+  [[nodiscard]] bool reached(const Node& n) const { return table_.find(*space_, n) != no_slot; }
+  /// Reached and expanded: with a consistent heuristic (always for Dijkstra), g_of(n) is final.
+  [[nodiscard]] bool closed(const Node& n) const {
+    const std::uint32_t slot = table_.find(*space_, n);
+    return slot != no_slot && !table_[slot].is_open();
+  }
   /// Best known cost-so-far of `n` in the current query (infinite if never reached).
   [[nodiscard]] Cost g_of(const Node& n) const {
     const std::uint32_t slot = table_.find(*space_, n);
     return slot == no_slot ? infinite_cost : table_[slot].g;
   }
+  /// The node before `n` on its best path so far; nullopt for sources and unreached nodes.
+  [[nodiscard]] std::optional<Node> parent_of(const Node& n) const {
+    const std::uint32_t slot = table_.find(*space_, n);
+    if (slot == no_slot || table_[slot].parent == no_slot) return std::nullopt;
+    return table_.node(*space_, table_[slot].parent);
+  }
+  /// Index (into begin()'s sources) of the source `n`'s best path starts from; nullopt when
+  /// unreached.
+  [[nodiscard]] std::optional<std::uint32_t> origin_of(const Node& n) const {
+    const std::uint32_t slot = table_.find(*space_, n);
+    if (slot == no_slot) return std::nullopt;
+    return table_[slot].origin;
+  }
+  /// Nodes on the open list, and the smallest key among them (infinite when empty).
+  [[nodiscard]] std::size_t open_size() const { return open_.size(); }
+  [[nodiscard]] Cost min_key() const { return open_.empty() ? infinite_cost : open_.top().key(); }
 
  private:
   /// Lets the heap write positions straight into the node records.
@@ -138,9 +221,23 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
     void set_position(std::uint32_t slot, std::uint32_t pos) { (*table)[slot].heap_pos = pos; }
   };
 
+  bool refuse_stale() {
+    if (!is_stale(*space_) && !is_stale(heuristic_)) return false;
+    this->finish_failure(StatusDetail::stale_world);
+    return true;
+  }
+
+  std::uint64_t scan_count() const {
+    if constexpr (ScanningSearchSpace<Space>) {
+      return this->stats_.scanned;
+    } else {
+      return this->stats_.generated;
+    }
+  }
+
   Cost estimate(const Node& n) const {
     if constexpr (Priority::uses_heuristic) {
-      return static_cast<Cost>(heuristic_(n, goal_));
+      return this->goal_.estimate(heuristic_, n);
     } else {
       (void)n;
       return 0;
@@ -153,16 +250,18 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
 
   void expand(const Node& node, std::uint32_t slot) {
     const Cost g = table_[slot].g;
+    const std::uint32_t origin = table_[slot].origin;
     const auto relax = [&](const Node& succ, Cost edge_cost) {
       ++this->stats_.generated;
+      this->observer_.on_generate(node, succ, g, edge_cost);
       const SlotLookup s = table_.find_or_insert(*space_, succ);
-      if (s.slot == no_slot) {
-        out_of_nodes_ = true;
-        return;
-      }
       NodeRecord& r = table_[s.slot];
       const Cost new_g = g + edge_cost;
       if (s.fresh) {
+        if (!nodes_.admit()) {
+          out_of_nodes_ = true;
+          return;
+        }
         r.h = estimate(succ);
       } else if (!(new_g < r.g)) {
         return;
@@ -170,6 +269,7 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
       const bool improved = !s.fresh;
       r.g = new_g;
       r.parent = slot;
+      r.origin = origin;
       const Cost key = priority_(new_g, r.h);
       if (r.is_open()) {
         open_.decrease_key(r.heap_pos, key, new_g);
@@ -179,15 +279,17 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
       } else {
         return;  // closed, better g recorded for the path, but not re-expanded
       }
-      this->observer_.on_open(succ, new_g, r.h, improved);
+      this->observer_.on_open(succ, &node, new_g, r.h, improved);
     };
     if constexpr (ParentAwareSearchSpace<Space>) {
       const std::uint32_t parent_slot = table_[slot].parent;
-      if (parent_slot == no_slot) {
-        space_->for_each_successor(node, static_cast<const Node*>(nullptr), goal_, relax);
+      const Node goal = this->goal_.kind() == Goal<Node>::Kind::node ? this->goal_.node() : Node{};
+      const Node parent = parent_slot == no_slot ? Node{} : table_.node(*space_, parent_slot);
+      const Node* parent_ptr = parent_slot == no_slot ? nullptr : &parent;
+      if constexpr (ScanningSearchSpace<Space>) {
+        space_->for_each_successor(node, parent_ptr, goal, relax, this->stats_.scanned);
       } else {
-        const Node parent = table_.node(*space_, parent_slot);
-        space_->for_each_successor(node, &parent, goal_, relax);
+        space_->for_each_successor(node, parent_ptr, goal, relax);
       }
     } else {
       space_->for_each_successor(node, relax);
@@ -213,22 +315,22 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
   H heuristic_;
   Priority priority_;
   BestFirstOptions options_;
+  NodeLimit nodes_;
   Table table_;
   PositionSink positions_;
   IndexedDaryHeap<default_heap_arity, PositionSink> open_;
-  Node goal_{};
   std::uint32_t closest_ = no_slot;
   bool out_of_nodes_ = false;
 };
 
 /// The named searches: one engine, four policies.
 template <SearchSpace Space, class H, class Obs = NullObserver>
-using AStar = BestFirstSearch<Space, AStarPriority, H, Obs>;
+using AStar = BestFirstSearch<Space, H, AStarPriority, Obs>;
 template <SearchSpace Space, class H, class Obs = NullObserver>
-using WeightedAStar = BestFirstSearch<Space, WeightedAStarPriority, H, Obs>;
+using WeightedAStar = BestFirstSearch<Space, H, WeightedAStarPriority, Obs>;
 template <SearchSpace Space, class Obs = NullObserver>
-using Dijkstra = BestFirstSearch<Space, DijkstraPriority, ZeroHeuristic, Obs>;
+using Dijkstra = BestFirstSearch<Space, ZeroHeuristic, DijkstraPriority, Obs>;
 template <SearchSpace Space, class H, class Obs = NullObserver>
-using GreedyBestFirst = BestFirstSearch<Space, GreedyPriority, H, Obs>;
+using GreedyBestFirst = BestFirstSearch<Space, H, GreedyPriority, Obs>;
 
 }  // namespace waymark::search

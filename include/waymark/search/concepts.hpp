@@ -8,6 +8,7 @@
 
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 
 #include "waymark/core/cost.hpp"
 
@@ -21,11 +22,14 @@ struct SuccessorSink {
 
 /// `space.for_each_successor(n, f)` calls `f(successor, edge_cost)` for every outgoing edge of
 /// n; edge costs must be finite and >= 0 (zero-cost edges are fine). Nodes must be cheap to
-/// copy and equality comparable.
+/// copy, equality comparable and default-constructible (the searches keep nodes in their own
+/// records and results).
 template <class S>
 concept SearchSpace = requires(const S& s, typename S::node_type n) {
   typename S::node_type;
   requires std::equality_comparable<typename S::node_type>;
+  requires std::default_initializable<typename S::node_type>;
+  requires std::copyable<typename S::node_type>;
   s.for_each_successor(n, SuccessorSink<typename S::node_type>{});
 };
 
@@ -47,6 +51,34 @@ concept ParentAwareSearchSpace = SearchSpace<S> && requires(const S& s, typename
   s.for_each_successor(n, static_cast<const typename S::node_type*>(nullptr), n,
                        SuccessorSink<typename S::node_type>{});
 };
+
+/// Optional: parent-aware spaces whose successor generation does a variable amount of work
+/// (jumps pass over many cells): `for_each_successor(n, parent, goal, f, scanned)` adds the
+/// cells it looked at to `scanned`, which search budgets can limit (see Budget::scanned).
+template <class S>
+concept ScanningSearchSpace = SearchSpace<S> && requires(const S& s, typename S::node_type n, std::uint64_t& scanned) {
+  s.for_each_successor(n, static_cast<const typename S::node_type*>(nullptr), n,
+                       SuccessorSink<typename S::node_type>{}, scanned);
+};
+
+/// Optional: derived data that can fall behind the world it was made from (move masks after a
+/// map edit, a heuristic whose bound an edit broke). `stale()` is true until it is synced;
+/// searches refuse to run on stale spaces and heuristics (StatusDetail::stale_world), so an
+/// edited world is never answered from old data.
+template <class T>
+concept Versioned = requires(const T& t) {
+  { t.stale() } -> std::convertible_to<bool>;
+};
+
+template <class T>
+[[nodiscard]] bool is_stale(const T& t) {
+  if constexpr (Versioned<T>) {
+    return t.stale();
+  } else {
+    (void)t;
+    return false;
+  }
+}
 
 /// Optional: spaces that can say a node may not be stood on (a blocked grid cell). Searches
 /// fail at once when the start or goal is not traversable.

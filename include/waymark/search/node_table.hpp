@@ -17,6 +17,7 @@
 
 #include "waymark/core/cost.hpp"
 #include "waymark/search/concepts.hpp"
+#include "waymark/search/generation_array.hpp"
 
 namespace waymark::search {
 
@@ -30,20 +31,23 @@ struct NodeRecord {
   Cost h = 0;
   std::uint32_t parent = no_slot;
   std::uint32_t heap_pos = not_open;
-  std::uint32_t stamp = 0;  ///< generation that last wrote this record (dense tables only)
+  std::uint32_t origin = 0;  ///< index of the source the node's best path starts from
+  std::uint32_t stamp = 0;   ///< generation that last wrote this record (dense tables only)
 
   [[nodiscard]] bool is_open() const { return heap_pos != not_open; }
 };
+static_assert(sizeof(NodeRecord) == 32, "a record is half a cache line");
 
 /// Result of a lookup: the node's slot, and whether this query has not seen it before (its
-/// record was just initialised). slot == no_slot: the table is full.
+/// record was just initialised).
 struct SlotLookup {
   std::uint32_t slot;
   bool fresh;
 };
 
 /// Flat table indexed by the space's node index; for DenseSearchSpace worlds.
-/// Memory: one NodeRecord (32 bytes) per node of the world, reserved on the first query.
+/// Memory: one NodeRecord (32 bytes) per node of the world, allocated on the first query
+/// (see GenerationArray: untouched pages cost nothing) or by reserve().
 template <DenseSearchSpace Space>
 class DenseNodeTable {
  public:
@@ -51,15 +55,10 @@ class DenseNodeTable {
 
   /// Starts a new query: O(1) except on the first call (allocation) and every 2^32 queries.
   void reset(const Space& space) {
-    if (size_ != space.node_count()) {
-      size_ = space.node_count();
-      records_.reset(static_cast<NodeRecord*>(std::calloc(size_, sizeof(NodeRecord))));
-      if (!records_ && size_ != 0) throw std::bad_alloc();
-      generation_ = 0;
-    }
-    if (++generation_ == 0) {  // wrapped: stale stamps could look current
-      for (std::size_t i = 0; i < size_; ++i) records_[i].stamp = 0;
-      generation_ = 1;
+    if (records_.size() != space.node_count()) {
+      records_.assign(space.node_count());
+    } else {
+      records_.reset();
     }
   }
 
@@ -67,25 +66,18 @@ class DenseNodeTable {
   /// (otherwise it pays the page faults of every page it touches).
   void reserve(const Space& space) {
     reset(space);
-    std::memset(static_cast<void*>(records_.get()), 0, size_ * sizeof(NodeRecord));
+    records_.touch_all();
   }
-
-  /// Dense tables hold every node of the world: there is no limit to set.
-  void set_max_nodes(std::size_t) {}
 
   SlotLookup find_or_insert(const Space& space, const Node& n) {
     const auto slot = static_cast<std::uint32_t>(space.index_of(n));
-    NodeRecord& r = records_[slot];
-    if (r.stamp == generation_) return {slot, false};
-    r = NodeRecord{};
-    r.stamp = generation_;
-    return {slot, true};
+    return {slot, records_.touch(slot).fresh};
   }
 
   /// The slot of `n` if this query has seen it, else no_slot.
   [[nodiscard]] std::uint32_t find(const Space& space, const Node& n) const {
     const auto slot = static_cast<std::uint32_t>(space.index_of(n));
-    return records_[slot].stamp == generation_ ? slot : no_slot;
+    return records_.is_set(slot) ? slot : no_slot;
   }
 
   NodeRecord& operator[](std::uint32_t slot) { return records_[slot]; }
@@ -93,16 +85,7 @@ class DenseNodeTable {
   Node node(const Space& space, std::uint32_t slot) const { return space.node_at(slot); }
 
  private:
-  struct Free {
-    void operator()(NodeRecord* p) const { std::free(p); }
-  };
-  // calloc, not a vector: a record only needs stamp 0 to read as unseen, and zeroed pages
-  // from the OS cost nothing until touched, so the first query on a large map does not pay
-  // for writing every record (a search touches a fraction of them).
-  static_assert(std::is_trivially_copyable_v<NodeRecord> && std::is_trivially_destructible_v<NodeRecord>);
-  std::unique_ptr<NodeRecord[], Free> records_;
-  std::size_t size_ = 0;
-  std::uint32_t generation_ = 0;
+  GenerationArray<NodeRecord> records_;
 };
 
 /// Open-addressing hash table from node to slot, for implicit spaces whose nodes cannot be
@@ -113,11 +96,7 @@ class HashedNodeTable {
  public:
   using Node = typename Space::node_type;
 
-  /// `max_nodes` = 0: unlimited; otherwise insertions beyond it report a full table.
-  explicit HashedNodeTable(std::size_t max_nodes = 0, Hash hash = {})
-      : max_nodes_(max_nodes), hash_(hash) {}
-
-  void set_max_nodes(std::size_t max_nodes) { max_nodes_ = max_nodes; }
+  explicit HashedNodeTable(Hash hash = {}) : hash_(hash) {}
 
   /// Implicit spaces have no size to reserve for; the table grows with use.
   void reserve(const Space&) {}
@@ -125,31 +104,26 @@ class HashedNodeTable {
   void reset(const Space&) {
     records_.clear();
     nodes_.clear();
-    if (++generation_ == 0) {
-      std::fill(bucket_stamps_.begin(), bucket_stamps_.end(), 0);
-      generation_ = 1;
-    }
+    buckets_.reset();
   }
 
   SlotLookup find_or_insert(const Space&, const Node& n) {
-    if (buckets_.empty() || (nodes_.size() + 1) * 2 > buckets_.size()) grow();
+    if (buckets_.size() == 0 || (nodes_.size() + 1) * 2 > buckets_.size()) grow();
     std::size_t b = bucket_of(n);
-    for (; bucket_stamps_[b] == generation_; b = (b + 1) & mask_) {
-      if (nodes_[buckets_[b]] == n) return {buckets_[b], false};
+    for (; buckets_.is_set(b); b = (b + 1) & mask_) {
+      if (nodes_[buckets_[b].slot] == n) return {buckets_[b].slot, false};
     }
-    if (max_nodes_ != 0 && nodes_.size() >= max_nodes_) return {no_slot, false};
     const auto slot = static_cast<std::uint32_t>(nodes_.size());
     nodes_.push_back(n);
     records_.emplace_back();
-    buckets_[b] = slot;
-    bucket_stamps_[b] = generation_;
+    buckets_.touch(b).element.slot = slot;
     return {slot, true};
   }
 
   [[nodiscard]] std::uint32_t find(const Space&, const Node& n) const {
-    if (buckets_.empty()) return no_slot;
-    for (std::size_t b = bucket_of(n); bucket_stamps_[b] == generation_; b = (b + 1) & mask_) {
-      if (nodes_[buckets_[b]] == n) return buckets_[b];
+    if (buckets_.size() == 0) return no_slot;
+    for (std::size_t b = bucket_of(n); buckets_.is_set(b); b = (b + 1) & mask_) {
+      if (nodes_[buckets_[b].slot] == n) return buckets_[b].slot;
     }
     return no_slot;
   }
@@ -170,28 +144,28 @@ class HashedNodeTable {
   }
 
   void grow() {
-    const std::size_t size = buckets_.empty() ? initial_buckets : buckets_.size() * 2;
-    buckets_.assign(size, 0);
-    bucket_stamps_.assign(size, 0);
+    const std::size_t size = buckets_.size() == 0 ? initial_buckets : buckets_.size() * 2;
+    buckets_.assign(size);
     mask_ = size - 1;
     shift_ = 64 - static_cast<unsigned>(std::countr_zero(size));
-    generation_ = 1;
     for (std::uint32_t slot = 0; slot < nodes_.size(); ++slot) {
       std::size_t b = bucket_of(nodes_[slot]);
-      while (bucket_stamps_[b] == generation_) b = (b + 1) & mask_;
-      buckets_[b] = slot;
-      bucket_stamps_[b] = generation_;
+      while (buckets_.is_set(b)) b = (b + 1) & mask_;
+      buckets_.touch(b).element.slot = slot;
     }
   }
 
+  /// A bucket: the slot of the node hashed there, valid in the current generation.
+  struct Bucket {
+    std::uint32_t slot = 0;
+    std::uint32_t stamp = 0;
+  };
+
   std::vector<NodeRecord> records_;
   std::vector<Node> nodes_;
-  std::vector<std::uint32_t> buckets_;
-  std::vector<std::uint32_t> bucket_stamps_;
+  GenerationArray<Bucket> buckets_;
   std::size_t mask_ = 0;
   unsigned shift_ = 64;
-  std::uint32_t generation_ = 1;
-  std::size_t max_nodes_;
   Hash hash_;
 };
 

@@ -3,9 +3,12 @@
 /// One template; the frontier discipline (FIFO or LIFO) is the policy.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
+#include "waymark/search/budget.hpp"
 #include "waymark/search/concepts.hpp"
+#include "waymark/search/goal.hpp"
 #include "waymark/search/node_table.hpp"
 #include "waymark/search/observer.hpp"
 #include "waymark/search/search_core.hpp"
@@ -22,9 +25,16 @@ struct LifoFrontier {
   static constexpr bool fifo = false;
 };
 
+struct TraversalOptions {
+  /// Most nodes one query may reach; beyond it the query fails with out_of_nodes.
+  /// 0 = unlimited.
+  std::size_t max_nodes = 0;
+};
+
 /// Graph traversal that ignores edge costs when choosing what to expand. The returned path's
-/// cost is still the sum of its real edge costs. A node is closed when it is first taken from
-/// the frontier; the frontier may hold duplicates, so it grows to at most the number of edges.
+/// cost is still the sum of its real edge costs (a source's initial cost included). A node is
+/// closed when it is first taken from the frontier; the frontier may hold duplicates, so it
+/// grows to at most the number of edges. Several sources start at depth 0.
 template <SearchSpace Space, class Frontier, class Obs = NullObserver,
           class Table = default_node_table_t<Space>>
 class TraversalSearch : public SearchCore<typename Space::node_type, Obs> {
@@ -32,31 +42,61 @@ class TraversalSearch : public SearchCore<typename Space::node_type, Obs> {
 
  public:
   using Node = typename Space::node_type;
+  using space_type = Space;
 
-  explicit TraversalSearch(const Space& space, Obs observer = {})
-      : Core(std::move(observer)), space_(&space) {}
+  explicit TraversalSearch(const Space& space, Frontier = {}, Obs observer = {}, TraversalOptions options = {})
+      : Core(std::move(observer)), space_(&space), nodes_(options.max_nodes) {}
 
   void begin(const Node& start, const Node& goal) {
+    const Source<Node> source{start, 0};
+    begin(std::span<const Source<Node>>(&source, 1), Goal<Node>::at(goal));
+  }
+
+  void begin(std::span<const Source<Node>> sources, const Goal<Node>& goal) {
     const typename Core::Timer timer(this->stats_);
     table_.reset(*space_);
     frontier_.clear();
     head_ = 0;
-    goal_ = goal;
-    this->start_query(start, goal);
-    if (!node_is_traversable(*space_, start) || !node_is_traversable(*space_, goal)) {
+    nodes_.reset();
+    this->start_query(goal);
+    if (is_stale(*space_)) {
+      this->finish_failure(StatusDetail::stale_world);
+      return;
+    }
+    if (goal.kind() == Goal<Node>::Kind::node && !node_is_traversable(*space_, goal.node())) {
       this->finish_failure();
       return;
     }
-    const SlotLookup s = table_.find_or_insert(*space_, start);
-    frontier_.push_back(Entry{s.slot, no_slot, 0});
-    this->note_frontier_size(1);
-    this->observer_.on_open(start, Cost{0}, Cost{0}, false);
+    for (std::uint32_t i = 0; i < sources.size(); ++i) {
+      const Source<Node>& s = sources[i];
+      if (!node_is_traversable(*space_, s.node)) continue;
+      const SlotLookup l = table_.find_or_insert(*space_, s.node);
+      if (l.fresh && !nodes_.admit()) {
+        this->finish_failure(StatusDetail::out_of_nodes);
+        return;
+      }
+      frontier_.push_back(Entry{l.slot, no_slot, i, s.cost});
+      this->observer_.on_open(s.node, static_cast<const Node*>(nullptr), s.cost, Cost{0}, !l.fresh);
+    }
+    if (frontier_.empty()) {
+      this->finish_failure(sources.empty() ? StatusDetail::invalid_query : StatusDetail::none);
+      return;
+    }
+    this->note_frontier_size(frontier_.size());
   }
 
-  Status step(std::size_t max_expansions = unlimited_expansions) {
+  /// Warm-up without a query: sizes the node table for the whole space (dense spaces).
+  void reserve() { table_.reserve(*space_); }
+
+  Status step(const Budget& budget = {}) {
     if (!this->status_.running()) return this->status_;
     const typename Core::Timer timer(this->stats_);
-    for (std::size_t n = 0; n < max_expansions;) {
+    if (is_stale(*space_)) {
+      this->finish_failure(StatusDetail::stale_world);
+      return this->status_;
+    }
+    const BudgetMeter meter(budget, this->stats_.expanded, this->stats_.generated);
+    while (!meter.exhausted(this->stats_.expanded, this->stats_.generated)) {
       if (this->cancelled_) {
         this->finish_failure(StatusDetail::cancelled);
         break;
@@ -70,8 +110,9 @@ class TraversalSearch : public SearchCore<typename Space::node_type, Obs> {
       if (r.g != infinite_cost) continue;  // already closed through an earlier entry
       r.g = e.g;
       r.parent = e.parent;
+      r.origin = e.origin;
       const Node node = table_.node(*space_, e.slot);
-      if (node == goal_) {
+      if (this->goal_.reached(node)) {
         this->observer_.on_goal(node, e.g);
         this->build_path(
             e.slot, no_slot, e.g, [&](std::uint32_t s) { return table_.node(*space_, s); },
@@ -79,21 +120,32 @@ class TraversalSearch : public SearchCore<typename Space::node_type, Obs> {
         this->finish_success();
         break;
       }
-      this->observer_.on_expand(node, e.g);
+      this->observer_.on_expand(node, e.g, Cost{0});
       ++this->stats_.expanded;
-      ++n;
+      bool full = false;
       space_->for_each_successor(node, [&](const Node& succ, Cost edge_cost) {
         ++this->stats_.generated;
+        this->observer_.on_generate(node, succ, e.g, edge_cost);
         const SlotLookup s = table_.find_or_insert(*space_, succ);
-        if (s.slot == no_slot || table_[s.slot].g != infinite_cost) return;
-        frontier_.push_back(Entry{s.slot, e.slot, e.g + edge_cost});
-        this->observer_.on_open(succ, e.g + edge_cost, Cost{0}, !s.fresh);
+        if (table_[s.slot].g != infinite_cost) return;
+        if (s.fresh && !nodes_.admit()) {
+          full = true;
+          return;
+        }
+        frontier_.push_back(Entry{s.slot, e.slot, e.origin, e.g + edge_cost});
+        this->observer_.on_open(succ, &node, e.g + edge_cost, Cost{0}, !s.fresh);
       });
       this->note_frontier_size(frontier_.size() - head_);
       this->observer_.on_close(node);
+      if (full) {
+        this->finish_failure(StatusDetail::out_of_nodes);
+        break;
+      }
     }
-    return this->status_;
+    this->stats_.scanned = this->stats_.generated;
+    return this->end_step();
   }
+  Status step(std::size_t max_expansions) { return step(Budget::of_expansions(max_expansions)); }
 
   [[nodiscard]] const Space& space() const { return *space_; }
 
@@ -101,6 +153,7 @@ class TraversalSearch : public SearchCore<typename Space::node_type, Obs> {
   struct Entry {
     std::uint32_t slot;
     std::uint32_t parent;
+    std::uint32_t origin;
     Cost g;
   };
 
@@ -115,10 +168,10 @@ class TraversalSearch : public SearchCore<typename Space::node_type, Obs> {
   }
 
   const Space* space_;
+  NodeLimit nodes_;
   Table table_;
   std::vector<Entry> frontier_;
   std::size_t head_ = 0;  ///< FIFO read position; always 0 for LIFO
-  Node goal_{};
 };
 
 template <SearchSpace Space, class Obs = NullObserver>

@@ -1,0 +1,65 @@
+#pragma once
+/// @file How much one step() of a search may do: expansions, scanned cells (or arcs), and wall
+/// time. A game gives each frame a budget and spreads long searches over several frames.
+
+#include <chrono>
+#include <cstdint>
+#include <limits>
+
+
+namespace waymark::search {
+
+/// Limits for one step() call; the step stops (status Running) as soon as any is reached.
+/// Checked after each expansion, so a step overshoots by at most one expansion: one node's
+/// successors, which for jump searches is bounded by JumpParams::max_jump_cells per direction.
+/// The default budget is unlimited: the search runs to the end.
+struct Budget {
+  using Clock = std::chrono::steady_clock;
+  static constexpr std::uint64_t unlimited = std::numeric_limits<std::uint64_t>::max();
+
+  /// Nodes expanded in this step. [Limit: >= 1]
+  std::uint64_t expansions = unlimited;
+  /// Cells or arcs looked at in this step: successors generated, and for jump searches every
+  /// cell a jump passes over (SearchStats::scanned). [Limit: >= 1]
+  std::uint64_t scanned = unlimited;
+  /// Wall time of this step; Clock::duration::max() for no limit. The clock is read once per
+  /// expansion only when a limit is set.
+  Clock::duration time = Clock::duration::max();
+
+  [[nodiscard]] static constexpr Budget of_expansions(std::uint64_t n) { return Budget{.expansions = n}; }
+  [[nodiscard]] static constexpr Budget of_scanned(std::uint64_t n) { return Budget{.scanned = n}; }
+  [[nodiscard]] static constexpr Budget of_time(Clock::duration t) { return Budget{.time = t}; }
+  [[nodiscard]] constexpr bool is_unlimited() const {
+    return expansions == unlimited && scanned == unlimited && time == Clock::duration::max();
+  }
+};
+
+/// Tracks one step's use of a Budget against a search's running totals of expansions and of
+/// scanned cells (or generated successors, for spaces that do not report scanning).
+class BudgetMeter {
+ public:
+  BudgetMeter(const Budget& budget, std::uint64_t expanded, std::uint64_t scanned)
+      : expansion_limit_(saturating_add(expanded, budget.expansions)),
+        scan_limit_(saturating_add(scanned, budget.scanned)),
+        timed_(budget.time != Budget::Clock::duration::max()) {
+    if (timed_) deadline_ = Budget::Clock::now() + budget.time;
+  }
+
+  /// Whether the step must stop, given the totals now.
+  [[nodiscard]] bool exhausted(std::uint64_t expanded, std::uint64_t scanned) const {
+    if (expanded >= expansion_limit_ || scanned >= scan_limit_) return true;
+    return timed_ && Budget::Clock::now() >= deadline_;
+  }
+
+ private:
+  static constexpr std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+    return b > Budget::unlimited - a ? Budget::unlimited : a + b;
+  }
+
+  std::uint64_t expansion_limit_;
+  std::uint64_t scan_limit_;
+  bool timed_;
+  Budget::Clock::time_point deadline_{};
+};
+
+}  // namespace waymark::search

@@ -1,0 +1,97 @@
+#pragma once
+/// @file Where a search starts and when it stops: sources with initial costs (several at once
+/// for Dijkstra maps, flow fields and Dirichlet regions) and goals given as one node, a few
+/// nodes, a predicate (a region), or none at all (explore everything reachable).
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+
+#include "waymark/core/cost.hpp"
+
+namespace waymark::search {
+
+/// A start node and the cost already paid to stand on it (0 for an ordinary start).
+/// [Limit: cost finite and >= 0]
+template <class Node>
+struct Source {
+  Node node{};
+  Cost cost = 0;
+};
+
+/// The goal test of a search, and what the heuristic aims at. Cheap to copy; it does not own
+/// the nodes of any_of() or the predicate of matching(): keep those alive while the search
+/// runs.
+template <class Node>
+class Goal {
+ public:
+  enum class Kind : std::uint8_t {
+    node,       ///< one node; the heuristic aims at it
+    any_of,     ///< any node of a list; the heuristic is the least over the list
+    predicate,  ///< any node the predicate accepts; no heuristic (searched as by Dijkstra)
+    none,       ///< never reached: the search explores everything reachable, then fails
+  };
+
+  /// The default goal: none.
+  Goal() = default;
+
+  [[nodiscard]] static Goal at(const Node& n) {
+    Goal g;
+    g.kind_ = Kind::node;
+    g.node_ = n;
+    return g;
+  }
+  /// Any of `nodes`. Each goal test and heuristic evaluation scans the list: meant for a few
+  /// nodes; use matching() with a set of your own for many.
+  [[nodiscard]] static Goal any_of(std::span<const Node> nodes) {
+    Goal g;
+    g.kind_ = Kind::any_of;
+    g.nodes_ = nodes;
+    return g;
+  }
+  /// Any node for which `test(node)` is true. `test` is referenced, not copied.
+  template <class Test>
+  [[nodiscard]] static Goal matching(const Test& test) {
+    Goal g;
+    g.kind_ = Kind::predicate;
+    g.context_ = &test;
+    g.test_ = [](const void* context, const Node& n) { return static_cast<bool>((*static_cast<const Test*>(context))(n)); };
+    return g;
+  }
+  [[nodiscard]] static Goal none() { return Goal{}; }
+
+  [[nodiscard]] Kind kind() const { return kind_; }
+  /// The node of a Kind::node goal (a default node otherwise).
+  [[nodiscard]] const Node& node() const { return node_; }
+  [[nodiscard]] std::span<const Node> nodes() const { return nodes_; }
+
+  [[nodiscard]] bool reached(const Node& n) const {
+    switch (kind_) {
+      case Kind::node: return n == node_;
+      case Kind::any_of: return std::find(nodes_.begin(), nodes_.end(), n) != nodes_.end();
+      case Kind::predicate: return test_(context_, n);
+      case Kind::none: return false;
+    }
+    return false;
+  }
+
+  /// `h(n, goal)` aimed at this goal: at the node, the least over a list, or 0 when the goal
+  /// gives nothing to aim at (still admissible).
+  template <class H>
+  [[nodiscard]] Cost estimate(const H& h, const Node& n) const {
+    if (kind_ == Kind::node) return static_cast<Cost>(h(n, node_));
+    if (kind_ != Kind::any_of || nodes_.empty()) return 0;
+    Cost best = infinite_cost;
+    for (const Node& g : nodes_) best = std::min(best, static_cast<Cost>(h(n, g)));
+    return best;
+  }
+
+ private:
+  Kind kind_ = Kind::none;
+  Node node_{};
+  std::span<const Node> nodes_;
+  const void* context_ = nullptr;
+  bool (*test_)(const void*, const Node&) = nullptr;
+};
+
+}  // namespace waymark::search

@@ -1,0 +1,165 @@
+#pragma once
+/// @file SearchHandle: one type-erased, steppable search, whatever its world and algorithm.
+/// Planners hand them out (GridPlanner, GraphPlanner, PuzzleSolver); request queues,
+/// re-planners and the viewer drive only this type. One virtual call per begin()/step(), none
+/// per expansion: the search inside is the compile-time engine.
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <utility>
+
+#include "waymark/core/path.hpp"
+#include "waymark/core/stats.hpp"
+#include "waymark/core/status.hpp"
+#include "waymark/search/budget.hpp"
+#include "waymark/search/events.hpp"
+#include "waymark/search/goal.hpp"
+#include "waymark/search/priorities.hpp"
+#include "waymark/search/search_core.hpp"
+
+namespace waymark::search {
+
+/// Options a planner passes to each search it hands out.
+template <class Node>
+struct QueryOptions {
+  /// Weighted A*: the inflation w of f = g + w·h. [Limit: >= 1]
+  double weight = WeightedAStarPriority::default_weight;
+  /// Most nodes one query may reach; beyond it the query fails with out_of_nodes. 0 = no
+  /// limit (dense worlds are then bounded by their size).
+  std::size_t max_nodes = 0;
+  /// Best-first searches: on failure, path() leads to the expanded node closest to the goal
+  /// (lowest h) and the status carries partial_result.
+  bool partial_result = false;
+  /// Receives every event of the search; null: none are made (no cost).
+  EventSink<Node>* events = nullptr;
+};
+
+/// What a handle drives. Planners implement it for their searches (EngineModel below covers
+/// the engines); users only see SearchHandle.
+template <class Node>
+class SearchModel {
+ public:
+  SearchModel() = default;
+  SearchModel(const SearchModel&) = delete;
+  SearchModel& operator=(const SearchModel&) = delete;
+  virtual ~SearchModel() = default;
+
+  virtual void begin(std::span<const Source<Node>> sources, const Goal<Node>& goal) = 0;
+  virtual Status step(const Budget& budget) = 0;
+  virtual void cancel() = 0;
+  [[nodiscard]] virtual Status status() const = 0;
+  [[nodiscard]] virtual const Path<Node>& path() const = 0;
+  [[nodiscard]] virtual const SearchStats& stats() const = 0;
+};
+
+/// A SearchModel around any engine with begin(sources, goal) / step(budget) / cancel() /
+/// status() / path() / stats(). Planners derive from it to add work before or after.
+template <class Search>
+class EngineModel : public SearchModel<typename Search::Node> {
+ public:
+  using Node = typename Search::Node;
+
+  template <class... Args>
+  explicit EngineModel(Args&&... args) : search_(std::forward<Args>(args)...) {}
+
+  void begin(std::span<const Source<Node>> sources, const Goal<Node>& goal) override { search_.begin(sources, goal); }
+  Status step(const Budget& budget) override { return search_.step(budget); }
+  void cancel() override { search_.cancel(); }
+  [[nodiscard]] Status status() const override { return search_.status(); }
+  [[nodiscard]] const Path<Node>& path() const override { return search_.path(); }
+  [[nodiscard]] const SearchStats& stats() const override { return search_.stats(); }
+
+  [[nodiscard]] Search& search() { return search_; }
+  [[nodiscard]] const Search& search() const { return search_; }
+
+ private:
+  Search search_;
+};
+
+/// One search, chosen at run time: begin / step(budget) / cancel / status / path / stats.
+///
+/// Owns its search and that search's scratch, and refers to the world (and the planner's
+/// world-side data) it was made for, which must outlive it. After warm-up, begin() and step()
+/// allocate nothing. Not thread-safe: one handle per thread or per agent; any number may
+/// share one world. Movable, not copyable. A default-constructed handle is empty: begin()
+/// fails with invalid_query.
+template <class Node>
+class SearchHandle {
+ public:
+  SearchHandle() = default;
+  explicit SearchHandle(std::unique_ptr<SearchModel<Node>> model) : model_(std::move(model)) {}
+
+  /// A handle around an engine constructed from `args`.
+  template <class Search, class... Args>
+  [[nodiscard]] static SearchHandle of(Args&&... args) {
+    return SearchHandle(std::make_unique<EngineModel<Search>>(std::forward<Args>(args)...));
+  }
+
+  [[nodiscard]] bool empty() const { return !model_; }
+  explicit operator bool() const { return !empty(); }
+
+  /// Starts a query from `start` to `goal`; the previous result is discarded (copy it out
+  /// first with copy_result() to keep it). Returns the status: Running, or already finished
+  /// (a blocked start or goal, a stale world).
+  Status begin(const Node& start, const Node& goal) {
+    const Source<Node> source{start, 0};
+    return begin(std::span<const Source<Node>>(&source, 1), Goal<Node>::at(goal));
+  }
+  /// Starts a query from several sources (initial costs) to a goal of any kind.
+  Status begin(std::span<const Source<Node>> sources, const Goal<Node>& goal) {
+    if (!model_) return invalid;
+    model_->begin(sources, goal);
+    return model_->status();
+  }
+  /// Advances the search within `budget` (default: to the end). Running while there is more.
+  Status step(const Budget& budget = {}) { return model_ ? model_->step(budget) : invalid; }
+  Status step(std::size_t max_expansions) { return step(Budget::of_expansions(max_expansions)); }
+  /// begin() then step() to the end.
+  Status run(const Node& start, const Node& goal) {
+    begin(start, goal);
+    return step();
+  }
+  /// The next step() ends the search: Failure, flagged cancelled.
+  void cancel() {
+    if (model_) model_->cancel();
+  }
+
+  [[nodiscard]] Status status() const { return model_ ? model_->status() : Status{}; }
+  /// The path after Success (or a partial path, flagged so); empty otherwise. Valid until the
+  /// next begin().
+  [[nodiscard]] const Path<Node>& path() const { return model_ ? model_->path() : no_path(); }
+  [[nodiscard]] const SearchStats& stats() const { return model_ ? model_->stats() : no_stats(); }
+
+  /// Copies status, path and stats into `out`, which survives the next begin(). Reuses
+  /// `out`'s capacity: no allocation once it has held as long a path.
+  void copy_result(SearchResult<Node>& out) const {
+    out.status = status();
+    out.path.nodes.assign(path().nodes.begin(), path().nodes.end());
+    out.path.cost = path().cost;
+    out.stats = stats();
+  }
+  [[nodiscard]] SearchResult<Node> result() const {
+    SearchResult<Node> r;
+    copy_result(r);
+    return r;
+  }
+
+  /// The model inside, for planners that hand out their own kinds.
+  [[nodiscard]] SearchModel<Node>* model() { return model_.get(); }
+
+ private:
+  static constexpr Status invalid{SearchState::failure, StatusDetail::invalid_query};
+  static const Path<Node>& no_path() {
+    static const Path<Node> empty;
+    return empty;
+  }
+  static const SearchStats& no_stats() {
+    static const SearchStats none;
+    return none;
+  }
+
+  std::unique_ptr<SearchModel<Node>> model_;
+};
+
+}  // namespace waymark::search

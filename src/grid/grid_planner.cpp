@@ -1,0 +1,188 @@
+#include "waymark/grid/grid_planner.hpp"
+
+#include <concepts>
+#include <type_traits>
+#include <utility>
+
+#include "waymark/search/best_first.hpp"
+#include "waymark/search/events.hpp"
+#include "waymark/search/ida_star.hpp"
+#include "waymark/search/traversal.hpp"
+
+namespace waymark::grid {
+namespace {
+
+using search::AStarPriority;
+using search::BestFirstOptions;
+using search::BestFirstSearch;
+using search::Goal;
+using search::Source;
+
+/// Exact f ties on uniform-cost maps (see KeyQuantizer); exact keys with terrain, where
+/// rounding could merge distinct costs.
+search::KeyQuantizer tie_quantizer(const GridMap& map) {
+  constexpr double steps_per_quantum = 0x1p-20;
+  return map.has_costs() ? search::KeyQuantizer{} : search::KeyQuantizer{map.cell_size() * steps_per_quantum};
+}
+
+bool is_jump_search(Algorithm a) { return a == Algorithm::jps || a == Algorithm::jps_plus; }
+
+/// A handle model for the planner's searches. Around the engine it keeps A*'s key rounding in
+/// step with the map's costs (edits may add or remove them), expands the jump points of jump
+/// searches into every cell, and turns goals a jump search cannot serve into invalid_query.
+template <class Search>
+class GridSearchModel final : public search::EngineModel<Search> {
+  using Base = search::EngineModel<Search>;
+  using Space = typename Search::space_type;
+  static constexpr bool jumps = !std::is_same_v<Space, GridSpace>;
+  static constexpr bool quantized = requires(const Search& s) {
+    { s.priority() } -> std::same_as<const AStarPriority&>;
+  };
+
+ public:
+  template <class... Args>
+  explicit GridSearchModel(const GridMap& map, Args&&... args) : Base(std::forward<Args>(args)...), map_(&map) {
+    this->search().reserve();
+  }
+
+  void begin(std::span<const Source<CellId>> sources, const Goal<CellId>& goal) override {
+    if constexpr (quantized) this->search().set_priority(AStarPriority{tie_quantizer(*map_)});
+    // Jumps stop only at a goal they know: one cell. An empty source list fails the query
+    // with invalid_query and clears the previous result.
+    if (jumps && goal.kind() != Goal<CellId>::Kind::node) {
+      Base::begin({}, goal);
+    } else {
+      Base::begin(sources, goal);
+    }
+    expand_path();
+  }
+  Status step(const search::Budget& budget) override {
+    const Status s = Base::step(budget);
+    expand_path();
+    return s;
+  }
+  [[nodiscard]] const Path<CellId>& path() const override { return jumps ? cells_ : Base::path(); }
+
+ private:
+  void expand_path() {
+    if constexpr (jumps) {
+      if (this->status().running()) return;
+      expand_jump_path(*map_, Base::path().nodes, cells_.nodes);
+      cells_.cost = Base::path().cost;
+    }
+  }
+
+  const GridMap* map_;
+  Path<CellId> cells_;  ///< jump searches: every cell of the path
+};
+
+/// Hands out searches for a combination that cannot run: every query fails at once.
+class RefusingModel final : public search::SearchModel<CellId> {
+ public:
+  void begin(std::span<const Source<CellId>>, const Goal<CellId>&) override {}
+  Status step(const search::Budget&) override { return status(); }
+  void cancel() override {}
+  [[nodiscard]] Status status() const override { return Status::failure(StatusDetail::invalid_query); }
+  [[nodiscard]] const Path<CellId>& path() const override { return path_; }
+  [[nodiscard]] const SearchStats& stats() const override { return stats_; }
+
+ private:
+  Path<CellId> path_;
+  SearchStats stats_;
+};
+
+template <class Search, class... Args>
+std::unique_ptr<search::SearchModel<CellId>> model(const GridMap& map, Args&&... args) {
+  return std::make_unique<GridSearchModel<Search>>(map, std::forward<Args>(args)...);
+}
+
+}  // namespace
+
+std::optional<std::string> planner_unsupported(const GridMap& map, const GridPlannerOptions& options) {
+  if (is_jump_search(options.algorithm)) return jump_search_unsupported(map, options.diagonal);
+  return std::nullopt;
+}
+
+GridPlanner::GridPlanner(const GridMap& map, const GridPlannerOptions& options)
+    : map_(&map), options_(options), space_(map, options.diagonal) {
+  // Jump structures are built unless the rule rules them out for good; costs only make them
+  // refuse queries (stale) while the map has any.
+  const bool jumps_possible = options.diagonal == DiagonalRule::no_corner_cutting;
+  if (options.algorithm == Algorithm::jps && jumps_possible) {
+    jump_space_ = std::make_unique<JumpPointSpace>(map, options.jump);
+  } else if (options.algorithm == Algorithm::jps_plus && jumps_possible) {
+    if (options.jump_table == nullptr) owned_table_ = std::make_unique<JumpTable>(map);
+    const JumpTable& table = options.jump_table ? *options.jump_table : *owned_table_;
+    WAYMARK_ASSERT(&table.map() == &map || (table.grid().width() == map.width() && table.grid().height() == map.height()));
+    jump_plus_space_ = std::make_unique<JumpPointPlusSpace>(map, table);
+  }
+  own_ = make_search(options.query);
+}
+
+GridPlanner::~GridPlanner() = default;
+
+template <class Obs>
+std::unique_ptr<search::SearchModel<CellId>> GridPlanner::make_model(const search::QueryOptions<CellId>& query,
+                                                                     Obs observer) const {
+  using search::DijkstraPriority;
+  using search::GreedyPriority;
+  using search::WeightedAStarPriority;
+  using search::ZeroHeuristic;
+  const GridMap& map = *map_;
+  const AnyGridHeuristic h(map, options_.heuristic.value_or(default_heuristic(options_.diagonal)));
+  const BestFirstOptions bf{.reopen_closed = true, .max_nodes = query.max_nodes, .partial_result = query.partial_result};
+  const AStarPriority astar{tie_quantizer(map)};
+  switch (options_.algorithm) {
+    case Algorithm::astar:
+      return model<BestFirstSearch<GridSpace, AnyGridHeuristic, AStarPriority, Obs>>(map, space_, h, astar, observer, bf);
+    case Algorithm::wastar:
+      return model<BestFirstSearch<GridSpace, AnyGridHeuristic, WeightedAStarPriority, Obs>>(
+          map, space_, h, WeightedAStarPriority{query.weight}, observer, bf);
+    case Algorithm::dijkstra:
+      return model<BestFirstSearch<GridSpace, ZeroHeuristic, DijkstraPriority, Obs>>(map, space_, ZeroHeuristic{},
+                                                                                     DijkstraPriority{}, observer, bf);
+    case Algorithm::greedy:
+      return model<BestFirstSearch<GridSpace, AnyGridHeuristic, GreedyPriority, Obs>>(map, space_, h, GreedyPriority{},
+                                                                                      observer, bf);
+    case Algorithm::bfs:
+      return model<search::TraversalSearch<GridSpace, search::FifoFrontier, Obs>>(
+          map, space_, search::FifoFrontier{}, observer, search::TraversalOptions{query.max_nodes});
+    case Algorithm::dfs:
+      return model<search::TraversalSearch<GridSpace, search::LifoFrontier, Obs>>(
+          map, space_, search::LifoFrontier{}, observer, search::TraversalOptions{query.max_nodes});
+    case Algorithm::ida:
+      return model<search::IdaStar<GridSpace, AnyGridHeuristic, Obs>>(
+          map, space_, h, observer, search::IdaStarOptions{.transposition_table = true, .max_nodes = query.max_nodes});
+    case Algorithm::jps:
+      if (!jump_space_) break;
+      return model<BestFirstSearch<JumpPointSpace, OctileHeuristic, AStarPriority, Obs>>(
+          map, *jump_space_, OctileHeuristic(map), astar, observer, bf);
+    case Algorithm::jps_plus:
+      if (!jump_plus_space_) break;
+      return model<BestFirstSearch<JumpPointPlusSpace, OctileHeuristic, AStarPriority, Obs>>(
+          map, *jump_plus_space_, OctileHeuristic(map), astar, observer, bf);
+  }
+  return std::make_unique<RefusingModel>();
+}
+
+search::SearchHandle<CellId> GridPlanner::make_search(const search::QueryOptions<CellId>& query) const {
+  // Without a sink the searches get the no-op observer, which compiles away.
+  if (query.events == nullptr) return search::SearchHandle<CellId>(make_model(query, search::NullObserver{}));
+  return search::SearchHandle<CellId>(make_model(query, search::EventObserver<CellId>(query.events)));
+}
+
+bool GridPlanner::stale() const {
+  return space_.stale() || (jump_space_ && jump_space_->stale()) || (jump_plus_space_ && jump_plus_space_->stale());
+}
+
+std::size_t GridPlanner::sync() {
+  std::size_t n = space_.sync();
+  if (jump_space_) n += jump_space_->sync();
+  if (owned_table_ && owned_table_->stale()) {
+    owned_table_->rebuild();
+    n += map_->cell_count();
+  }
+  return n;
+}
+
+}  // namespace waymark::grid
