@@ -22,6 +22,23 @@ GridMap::GridMap(int width, int height, GridMapParams params)
   passable_.assign(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), 1);
 }
 
+GridMap::GridMap(int width, int height, std::vector<std::uint8_t> passable, std::vector<double> terrain,
+                 GridMapParams params)
+    : GridMap(width, height, params) {
+  WAYMARK_ASSERT(passable.size() == passable_.size() && (terrain.empty() || terrain.size() == passable_.size()));
+  passable_ = std::move(passable);
+  for (std::uint8_t& p : passable_) p = p != 0 ? 1 : 0;
+  if (terrain.empty()) return;
+  multipliers_ = terrain;
+  terrain_ = std::move(terrain);
+  for (const double m : terrain_) {
+    WAYMARK_ASSERT(m > 0 && std::isfinite(m));
+    costly_cells_ += m != 1.0 ? 1 : 0;
+    min_multiplier_ = std::min(min_multiplier_, m);
+  }
+  heuristic_scale_ = params_.cell_size * min_multiplier_;
+}
+
 void GridMap::log(CellRect area, bool passability) { log_.record(GridChange{0, area, passability}); }
 
 void GridMap::set_passable(int x, int y, bool passable) {

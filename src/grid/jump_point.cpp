@@ -97,31 +97,29 @@ BlockJumps::Oriented BlockJumps::orient(int cardinal, std::int32_t px, std::int3
 }
 
 std::int32_t BlockJumps::scan(int cardinal, std::int32_t px, std::int32_t py, std::int32_t goal_x,
-                              std::int32_t goal_y, std::int32_t limit, std::uint64_t& scanned) const {
+                              std::int32_t goal_y, std::int32_t limit) const {
   const BitRows& rows = rows_[static_cast<std::size_t>(cardinal / 2)];
   const Oriented from = orient(cardinal, px, py);
   const Oriented goal = orient(cardinal, goal_x, goal_y);
   const bool goal_ahead = goal.y == from.y && goal.x > from.x;
   // Moving +x along row y, cell x has a forced neighbour when a side row is open at x but
   // blocked at x − 1 (see JumpRules::side_forced). The border ends every row with a blocked
-  // cell, so the loop stops.
+  // cell, so the loop stops. Every cell before the first stop is open, so a jump cut at the
+  // limit ends on an open cell.
   for (std::int32_t x = from.x + 1;; x += 64) {
     const std::uint64_t open = rows.window(x, from.y);
     const std::uint64_t above = rows.window(x, from.y - 1), above_behind = rows.window(x - 1, from.y - 1);
     const std::uint64_t below = rows.window(x, from.y + 1), below_behind = rows.window(x - 1, from.y + 1);
     std::uint64_t stop = ~open | (above & ~above_behind) | (below & ~below_behind);
     if (goal_ahead && goal.x - x < 64) stop |= std::uint64_t{1} << (goal.x - x);
-    // No stop among the cells up to the limit: they are all open, and the jump ends at the
-    // last of them.
-    const std::int32_t first_stop = stop == 0 ? 64 : std::countr_zero(stop);
-    if (x + first_stop - from.x > limit) {
-      scanned += static_cast<std::uint64_t>(limit);
+    if (stop == 0) {
+      if (x + 63 - from.x < limit) continue;
       return limit;
     }
-    if (stop == 0) continue;
-    const std::int32_t steps = x + first_stop - from.x;
-    scanned += static_cast<std::uint64_t>(steps);
-    return (open >> first_stop & 1u) == 0 ? 0 : steps;  // a wall first: dead end
+    const int k = std::countr_zero(stop);
+    const std::int32_t steps = x + k - from.x;
+    if (steps > limit) return limit;
+    return (open >> k & 1u) == 0 ? -steps : steps;  // a wall first: dead end
   }
 }
 
@@ -131,13 +129,12 @@ JumpRules::Jump BlockJumps::jump(std::uint32_t p, int dir, std::uint32_t goal, s
   const auto [gy, gx] = row_of_padded_.divide(goal);
   const auto x = static_cast<std::int32_t>(px), y = static_cast<std::int32_t>(py);
   const auto goal_x = static_cast<std::int32_t>(gx), goal_y = static_cast<std::int32_t>(gy);
-  const auto scan_limit = [](std::uint64_t room) {
-    constexpr std::uint64_t largest = std::numeric_limits<std::int32_t>::max() / 2;  // x + limit stays in range
-    return static_cast<std::int32_t>(std::min(room, largest));
-  };
+  // x + limit must stay in range inside scan(); no row is that long anyway.
+  constexpr std::uint32_t largest_scan = std::numeric_limits<std::int32_t>::max() / 2;
   if (!is_diagonal(dir)) {
-    const std::int32_t steps = scan(dir, x, y, goal_x, goal_y, scan_limit(limit), scanned);
-    return steps == 0 ? JumpRules::Jump{} : JumpRules::Jump{p + static_cast<std::uint32_t>(steps * rules_->offset(dir)), steps};
+    const std::int32_t r = scan(dir, x, y, goal_x, goal_y, static_cast<std::int32_t>(std::min(limit, largest_scan)));
+    scanned += static_cast<std::uint64_t>(r > 0 ? r : -r);
+    return r <= 0 ? JumpRules::Jump{} : JumpRules::Jump{p + static_cast<std::uint32_t>(r * rules_->offset(dir)), r};
   }
   // Diagonal: step while allowed; stop at the goal or where either straight side scan finds a
   // jump point, or, once the cells passed over (steps and side scans) reach the limit, at the
@@ -145,22 +142,26 @@ JumpRules::Jump BlockJumps::jump(std::uint32_t p, int dir, std::uint32_t goal, s
   const auto step = static_cast<std::uint32_t>(rules_->offset(dir));
   const int dx = direction_dx[static_cast<std::size_t>(dir)], dy = direction_dy[static_cast<std::size_t>(dir)];
   const int left = turn(dir, -1), right = turn(dir, 1);
-  std::int32_t cx = x, cy = y, steps = 0;
-  std::uint64_t used = 0;
+  const auto budget = static_cast<std::int32_t>(std::min(limit, largest_scan));
+  std::int32_t cx = x, cy = y, steps = 0, room = budget;
+  // A side scan: true when it found a jump point, or used up the room.
+  const auto side = [&](int cardinal) {
+    const std::int32_t r = scan(cardinal, cx, cy, goal_x, goal_y, room);
+    room -= r > 0 ? r : -r;
+    return r > 0 || room <= 0;
+  };
   for (;;) {
     if (!rules_->can_move(p, dir)) {
-      scanned += used;
+      scanned += static_cast<std::uint64_t>(budget - room);
       return {};
     }
     p += step;
     cx += dx;
     cy += dy;
     ++steps;
-    if (p == goal || ++used >= limit) break;
-    if (scan(left, cx, cy, goal_x, goal_y, scan_limit(limit - used), used) != 0 || used >= limit) break;
-    if (scan(right, cx, cy, goal_x, goal_y, scan_limit(limit - used), used) != 0 || used >= limit) break;
+    if (p == goal || --room <= 0 || side(left) || side(right)) break;
   }
-  scanned += used;
+  scanned += static_cast<std::uint64_t>(budget - std::max(room, 0));
   return {p, steps};
 }
 

@@ -77,7 +77,10 @@ GridMap parse_movingai_map(std::istream& in, const std::string& name, const MapL
   if (!reader.next(line) || split_fields(line) != std::vector<std::string_view>{"map"})
     reader.fail("expected 'map' before the rows");
 
-  GridMap map(static_cast<int>(width), static_cast<int>(height), options.grid);
+  const auto cells = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+  std::vector<std::uint8_t> passable(cells, 1);
+  std::vector<double> terrain;
+  if (options.terrain) terrain.assign(cells, 1.0);
   for (int y = 0; y < height; ++y) {
     if (!reader.next(line))
       reader.fail("truncated: expected " + std::to_string(height) + " rows, found " + std::to_string(y));
@@ -86,15 +89,16 @@ GridMap parse_movingai_map(std::istream& in, const std::string& name, const MapL
                   " cells, expected " + std::to_string(width));
     for (int x = 0; x < width; ++x) {
       const char c = line[static_cast<std::size_t>(x)];
+      const std::size_t i = static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x);
       switch (c) {
         case '.': case 'G': break;
-        case '@': case 'O': case 'T': map.set_passable(x, y, false); break;
+        case '@': case 'O': case 'T': passable[i] = 0; break;
         case 'S':
-          if (options.terrain) map.set_cost_multiplier(x, y, options.terrain->swamp);
+          if (options.terrain) terrain[i] = options.terrain->swamp;
           break;
         case 'W':
-          if (options.terrain) map.set_cost_multiplier(x, y, options.terrain->water);
-          else map.set_passable(x, y, false);
+          if (options.terrain) terrain[i] = options.terrain->water;
+          else passable[i] = 0;
           break;
         default:
           reader.fail("bad cell character '" + std::string(1, c) + "' at column " + std::to_string(x));
@@ -105,7 +109,7 @@ GridMap parse_movingai_map(std::istream& in, const std::string& name, const MapL
     if (!split_fields(line).empty())
       reader.fail("unexpected text after " + std::to_string(height) + " rows");
   }
-  return map;
+  return GridMap(static_cast<int>(width), static_cast<int>(height), std::move(passable), std::move(terrain), options.grid);
 }
 
 GridMap load_movingai_map(const std::string& path, const MapLoadOptions& options) {

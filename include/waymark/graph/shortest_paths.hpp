@@ -153,30 +153,16 @@ class BidirectionalDijkstra : public search::SearchCore<VertexId, Obs> {
       this->finish_failure(StatusDetail::stale_world);
       return this->status_;
     }
-    const search::BudgetMeter meter(budget, this->stats_.expanded, this->stats_.generated);
-    while (!meter.exhausted(this->stats_.expanded, this->stats_.generated)) {
-      if (this->cancelled_) {
-        this->finish_failure(StatusDetail::cancelled);
-        break;
+    if (budget.is_unlimited()) {
+      while (settle_next()) {
       }
-      const Cost forward_key = forward_.min_key();
-      const Cost backward_key = backward_.min_key();
-      // Every path through a vertex settled by neither side costs at least the sum of the two
-      // keys, and every other path was offered when its joining arc was scanned (docs/graph.md).
-      // An exhausted side has key infinity, so this also ends unreachable queries.
-      if (forward_key + backward_key >= best_) {
-        finish_query();
-        break;
+    } else {
+      const search::BudgetMeter meter(budget, expanded(), generated());
+      while (!meter.exhausted(expanded(), generated()) && settle_next()) {
       }
-      const bool go_forward = options_.alternation == Alternation::smaller_key
-                                  ? forward_key <= backward_key
-                                  : forward_.open_size() <= backward_.open_size();
-      (go_forward ? forward_ : backward_).expand_next();
-      this->stats_.expanded = forward_.stats().expanded + backward_.stats().expanded;
-      this->stats_.generated = forward_.stats().generated + backward_.stats().generated;
-      this->note_frontier_size(forward_.open_size() + backward_.open_size());
     }
-    this->stats_.scanned = this->stats_.generated;
+    this->stats_.expanded = expanded();
+    this->stats_.generated = this->stats_.scanned = generated();
     return this->end_step();
   }
   Status step(std::size_t max_expansions) { return step(search::Budget::of_expansions(max_expansions)); }
@@ -209,6 +195,32 @@ class BidirectionalDijkstra : public search::SearchCore<VertexId, Obs> {
     search::Direction direction;
   };
   using Side = search::Dijkstra<Graph, SideObserver>;
+
+  [[nodiscard]] std::uint64_t expanded() const { return forward_.stats().expanded + backward_.stats().expanded; }
+  [[nodiscard]] std::uint64_t generated() const { return forward_.stats().generated + backward_.stats().generated; }
+
+  /// Settles one vertex on the side whose turn it is, or ends the query. False once it ended.
+  bool settle_next() {
+    if (this->cancelled_) {
+      this->finish_failure(StatusDetail::cancelled);
+      return false;
+    }
+    const Cost forward_key = forward_.min_key();
+    const Cost backward_key = backward_.min_key();
+    // Every path through a vertex settled by neither side costs at least the sum of the two
+    // keys, and every other path was offered when its joining arc was scanned (docs/graph.md).
+    // An exhausted side has key infinity, so this also ends unreachable queries.
+    if (forward_key + backward_key >= best_) {
+      finish_query();
+      return false;
+    }
+    const bool go_forward = options_.alternation == Alternation::smaller_key
+                                ? forward_key <= backward_key
+                                : forward_.open_size() <= backward_.open_size();
+    (go_forward ? forward_ : backward_).expand_next();
+    this->note_frontier_size(forward_.open_size() + backward_.open_size());
+    return true;
+  }
 
   /// An arc scanned by one side: offers the path through it when the other side reached its head.
   void scanned(search::Direction d, VertexId from, VertexId to, Cost g_to) {

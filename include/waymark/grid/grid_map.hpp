@@ -93,6 +93,11 @@ class GridMap {
  public:
   /// All cells passable with multiplier 1. [Limit: width, height >= 1, width·height < 2^32]
   GridMap(int width, int height, GridMapParams params = {});
+  /// A map from its cells, row-major: `passable[i]` non-zero for a passable cell, `terrain[i]`
+  /// its multiplier (empty: all 1). What loaders build; version 0, nothing logged.
+  /// [Limit: as above; passable.size() = width·height; terrain empty or the same size, > 0, finite]
+  GridMap(int width, int height, std::vector<std::uint8_t> passable, std::vector<double> terrain,
+          GridMapParams params = {});
 
   [[nodiscard]] int width() const { return width_; }
   [[nodiscard]] int height() const { return height_; }

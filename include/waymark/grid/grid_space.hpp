@@ -83,9 +83,10 @@ class GridSpace : public GridCells {
   /// Bit i set: grid_moves[i] is allowed from `c` (see the class comment).
   [[nodiscard]] std::uint8_t move_mask(CellId c) const { return masks_[c.value]; }
 
-  /// Calls f(neighbour, cost) for each allowed move, in grid_moves order.
+  /// Calls f(neighbour, cost) for each allowed move, in grid_moves order. Forced inline into
+  /// the searches, with the relaxation inside it.
   template <class F>
-  void for_each_successor(CellId c, F&& f) const {
+  [[gnu::always_inline]] void for_each_successor(CellId c, F&& f) const {
     const bool uniform = !map_->has_costs();
     for (unsigned mask = masks_[c.value]; mask != 0; mask &= mask - 1) {
       const auto i = static_cast<unsigned>(std::countr_zero(mask));

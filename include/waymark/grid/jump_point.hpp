@@ -144,10 +144,11 @@ class BlockJumps {
   };
 
   [[nodiscard]] Oriented orient(int cardinal, std::int32_t px, std::int32_t py) const;
-  /// Moves of a cardinal jump from padded (px, py) to a jump point (or, after `limit` cells,
-  /// to the cell reached); 0: a wall comes first. Adds the cells passed over to `scanned`.
+  /// A cardinal jump from padded (px, py): the moves to the jump point (or, when there is none
+  /// within `limit` cells, `limit`), or minus the cells passed over when a wall comes first.
+  /// Either way its absolute value is the cells looked at.
   [[nodiscard]] std::int32_t scan(int cardinal, std::int32_t px, std::int32_t py, std::int32_t goal_x,
-                                  std::int32_t goal_y, std::int32_t limit, std::uint64_t& scanned) const;
+                                  std::int32_t goal_y, std::int32_t limit) const;
   void set_open(std::int32_t px, std::int32_t py, bool open);
 
   const JumpRules* rules_;

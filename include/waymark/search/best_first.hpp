@@ -23,7 +23,8 @@ struct BestFirstOptions {
   /// results with admissible but inconsistent heuristics; never triggers with consistent ones.
   bool reopen_closed = true;
   /// Most nodes one query may reach (put in its node table); beyond it the query fails with
-  /// out_of_nodes. 0 = unlimited (dense spaces are then bounded by their size).
+  /// out_of_nodes (checked after each expansion, so one node's successors may go past it).
+  /// 0 = unlimited (dense spaces are then bounded by their size).
   std::size_t max_nodes = 0;
   /// On failure, leave in path() the route to the expanded node with the lowest h (ties:
   /// lowest g) and flag the status partial_result.
@@ -61,7 +62,7 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
         heuristic_(std::move(heuristic)),
         priority_(priority),
         options_(options),
-        nodes_(options.max_nodes),
+        max_nodes_(options.max_nodes),
         open_(positions_) {
     positions_.table = &table_;
   }
@@ -84,9 +85,7 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
     const typename Core::Timer timer(this->stats_);
     table_.reset(*space_);
     open_.clear();
-    nodes_.reset();
     closest_ = no_slot;
-    out_of_nodes_ = false;
     this->start_query(goal);
     if (refuse_stale()) return;
     if (goal.kind() == Goal<Node>::Kind::node && !node_is_traversable(*space_, goal.node())) {
@@ -99,10 +98,6 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
       const SlotLookup l = table_.find_or_insert(*space_, s.node);
       NodeRecord& r = table_[l.slot];
       if (l.fresh) {
-        if (!nodes_.admit()) {
-          this->finish_failure(StatusDetail::out_of_nodes);
-          return;
-        }
         r.h = estimate(s.node);
       } else if (!(s.cost < r.g)) {
         continue;
@@ -121,6 +116,10 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
       this->finish_failure(sources.empty() ? StatusDetail::invalid_query : StatusDetail::none);
       return;
     }
+    if (over_node_limit()) {
+      this->finish_failure(StatusDetail::out_of_nodes);
+      return;
+    }
     this->note_frontier_size(open_.size());
   }
 
@@ -133,9 +132,13 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
     if (!this->status_.running()) return this->status_;
     const typename Core::Timer timer(this->stats_);
     if (refuse_stale()) return this->status_;
-    const BudgetMeter meter(budget, this->stats_.expanded, scan_count());
-    while (!meter.exhausted(this->stats_.expanded, scan_count())) {
-      if (!expand_next()) break;
+    if (budget.is_unlimited()) {  // the one-shot query: no budget to check per expansion
+      while (expand_next()) {
+      }
+    } else {
+      const BudgetMeter meter(budget, this->stats_.expanded, scan_count());
+      while (!meter.exhausted(this->stats_.expanded, scan_count()) && expand_next()) {
+      }
     }
     if constexpr (!ScanningSearchSpace<Space>) this->stats_.scanned = this->stats_.generated;
     return this->end_step();
@@ -145,7 +148,7 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
 
   /// One expansion, or the end of the search, without budget, timing or slice events: for
   /// searches built from this one (bidirectional Dijkstra). False once the search finished.
-  bool expand_next() {
+  [[gnu::always_inline]] bool expand_next() {
     if (this->cancelled_) {
       fail(StatusDetail::cancelled);
       return false;
@@ -169,7 +172,7 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
     if (options_.partial_result && (closest_ == no_slot || closer(current, table_[closest_]))) closest_ = slot;
     expand(node, slot);
     this->observer_.on_close(node);
-    if (out_of_nodes_) {
+    if (over_node_limit()) {
       fail(StatusDetail::out_of_nodes);
       return false;
     }
@@ -204,10 +207,12 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
     return table_.node(*space_, table_[slot].parent);
   }
   /// Index (into begin()'s sources) of the source `n`'s best path starts from; nullopt when
-  /// unreached.
+  /// unreached. O(path length): the parents are followed back to the source (the relaxation
+  /// does not carry origins, so searches that never ask pay nothing).
   [[nodiscard]] std::optional<std::uint32_t> origin_of(const Node& n) const {
-    const std::uint32_t slot = table_.find(*space_, n);
+    std::uint32_t slot = table_.find(*space_, n);
     if (slot == no_slot) return std::nullopt;
+    while (table_[slot].parent != no_slot) slot = table_[slot].parent;
     return table_[slot].origin;
   }
   /// Nodes on the open list, and the smallest key among them (infinite when empty).
@@ -220,6 +225,12 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
     Table* table = nullptr;
     void set_position(std::uint32_t slot, std::uint32_t pos) { (*table)[slot].heap_pos = pos; }
   };
+
+  /// Nodes reached so far: each is closed (expanded once, or again after a reopening) or open.
+  /// Checked per expansion, so a query may exceed the limit by one node's successors.
+  [[nodiscard]] bool over_node_limit() const {
+    return max_nodes_ != 0 && this->stats_.expanded - this->stats_.reopened + open_.size() > max_nodes_;
+  }
 
   bool refuse_stale() {
     if (!is_stale(*space_) && !is_stale(heuristic_)) return false;
@@ -250,18 +261,14 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
 
   void expand(const Node& node, std::uint32_t slot) {
     const Cost g = table_[slot].g;
-    const std::uint32_t origin = table_[slot].origin;
-    const auto relax = [&](const Node& succ, Cost edge_cost) {
+    // Forced inline: the relaxation is the innermost loop of every search.
+    const auto relax = [&](const Node& succ, Cost edge_cost) __attribute__((always_inline)) {
       ++this->stats_.generated;
       this->observer_.on_generate(node, succ, g, edge_cost);
       const SlotLookup s = table_.find_or_insert(*space_, succ);
       NodeRecord& r = table_[s.slot];
       const Cost new_g = g + edge_cost;
       if (s.fresh) {
-        if (!nodes_.admit()) {
-          out_of_nodes_ = true;
-          return;
-        }
         r.h = estimate(succ);
       } else if (!(new_g < r.g)) {
         return;
@@ -269,7 +276,6 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
       const bool improved = !s.fresh;
       r.g = new_g;
       r.parent = slot;
-      r.origin = origin;
       const Cost key = priority_(new_g, r.h);
       if (r.is_open()) {
         open_.decrease_key(r.heap_pos, key, new_g);
@@ -315,12 +321,11 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
   H heuristic_;
   Priority priority_;
   BestFirstOptions options_;
-  NodeLimit nodes_;
+  std::uint64_t max_nodes_;  ///< 0: no limit
   Table table_;
   PositionSink positions_;
   IndexedDaryHeap<default_heap_arity, PositionSink> open_;
   std::uint32_t closest_ = no_slot;
-  bool out_of_nodes_ = false;
 };
 
 /// The named searches: one engine, four policies.

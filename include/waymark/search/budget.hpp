@@ -46,7 +46,7 @@ class BudgetMeter {
   }
 
   /// Whether the step must stop, given the totals now.
-  [[nodiscard]] bool exhausted(std::uint64_t expanded, std::uint64_t scanned) const {
+  [[nodiscard, gnu::always_inline]] bool exhausted(std::uint64_t expanded, std::uint64_t scanned) const {
     if (expanded >= expansion_limit_ || scanned >= scan_limit_) return true;
     return timed_ && Budget::Clock::now() >= deadline_;
   }

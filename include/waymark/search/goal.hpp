@@ -65,7 +65,21 @@ class Goal {
   [[nodiscard]] const Node& node() const { return node_; }
   [[nodiscard]] std::span<const Node> nodes() const { return nodes_; }
 
-  [[nodiscard]] bool reached(const Node& n) const {
+  // Called once per expansion and per generated node: the one-node case is kept inline, the
+  // others are out of line.
+  [[nodiscard, gnu::always_inline]] bool reached(const Node& n) const {
+    return kind_ == Kind::node ? n == node_ : kind_ != Kind::none && reached_other(n);
+  }
+
+  /// `h(n, goal)` aimed at this goal: at the node, the least over a list, or 0 when the goal
+  /// gives nothing to aim at (still admissible).
+  template <class H>
+  [[nodiscard, gnu::always_inline]] Cost estimate(const H& h, const Node& n) const {
+    return kind_ == Kind::node ? static_cast<Cost>(h(n, node_)) : estimate_other(h, n);
+  }
+
+ private:
+  [[gnu::noinline]] bool reached_other(const Node& n) const {
     switch (kind_) {
       case Kind::node: return n == node_;
       case Kind::any_of: return std::find(nodes_.begin(), nodes_.end(), n) != nodes_.end();
@@ -74,19 +88,14 @@ class Goal {
     }
     return false;
   }
-
-  /// `h(n, goal)` aimed at this goal: at the node, the least over a list, or 0 when the goal
-  /// gives nothing to aim at (still admissible).
   template <class H>
-  [[nodiscard]] Cost estimate(const H& h, const Node& n) const {
-    if (kind_ == Kind::node) return static_cast<Cost>(h(n, node_));
+  [[gnu::noinline]] Cost estimate_other(const H& h, const Node& n) const {
     if (kind_ != Kind::any_of || nodes_.empty()) return 0;
     Cost best = infinite_cost;
     for (const Node& g : nodes_) best = std::min(best, static_cast<Cost>(h(n, g)));
     return best;
   }
 
- private:
   Kind kind_ = Kind::none;
   Node node_{};
   std::span<const Node> nodes_;

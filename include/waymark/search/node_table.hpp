@@ -31,7 +31,7 @@ struct NodeRecord {
   Cost h = 0;
   std::uint32_t parent = no_slot;
   std::uint32_t heap_pos = not_open;
-  std::uint32_t origin = 0;  ///< index of the source the node's best path starts from
+  std::uint32_t origin = 0;  ///< sources: their index among begin()'s sources
   std::uint32_t stamp = 0;   ///< generation that last wrote this record (dense tables only)
 
   [[nodiscard]] bool is_open() const { return heap_pos != not_open; }

@@ -67,15 +67,14 @@ class TraversalSearch : public SearchCore<typename Space::node_type, Obs> {
       this->finish_failure();
       return;
     }
-    for (std::uint32_t i = 0; i < sources.size(); ++i) {
-      const Source<Node>& s = sources[i];
+    for (const Source<Node>& s : sources) {
       if (!node_is_traversable(*space_, s.node)) continue;
       const SlotLookup l = table_.find_or_insert(*space_, s.node);
       if (l.fresh && !nodes_.admit()) {
         this->finish_failure(StatusDetail::out_of_nodes);
         return;
       }
-      frontier_.push_back(Entry{l.slot, no_slot, i, s.cost});
+      frontier_.push_back(Entry{l.slot, no_slot, s.cost});
       this->observer_.on_open(s.node, static_cast<const Node*>(nullptr), s.cost, Cost{0}, !l.fresh);
     }
     if (frontier_.empty()) {
@@ -110,7 +109,6 @@ class TraversalSearch : public SearchCore<typename Space::node_type, Obs> {
       if (r.g != infinite_cost) continue;  // already closed through an earlier entry
       r.g = e.g;
       r.parent = e.parent;
-      r.origin = e.origin;
       const Node node = table_.node(*space_, e.slot);
       if (this->goal_.reached(node)) {
         this->observer_.on_goal(node, e.g);
@@ -132,7 +130,7 @@ class TraversalSearch : public SearchCore<typename Space::node_type, Obs> {
           full = true;
           return;
         }
-        frontier_.push_back(Entry{s.slot, e.slot, e.origin, e.g + edge_cost});
+        frontier_.push_back(Entry{s.slot, e.slot, e.g + edge_cost});
         this->observer_.on_open(succ, &node, e.g + edge_cost, Cost{0}, !s.fresh);
       });
       this->note_frontier_size(frontier_.size() - head_);
@@ -153,7 +151,6 @@ class TraversalSearch : public SearchCore<typename Space::node_type, Obs> {
   struct Entry {
     std::uint32_t slot;
     std::uint32_t parent;
-    std::uint32_t origin;
     Cost g;
   };
 

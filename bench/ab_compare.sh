@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Before/after speed of two waymark builds, side by side: each measurement runs both builds'
+# CLIs on the same queries, alternating A, B, A, B … so both see the same machine state, and
+# reports the median and best of each with the ratio B/A (below 1: B is faster).
+#
+#   bash bench/ab_compare.sh A_BIN_DIR B_BIN_DIR [SHARED_DATA] [ROUNDS]
+#
+# e.g. bash bench/ab_compare.sh /tmp/base/build/release/bin build/release/bin ../shared/data 5
+# Measurements: grid A*, JPS and JPS+ over sampled Moving AI sets (dao, sc1, street; mean
+# µs/query from `waymark scen --json`, search time only; every answer must be optimal), road
+# graphs with every graph algorithm (mean µs/query from waymark_bench_graph; every distance
+# must equal Boost's), and Korf's 15-puzzle instances 1-10 with IDA* and pdb-663 (seconds for
+# all, the PDB loaded from a file). Writes a markdown table to stdout.
+set -euo pipefail
+a=${1:?A_BIN_DIR}
+b=${2:?B_BIN_DIR}
+shared=${3:-../shared/data}
+rounds=${4:-5}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# measure COMMAND…: COMMAND prints lines "NAME<TAB>VALUE" (one or more metrics); runs it
+# `rounds` times per build, alternating A and B, and collects every metric's values.
+results="$work/results.tsv"
+: > "$results"
+measure() {
+  for ((r = 0; r < rounds; r++)); do
+    BIN=$a "$@" | sed 's/^/A\t/' >> "$results"
+    BIN=$b "$@" | sed 's/^/B\t/' >> "$results"
+  done
+  echo "ab_compare: done: $*" >&2
+}
+
+scen_us() {  # SET SAMPLE ALGORITHM
+  "$BIN/waymark" scen "$shared/movingai/$1"/*.map.scen --sample-every "$2" -a "$3" --json |
+    node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const j=JSON.parse(s);
+      if(!j.all_optimal){console.error("not all optimal");process.exit(1)}
+      console.log(`${process.argv[1]}\t${j.mean_us.toFixed(2)}`)})' "$1 $3 µs/query"
+}
+graph_us() {  # GRAPH QUERIES: every algorithm's mean µs/query
+  "$BIN/waymark_bench_graph" "$1" --queries "$2" 2> /dev/null |
+    node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const j=JSON.parse(s);
+      for(const a of j.algorithms){if(a.skipped)continue;
+        if(a.equal_to_boost!==a.queries){console.error("distance differs from Boost");process.exit(1)}
+        console.log(`${j.graph} ${a.algorithm} µs/query\t${a.mean_us.toFixed(3)}`)}})'
+}
+puzzle_s() {
+  local start end
+  head -n 10 "$shared/korf100/korf100_1-50.txt" > "$work/korf10.txt"
+  start=$(date +%s.%N)
+  "$BIN/waymark" puzzle --instances "$work/korf10.txt" --heuristic pdb-663 --pdb "$work/pdb663.pdb" > /dev/null
+  end=$(date +%s.%N)
+  printf 'korf 1-10 ida pdb-663 s\t%s\n' "$(echo "$end - $start" | bc)"
+}
+
+if [ -d "$shared/movingai" ]; then
+  for set in dao:50 sc1:60 street:40; do
+    for alg in astar jps jps-plus; do measure scen_us "${set%%:*}" "${set##*:}" "$alg"; done
+  done
+fi
+for g in rome99 oldenburg; do measure graph_us "$g" 3000; done
+if [ -f "$shared/korf100/korf100_1-50.txt" ]; then
+  BIN=$a puzzle_s > /dev/null  # builds the PDB file once (same format both sides), outside the timing
+  measure puzzle_s
+fi
+
+node -e '
+const rows = new Map();
+for (const l of require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n")) {
+  const [side, name, value] = l.split("\t");
+  if (!rows.has(name)) rows.set(name, { A: [], B: [] });
+  rows.get(name)[side].push(Number(value));
+}
+const med = (v) => { const s = [...v].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+console.log("| measurement | A median | B median | B/A (median) | A best | B best | B/A (best) |");
+console.log("|---|---:|---:|---:|---:|---:|---:|");
+for (const [name, { A, B }] of rows) {
+  const am = med(A), bm = med(B), ab = Math.min(...A), bb = Math.min(...B);
+  console.log(`| ${name} | ${am} | ${bm} | ${(bm / am).toFixed(3)} | ${ab} | ${bb} | ${(bb / ab).toFixed(3)} |`);
+}' "$results"
