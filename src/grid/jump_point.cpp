@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <limits>
 
 namespace waymark::grid {
 
@@ -97,72 +96,64 @@ BlockJumps::Oriented BlockJumps::orient(int cardinal, std::int32_t px, std::int3
 }
 
 std::int32_t BlockJumps::scan(int cardinal, std::int32_t px, std::int32_t py, std::int32_t goal_x,
-                              std::int32_t goal_y, std::int32_t limit) const {
+                              std::int32_t goal_y) const {
   const BitRows& rows = rows_[static_cast<std::size_t>(cardinal / 2)];
   const Oriented from = orient(cardinal, px, py);
   const Oriented goal = orient(cardinal, goal_x, goal_y);
   const bool goal_ahead = goal.y == from.y && goal.x > from.x;
   // Moving +x along row y, cell x has a forced neighbour when a side row is open at x but
   // blocked at x − 1 (see JumpRules::side_forced). The border ends every row with a blocked
-  // cell, so the loop stops. Every cell before the first stop is open, so a jump cut at the
-  // limit ends on an open cell.
+  // cell, so the loop stops.
   for (std::int32_t x = from.x + 1;; x += 64) {
     const std::uint64_t open = rows.window(x, from.y);
     const std::uint64_t above = rows.window(x, from.y - 1), above_behind = rows.window(x - 1, from.y - 1);
     const std::uint64_t below = rows.window(x, from.y + 1), below_behind = rows.window(x - 1, from.y + 1);
     std::uint64_t stop = ~open | (above & ~above_behind) | (below & ~below_behind);
     if (goal_ahead && goal.x - x < 64) stop |= std::uint64_t{1} << (goal.x - x);
-    if (stop == 0) {
-      if (x + 63 - from.x < limit) continue;
-      return limit;
-    }
+    if (stop == 0) continue;
     const int k = std::countr_zero(stop);
     const std::int32_t steps = x + k - from.x;
-    if (steps > limit) return limit;
     return (open >> k & 1u) == 0 ? -steps : steps;  // a wall first: dead end
   }
 }
 
-JumpRules::Jump BlockJumps::jump(std::uint32_t p, int dir, std::uint32_t goal, std::uint32_t limit,
-                                 std::uint64_t& scanned) const {
+JumpRules::Jump BlockJumps::jump(std::uint32_t p, int dir, std::uint32_t goal, std::uint32_t limit) const {
   const auto [py, px] = row_of_padded_.divide(p);
   const auto [gy, gx] = row_of_padded_.divide(goal);
   const auto x = static_cast<std::int32_t>(px), y = static_cast<std::int32_t>(py);
   const auto goal_x = static_cast<std::int32_t>(gx), goal_y = static_cast<std::int32_t>(gy);
-  // x + limit must stay in range inside scan(); no row is that long anyway.
-  constexpr std::uint32_t largest_scan = std::numeric_limits<std::int32_t>::max() / 2;
+  const auto cells = [](std::int32_t r) { return static_cast<std::uint32_t>(r > 0 ? r : -r); };
+  // A straight jump runs to its end: at most one row, a few µs even on the largest maps.
   if (!is_diagonal(dir)) {
-    const std::int32_t r = scan(dir, x, y, goal_x, goal_y, static_cast<std::int32_t>(std::min(limit, largest_scan)));
-    scanned += static_cast<std::uint64_t>(r > 0 ? r : -r);
-    return r <= 0 ? JumpRules::Jump{} : JumpRules::Jump{p + static_cast<std::uint32_t>(r * rules_->offset(dir)), r};
+    const std::int32_t r = scan(dir, x, y, goal_x, goal_y);
+    return r <= 0 ? JumpRules::Jump{0, 0, cells(r)}
+                  : JumpRules::Jump{p + static_cast<std::uint32_t>(r * rules_->offset(dir)), r, cells(r)};
   }
   // Diagonal: step while allowed; stop at the goal or where either straight side scan finds a
   // jump point, or, once the cells passed over (steps and side scans) reach the limit, at the
-  // cell reached.
+  // cell reached (checked after each step: the last step's side scans may go past it).
   const auto step = static_cast<std::uint32_t>(rules_->offset(dir));
   const int dx = direction_dx[static_cast<std::size_t>(dir)], dy = direction_dy[static_cast<std::size_t>(dir)];
   const int left = turn(dir, -1), right = turn(dir, 1);
-  const auto budget = static_cast<std::int32_t>(std::min(limit, largest_scan));
-  std::int32_t cx = x, cy = y, steps = 0, room = budget;
-  // A side scan: true when it found a jump point, or used up the room.
-  const auto side = [&](int cardinal) {
-    const std::int32_t r = scan(cardinal, cx, cy, goal_x, goal_y, room);
-    room -= r > 0 ? r : -r;
-    return r > 0 || room <= 0;
-  };
+  std::int32_t cx = x, cy = y, steps = 0;
+  std::uint32_t used = 0;
   for (;;) {
-    if (!rules_->can_move(p, dir)) {
-      scanned += static_cast<std::uint64_t>(budget - room);
-      return {};
-    }
+    if (!rules_->can_move(p, dir)) return {0, 0, used};
     p += step;
     cx += dx;
     cy += dy;
     ++steps;
-    if (p == goal || --room <= 0 || side(left) || side(right)) break;
+    if (p == goal) break;
+    const std::int32_t l = scan(left, cx, cy, goal_x, goal_y);
+    if (l > 0) {
+      used += 1 + cells(l);
+      break;
+    }
+    const std::int32_t r = scan(right, cx, cy, goal_x, goal_y);
+    used += 1 + cells(l) + cells(r);
+    if (r > 0 || used >= limit) break;
   }
-  scanned += static_cast<std::uint64_t>(budget - std::max(room, 0));
-  return {p, steps};
+  return {p, steps, used};
 }
 
 void BlockJumps::set_open(std::int32_t px, std::int32_t py, bool open) {

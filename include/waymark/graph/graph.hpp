@@ -62,9 +62,10 @@ class Graph {
   [[nodiscard]] std::span<const VertexId> targets(VertexId v) const { return arcs_of(targets_, v); }
   [[nodiscard]] std::span<const Cost> weights(VertexId v) const { return arcs_of(weights_, v); }
 
-  /// Calls f(head, weight) for every outgoing arc of v, in insertion order.
+  /// Calls f(head, weight) for every outgoing arc of v, in insertion order. Forced inline
+  /// into the searches, with their relaxation inside it.
   template <class F>
-  void for_each_successor(VertexId v, F&& f) const {
+  [[gnu::always_inline]] void for_each_successor(VertexId v, F&& f) const {
     const std::uint32_t end = offsets_[v.value + 1];
     for (std::uint32_t a = offsets_[v.value]; a < end; ++a) f(targets_[a], weights_[a]);
   }

@@ -200,7 +200,7 @@ class BidirectionalDijkstra : public search::SearchCore<VertexId, Obs> {
   [[nodiscard]] std::uint64_t generated() const { return forward_.stats().generated + backward_.stats().generated; }
 
   /// Settles one vertex on the side whose turn it is, or ends the query. False once it ended.
-  bool settle_next() {
+  [[gnu::always_inline]] bool settle_next() {
     if (this->cancelled_) {
       this->finish_failure(StatusDetail::cancelled);
       return false;
@@ -226,10 +226,12 @@ class BidirectionalDijkstra : public search::SearchCore<VertexId, Obs> {
   void scanned(search::Direction d, VertexId from, VertexId to, Cost g_to) {
     if (from == to) return;  // self-loops never shorten a path
     if (d == search::Direction::forward) {
-      if (backward_.reached(to)) offer(from, to, g_to + backward_.g_of(to));
-    } else if (forward_.reached(to)) {
+      const Cost rest = backward_.g_of(to);  // infinite when the other side has not reached it
+      if (rest != infinite_cost) offer(from, to, g_to + rest);
+    } else {
       // Scanning reversed arc from → to is the arc to → from of the graph: forward part ends at `to`.
-      offer(to, from, forward_.g_of(to) + g_to);
+      const Cost before = forward_.g_of(to);
+      if (before != infinite_cost) offer(to, from, before + g_to);
     }
   }
 

@@ -60,10 +60,12 @@ struct Run {
 
 /// Tuning of jump point search.
 struct JumpParams {
-  /// Most cells one jump may pass over (a diagonal jump counts the cells of its straight side
-  /// scans too). A jump that reaches it stops there and reports that cell as a jump point, which
-  /// keeps paths optimal (the search simply goes on from it) and bounds the work of one
-  /// expansion, so a search budget in scanned cells or time holds even on huge open maps.
+  /// Cells a diagonal jump may pass over, its straight side scans included, before it stops at
+  /// the cell reached and reports it as a jump point. That keeps paths optimal (the search
+  /// goes on from that cell) and bounds the work of one expansion — the side scans of one long
+  /// diagonal over an open map are what could otherwise take milliseconds — so a search budget
+  /// in scanned cells or time holds on huge open maps. Checked after each diagonal step, so a
+  /// jump may pass this by two rows; a straight jump always runs to its end (one row at most).
   /// [Limit: >= 1]
   std::uint32_t max_jump_cells = 1u << 16;
 };
@@ -92,11 +94,12 @@ class JumpRules {
   /// Whether `p`, entered moving in cardinal `dir`, has a forced neighbour.
   [[nodiscard]] bool has_forced_neighbour(std::uint32_t p, int dir) const;
 
-  /// Result of a jump: the padded index reached (0: none — index 0 is border) and the number
-  /// of single moves it took.
+  /// Result of a jump: the padded index reached (0: none — index 0 is border), the number of
+  /// single moves it took, and the cells it looked at (for search budgets).
   struct Jump {
     std::uint32_t to = 0;
     std::int32_t steps = 0;
+    std::uint32_t cells = 0;
   };
 
  private:
@@ -121,10 +124,9 @@ class BlockJumps {
   [[nodiscard]] const JumpRules& rules() const { return *rules_; }
 
   /// Follows `dir` from `p` to the next jump point, or the goal (padded; 0: none), or
-  /// nothing (to = 0). Passes over at most `limit` cells (then stops at the cell reached, a
-  /// jump point by decree) and adds the cells it passed over to `scanned`.
-  [[nodiscard]] JumpRules::Jump jump(std::uint32_t p, int dir, std::uint32_t goal, std::uint32_t limit,
-                                     std::uint64_t& scanned) const;
+  /// nothing (to = 0). A diagonal jump that has passed over `limit` cells stops at the cell
+  /// reached (a jump point by decree).
+  [[nodiscard]] JumpRules::Jump jump(std::uint32_t p, int dir, std::uint32_t goal, std::uint32_t limit) const;
 
   /// Copies the passability of the map's cells in `area` into the bit rows again.
   void copy_cells(const GridMap& map, CellRect area);
@@ -144,11 +146,10 @@ class BlockJumps {
   };
 
   [[nodiscard]] Oriented orient(int cardinal, std::int32_t px, std::int32_t py) const;
-  /// A cardinal jump from padded (px, py): the moves to the jump point (or, when there is none
-  /// within `limit` cells, `limit`), or minus the cells passed over when a wall comes first.
-  /// Either way its absolute value is the cells looked at.
+  /// A cardinal jump from padded (px, py): the moves to the jump point, or minus the cells
+  /// passed over when a wall comes first. Either way its absolute value is the cells looked at.
   [[nodiscard]] std::int32_t scan(int cardinal, std::int32_t px, std::int32_t py, std::int32_t goal_x,
-                                  std::int32_t goal_y, std::int32_t limit) const;
+                                  std::int32_t goal_y) const;
   void set_open(std::int32_t px, std::int32_t py, bool open);
 
   const JumpRules* rules_;
@@ -186,11 +187,14 @@ class JumpPointSpace : public GridCells {
     const DirectionSet dirs =
         rules_.successors(p, parent ? run_between(map_->coord(*parent), map_->coord(n)).direction : -1);
     const std::uint32_t goal_p = goal.valid() ? grid_.index(goal) : 0;  // 0: border, never reached
+    std::uint64_t cells = 0;
     for (int d = 0; d < direction_count; ++d) {
       if ((dirs & (1u << d)) == 0) continue;
-      const JumpRules::Jump j = jumps_.jump(p, d, goal_p, params_.max_jump_cells, scanned);
+      const JumpRules::Jump j = jumps_.jump(p, d, goal_p, params_.max_jump_cells);
+      cells += j.cells;
       if (j.to != 0) f(grid_.cell(j.to), run_cost(d, j.steps, map_->cell_size()));
     }
+    scanned += cells;
   }
   template <class F>
   void for_each_successor(CellId n, const CellId* parent, CellId goal, F&& f) const {
