@@ -24,7 +24,7 @@ struct GridPlannerOptions {
   DiagonalRule diagonal = DiagonalRule::no_corner_cutting;
   /// Unset: the tightest admissible one for the rule (octile, or manhattan when 4-connected).
   /// Jump searches always use octile.
-  std::optional<HeuristicKind> heuristic;
+  std::optional<HeuristicKind> heuristic{};
   /// JPS+ only: a prebuilt table for this map (shared, e.g. loaded from a file; it must
   /// outlive the planner); null: the planner builds its own.
   const JumpTable* jump_table = nullptr;

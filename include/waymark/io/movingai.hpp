@@ -22,7 +22,7 @@ struct TerrainCosts {
 struct MapLoadOptions {
   /// Unset (default, benchmark semantics): '.' 'G' 'S' passable at cost 1, '@' 'O' 'T' 'W'
   /// blocked. Set: 'S' and 'W' become passable with these multipliers.
-  std::optional<TerrainCosts> terrain;
+  std::optional<TerrainCosts> terrain{};
   grid::GridMapParams grid;  ///< cell size, origin and cost limits of the resulting map
 };
 
