@@ -5,6 +5,7 @@
 #include <iostream>
 #include <vector>
 
+#include "trace.hpp"
 #include "waymark/core/stopwatch.hpp"
 #include "waymark/graph/graph_planner.hpp"
 #include "waymark/io/graph_loaders.hpp"
@@ -64,6 +65,9 @@ CLI::App* add_graph_command(CLI::App& app, GraphArgs& a) {
   cmd->add_option("--save", a.save, "alt|ch|table: write the preprocessing to this file");
   cmd->add_option("--landmarks", a.landmarks, "alt: number of landmarks (default 16)");
   cmd->add_flag("--json", a.json, "machine-readable output (single query)");
+  cmd->add_option("--trace", a.trace,
+                  "single query: write the search's events to this file as JSON lines (vertices as file ids; "
+                  "\"direction\":\"backward\" for the backward side of bidijkstra and ch)");
   return cmd;
 }
 
@@ -74,6 +78,7 @@ int run_graph(const GraphArgs& a) {
     const bool single = a.from.has_value() || a.to.has_value();
     if (single == !a.queries.empty()) throw UsageError("give either --from U --to V or --queries FILE");
     if (single && !(a.from && a.to)) throw UsageError("--from and --to go together");
+    if (!a.trace.empty() && !single) throw UsageError("--trace goes with --from/--to (one query)");
     if (!has_preprocessing(*algorithm) && (!a.load.empty() || !a.save.empty()))
       throw UsageError("--load/--save apply to alt, ch and table");
     if (a.landmarks != 0 && *algorithm != Algorithm::alt) throw UsageError("--landmarks applies to alt");
@@ -121,6 +126,13 @@ int run_graph(const GraphArgs& a) {
                   << "path: " << path.dump() << "\n";
       } else {
         std::cout << "no path from " << *a.from << " to " << *a.to << "\n";
+      }
+      if (!a.trace.empty()) {  // once more with events on, so the timed query above is not slowed
+        const auto spell = [&g](VertexId v) { return std::to_string(g.ids.to_file(v)); };
+        TraceWriter<VertexId, decltype(spell)> writer(a.trace, spell);
+        search::SearchHandle<VertexId> traced = planner.make_search({.events = &writer});
+        traced.run(pairs[0].from, pairs[0].to);
+        writer.finish();
       }
       return st.succeeded() ? exit_ok : exit_not_found;
     }

@@ -26,6 +26,7 @@ struct GraphArgs {
   std::string save;     ///< preprocessing file to write
   std::size_t landmarks = 0;  ///< alt: landmark count; 0 = the library default
   bool json = false;
+  std::string trace;  ///< single query: the search's events as JSON lines, when set
 };
 
 CLI::App* add_graph_command(CLI::App& app, GraphArgs& args);

@@ -58,6 +58,66 @@ TEST(Cli, PathJsonHasTheDocumentedShape) {
   EXPECT_TRUE(j["time_us"].is_number());
 }
 
+/// The lines of a --trace file, parsed.
+std::vector<nlohmann::json> read_trace(const std::string& path) {
+  std::vector<nlohmann::json> events;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) events.push_back(nlohmann::json::parse(line));
+  return events;
+}
+
+std::size_t count_events(const std::vector<nlohmann::json>& events, const std::string& kind) {
+  return static_cast<std::size_t>(
+      std::count_if(events.begin(), events.end(), [&](const nlohmann::json& e) { return e["event"] == kind; }));
+}
+
+TEST(Cli, PathTraceWritesEveryEventAsJsonLines) {
+  for (const std::string algorithm : {"astar", "jps", "bfs", "ida"}) {
+    SCOPED_TRACE(algorithm);
+    const std::string trace = ::testing::TempDir() + "/waymark_trace_" + algorithm + ".jsonl";
+    const CliRun r = run("path --map " + data + "/maps/arena.map --from 3,1 --to 35,7 --json -a " + algorithm +
+                         " --trace " + trace);
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+    const auto j = nlohmann::json::parse(r.out);
+    const std::vector<nlohmann::json> events = read_trace(trace);
+    ASSERT_GE(events.size(), 4u);
+    EXPECT_EQ(events.front()["event"], "begin");
+    EXPECT_EQ(events.front()["goal"], nlohmann::json::array({35, 7}));
+    EXPECT_EQ(events.back()["event"], "end");
+    EXPECT_EQ(events.back()["status"], "success");
+    EXPECT_EQ(count_events(events, "expand"), j["expanded"].get<std::size_t>());
+    EXPECT_EQ(count_events(events, "goal"), 1u);
+    const auto goal = std::find_if(events.begin(), events.end(), [](const nlohmann::json& e) { return e["event"] == "goal"; });
+    EXPECT_EQ((*goal)["node"], nlohmann::json::array({35, 7}));
+    EXPECT_DOUBLE_EQ((*goal)["g"].get<double>(), j["cost"].get<double>());
+    for (const auto& e : events) {
+      if (e["event"] != "open") continue;
+      EXPECT_TRUE(e.contains("g") && e.contains("h") && e.contains("improved"));
+      EXPECT_EQ(e.contains("parent"), e["node"] != nlohmann::json::array({3, 1}));  // only the start has none
+    }
+  }
+  EXPECT_EQ(run("path --map " + data + "/maps/arena.map --from 3,1 --to 35,7 --trace /nonexistent/dir/t.jsonl").exit_code, 2);
+}
+
+TEST(Cli, GraphTraceMarksTheBackwardSide) {
+  const std::string trace = ::testing::TempDir() + "/waymark_graph_trace.jsonl";
+  const CliRun r = run("graph --gr " + data + "/roads/rome99.gr --from 1 --to 3000 -a bidijkstra --json --trace " + trace);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  const std::vector<nlohmann::json> events = read_trace(trace);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.front()["goal"], 3000);
+  EXPECT_EQ(events.back()["status"], "success");
+  EXPECT_EQ(count_events(events, "expand"), j["expanded"].get<std::size_t>());
+  const auto backward = std::count_if(events.begin(), events.end(), [](const nlohmann::json& e) {
+    return e.contains("direction") && e["direction"] == "backward";
+  });
+  EXPECT_GT(backward, 0);
+  EXPECT_LT(static_cast<std::size_t>(backward), events.size());
+  EXPECT_EQ(run("graph --gr " + data + "/roads/rome99.gr --queries " + temp_file("q.txt", "1 2\n") +
+                " --trace " + trace).exit_code, 2);
+}
+
 TEST(Cli, PathTextAndEveryAlgorithm) {
   for (const char* a : {"astar", "wastar", "dijkstra", "greedy", "bfs", "dfs", "ida"}) {
     const CliRun r = run("path --map " + data + "/maps/arena.map --from 3,1 --to 35,7 -a " + a);

@@ -12,7 +12,8 @@ namespace waymark::search {
 /// Limits for one step() call; the step stops (status Running) as soon as any is reached.
 /// Checked after each expansion, so a step overshoots by at most one expansion: one node's
 /// successors, which for jump searches is bounded by JumpParams::max_jump_cells per direction.
-/// The default budget is unlimited: the search runs to the end.
+/// A step always makes progress: it expands at least one node, whatever the budget. The
+/// default budget is unlimited: the search runs to the end.
 struct Budget {
   using Clock = std::chrono::steady_clock;
   static constexpr std::uint64_t unlimited = std::numeric_limits<std::uint64_t>::max();
@@ -39,14 +40,16 @@ struct Budget {
 class BudgetMeter {
  public:
   BudgetMeter(const Budget& budget, std::uint64_t expanded, std::uint64_t scanned)
-      : expansion_limit_(saturating_add(expanded, budget.expansions)),
+      : first_(expanded),
+        expansion_limit_(saturating_add(expanded, budget.expansions)),
         scan_limit_(saturating_add(scanned, budget.scanned)),
         timed_(budget.time != Budget::Clock::duration::max()) {
     if (timed_) deadline_ = Budget::Clock::now() + budget.time;
   }
 
-  /// Whether the step must stop, given the totals now.
+  /// Whether the step must stop, given the totals now: never before its first expansion.
   [[nodiscard, gnu::always_inline]] bool exhausted(std::uint64_t expanded, std::uint64_t scanned) const {
+    if (expanded == first_) return false;
     if (expanded >= expansion_limit_ || scanned >= scan_limit_) return true;
     return timed_ && Budget::Clock::now() >= deadline_;
   }
@@ -56,6 +59,7 @@ class BudgetMeter {
     return b > Budget::unlimited - a ? Budget::unlimited : a + b;
   }
 
+  std::uint64_t first_;  ///< expansions when the step began
   std::uint64_t expansion_limit_;
   std::uint64_t scan_limit_;
   bool timed_;
