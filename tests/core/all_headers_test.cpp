@@ -1,0 +1,113 @@
+// Every public header in one translation unit: each module has its namespace, so names that
+// several modules use (EuclideanHeuristic, ManhattanHeuristic, Algorithm, to_string, …) do
+// not collide. A second test keeps the list complete: a new header must be added here.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "waymark/core/assert.hpp"
+#include "waymark/core/binary_io.hpp"
+#include "waymark/core/change_log.hpp"
+#include "waymark/core/cost.hpp"
+#include "waymark/core/divider.hpp"
+#include "waymark/core/enum_names.hpp"
+#include "waymark/core/errors.hpp"
+#include "waymark/core/geometry.hpp"
+#include "waymark/core/hash.hpp"
+#include "waymark/core/ids.hpp"
+#include "waymark/core/parallel.hpp"
+#include "waymark/core/path.hpp"
+#include "waymark/core/polyline.hpp"
+#include "waymark/core/stats.hpp"
+#include "waymark/core/status.hpp"
+#include "waymark/core/stopwatch.hpp"
+#include "waymark/graph/ch_query.hpp"
+#include "waymark/graph/contraction.hpp"
+#include "waymark/graph/generate.hpp"
+#include "waymark/graph/graph.hpp"
+#include "waymark/graph/graph_planner.hpp"
+#include "waymark/graph/heuristics.hpp"
+#include "waymark/graph/landmarks.hpp"
+#include "waymark/graph/shortest_paths.hpp"
+#include "waymark/graph/vertex_index.hpp"
+#include "waymark/grid/algorithm.hpp"
+#include "waymark/grid/grid_map.hpp"
+#include "waymark/grid/grid_planner.hpp"
+#include "waymark/grid/grid_space.hpp"
+#include "waymark/grid/heuristics.hpp"
+#include "waymark/grid/jump_point.hpp"
+#include "waymark/grid/jump_table.hpp"
+#include "waymark/grid/moves.hpp"
+#include "waymark/grid/padded_grid.hpp"
+#include "waymark/io/graph_loaders.hpp"
+#include "waymark/io/movingai.hpp"
+#include "waymark/io/puzzle_instances.hpp"
+#include "waymark/puzzle/heuristics.hpp"
+#include "waymark/puzzle/pattern_database.hpp"
+#include "waymark/puzzle/sliding_puzzle.hpp"
+#include "waymark/puzzle/solver.hpp"
+#include "waymark/render/grid_png.hpp"
+#include "waymark/scenario/runner.hpp"
+#include "waymark/search/best_first.hpp"
+#include "waymark/search/budget.hpp"
+#include "waymark/search/concepts.hpp"
+#include "waymark/search/events.hpp"
+#include "waymark/search/generation_array.hpp"
+#include "waymark/search/goal.hpp"
+#include "waymark/search/handle.hpp"
+#include "waymark/search/ida_star.hpp"
+#include "waymark/search/indexed_heap.hpp"
+#include "waymark/search/node_table.hpp"
+#include "waymark/search/observer.hpp"
+#include "waymark/search/priorities.hpp"
+#include "waymark/search/search_core.hpp"
+#include "waymark/search/shortest_path_tree.hpp"
+#include "waymark/search/traversal.hpp"
+
+namespace {
+
+using namespace waymark;
+
+TEST(AllHeaders, NamesSeveralModulesShareLiveInTheirModules) {
+  static_assert(!std::is_same_v<grid::EuclideanHeuristic, graph::EuclideanHeuristic>);
+  static_assert(!std::is_same_v<grid::ManhattanHeuristic, puzzle::ManhattanHeuristic>);
+  static_assert(!std::is_same_v<grid::Algorithm, graph::Algorithm>);
+  static_assert(!std::is_same_v<graph::Algorithm, puzzle::Algorithm>);
+  static_assert(!std::is_same_v<grid::HeuristicKind, puzzle::HeuristicKind>);
+  // The run-time names of each module, side by side, through argument-dependent lookup.
+  EXPECT_EQ(to_string(grid::Algorithm::jps_plus), "jps-plus");
+  EXPECT_EQ(to_string(graph::Algorithm::ch), "ch");
+  EXPECT_EQ(to_string(grid::HeuristicKind::octile), "octile");
+  EXPECT_EQ(to_string(puzzle::HeuristicKind::pdb_663), "pdb-663");
+  EXPECT_EQ(to_string(search::EventKind::slice_end), "slice-end");
+  EXPECT_EQ(to_string(SearchState::not_started), "not-started");
+  EXPECT_EQ(grid::parse_algorithm("astar"), grid::Algorithm::astar);
+  EXPECT_EQ(graph::parse_algorithm("astar"), graph::Algorithm::astar);
+}
+
+TEST(AllHeaders, ThisFileIncludesEveryPublicHeader) {
+  namespace fs = std::filesystem;
+  const fs::path include_dir = fs::path(WAYMARK_DATA_DIR).parent_path() / "include";
+  std::ifstream self(__FILE__);
+  ASSERT_TRUE(self) << __FILE__;
+  std::stringstream text;
+  text << self.rdbuf();
+  std::vector<std::string> missing;
+  std::size_t headers = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(include_dir)) {
+    if (entry.path().extension() != ".hpp") continue;
+    ++headers;
+    const std::string name = fs::relative(entry.path(), include_dir).generic_string();
+    if (text.str().find("#include \"" + name + "\"") == std::string::npos) missing.push_back(name);
+  }
+  EXPECT_GT(headers, 40u);
+  EXPECT_TRUE(missing.empty()) << "add to " << __FILE__ << ": " << ::testing::PrintToString(missing);
+}
+
+}  // namespace
