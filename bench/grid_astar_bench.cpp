@@ -1,5 +1,9 @@
 // Grid A* (and Dijkstra as the uninformed baseline) over every query of a bundled Moving AI
 // scenario file. One benchmark iteration = the whole file; counters are per query.
+//
+// Also: what observing a search costs (BM_Observer: the compile-time engine with the no-op
+// observer, a counting one, an event observer without and with a sink), and what spreading a
+// search over frames costs (BM_Stepped: the planner's handle stepped with a budget per call).
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -7,6 +11,8 @@
 
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/io/movingai.hpp"
+#include "waymark/search/best_first.hpp"
+#include "waymark/search/events.hpp"
 
 namespace {
 
@@ -14,23 +20,16 @@ using namespace waymark;
 using namespace waymark::grid;
 using namespace waymark::io;
 
-void run_file(benchmark::State& state, const std::string& name, Algorithm algorithm) {
-  const std::string dir = WAYMARK_DATA_DIR "/maps/";
-  const GridMap map = load_movingai_map(dir + name);
-  const Scenario scen = load_movingai_scenario(dir + name + ".scen");
-  std::vector<std::pair<CellId, CellId>> queries;
-  for (const auto& q : scen.queries) {
-    queries.emplace_back(map.cell(q.start.x, q.start.y), map.cell(q.goal.x, q.goal.y));
-  }
-  GridPlanner planner(map, GridPlannerOptions{.algorithm = algorithm});
-  std::uint64_t expanded = 0;
-  for (auto _ : state) {
-    for (const auto& [s, g] : queries) {
-      const Status st = planner.plan(s, g);
-      benchmark::DoNotOptimize(st);
-      expanded += planner.stats().expanded;
-    }
-  }
+using Queries = std::vector<std::pair<CellId, CellId>>;
+
+Queries queries_of(const GridMap& map, const std::string& scen_path) {
+  const Scenario scen = load_movingai_scenario(scen_path);
+  Queries queries;
+  for (const auto& q : scen.queries) queries.emplace_back(map.cell(q.start.x, q.start.y), map.cell(q.goal.x, q.goal.y));
+  return queries;
+}
+
+void report(benchmark::State& state, const Queries& queries, std::uint64_t expanded) {
   const auto total_queries = static_cast<double>(queries.size() * state.iterations());
   state.counters["queries"] = static_cast<double>(queries.size());
   // An inverted rate is seconds per query; Google Benchmark prints it with a time unit
@@ -40,6 +39,87 @@ void run_file(benchmark::State& state, const std::string& name, Algorithm algori
   state.counters["expanded_per_query"] = static_cast<double>(expanded) / total_queries;
 }
 
+void run_file(benchmark::State& state, const std::string& name, Algorithm algorithm) {
+  const std::string dir = WAYMARK_DATA_DIR "/maps/";
+  const GridMap map = load_movingai_map(dir + name);
+  const Queries queries = queries_of(map, dir + name + ".scen");
+  GridPlanner planner(map, GridPlannerOptions{.algorithm = algorithm});
+  std::uint64_t expanded = 0;
+  for (auto _ : state) {
+    for (const auto& [s, g] : queries) {
+      const Status st = planner.plan(s, g);
+      benchmark::DoNotOptimize(st);
+      expanded += planner.stats().expanded;
+    }
+  }
+  report(state, queries, expanded);
+}
+
+/// A* on den520d through the compile-time engine with observer Obs (made by `make`).
+template <class Obs, class Make>
+void run_observed(benchmark::State& state, Make make) {
+  const std::string dir = WAYMARK_DATA_DIR "/maps/";
+  const GridMap map = load_movingai_map(dir + "den520d.map");
+  const Queries queries = queries_of(map, dir + "den520d.map.scen");
+  const GridSpace space(map, DiagonalRule::no_corner_cutting);
+  constexpr double steps_per_quantum = 0x1p-20;  // the planner's key rounding on uniform maps
+  search::AStar<GridSpace, OctileHeuristic, Obs> astar(space, OctileHeuristic(map),
+                                                       search::AStarPriority{search::KeyQuantizer{steps_per_quantum}}, make());
+  astar.reserve();
+  std::uint64_t expanded = 0;
+  for (auto _ : state) {
+    for (const auto& [s, g] : queries) {
+      benchmark::DoNotOptimize(search::solve(astar, s, g));
+      expanded += astar.stats().expanded;
+    }
+  }
+  report(state, queries, expanded);
+}
+
+/// Counts events and keeps nothing: the cost of a sink call per event.
+class CountingSink final : public search::EventSink<CellId> {
+ public:
+  void on_event(const search::Event<CellId>&) override { benchmark::DoNotOptimize(++events_); }
+
+ private:
+  std::uint64_t events_ = 0;
+};
+
+void BM_Observer_none(benchmark::State& state) {
+  run_observed<search::NullObserver>(state, [] { return search::NullObserver{}; });
+}
+void BM_Observer_counting(benchmark::State& state) {
+  run_observed<search::CountingObserver>(state, [] { return search::CountingObserver{}; });
+}
+void BM_Observer_events_without_sink(benchmark::State& state) {
+  run_observed<search::EventObserver<CellId>>(state, [] { return search::EventObserver<CellId>(nullptr); });
+}
+void BM_Observer_events_to_sink(benchmark::State& state) {
+  static CountingSink sink;
+  run_observed<search::EventObserver<CellId>>(state, [] { return search::EventObserver<CellId>(&sink); });
+}
+
+/// The planner's handle on den520d, stepped `state.range(0)` expansions at a time (0: one shot).
+void BM_Stepped(benchmark::State& state) {
+  const std::string dir = WAYMARK_DATA_DIR "/maps/";
+  const GridMap map = load_movingai_map(dir + "den520d.map");
+  const Queries queries = queries_of(map, dir + "den520d.map.scen");
+  const GridPlanner planner(map, GridPlannerOptions{.algorithm = Algorithm::astar});
+  search::SearchHandle<CellId> handle = planner.make_search();
+  const auto per_step = static_cast<std::uint64_t>(state.range(0));
+  const search::Budget budget = per_step == 0 ? search::Budget{} : search::Budget::of_expansions(per_step);
+  std::uint64_t expanded = 0;
+  for (auto _ : state) {
+    for (const auto& [s, g] : queries) {
+      handle.begin(s, g);
+      while (handle.step(budget).running()) {
+      }
+      expanded += handle.stats().expanded;
+    }
+  }
+  report(state, queries, expanded);
+}
+
 void BM_GridAStar(benchmark::State& state, const std::string& map) { run_file(state, map, Algorithm::astar); }
 void BM_GridDijkstra(benchmark::State& state, const std::string& map) { run_file(state, map, Algorithm::dijkstra); }
 
@@ -47,6 +127,11 @@ BENCHMARK_CAPTURE(BM_GridAStar, arena, std::string("arena.map"))->Unit(benchmark
 BENCHMARK_CAPTURE(BM_GridAStar, den520d, std::string("den520d.map"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_GridAStar, Boston_0_256, std::string("Boston_0_256.map"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_GridDijkstra, den520d, std::string("den520d.map"))->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Observer_none)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Observer_counting)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Observer_events_without_sink)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Observer_events_to_sink)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Stepped)->Arg(0)->Arg(1000)->Arg(100)->Arg(10)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
