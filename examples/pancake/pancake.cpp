@@ -221,7 +221,7 @@ void show_node_limit() {
   const Status status = solve(astar, random_stack(space, 1), space.sorted());  // begin + step
   const std::string_view state = waymark::to_string(status.state);
   std::printf("n=12 k/2 seed 1, A* limited to 50 nodes: %.*s%s\n", static_cast<int>(state.size()),
-              state.data(), status.has(StatusDetail::out_of_nodes) ? " (OutOfNodes)" : "");
+              state.data(), status.has(StatusDetail::out_of_nodes) ? " (out-of-nodes)" : "");
   if (!status.failed() || !status.has(StatusDetail::out_of_nodes)) fail("node limit not reported", 12, 1);
 }
 

@@ -55,7 +55,7 @@ class ShortestPathTree {
   void reserve() { search_.reserve(); }
 
   [[nodiscard]] const Space& space() const { return search_.space(); }
-  /// Success after a computed tree, Failure after bad sources, NotStarted before compute().
+  /// Success after a computed tree, failure after bad sources, not_started before compute().
   [[nodiscard]] Status status() const { return status_; }
   /// expanded: nodes settled (= reached); generated: edges scanned; max_open_size; time_s.
   [[nodiscard]] const SearchStats& stats() const { return search_.stats(); }
