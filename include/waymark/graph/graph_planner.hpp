@@ -74,7 +74,7 @@ struct GraphPlannerOptions {
 /// with stale_world until sync() brings the shared data up to date — incrementally for the
 /// reversed graph and the Euclidean scale, by building the preprocessing again for alt, ch
 /// and table.
-class GraphPlanner {
+class GraphPlanner : public search::PlannerHandle<VertexId> {
  public:
   GraphPlanner(const Graph& graph, const GraphPlannerOptions& options);
   ~GraphPlanner();
@@ -86,17 +86,12 @@ class GraphPlanner {
   [[nodiscard]] search::SearchHandle<VertexId> make_search() const { return make_search(options_.query); }
   [[nodiscard]] search::SearchHandle<VertexId> make_search(const search::QueryOptions<VertexId>& query) const;
 
-  /// One query to completion on the planner's own handle: Success with path(), or Failure
-  /// (unreachable, an id outside the graph, stale).
-  Status plan(VertexId source, VertexId target) { return own_.run(source, target); }
-  [[nodiscard]] const Path<VertexId>& path() const { return own_.path(); }
-  [[nodiscard]] const SearchStats& stats() const { return own_.stats(); }
+  // plan(), path(), stats() and search() drive the planner's own handle (PlannerHandle):
+  // Success with a path, or Failure (unreachable, an id outside the graph, stale).
   /// Vertices settled by the last query (both directions for bidirectional searches; 0 for
   /// table, which does not search), and its time.
   [[nodiscard]] std::uint64_t expanded() const { return stats().expanded; }
   [[nodiscard]] double time_s() const { return stats().time_s; }
-  /// The planner's own handle (for stepping its queries).
-  [[nodiscard]] search::SearchHandle<VertexId>& search() { return own_; }
 
   [[nodiscard]] Algorithm algorithm() const { return options_.algorithm; }
   [[nodiscard]] const Graph& graph() const { return *graph_; }
@@ -128,7 +123,6 @@ class GraphPlanner {
   std::unique_ptr<ContractionHierarchy> hierarchy_;
   std::unique_ptr<RouteTable> table_;
   double preprocess_s_ = 0;
-  search::SearchHandle<VertexId> own_;
 };
 
 }  // namespace waymark::graph

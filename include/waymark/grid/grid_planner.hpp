@@ -57,7 +57,7 @@ struct GridPlannerOptions {
 /// return every cell of the path, not only the jump points.
 /// @warning jps-plus without options.jump_table builds a JPS+ table here: O(cells) time and
 /// 16 bytes per cell.
-class GridPlanner {
+class GridPlanner : public search::PlannerHandle<CellId> {
  public:
   explicit GridPlanner(const GridMap& map, const GridPlannerOptions& options = {});
   ~GridPlanner();
@@ -70,13 +70,6 @@ class GridPlanner {
   [[nodiscard]] search::SearchHandle<CellId> make_search() const { return make_search(options_.query); }
   /// The same with other per-query options.
   [[nodiscard]] search::SearchHandle<CellId> make_search(const search::QueryOptions<CellId>& query) const;
-
-  /// One query to completion on the planner's own handle.
-  Status plan(CellId start, CellId goal) { return own_.run(start, goal); }
-  [[nodiscard]] const Path<CellId>& path() const { return own_.path(); }
-  [[nodiscard]] const SearchStats& stats() const { return own_.stats(); }
-  /// The planner's own handle (for stepping its queries).
-  [[nodiscard]] search::SearchHandle<CellId>& search() { return own_; }
 
   /// Whether the map was edited since the planner's shared data was last brought up to date.
   [[nodiscard]] bool stale() const;
@@ -101,7 +94,6 @@ class GridPlanner {
   std::unique_ptr<JumpPointSpace> jump_space_;    ///< jps
   std::unique_ptr<JumpTable> owned_table_;        ///< jps-plus without a shared table
   std::unique_ptr<JumpPointPlusSpace> jump_plus_space_;
-  search::SearchHandle<CellId> own_;
 };
 
 }  // namespace waymark::grid

@@ -162,4 +162,20 @@ class SearchHandle {
   std::unique_ptr<SearchModel<Node>> model_;
 };
 
+/// What every planner offers besides handing out handles: its own handle, for one query at a
+/// time on one thread (plan() runs it to the end; search() steps it).
+template <class Node>
+class PlannerHandle {
+ public:
+  /// One query to completion.
+  Status plan(const Node& start, const Node& goal) { return own_.run(start, goal); }
+  [[nodiscard]] const Path<Node>& path() const { return own_.path(); }
+  [[nodiscard]] const SearchStats& stats() const { return own_.stats(); }
+  /// The planner's own handle (for stepping its queries).
+  [[nodiscard]] SearchHandle<Node>& search() { return own_; }
+
+ protected:
+  SearchHandle<Node> own_;
+};
+
 }  // namespace waymark::search
