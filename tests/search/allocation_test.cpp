@@ -1,6 +1,8 @@
-// After warm-up a query allocates nothing: calls of global operator new are counted
-// (support/allocation_counter.hpp).
+// After warm-up a query allocates nothing: heap allocations (malloc and relatives, operator
+// new) are counted (support/allocation_counter.hpp).
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 #include "support/allocation_counter.hpp"
 #include "support/random_grid.hpp"
@@ -14,13 +16,25 @@ using namespace io;
 namespace {
 
 TEST(Allocation, CountingHookSeesAllocations) {
-  const std::size_t before = test::allocation_count();
-  // Direct calls: the compiler may elide new-expressions, but not calls to operator new.
-  void* a = ::operator new(64);
-  void* b = ::operator new(128);
-  ::operator delete(a);
-  ::operator delete(b);
-  EXPECT_EQ(test::allocation_count() - before, 2u);
+  // Every block is stored to a volatile, so the compiler cannot drop an allocation whose
+  // result it sees unused (GCC removes malloc/free pairs), and operator new is called directly
+  // (new-expressions may be elided).
+  [[maybe_unused]] static void* volatile sink = nullptr;  // stores to it are never dropped
+  const auto counted = [](const char* what, auto allocate) {
+    const std::size_t before = test::allocation_count();
+    void* p = allocate();
+    sink = p;
+    EXPECT_EQ(test::allocation_count() - before, 1u) << what;
+    EXPECT_NE(p, nullptr) << what;
+    return p;
+  };
+  void* m = counted("malloc", [] { return std::malloc(64); });
+  void* c = counted("calloc", [] { return std::calloc(16, 8); });
+  void* r = counted("realloc, growing", [m] { return std::realloc(m, std::size_t{1} << 20); });  // m is r now
+  void* n = counted("operator new", [] { return ::operator new(128); });
+  std::free(c);
+  std::free(r);
+  ::operator delete(n);
 }
 
 TEST(Allocation, NoAllocationPerQueryAfterWarmUp) {
