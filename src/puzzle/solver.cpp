@@ -4,15 +4,25 @@
 #include <array>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <memory>
+#include <optional>
+#include <span>
+#include <type_traits>
+#include <utility>
 
 #include "waymark/core/errors.hpp"
-#include "waymark/core/stopwatch.hpp"
 #include "waymark/search/best_first.hpp"
+#include "waymark/search/budget.hpp"
+#include "waymark/search/events.hpp"
+#include "waymark/search/search_core.hpp"
 
 namespace waymark::puzzle {
 
 namespace {
+
+using search::Goal;
+using search::Source;
 
 /// The board the in-place IDA* edits: tile per cell and cell per tile.
 struct Board {
@@ -21,8 +31,9 @@ struct Board {
 };
 
 // ---- evaluators: the heuristic of a board and its change when one tile moves -------------
-// Each has `Extra` (per-node state copied down the recursion), `needs_board` (whether
-// update() reads the board after the move), initial() and update().
+// Each has `Extra` (per-node state copied from a frame to its child), `needs_board` (whether
+// update() reads the board after the move), initial() and update(), which is forced inline:
+// it is the search's inner loop, and the compiler declines it in the large stepping loop.
 
 template <int W>
 class ManhattanEval {
@@ -51,7 +62,7 @@ class ManhattanEval {
     return h;
   }
   /// `tile` has moved from `from` to `to`.
-  int update(int h, int tile, int from, int to, const Board&, Extra&) const {
+  [[gnu::always_inline]] int update(int h, int tile, int from, int to, const Board&, Extra&) const {
     return h + delta_[index(tile, from, to)];
   }
 
@@ -98,7 +109,7 @@ class LinearConflictEval {
     typename ManhattanEval<W>::Extra none;
     return manhattan_.initial(b, none) + 2 * lc;
   }
-  int update(int h, int tile, int from, int to, const Board& b, Extra& x) const {
+  [[gnu::always_inline]] int update(int h, int tile, int from, int to, const Board& b, Extra& x) const {
     typename ManhattanEval<W>::Extra none;
     h = manhattan_.update(h, tile, from, to, b, none);
     const bool vertical = from / W != to / W;
@@ -171,7 +182,7 @@ class PatternEval {
     }
     return std::max(x.direct, x.reflected);
   }
-  int update(int, int tile, int, int, const Board& b, Extra& x) const {
+  [[gnu::always_inline]] int update(int, int tile, int, int, const Board& b, Extra& x) const {
     x.direct += refresh(direct_of_[static_cast<std::size_t>(tile)], b, x);
     if (parts_.size() > direct_count_) x.reflected += refresh(reflected_of_[static_cast<std::size_t>(tile)], b, x);
     return std::max(x.direct, x.reflected);
@@ -179,7 +190,7 @@ class PatternEval {
 
  private:
   /// Looks part p up again; returns the change.
-  int refresh(std::uint8_t p, const Board& b, Extra& x) const {
+  [[gnu::always_inline]] int refresh(std::uint8_t p, const Board& b, Extra& x) const {
     const int v = db_->part_value(*parts_[p], b.cell.data());
     const int change = v - x.part[p];
     x.part[p] = static_cast<std::uint8_t>(v);
@@ -193,92 +204,301 @@ class PatternEval {
   std::array<std::uint8_t, max_puzzle_cells> reflected_of_{};
 };
 
-// ---- IDA* on one board, in place --------------------------------------------------------
+// ---- which boards a search can take -------------------------------------------------------
 
-template <int W, class Eval>
-class InPlaceIda {
+/// A state as a puzzle sees it: one of its boards (as make_state() builds them: a permutation,
+/// the blank's cell cached, nothing past the last cell) that can or cannot reach the goal, or
+/// not one of its boards at all.
+enum class BoardClass : std::uint8_t { solvable, unsolvable, malformed };
+
+BoardClass classify(const SlidingPuzzle& puzzle, const PuzzleState& s) {
+  const int cells = puzzle.cells();
+  if (s.blank >= cells || s.tile_at(s.blank) != 0) return BoardClass::malformed;
+  if (cells < max_puzzle_cells && (s.tiles >> (4 * cells)) != 0) return BoardClass::malformed;
+  std::array<int, max_puzzle_cells> tiles{};
+  for (int c = 0; c < cells; ++c) tiles[static_cast<std::size_t>(c)] = s.tile_at(c);
+  switch (puzzle.check(std::span<const int>(tiles.data(), static_cast<std::size_t>(cells)))) {
+    case PuzzleCheck::ok: return BoardClass::solvable;
+    case PuzzleCheck::unsolvable: return BoardClass::unsolvable;
+    default: return BoardClass::malformed;
+  }
+}
+
+/// Why a query must not start: a state that is not a board of the puzzle (invalid_query), or,
+/// for a one-board goal, no source that can reach it (failure without detail: the boards fall
+/// into two halves that no move joins, so a search would never end). nullopt: it may start.
+std::optional<Status> refusal(const SlidingPuzzle& puzzle, std::span<const Source<PuzzleState>> sources,
+                              const Goal<PuzzleState>& goal) {
+  const Status invalid = Status::failure(StatusDetail::invalid_query);
+  const bool one_board = goal.kind() == Goal<PuzzleState>::Kind::node;
+  const BoardClass target = one_board ? classify(puzzle, goal.node()) : BoardClass::solvable;
+  if (target == BoardClass::malformed) return invalid;
+  bool reachable = sources.empty();  // no sources: the engine's own invalid_query
+  for (const Source<PuzzleState>& s : sources) {
+    const BoardClass c = classify(puzzle, s.node);
+    if (c == BoardClass::malformed) return invalid;
+    reachable = reachable || !one_board || c == target;
+  }
+  if (!reachable) return Status::failure();
+  return std::nullopt;
+}
+
+// ---- IDA* on one board, in place, steppable -------------------------------------------------
+
+/// PuzzleSolverOptions::on_iteration.
+using IterationCallback = std::function<void(int bound, std::uint64_t expanded)>;
+
+/// Korf's IDA* on one board edited in place, with an explicit stack of one frame per depth, so
+/// it can stop after any expansion and resume (begin / step(budget)). A frame's next child is
+/// evaluated in the slot above it; a child within the bound becomes the top by moving the top
+/// pointer. The move back to a frame's parent cell is never generated (the child lists leave
+/// it out). Reports to `Obs`; for NullObserver no board is even packed for it.
+template <int W, class Eval, class Obs>
+class InPlaceIda : public search::SearchCore<PuzzleState, Obs> {
+  using Core = search::SearchCore<PuzzleState, Obs>;
+
  public:
+  using Node = PuzzleState;
   static constexpr int cells = W * W;
   using Extra = typename Eval::Extra;
 
-  InPlaceIda(const SlidingPuzzle& puzzle, Eval eval) : puzzle_(&puzzle), eval_(std::move(eval)) {
+  InPlaceIda(const SlidingPuzzle& puzzle, Eval eval, Obs observer, IterationCallback on_iteration)
+      : Core(std::move(observer)), puzzle_(&puzzle), eval_(std::move(eval)), on_iteration_(std::move(on_iteration)) {
+    children_.fill(end_of_children);
     for (int c = 0; c < cells; ++c) {
-      int n = 0;
-      for (int m = 0; m < blank_move_count; ++m) {
-        const int to = puzzle.target(c, static_cast<BlankMove>(m));
-        if (to >= 0) neighbours_[static_cast<std::size_t>(c)][static_cast<std::size_t>(n++)] = static_cast<std::uint8_t>(to);
+      for (int parent = 0; parent <= no_parent; ++parent) {
+        std::size_t at = first_child(c, parent);
+        for (int m = 0; m < blank_move_count; ++m) {
+          const int to = puzzle.target(c, static_cast<BlankMove>(m));
+          if (to >= 0 && to != parent) children_[at++] = static_cast<std::uint8_t>(to);
+        }
       }
-      degree_[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(n);
     }
   }
 
-  PuzzleSolution run(const PuzzleState& start, const PuzzleSolverOptions& options) {
-    PuzzleSolution out;
-    const Stopwatch watch;
+  // Frames point into children_.
+  InPlaceIda(const InPlaceIda&) = delete;
+  InPlaceIda& operator=(const InPlaceIda&) = delete;
+
+  /// One source and the puzzle's goal, or the query fails with invalid_query (the incremental
+  /// heuristics know no other goal); an unsolvable board fails at once. Sets up the first
+  /// iteration, whose root counts as expanded.
+  void begin(std::span<const Source<PuzzleState>> sources, const Goal<PuzzleState>& goal) {
+    const typename Core::Timer timer(this->stats_);
+    this->start_query(goal);
+    if (sources.size() != 1 || goal.kind() != Goal<PuzzleState>::Kind::node || goal.node() != puzzle_->goal()) {
+      this->finish_failure(StatusDetail::invalid_query);
+      return;
+    }
+    if (const std::optional<Status> refused = refusal(*puzzle_, sources, goal)) {
+      this->finish(*refused);
+      return;
+    }
+    start_ = sources.front().node;
+    origin_cost_ = sources.front().cost;
     for (int c = 0; c < cells; ++c) {
-      const auto t = static_cast<std::uint8_t>(start.tile_at(c));
+      const auto t = static_cast<std::uint8_t>(start_.tile_at(c));
       board_.tile[static_cast<std::size_t>(c)] = t;
       board_.cell[t] = static_cast<std::uint8_t>(c);
     }
-    Extra x{};
-    const int h = eval_.initial(board_, x);
-    path_.clear();
-    stats_ = SearchStats{};
-    found_ = false;
-    for (bound_ = h; !found_;) {
-      if (options.on_iteration) options.on_iteration(bound_, stats_.expanded);
-      ++stats_.iterations;
-      next_bound_ = no_bound;
-      search(0, h, start.blank, no_parent, x);
-      if (!found_) bound_ = next_bound_;
+    root_x_ = Extra{};
+    root_h_ = eval_.initial(board_, root_x_);
+    start_iteration(root_h_);
+  }
+
+  /// Searches until the goal, cancel(), or the end of the budget (expansions; scanned =
+  /// generated; time), checked after each expansion.
+  Status step(const search::Budget& budget) {
+    if (!this->status_.running()) return this->status_;
+    const typename Core::Timer timer(this->stats_);
+    if (this->cancelled_) {
+      this->finish_failure(StatusDetail::cancelled);
+    } else if (budget.is_unlimited()) {
+      run<false>(nullptr);
+    } else {
+      const search::BudgetMeter meter(budget, this->stats_.expanded, this->stats_.generated);
+      run<true>(&meter);
     }
-    out.status = Status{SearchState::success, StatusDetail::none};
-    int blank = start.blank;
-    for (const std::uint8_t to : path_) {
-      out.moves.push_back(puzzle_->move_between(blank, to));
-      blank = to;
-    }
-    stats_.max_open_size = path_.size() + 1;
-    stats_.time_s = watch.seconds();
-    out.stats = stats_;
-    return out;
+    this->stats_.scanned = this->stats_.generated;
+    return this->end_step();
   }
 
  private:
-  static constexpr int no_parent = -1;
-  static constexpr int no_bound = 1 << 30;
+  static constexpr bool observed = !std::is_same_v<Obs, search::NullObserver>;
+  /// The parent "cell" of the root: one past the last cell.
+  static constexpr int no_parent = cells;
+  /// The excess over the bound while no child has exceeded it.
+  static constexpr int no_excess = std::numeric_limits<int>::max();
 
-  /// Depth-first below a node with f = g + h <= bound; sets found_ at the goal, leaving its
-  /// moves in path_. A move back to `parent` is never tried.
-  void search(int g, int h, int blank, int parent, const Extra& x) {
-    ++stats_.expanded;
-    if (h == 0) {  // every heuristic here is 0 exactly on the goal
-      found_ = true;
-      return;
-    }
-    const auto& next = neighbours_[static_cast<std::size_t>(blank)];
-    const int degree = degree_[static_cast<std::size_t>(blank)];
-    for (int i = 0; i < degree; ++i) {
-      const int to = next[static_cast<std::size_t>(i)];
-      if (to == parent) continue;
-      ++stats_.generated;
-      const int tile = board_.tile[static_cast<std::size_t>(to)];
-      Extra y = x;
-      if constexpr (Eval::needs_board) move(tile, to, blank);
-      const int child_h = eval_.update(h, tile, to, blank, board_, y);
-      const int f = g + 1 + child_h;
-      if (f <= bound_) {
+  /// One depth of the search: the node reached there (its blank's cell; the board itself is
+  /// board_ when the frame is on top) and how far its children have been tried. Every move
+  /// costs 1, so a frame's g is its depth.
+  struct Frame {
+    const std::uint8_t* next;  ///< the next child to try, in children_
+    int h;
+    std::uint8_t blank;
+    std::uint8_t parent;  ///< the blank's cell one depth up (no_parent at the root)
+    [[no_unique_address]] Extra x;
+  };
+  /// children_ holds, for each (blank, parent) pair, the blank's cells after its moves in move
+  /// order without the move back, then end_of_children.
+  static constexpr std::uint8_t end_of_children = std::numeric_limits<std::uint8_t>::max();
+  static constexpr std::size_t children_stride = blank_move_count + 1;
+  static constexpr std::size_t first_child(int blank, int parent) {
+    return static_cast<std::size_t>(blank * (no_parent + 1) + parent) * children_stride;
+  }
+
+  /// Starts the depth-first search under `bound` at the start board (where the pops of the
+  /// previous iteration left it) and enters its root.
+  void start_iteration(int bound) {
+    bound_ = bound;
+    excess_ = no_excess;
+    if (on_iteration_) on_iteration_(bound_, this->stats_.expanded);
+    ++this->stats_.iterations;
+    // Depths 0..bound (every move costs 1 and h >= 0), plus the slot a child is evaluated in.
+    const auto depths = static_cast<std::size_t>(bound) + 2;
+    if (frames_.size() < depths) frames_.resize(depths);
+    frames_[0] = Frame{&children_[first_child(start_.blank, no_parent)], root_h_, start_.blank,
+                       static_cast<std::uint8_t>(no_parent), root_x_};
+    top_ = 0;
+    std::uint64_t expanded = this->stats_.expanded;
+    const bool goal = enter(frames_.data(), root_h_, expanded);
+    this->stats_.expanded = expanded;
+    if (goal) found(frames_.data());
+  }
+
+  /// The depth-first search from the top frame, across iterations, until the goal, a failure
+  /// or (Metered) the end of `meter`'s budget. The counters and the top frame's h, blank,
+  /// child cursor and slack (bound - g) live in locals, as a recursion would keep them in
+  /// registers, and are saved on the way out; the board is written as bytes, which may alias
+  /// any member. A child is within the bound when 1 + h <= slack; the least excess over it
+  /// gives the next bound.
+  template <bool Metered>
+  void run(const search::BudgetMeter* meter) {
+    std::uint64_t expanded = this->stats_.expanded;
+    std::uint64_t generated = this->stats_.generated;
+    Frame* f = frames_.data() + top_;
+    const std::uint8_t* next = f->next;
+    int h = f->h;
+    int blank = f->blank;
+    int slack = bound_ - static_cast<int>(depth(f));
+    int excess = excess_;
+    for (;;) {
+      const int to = *next++;
+      if (to == end_of_children) {
+        if constexpr (observed) this->observer_.on_close(state(blank));
+        if (f->parent != no_parent) {  // not the root
+          // Undo the frame's move: its tile sits on the blank's previous cell.
+          const int from = blank;
+          --f;
+          blank = f->blank;
+          move(board_.tile[static_cast<std::size_t>(blank)], blank, from);
+          next = f->next;
+          h = f->h;
+          ++slack;
+          continue;
+        }
+        save(f, next, expanded, generated, excess);
+        if (excess == no_excess) {  // nothing beyond the bound: every board was searched
+          this->finish_failure();
+          return;
+        }
+        start_iteration(bound_ + excess);
+        if (!this->status_.running()) return;
+        expanded = this->stats_.expanded;
+        f = frames_.data();
+        next = f->next;
+        h = f->h;
+        blank = f->blank;
+        slack = bound_;
+        excess = no_excess;
+      } else {
+        ++generated;
+        const int tile = board_.tile[static_cast<std::size_t>(to)];
+        Frame* const child = f + 1;
+        child->x = f->x;
+        if constexpr (Eval::needs_board) move(tile, to, blank);
+        const int child_h = eval_.update(h, tile, to, blank, board_, child->x);
+        if (child_h >= slack) {  // f = g + 1 + child_h > bound
+          excess = std::min(excess, child_h + 1 - slack);
+          if constexpr (Eval::needs_board) move(tile, blank, to);
+          continue;
+        }
         if constexpr (!Eval::needs_board) move(tile, to, blank);
-        path_.push_back(static_cast<std::uint8_t>(to));
-        search(g + 1, child_h, to, blank, y);
-        if (found_) return;
-        path_.pop_back();
-        if constexpr (!Eval::needs_board) move(tile, blank, to);
-      } else if (f < next_bound_) {
-        next_bound_ = f;
+        f->next = next;
+        f = child;
+        next = &children_[first_child(to, blank)];
+        f->h = h = child_h;
+        f->blank = static_cast<std::uint8_t>(to);
+        f->parent = static_cast<std::uint8_t>(blank);
+        blank = to;
+        --slack;
+        if (enter(f, h, expanded)) {
+          save(f, next, expanded, generated, excess);
+          found(f);
+          return;
+        }
       }
-      if constexpr (Eval::needs_board) move(tile, blank, to);
+      if constexpr (Metered) {
+        if (meter->exhausted(expanded, generated)) {
+          save(f, next, expanded, generated, excess);
+          return;
+        }
+      }
     }
+  }
+
+  /// Keeps what run() held in locals for the next run() or start_iteration().
+  void save(Frame* top, const std::uint8_t* next, std::uint64_t expanded, std::uint64_t generated, int excess) {
+    top->next = next;
+    this->stats_.expanded = expanded;
+    this->stats_.generated = generated;
+    excess_ = excess;
+    top_ = depth(top);
+  }
+
+  /// Counts the top frame `f` (its h given) as expanded and reports it; true when it is the
+  /// goal (every heuristic here is 0 exactly there).
+  [[gnu::always_inline]] bool enter(const Frame* f, int h, std::uint64_t& expanded) {
+    ++expanded;
+    if constexpr (observed) {
+      const PuzzleState node = state(f->blank);
+      const Cost g = origin_cost_ + static_cast<Cost>(depth(f));
+      if (f == frames_.data()) {
+        this->observer_.on_open(node, static_cast<const PuzzleState*>(nullptr), g, h, false);
+      } else {
+        const PuzzleState parent = SlidingPuzzle::swap_blank(node, f->parent);
+        this->observer_.on_open(node, &parent, g, h, false);
+      }
+      this->observer_.on_expand(node, g, h);
+    }
+    return h == 0;
+  }
+
+  [[nodiscard]] std::size_t depth(const Frame* f) const { return static_cast<std::size_t>(f - frames_.data()); }
+
+  /// The top frame `f` holds the goal: the path is the start and each frame's move.
+  void found(const Frame* f) {
+    const std::size_t moves = depth(f);
+    this->path_.clear();
+    PuzzleState s = start_;
+    this->path_.nodes.push_back(s);
+    for (std::size_t d = 1; d <= moves; ++d) {
+      s = SlidingPuzzle::swap_blank(s, frames_[d].blank);
+      this->path_.nodes.push_back(s);
+    }
+    this->path_.cost = origin_cost_ + static_cast<Cost>(moves);
+    this->observer_.on_goal(s, this->path_.cost);
+    this->note_frontier_size(moves + 1);
+    this->finish_success();
+  }
+
+  /// board_ packed as a state (for observers only).
+  [[nodiscard]] PuzzleState state(int blank) const {
+    PuzzleState s;
+    for (int c = 0; c < cells; ++c) s.tiles |= std::uint64_t{board_.tile[static_cast<std::size_t>(c)]} << (4 * c);
+    s.blank = static_cast<std::uint8_t>(blank);
+    return s;
   }
 
   /// Slides `tile` from `from` into the blank on `to`.
@@ -290,15 +510,20 @@ class InPlaceIda {
 
   const SlidingPuzzle* puzzle_;
   Eval eval_;
-  std::array<std::array<std::uint8_t, blank_move_count>, cells> neighbours_{};
-  std::array<std::uint8_t, cells> degree_{};
+  IterationCallback on_iteration_;
+  std::array<std::uint8_t, first_child(cells, 0)> children_{};
   Board board_;
-  std::vector<std::uint8_t> path_;  // the blank's cells after each move
-  SearchStats stats_;
+  std::vector<Frame> frames_;  ///< one per depth up to the bound; grows with the largest bound
+  std::size_t top_ = 0;
+  PuzzleState start_;
+  Cost origin_cost_ = 0;  ///< the source's initial cost, added to the path's and events' g
+  Extra root_x_{};
+  int root_h_ = 0;
   int bound_ = 0;
-  int next_bound_ = no_bound;
-  bool found_ = false;
+  int excess_ = no_excess;  ///< the least f - bound_ over the children beyond the bound so far
 };
+
+// ---- A* through the engine ------------------------------------------------------------------
 
 /// The PDB as a generic Heuristic (the engine copies heuristics; this is a reference).
 struct PdbRef {
@@ -306,38 +531,82 @@ struct PdbRef {
   Cost operator()(const PuzzleState& s, const PuzzleState& goal) const { return (*db)(s, goal); }
 };
 
-/// One A* query, its path turned into the blank's moves.
-template <class H>
-PuzzleSolution astar_query(const SlidingPuzzle& puzzle, search::AStar<SlidingPuzzle, H>& search, const PuzzleState& start) {
-  PuzzleSolution out;
-  out.status = solve(search, start, puzzle.goal());
-  out.stats = search.stats();
-  const auto& nodes = search.path().nodes;
-  for (std::size_t i = 1; i < nodes.size() && out.status.succeeded(); ++i) {
-    out.moves.push_back(puzzle.move_between(nodes[i - 1].blank, nodes[i].blank));
+/// A* on the generic engine, which any goal suits. What it would search without end (or
+/// misread) is refused first, as refusal() says.
+template <class H, class Obs>
+class AStarModel final : public search::EngineModel<search::AStar<SlidingPuzzle, H, Obs>> {
+  using Base = search::EngineModel<search::AStar<SlidingPuzzle, H, Obs>>;
+
+ public:
+  AStarModel(const SlidingPuzzle& puzzle, H heuristic, Obs observer, search::BestFirstOptions options)
+      : Base(puzzle, std::move(heuristic), search::AStarPriority{}, observer, options),
+        puzzle_(&puzzle),
+        observer_(std::move(observer)) {}
+
+  void begin(std::span<const Source<PuzzleState>> sources, const Goal<PuzzleState>& goal) override {
+    refused_ = refusal(*puzzle_, sources, goal);
+    if (!refused_) {
+      Base::begin(sources, goal);
+      return;
+    }
+    observer_.on_begin(goal);
+    observer_.on_end(*refused_);
   }
-  return out;
+  Status step(const search::Budget& budget) override { return refused_ ? *refused_ : Base::step(budget); }
+  void cancel() override {
+    if (!refused_) Base::cancel();
+  }
+  [[nodiscard]] Status status() const override { return refused_ ? *refused_ : Base::status(); }
+  [[nodiscard]] const Path<PuzzleState>& path() const override { return refused_ ? no_path_ : Base::path(); }
+  [[nodiscard]] const SearchStats& stats() const override { return refused_ ? no_stats_ : Base::stats(); }
+
+ private:
+  const SlidingPuzzle* puzzle_;
+  Obs observer_;  ///< reports refused queries (the engine reports the others)
+  std::optional<Status> refused_;
+  Path<PuzzleState> no_path_;
+  SearchStats no_stats_;
+};
+
+/// A handle's search for boards of width W.
+template <int W, class Eval, class H, class Obs>
+std::unique_ptr<search::SearchModel<PuzzleState>> model_for(const SlidingPuzzle& puzzle,
+                                                            const PuzzleSolverOptions& options, Algorithm algorithm,
+                                                            const search::QueryOptions<PuzzleState>& query,
+                                                            const Eval& eval, const H& heuristic, Obs observer) {
+  if (algorithm == Algorithm::ida) {
+    return std::make_unique<search::EngineModel<InPlaceIda<W, Eval, Obs>>>(puzzle, eval, std::move(observer),
+                                                                          options.on_iteration);
+  }
+  const search::BestFirstOptions best_first{.max_nodes = query.max_nodes != 0 ? query.max_nodes : options.max_nodes,
+                                            .partial_result = query.partial_result};
+  return std::make_unique<AStarModel<H, Obs>>(puzzle, heuristic, std::move(observer), best_first);
 }
 
 }  // namespace
 
-/// The searches are chosen once, at construction, and kept: their tables (the heuristic's,
-/// A*'s node table and heap) are built once and reused by every query.
+/// The solver keeps a recipe for searches (the evaluators and heuristics, their tables built
+/// once) and the two handles behind ida() and astar(), reused by every query.
 struct PuzzleSolver::Impl {
+  using ModelMaker = std::function<std::unique_ptr<search::SearchModel<PuzzleState>>(
+      Algorithm, const search::QueryOptions<PuzzleState>&)>;
+
   const SlidingPuzzle* puzzle;
   PuzzleSolverOptions options;
-  std::function<PuzzleSolution(const PuzzleState&)> ida;
-  std::function<PuzzleSolution(const PuzzleState&)> astar;
+  ModelMaker make_model;
   std::function<int(const PuzzleState&)> estimate;
+  search::SearchHandle<PuzzleState> ida;
+  search::SearchHandle<PuzzleState> astar;
 
   /// The IDA* evaluator for boards of width W and the same heuristic for the generic engine.
   template <int W, class Eval, class H>
   void bind(Eval eval, H heuristic) {
-    auto in_place = std::make_shared<InPlaceIda<W, Eval>>(*puzzle, std::move(eval));
-    ida = [in_place, this](const PuzzleState& s) { return in_place->run(s, options); };
-    auto best_first = std::make_shared<search::AStar<SlidingPuzzle, H>>(*puzzle, heuristic, search::AStarPriority{}, search::NullObserver{},
-                                                                search::BestFirstOptions{.max_nodes = options.max_nodes});
-    astar = [best_first, this](const PuzzleState& s) { return astar_query(*puzzle, *best_first, s); };
+    make_model = [this, eval = std::move(eval), heuristic](Algorithm a, const search::QueryOptions<PuzzleState>& q)
+        -> std::unique_ptr<search::SearchModel<PuzzleState>> {
+      // Without a sink the searches get the no-op observer, which compiles away.
+      if (q.events == nullptr) return model_for<W>(*puzzle, options, a, q, eval, heuristic, search::NullObserver{});
+      return model_for<W>(*puzzle, options, a, q, eval, heuristic, search::EventObserver<PuzzleState>(q.events));
+    };
     estimate = [heuristic, this](const PuzzleState& s) { return static_cast<int>(heuristic(s, puzzle->goal())); };
   }
   template <int W>
@@ -350,11 +619,22 @@ struct PuzzleSolver::Impl {
     }
     bind<W>(PatternEval<W>(*pdb), PdbRef{pdb});
   }
+
+  /// One query through `handle`, its path turned into the blank's moves.
+  PuzzleSolution solve(search::SearchHandle<PuzzleState>& handle, const PuzzleState& start) const {
+    handle.run(start, puzzle->goal());
+    PuzzleSolution out{handle.status(), {}, handle.stats()};
+    const std::vector<PuzzleState>& nodes = handle.path().nodes;
+    for (std::size_t i = 1; i < nodes.size() && out.status.succeeded(); ++i) {
+      out.moves.push_back(puzzle->move_between(nodes[i - 1].blank, nodes[i].blank));
+    }
+    return out;
+  }
 };
 
 PuzzleSolver::PuzzleSolver(const SlidingPuzzle& puzzle, HeuristicKind heuristic,
                            const AdditivePatternDatabase* pdb, PuzzleSolverOptions options)
-    : impl_(std::make_unique<Impl>(Impl{&puzzle, std::move(options), {}, {}, {}})) {
+    : impl_(std::make_unique<Impl>(Impl{&puzzle, std::move(options), {}, {}, {}, {}})) {
   if (uses_pattern_database(heuristic)) {
     if (pdb == nullptr) throw BuildError(std::string(to_string(heuristic)) + " needs a pattern database");
     if (pdb->width() != puzzle.width()) {
@@ -368,22 +648,21 @@ PuzzleSolver::PuzzleSolver(const SlidingPuzzle& puzzle, HeuristicKind heuristic,
     case 3: impl_->bind<3>(heuristic, pdb); break;
     default: impl_->bind<4>(heuristic, pdb); break;
   }
+  impl_->ida = make_search(Algorithm::ida);
+  impl_->astar = make_search(Algorithm::astar);
 }
 
 PuzzleSolver::~PuzzleSolver() = default;
 
 int PuzzleSolver::estimate(const PuzzleState& s) const { return impl_->estimate(s); }
 
-namespace {
-PuzzleSolution unsolvable() { return PuzzleSolution{Status{SearchState::failure, StatusDetail::none}, {}, {}}; }
-}  // namespace
-
-PuzzleSolution PuzzleSolver::ida(const PuzzleState& start) {
-  return impl_->puzzle->is_solvable(start) ? impl_->ida(start) : unsolvable();
+search::SearchHandle<PuzzleState> PuzzleSolver::make_search(Algorithm algorithm,
+                                                            const search::QueryOptions<PuzzleState>& query) const {
+  return search::SearchHandle<PuzzleState>(impl_->make_model(algorithm, query));
 }
 
-PuzzleSolution PuzzleSolver::astar(const PuzzleState& start) {
-  return impl_->puzzle->is_solvable(start) ? impl_->astar(start) : unsolvable();
-}
+PuzzleSolution PuzzleSolver::ida(const PuzzleState& start) { return impl_->solve(impl_->ida, start); }
+
+PuzzleSolution PuzzleSolver::astar(const PuzzleState& start) { return impl_->solve(impl_->astar, start); }
 
 }  // namespace waymark::puzzle

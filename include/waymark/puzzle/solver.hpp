@@ -1,6 +1,7 @@
 #pragma once
 /// @file Optimal sliding-tile solvers: IDA* that moves tiles on one board in place and updates
-/// the heuristic per move (Korf 1985), and A* through the generic best-first engine.
+/// the heuristic per move (Korf 1985), and A* through the generic best-first engine. Both are
+/// steppable search handles (make_search) as well as one-shot calls (ida, astar).
 
 #include <cstdint>
 #include <functional>
@@ -14,6 +15,7 @@
 #include "waymark/puzzle/heuristics.hpp"
 #include "waymark/puzzle/pattern_database.hpp"
 #include "waymark/puzzle/sliding_puzzle.hpp"
+#include "waymark/search/handle.hpp"
 
 namespace waymark::puzzle {
 
@@ -34,14 +36,17 @@ struct PuzzleSolution {
 
 struct PuzzleSolverOptions {
   /// A*: the most states held at once (0 = no limit); beyond it the query fails OutOfNodes.
-  /// A state costs about 60 bytes (node record, hash slot, heap entry).
+  /// A state costs about 60 bytes (node record, hash slot, heap entry). Also the limit of
+  /// A* handles whose QueryOptions::max_nodes is 0.
   std::size_t max_nodes = 0;
-  /// IDA*: called before each iteration with its f bound and the nodes expanded so far.
+  /// IDA*: called before each iteration with its f bound and the nodes expanded so far (the
+  /// first iteration's from begin(), the others' from step()). Copied into every handle.
   std::function<void(int bound, std::uint64_t expanded)> on_iteration;
 };
 
 /// Solves boards of one puzzle with one heuristic. Holds per-query scratch: one solver per
-/// thread; the puzzle and the pattern database are shared and read-only.
+/// thread; the puzzle and the pattern database are shared and read-only. Hands out search
+/// handles with scratch of their own.
 class PuzzleSolver {
  public:
   /// `pdb` must be given (and outlive the solver) for the PDB heuristics, for the same width.
@@ -57,8 +62,25 @@ class PuzzleSolver {
   /// The heuristic value of a board (the same numbers both solvers use).
   [[nodiscard]] int estimate(const PuzzleState& s) const;
 
+  /// A steppable search (begin / step(budget) / cancel / path / stats) of its own; the puzzle
+  /// and the pattern database must outlive it. path() holds every board from the start to the
+  /// goal, cost = the number of moves (plus the source's initial cost).
+  /// - IDA*: exactly one source and the goal Goal::at(puzzle.goal()), else the query fails at
+  ///   once with invalid_query. begin() sets up the first iteration (its root counts as
+  ///   expanded); step() goes on across iterations. Memory: one frame per move of the bound,
+  ///   kept between queries: after warm-up a query allocates nothing.
+  /// - A*: the generic engine with a hashed node table, any goal; QueryOptions::max_nodes
+  ///   (0: PuzzleSolverOptions::max_nodes) and partial_result apply. The weight is not used.
+  /// Both: a state that is not a board of the puzzle fails with invalid_query; a start that
+  /// cannot reach a one-board goal (unsolvable) fails at once without detail. With
+  /// QueryOptions::events the search reports begin, open, expand, close (IDA*: a frame
+  /// popped), goal, end and slice-end events; without it, nothing is made.
+  [[nodiscard]] search::SearchHandle<PuzzleState> make_search(
+      Algorithm algorithm, const search::QueryOptions<PuzzleState>& query = {}) const;
+
   /// IDA*: memory linear in the solution length. Never fails on a solvable board; an
   /// unsolvable one (see SlidingPuzzle::check) would never finish, so it fails at once.
+  /// One-shot use of a handle the solver keeps (make_search(Algorithm::ida)).
   PuzzleSolution ida(const PuzzleState& start);
   /// A* over the generic engine with a hashed node table: fine for the 8-puzzle (181,440
   /// states), memory-bound on the 15-puzzle (set max_nodes). The search is kept between

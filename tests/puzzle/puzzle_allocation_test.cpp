@@ -1,0 +1,69 @@
+// After warm-up a query through a puzzle solver's IDA* search handle allocates nothing: its
+// frames and its path keep their capacity (support/allocation_counter.hpp counts every heap
+// allocation).
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <random>
+#include <vector>
+
+#include "support/allocation_counter.hpp"
+#include "waymark/puzzle/solver.hpp"
+#include "waymark/search/events.hpp"
+
+namespace waymark {
+using namespace search;
+using namespace puzzle;
+namespace {
+
+/// Boards at the end of seeded random walks of `moves` moves from the goal.
+std::vector<PuzzleState> scrambles(const SlidingPuzzle& p, int moves, std::size_t count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> pick(0, blank_move_count - 1);
+  std::vector<PuzzleState> out;
+  while (out.size() < count) {
+    PuzzleState s = p.goal();
+    for (int i = 0; i < moves;) {
+      if (const auto n = p.apply(s, static_cast<BlankMove>(pick(rng)))) {
+        s = *n;
+        ++i;
+      }
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+TEST(Allocation, PuzzleIdaHandleAllocatesNothingAfterWarmUp) {
+  const SlidingPuzzle p(4);
+  // Random walks of 40 moves: solutions of up to 40 moves, found in milliseconds.
+  const std::vector<PuzzleState> boards = scrambles(p, 40, 8, 1985);
+  EventRecorder<PuzzleState> recorder(std::size_t{1} << 16);  // reserved up front; later events are dropped
+  for (const HeuristicKind h : {HeuristicKind::manhattan, HeuristicKind::linear_conflict}) {
+    SCOPED_TRACE(to_string(h));
+    const PuzzleSolver solver(p, h);
+    SearchHandle<PuzzleState> quiet = solver.make_search(Algorithm::ida);
+    SearchHandle<PuzzleState> traced = solver.make_search(Algorithm::ida, QueryOptions<PuzzleState>{.events = &recorder});
+    const auto query_all = [&] {
+      std::size_t solved = 0;
+      for (const PuzzleState& s : boards) {
+        solved += quiet.run(s, p.goal()).succeeded() ? 1 : 0;
+        quiet.begin(s, p.goal());  // stepped, with budgets
+        while (quiet.step(Budget::of_expansions(100)).running()) {
+        }
+        solved += quiet.status().succeeded() ? 1 : 0;
+        recorder.clear();
+        solved += traced.run(s, p.goal()).succeeded() ? 1 : 0;
+      }
+      return solved;
+    };
+    EXPECT_EQ(query_all(), 3 * boards.size());  // warm-up
+    const std::size_t before = test::allocation_count();
+    const std::size_t solved = query_all();
+    EXPECT_EQ(test::allocation_count() - before, 0u);
+    EXPECT_EQ(solved, 3 * boards.size());
+  }
+}
+
+}  // namespace
+}  // namespace waymark
