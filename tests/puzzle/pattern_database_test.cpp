@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/puzzle_support.hpp"
 #include "support/temp_files.hpp"
 #include "waymark/core/errors.hpp"
 #include "waymark/io/puzzle_instances.hpp"
@@ -33,25 +34,6 @@ namespace waymark {
 using namespace puzzle;
 using namespace io;
 
-// Defined in solver_test.cpp (the same test binary).
-namespace puzzle_test {
-/// The 8-puzzle, its 181,440 reachable boards in breadth-first order, and a board's distance.
-const SlidingPuzzle& eight_puzzle();
-const std::vector<PuzzleState>& eight_puzzle_boards();
-int eight_puzzle_distance(const PuzzleState& s);
-/// Random solvable 8-puzzles (seeded).
-std::vector<PuzzleState> random_eight_puzzles(std::size_t count, unsigned seed);
-/// `sol` succeeded with `length` moves that take `start` to the goal.
-::testing::AssertionResult solved_optimally(const SlidingPuzzle& p, const PuzzleState& start,
-                                            const PuzzleSolution& sol, int length);
-std::string board_string(const SlidingPuzzle& p, const PuzzleState& s);
-const SlidingPuzzle& fifteen();
-/// Korf's instance `index` (1-based) from data/puzzles.
-const PuzzleInstance& korf(int index);
-/// IDA* solutions of the listed Korf instances, each checked against the published length.
-std::vector<PuzzleSolution> solve_korf(HeuristicKind h, std::span<const int> indices,
-                                       const AdditivePatternDatabase* db = nullptr);
-}  // namespace puzzle_test
 
 namespace {
 using namespace puzzle_test;
