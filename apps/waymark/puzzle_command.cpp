@@ -100,7 +100,7 @@ CLI::App* add_puzzle_command(CLI::App& app, PuzzleArgs& a) {
 
 int run_puzzle(const PuzzleArgs& a) {
   return guarded([&] {
-    const auto algorithm = value_of(algorithm_names, a.algorithm);
+    const auto algorithm = parse_algorithm(a.algorithm);
     if (!algorithm) throw UsageError("unknown algorithm '" + a.algorithm + "' (" + choices(algorithm_names) + ")");
     if (a.threads == 0) throw UsageError("--threads must be at least 1");
     const PuzzleInstanceList list = load_puzzle_instances(a.instances);

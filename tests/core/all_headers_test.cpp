@@ -83,6 +83,8 @@ TEST(AllHeaders, NamesSeveralModulesShareLiveInTheirModules) {
   // The run-time names of each module, side by side, through argument-dependent lookup.
   EXPECT_EQ(to_string(grid::Algorithm::jps_plus), "jps-plus");
   EXPECT_EQ(to_string(graph::Algorithm::ch), "ch");
+  EXPECT_EQ(to_string(puzzle::Algorithm::ida), "ida");
+  EXPECT_EQ(puzzle::parse_algorithm("astar"), puzzle::Algorithm::astar);
   EXPECT_EQ(to_string(grid::HeuristicKind::octile), "octile");
   EXPECT_EQ(to_string(puzzle::HeuristicKind::pdb_663), "pdb-663");
   EXPECT_EQ(to_string(search::EventKind::slice_end), "slice-end");

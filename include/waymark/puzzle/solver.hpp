@@ -4,6 +4,7 @@
 /// steppable search handles (make_search) as well as one-shot calls (ida, astar).
 
 #include <cstdint>
+#include <optional>
 #include <functional>
 #include <memory>
 #include <string_view>
@@ -24,6 +25,10 @@ inline constexpr EnumNames<Algorithm, 2> algorithm_names{{
     {Algorithm::ida, "ida"},
     {Algorithm::astar, "astar"},
 }};
+[[nodiscard]] constexpr std::string_view to_string(Algorithm a) { return name_of(algorithm_names, a); }
+[[nodiscard]] constexpr std::optional<Algorithm> parse_algorithm(std::string_view name) {
+  return value_of(algorithm_names, name);
+}
 
 /// An optimal solution: the blank's moves from the start to the goal.
 struct PuzzleSolution {
