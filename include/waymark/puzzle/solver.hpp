@@ -40,7 +40,7 @@ struct PuzzleSolution {
 };
 
 struct PuzzleSolverOptions {
-  /// A*: the most states held at once (0 = no limit); beyond it the query fails OutOfNodes.
+  /// A*: the most states held at once (0 = no limit); beyond it the query fails with out_of_nodes.
   /// A state costs about 60 bytes (node record, hash slot, heap entry). Also the limit of
   /// A* handles whose QueryOptions::max_nodes is 0.
   std::size_t max_nodes = 0;
