@@ -254,7 +254,8 @@ TEST(GraphChQuery, SmallGraphEdgeCases) {
 }
 
 TEST(GraphChQuery, EmptyGraph) {
-  const ContractionHierarchy ch = ContractionHierarchy::build(Graph{});
+  const Graph empty;
+  const ContractionHierarchy ch = ContractionHierarchy::build(empty);
   EXPECT_EQ(ch.node_count(), 0u);
   EXPECT_EQ(ch.arc_count(), 0u);
   ChQuery q(ch);
@@ -327,8 +328,9 @@ TEST(GraphChFile, RoundTripGivesIdenticalAnswers) {
 
 TEST(GraphChFile, RefusesAnotherGraph) {
   const std::string path = temp_file("small.ch");
-  ContractionHierarchy::build(small_graph()).save(path);
-  EXPECT_NO_THROW((void)ContractionHierarchy::load(path, small_graph()));
+  const Graph small = small_graph();
+  ContractionHierarchy::build(small).save(path);
+  EXPECT_NO_THROW((void)ContractionHierarchy::load(path, small));
   expect_load_error(path, rome().graph, "built for a graph with 5 vertices and 6 arcs");
 
   // Same counts, one weight changed.

@@ -150,7 +150,8 @@ TEST(JumpTable, SaveLoadRoundTripAndMismatches) {
   GridMap other = map;
   other.set_passable(3, 1, !other.passable(3, 1));
   EXPECT_THROW((void)JumpTable::load(file, other), LoadError);
-  EXPECT_THROW((void)JumpTable::load(file, GridMap(10, 10)), LoadError);
+  const GridMap small(10, 10);
+  EXPECT_THROW((void)JumpTable::load(file, small), LoadError);
   EXPECT_THROW((void)JumpTable::load("/nonexistent.jps", map), LoadError);
   const std::string junk = ::testing::TempDir() + "/waymark_junk.jps";
   std::ofstream(junk) << "not a table";

@@ -77,6 +77,7 @@ struct GraphPlannerOptions {
 class GraphPlanner : public search::PlannerHandle<VertexId> {
  public:
   GraphPlanner(const Graph& graph, const GraphPlannerOptions& options);
+  GraphPlanner(Graph&&, const GraphPlannerOptions&) = delete;  // would dangle
   ~GraphPlanner();
   GraphPlanner(const GraphPlanner&) = delete;
   GraphPlanner& operator=(const GraphPlanner&) = delete;

@@ -51,6 +51,7 @@ class Landmarks {
   /// params.count breaks its limits. The graph must outlive the table (stale() reads its
   /// version).
   explicit Landmarks(const Graph& graph, LandmarkParams params = {});
+  explicit Landmarks(Graph&&, LandmarkParams = {}) = delete;  // would dangle
 
   /// Writes the table to a binary file (little-endian; header with the graph's vertex and arc
   /// counts and arc fingerprint, landmark ids, distances, checksum). Returns false when the
@@ -63,6 +64,7 @@ class Landmarks {
   /// graph (vertex count, arc count or arc fingerprint differ), is truncated, has trailing
   /// bytes, fails its checksum or holds impossible values. O(V·k + E).
   static Landmarks load(const std::string& path, const Graph& graph);
+  static Landmarks load(const std::string&, Graph&&) = delete;  // would dangle
   /// The same from a stream; `name` is the file name LoadError reports.
   static Landmarks load(std::istream& in, const std::string& name, const Graph& graph);
 

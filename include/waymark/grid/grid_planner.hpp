@@ -60,6 +60,7 @@ struct GridPlannerOptions {
 class GridPlanner : public search::PlannerHandle<CellId> {
  public:
   explicit GridPlanner(const GridMap& map, const GridPlannerOptions& options = {});
+  explicit GridPlanner(GridMap&&, const GridPlannerOptions& = {}) = delete;  // would dangle
   ~GridPlanner();
   GridPlanner(const GridPlanner&) = delete;
   GridPlanner& operator=(const GridPlanner&) = delete;

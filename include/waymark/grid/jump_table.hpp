@@ -20,12 +20,14 @@ class JumpTable {
   /// Precomputes the table for `map` (no-corner-cutting, uniform costs; check
   /// jump_search_unsupported first). O(cells), one sweep per direction.
   explicit JumpTable(const GridMap& map);
+  explicit JumpTable(GridMap&&) = delete;  // would dangle
 
   /// Writes the table to a binary file. Returns false when the file cannot be written.
   bool save(const std::string& path) const;
   /// Reads a table written by save(); throws LoadError when the file is unreadable, malformed,
   /// or was built for another map (size or obstacle fingerprint differ).
   static JumpTable load(const std::string& path, const GridMap& map);
+  static JumpTable load(const std::string&, GridMap&&) = delete;  // would dangle
 
   /// The map it was built for (which must outlive it), and whether that map was edited since.
   [[nodiscard]] const GridMap& map() const { return *map_; }
