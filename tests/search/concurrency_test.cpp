@@ -1,0 +1,85 @@
+// One planner, many threads: each thread drives its own handle over the planner's shared,
+// read-only data, and gets exactly the answers a single thread gets.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "support/random_grid.hpp"
+#include "waymark/graph/graph_planner.hpp"
+#include "waymark/grid/grid_planner.hpp"
+#include "waymark/io/graph_loaders.hpp"
+#include "waymark/io/movingai.hpp"
+
+namespace waymark {
+namespace {
+
+constexpr int threads = 4;  // more than the machine's cores: the threads interleave
+
+template <class Node, class Planner>
+void expect_threads_agree(const Planner& planner, const std::vector<std::pair<Node, Node>>& queries) {
+  // The reference: one handle, one thread.
+  std::vector<Cost> expected;
+  std::vector<std::size_t> lengths;
+  search::SearchHandle<Node> single = planner.make_search();
+  for (const auto& [s, g] : queries) {
+    single.run(s, g);
+    expected.push_back(single.status().succeeded() ? single.path().cost : -1);
+    lengths.push_back(single.path().nodes.size());
+  }
+  std::vector<std::vector<Cost>> found(threads);
+  std::vector<std::vector<std::size_t>> found_lengths(threads);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      search::SearchHandle<Node> mine = planner.make_search();
+      // Each thread walks the queries from a different place, stepping in small slices.
+      for (std::size_t i = 0; i < queries.size(); ++i) {
+        const auto& [s, g] = queries[(i + static_cast<std::size_t>(t) * 7) % queries.size()];
+        mine.begin(s, g);
+        while (mine.step(search::Budget::of_expansions(64)).running()) {
+        }
+        found[t].push_back(mine.status().succeeded() ? mine.path().cost : -1);
+        found_lengths[t].push_back(mine.path().nodes.size());
+      }
+    });
+  }
+  for (std::thread& th : pool) th.join();
+  for (int t = 0; t < threads; ++t) {
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+      const std::size_t q = (i + static_cast<std::size_t>(t) * 7) % queries.size();
+      EXPECT_EQ(found[t][i], expected[q]) << "thread " << t << " query " << q;
+      EXPECT_EQ(found_lengths[t][i], lengths[q]) << "thread " << t << " query " << q;
+    }
+  }
+}
+
+TEST(Concurrency, GridHandlesShareOnePlanner) {
+  const grid::GridMap map = io::load_movingai_map(test::data_dir + "/maps/den520d.map");
+  std::mt19937 rng(12);
+  std::vector<std::pair<CellId, CellId>> queries;
+  for (int i = 0; i < 40; ++i) queries.emplace_back(test::random_passable(map, rng), test::random_passable(map, rng));
+  for (const grid::Algorithm a : {grid::Algorithm::astar, grid::Algorithm::jps, grid::Algorithm::jps_plus}) {
+    SCOPED_TRACE(to_string(a));
+    const grid::GridPlanner planner(map, {.algorithm = a});
+    expect_threads_agree(planner, queries);
+  }
+}
+
+TEST(Concurrency, GraphHandlesShareOnePlanner) {
+  const graph::Graph g =
+      io::load_node_edge_lists(test::data_dir + "/roads/OL.cnode.txt", test::data_dir + "/roads/OL.cedge.txt").graph;
+  std::mt19937 rng(13);
+  std::uniform_int_distribution<std::uint32_t> vertex(0, static_cast<std::uint32_t>(g.node_count() - 1));
+  std::vector<std::pair<VertexId, VertexId>> queries;
+  for (int i = 0; i < 60; ++i) queries.emplace_back(VertexId{vertex(rng)}, VertexId{vertex(rng)});
+  for (const graph::Algorithm a : {graph::Algorithm::bidijkstra, graph::Algorithm::alt, graph::Algorithm::ch}) {
+    SCOPED_TRACE(to_string(a));
+    const graph::GraphPlanner planner(g, {.algorithm = a});
+    expect_threads_agree(planner, queries);
+  }
+}
+
+}  // namespace
+}  // namespace waymark
