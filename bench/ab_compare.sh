@@ -9,8 +9,8 @@
 # Measurements: grid A*, JPS and JPS+ over sampled Moving AI sets (dao, sc1, street; mean
 # µs/query from `waymark scen --json`, search time only; every answer must be optimal), road
 # graphs with every graph algorithm (mean µs/query from waymark_bench_graph; every distance
-# must equal Boost's), and Korf's 15-puzzle instances 1-10 with IDA* and pdb-663 (seconds for
-# all, the PDB loaded from a file). Writes a markdown table to stdout.
+# must equal Boost's), and Korf's 15-puzzle instances with IDA* (search seconds: 1-50 with
+# pdb-663, loaded from a file; the first 10 with Manhattan). Writes a markdown table to stdout.
 set -euo pipefail
 a=${1:?A_BIN_DIR}
 b=${2:?B_BIN_DIR}
@@ -44,13 +44,16 @@ graph_us() {  # GRAPH QUERIES: every algorithm's mean µs/query
         if(a.equal_to_boost!==a.queries){console.error("distance differs from Boost");process.exit(1)}
         console.log(`${j.graph} ${a.algorithm} µs/query\t${a.mean_us.toFixed(3)}`)}})'
 }
-puzzle_s() {
-  local start end
-  head -n 10 "$shared/korf100/korf100_1-50.txt" > "$work/korf10.txt"
-  start=$(date +%s.%N)
-  "$BIN/waymark" puzzle --instances "$work/korf10.txt" --heuristic pdb-663 --pdb "$work/pdb663.pdb" > /dev/null
-  end=$(date +%s.%N)
-  printf 'korf 1-10 ida pdb-663 s\t%s\n' "$(echo "$end - $start" | bc)"
+puzzle_s() {  # HEURISTIC [INSTANCES]: IDA*'s search time over Korf's 1-50 (or the first N)
+  local file="$shared/korf100/korf100_1-50.txt"
+  if [ -n "${2:-}" ]; then
+    grep -v '^#' "$file" | head -n "$2" > "$work/korf-$2.txt"
+    file="$work/korf-$2.txt"
+  fi
+  "$BIN/waymark" puzzle --instances "$file" --heuristic "$1" --pdb "$work/$1.pdb" --json | tail -n 1 |
+    node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const j=JSON.parse(s).summary;
+      if(j.not_optimal!==0||j.solved!==j.instances){console.error("not all optimal");process.exit(1)}
+      console.log(`${process.argv[1]}\t${j.search_s.toFixed(3)}`)})' "korf ${2:-1-50} ida $1 s"
 }
 
 if [ -d "$shared/movingai" ]; then
@@ -60,8 +63,9 @@ if [ -d "$shared/movingai" ]; then
 fi
 for g in rome99 oldenburg; do measure graph_us "$g" 3000; done
 if [ -f "$shared/korf100/korf100_1-50.txt" ]; then
-  BIN=$a puzzle_s > /dev/null  # builds the PDB file once (same format both sides), outside the timing
-  measure puzzle_s
+  BIN=$a puzzle_s pdb-663 1 > /dev/null  # builds the PDB file once (same format both sides)
+  measure puzzle_s pdb-663
+  measure puzzle_s manhattan 10
 fi
 
 node -e '
