@@ -117,7 +117,8 @@ std::int32_t BlockJumps::scan(int cardinal, std::int32_t px, std::int32_t py, st
   }
 }
 
-JumpRules::Jump BlockJumps::jump(std::uint32_t p, int dir, std::uint32_t goal, std::uint32_t limit) const {
+JumpRules::Jump BlockJumps::jump(std::uint32_t p, int dir, std::uint32_t goal, std::uint32_t limit,
+                                  std::uint64_t& scanned) const {
   const auto [py, px] = row_of_padded_.divide(p);
   const auto [gy, gx] = row_of_padded_.divide(goal);
   const auto x = static_cast<std::int32_t>(px), y = static_cast<std::int32_t>(py);
@@ -126,34 +127,38 @@ JumpRules::Jump BlockJumps::jump(std::uint32_t p, int dir, std::uint32_t goal, s
   // A straight jump runs to its end: at most one row, a few µs even on the largest maps.
   if (!is_diagonal(dir)) {
     const std::int32_t r = scan(dir, x, y, goal_x, goal_y);
-    return r <= 0 ? JumpRules::Jump{0, 0, cells(r)}
-                  : JumpRules::Jump{p + static_cast<std::uint32_t>(r * rules_->offset(dir)), r, cells(r)};
+    scanned += cells(r);
+    return r <= 0 ? JumpRules::Jump{} : JumpRules::Jump{p + static_cast<std::uint32_t>(r * rules_->offset(dir)), r};
   }
   // Diagonal: step while allowed; stop at the goal or where either straight side scan finds a
-  // jump point, or, once the cells passed over (steps and side scans) reach the limit, at the
-  // cell reached (checked after each step: the last step's side scans may go past it).
+  // jump point, or, once the side scans have passed over `limit` cells, at the cell reached
+  // (checked after each step: the last step's side scans may go past it).
   const auto step = static_cast<std::uint32_t>(rules_->offset(dir));
   const int dx = direction_dx[static_cast<std::size_t>(dir)], dy = direction_dy[static_cast<std::size_t>(dir)];
   const int left = turn(dir, -1), right = turn(dir, 1);
-  std::int32_t cx = x, cy = y, steps = 0;
-  std::uint32_t used = 0;
+  std::int32_t cx = x, cy = y;
+  std::uint32_t side = 0;  // cells the side scans passed over (a dead-end scan returns minus that)
   for (;;) {
-    if (!rules_->can_move(p, dir)) return {0, 0, used};
+    if (!rules_->can_move(p, dir)) {
+      scanned += side + cells(cx - x);
+      return {};
+    }
     p += step;
     cx += dx;
     cy += dy;
-    ++steps;
     if (p == goal) break;
     const std::int32_t l = scan(left, cx, cy, goal_x, goal_y);
     if (l > 0) {
-      used += 1 + cells(l);
+      side += static_cast<std::uint32_t>(l);
       break;
     }
     const std::int32_t r = scan(right, cx, cy, goal_x, goal_y);
-    used += 1 + cells(l) + cells(r);
-    if (r > 0 || used >= limit) break;
+    side += static_cast<std::uint32_t>(-l) + cells(r);
+    if (r > 0 || side >= limit) break;
   }
-  return {p, steps, used};
+  const std::int32_t steps = cx > x ? cx - x : x - cx;  // one column per diagonal step
+  scanned += side + static_cast<std::uint32_t>(steps);
+  return {p, steps};
 }
 
 void BlockJumps::set_open(std::int32_t px, std::int32_t py, bool open) {
