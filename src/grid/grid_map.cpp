@@ -123,20 +123,18 @@ ZoneId GridMap::add_zone(const CostZone& zone) {
   const ZoneId id{static_cast<std::uint32_t>(zones_.size())};
   zones_.push_back(zone);
   zone_active_.push_back(true);
-  const CellRect area = zone_cells(zone);
-  for (int y = area.y0; y < area.y1; ++y) {
-    for (int x = area.x0; x < area.x1; ++x) {
-      if (covers(zone, x, y)) refresh_multiplier(x, y);
-    }
-  }
-  log(area, false);
+  refresh_zone_cells(zone);
   return id;
 }
 
 bool GridMap::remove_zone(ZoneId id) {
   if (!id.valid() || id.value >= zones_.size() || !zone_active_[id.value]) return false;
   zone_active_[id.value] = false;
-  const CostZone& zone = zones_[id.value];
+  refresh_zone_cells(zones_[id.value]);
+  return true;
+}
+
+void GridMap::refresh_zone_cells(const CostZone& zone) {
   const CellRect area = zone_cells(zone);
   for (int y = area.y0; y < area.y1; ++y) {
     for (int x = area.x0; x < area.x1; ++x) {
@@ -144,7 +142,6 @@ bool GridMap::remove_zone(ZoneId id) {
     }
   }
   log(area, false);
-  return true;
 }
 
 const CostZone* GridMap::zone(ZoneId id) const {

@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
-#include <random>
 #include <vector>
 
 #include "support/allocation_counter.hpp"
+#include "support/puzzle_support.hpp"
 #include "waymark/puzzle/solver.hpp"
 #include "waymark/search/events.hpp"
 
@@ -15,24 +15,7 @@ namespace waymark {
 using namespace search;
 using namespace puzzle;
 namespace {
-
-/// Boards at the end of seeded random walks of `moves` moves from the goal.
-std::vector<PuzzleState> scrambles(const SlidingPuzzle& p, int moves, std::size_t count, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> pick(0, blank_move_count - 1);
-  std::vector<PuzzleState> out;
-  while (out.size() < count) {
-    PuzzleState s = p.goal();
-    for (int i = 0; i < moves;) {
-      if (const auto n = p.apply(s, static_cast<BlankMove>(pick(rng)))) {
-        s = *n;
-        ++i;
-      }
-    }
-    out.push_back(s);
-  }
-  return out;
-}
+using puzzle_test::scrambles;
 
 TEST(Allocation, PuzzleIdaHandleAllocatesNothingAfterWarmUp) {
   const SlidingPuzzle p(4);

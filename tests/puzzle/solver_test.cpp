@@ -361,23 +361,6 @@ std::vector<BlankMove> moves_along(const SlidingPuzzle& p, const Path<PuzzleStat
   return moves;
 }
 
-/// Boards along a seeded random walk of `moves` moves from the goal, one per seed.
-std::vector<PuzzleState> scrambles(const SlidingPuzzle& p, int moves, std::size_t count, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> pick(0, blank_move_count - 1);
-  std::vector<PuzzleState> out;
-  while (out.size() < count) {
-    PuzzleState s = p.goal();
-    for (int i = 0; i < moves;) {
-      if (const auto n = p.apply(s, static_cast<BlankMove>(pick(rng)))) {
-        s = *n;
-        ++i;
-      }
-    }
-    out.push_back(s);
-  }
-  return out;
-}
 
 /// An iteration as PuzzleSolverOptions::on_iteration reports it: bound, expanded so far.
 using IterationLog = std::vector<std::pair<int, std::uint64_t>>;

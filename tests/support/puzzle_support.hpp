@@ -1,5 +1,5 @@
 #pragma once
-// Helpers the puzzle tests share (solver_test.cpp, pattern_database_test.cpp): the whole
+// Helpers the puzzle tests share (solver, pattern database and allocation tests): the whole
 // 8-puzzle by breadth-first search from the goal, random boards, Korf's instances, solution
 // checks. Function-local statics in inline functions: one 8-puzzle table per test binary.
 
@@ -123,6 +123,24 @@ inline std::vector<PuzzleState> random_eight_puzzles(std::size_t count, unsigned
   while (out.size() < count) {
     std::shuffle(tiles.begin(), tiles.end(), rng);
     if (p.check(tiles) == PuzzleCheck::ok) out.push_back(p.make_state(tiles));
+  }
+  return out;
+}
+
+/// Boards at the end of seeded random walks of `moves` moves from the goal.
+inline std::vector<PuzzleState> scrambles(const SlidingPuzzle& p, int moves, std::size_t count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> pick(0, blank_move_count - 1);
+  std::vector<PuzzleState> out;
+  while (out.size() < count) {
+    PuzzleState s = p.goal();
+    for (int i = 0; i < moves;) {
+      if (const auto n = p.apply(s, static_cast<BlankMove>(pick(rng)))) {
+        s = *n;
+        ++i;
+      }
+    }
+    out.push_back(s);
   }
   return out;
 }

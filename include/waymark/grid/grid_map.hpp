@@ -184,6 +184,8 @@ class GridMap {
   [[nodiscard]] bool covers(const CostZone& zone, int x, int y) const;
   /// The cells a zone may cover.
   [[nodiscard]] CellRect zone_cells(const CostZone& zone) const;
+  /// Recomputes the multipliers of the cells `zone` covers and logs the edit.
+  void refresh_zone_cells(const CostZone& zone);
   void log(CellRect area, bool passability);
 
   int width_;
