@@ -6,11 +6,13 @@ JOBS        ?= $(shell nproc)
 BUILD_DIR   ?= build
 RELEASE_DIR := $(BUILD_DIR)/release
 ASAN_DIR    := $(BUILD_DIR)/asan
+FUZZ_DIR    := $(BUILD_DIR)/fuzz
+FUZZ_SECONDS ?= 60
 WAYMARK     := $(RELEASE_DIR)/bin/waymark
 SHARED_DATA ?= ../shared/data
 CTEST_FLAGS := --output-on-failure -j $(JOBS)
 
-.PHONY: all setup release asan demo test test-release test-asan bench clean
+.PHONY: all setup release asan demo test test-release test-asan bench fuzz clean
 
 all: release
 
@@ -46,6 +48,16 @@ test: test-release test-asan
 # Benchmarks (not tests): results go to bench/results/.
 bench: release
 	bash bench/run.sh $(RELEASE_DIR) $(SHARED_DATA)
+
+# Every libFuzzer target in fuzz/ for FUZZ_SECONDS each (clang + libclang-rt-14-dev, installed
+# by scripts/setup.sh fuzz). Exits non-zero on any finding; crashers land in build/fuzz/findings.
+fuzz:
+	@bash scripts/setup.sh fuzz
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWAYMARK_FUZZ=ON \
+	  -DWAYMARK_BUILD_TESTS=OFF -DWAYMARK_BUILD_APPS=OFF -DWAYMARK_BUILD_BENCH=OFF \
+	  -DWAYMARK_BUILD_EXAMPLES=OFF -DWAYMARK_BUILD_RENDER=OFF
+	cmake --build $(FUZZ_DIR) -j $(JOBS)
+	bash fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD_DIR)

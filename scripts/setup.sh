@@ -14,6 +14,11 @@ packages=(
   libboost-graph-dev                 # graph tests (reference Dijkstra); make bench: Boost Graph A* peer
 )
 
+# `setup.sh fuzz` (make fuzz): also the fuzzing toolchain.
+if [ "${1:-}" = fuzz ]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
