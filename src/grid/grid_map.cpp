@@ -8,24 +8,30 @@
 
 namespace waymark::grid {
 
+namespace {
+/// width × height, checked before anything of that size is allocated.
+std::size_t checked_cell_count(int width, int height) {
+  WAYMARK_ASSERT(width >= 1 && height >= 1);
+  WAYMARK_ASSERT(static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) <
+                 std::numeric_limits<std::uint32_t>::max());
+  return static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+}
+}  // namespace
+
 GridMap::GridMap(int width, int height, GridMapParams params)
+    : GridMap(width, height, std::vector<std::uint8_t>(checked_cell_count(width, height), 1), {}, params) {}
+
+GridMap::GridMap(int width, int height, std::vector<std::uint8_t> passable, std::vector<double> terrain,
+                 GridMapParams params)
     : width_(width),
       height_(height),
       row_of_(static_cast<std::uint32_t>(width)),
       params_(params),
       diagonal_length_(diagonal_step * params.cell_size),
       heuristic_scale_(params.cell_size) {
-  WAYMARK_ASSERT(width >= 1 && height >= 1);
-  WAYMARK_ASSERT(static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) <
-                 std::numeric_limits<std::uint32_t>::max());
+  const std::size_t cells = checked_cell_count(width, height);
   WAYMARK_ASSERT(params.cell_size > 0 && params.min_cost_multiplier > 0);
-  passable_.assign(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), 1);
-}
-
-GridMap::GridMap(int width, int height, std::vector<std::uint8_t> passable, std::vector<double> terrain,
-                 GridMapParams params)
-    : GridMap(width, height, params) {
-  WAYMARK_ASSERT(passable.size() == passable_.size() && (terrain.empty() || terrain.size() == passable_.size()));
+  WAYMARK_ASSERT(passable.size() == cells && (terrain.empty() || terrain.size() == cells));
   passable_ = std::move(passable);
   for (std::uint8_t& p : passable_) p = p != 0 ? 1 : 0;
   if (terrain.empty()) return;

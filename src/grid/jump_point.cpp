@@ -156,7 +156,7 @@ JumpRules::Jump BlockJumps::jump(std::uint32_t p, int dir, std::uint32_t goal, s
     side += static_cast<std::uint32_t>(-l) + cells(r);
     if (r > 0 || side >= limit) break;
   }
-  const std::int32_t steps = cx > x ? cx - x : x - cx;  // one column per diagonal step
+  const auto steps = static_cast<std::int32_t>(cells(cx - x));  // one column per diagonal step
   scanned += side + static_cast<std::uint32_t>(steps);
   return {p, steps};
 }

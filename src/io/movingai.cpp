@@ -79,8 +79,11 @@ GridMap parse_movingai_map(std::istream& in, const std::string& name, const MapL
 
   const auto cells = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
   std::vector<std::uint8_t> passable(cells, 1);
-  std::vector<double> terrain;
-  if (options.terrain) terrain.assign(cells, 1.0);
+  std::vector<double> terrain;  // allocated at the first terrain cell: most maps have none
+  const auto set_terrain = [&](std::size_t i, double multiplier) {
+    if (terrain.empty()) terrain.assign(cells, 1.0);
+    terrain[i] = multiplier;
+  };
   for (int y = 0; y < height; ++y) {
     if (!reader.next(line))
       reader.fail("truncated: expected " + std::to_string(height) + " rows, found " + std::to_string(y));
@@ -94,10 +97,10 @@ GridMap parse_movingai_map(std::istream& in, const std::string& name, const MapL
         case '.': case 'G': break;
         case '@': case 'O': case 'T': passable[i] = 0; break;
         case 'S':
-          if (options.terrain) terrain[i] = options.terrain->swamp;
+          if (options.terrain) set_terrain(i, options.terrain->swamp);
           break;
         case 'W':
-          if (options.terrain) terrain[i] = options.terrain->water;
+          if (options.terrain) set_terrain(i, options.terrain->water);
           else passable[i] = 0;
           break;
         default:

@@ -104,10 +104,10 @@ PuzzleCheck SlidingPuzzle::check(std::span<const int> tiles) const {
   return permutation_parity(tiles) == blank_distance % 2 ? PuzzleCheck::ok : PuzzleCheck::unsolvable;
 }
 
-bool SlidingPuzzle::is_solvable(const PuzzleState& s) const {
+PuzzleCheck SlidingPuzzle::check(const PuzzleState& s) const {
   std::array<int, max_puzzle_cells> tiles{};
   for (int c = 0; c < cells(); ++c) tiles[static_cast<std::size_t>(c)] = s.tile_at(c);
-  return check(std::span<const int>(tiles.data(), static_cast<std::size_t>(cells()))) == PuzzleCheck::ok;
+  return check(std::span<const int>(tiles.data(), static_cast<std::size_t>(cells())));
 }
 
 PuzzleState SlidingPuzzle::make_state(std::span<const int> tiles) const {

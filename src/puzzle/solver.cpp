@@ -215,9 +215,7 @@ BoardClass classify(const SlidingPuzzle& puzzle, const PuzzleState& s) {
   const int cells = puzzle.cells();
   if (s.blank >= cells || s.tile_at(s.blank) != 0) return BoardClass::malformed;
   if (cells < max_puzzle_cells && (s.tiles >> (4 * cells)) != 0) return BoardClass::malformed;
-  std::array<int, max_puzzle_cells> tiles{};
-  for (int c = 0; c < cells; ++c) tiles[static_cast<std::size_t>(c)] = s.tile_at(c);
-  switch (puzzle.check(std::span<const int>(tiles.data(), static_cast<std::size_t>(cells)))) {
+  switch (puzzle.check(s)) {
     case PuzzleCheck::ok: return BoardClass::solvable;
     case PuzzleCheck::unsolvable: return BoardClass::unsolvable;
     default: return BoardClass::malformed;

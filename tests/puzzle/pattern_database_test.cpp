@@ -98,17 +98,10 @@ std::vector<int> brute_force_pattern(const SlidingPuzzle& p, const std::vector<i
   return value;
 }
 
-/// cell_of[t] = the cell of tile t.
-std::array<std::uint8_t, max_puzzle_cells> cells_of_tiles(const SlidingPuzzle& p, const PuzzleState& s) {
-  std::array<std::uint8_t, max_puzzle_cells> cell_of{};
-  for (int c = 0; c < p.cells(); ++c) cell_of[static_cast<std::size_t>(s.tile_at(c))] = static_cast<std::uint8_t>(c);
-  return cell_of;
-}
-
 /// The brute-force value of `pattern` on board `s`.
 int brute_force_value(const SlidingPuzzle& p, const std::vector<int>& pattern, const std::vector<int>& table,
                       const PuzzleState& s) {
-  const auto cell_of = cells_of_tiles(p, s);
+  const auto cell_of = s.cells_of_tiles(p.cells());
   std::size_t code = 0;
   for (std::size_t i = pattern.size(); i-- > 0;) {
     code = code * static_cast<std::size_t>(p.cells()) + cell_of[static_cast<std::size_t>(pattern[i])];
@@ -197,8 +190,8 @@ std::vector<PuzzleState> random_walk(const SlidingPuzzle& p, int steps, unsigned
 bool only_the_moved_tiles_parts_change(const SlidingPuzzle& p, const AdditivePatternDatabase& db,
                                        const PuzzleState& s, const PuzzleState& n) {
   const int moved = s.tile_at(n.blank);
-  const auto before = cells_of_tiles(p, s);
-  const auto after = cells_of_tiles(p, n);
+  const auto before = s.cells_of_tiles(p.cells());
+  const auto after = n.cells_of_tiles(p.cells());
   for (const auto parts : {db.parts(), db.reflected_parts()}) {
     for (const AdditivePatternDatabase::Part& part : parts) {
       const bool holds = std::find(part.tiles.begin(), part.tiles.end(), moved) != part.tiles.end();
@@ -555,7 +548,7 @@ void check_pdb663_on(const PuzzleSolver& solver, const PuzzleState& s, int bound
   if ((h == 0) != (s == p.goal())) fail("zero off the goal or nonzero on it");
   if (static_cast<int>(db(s, p.goal())) != h) fail("the Heuristic overload differs");
   if (solver.estimate(s) != h) fail("PuzzleSolver::estimate differs");
-  const auto cell_of = cells_of_tiles(p, s);
+  const auto cell_of = s.cells_of_tiles(p.cells());
   const auto sum = [&](std::span<const AdditivePatternDatabase::Part> parts) {
     int total = 0;
     for (const AdditivePatternDatabase::Part& part : parts) {

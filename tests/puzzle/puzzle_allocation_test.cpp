@@ -40,11 +40,7 @@ TEST(Allocation, PuzzleIdaHandleAllocatesNothingAfterWarmUp) {
       }
       return solved;
     };
-    EXPECT_EQ(query_all(), 3 * boards.size());  // warm-up
-    const std::size_t before = test::allocation_count();
-    const std::size_t solved = query_all();
-    EXPECT_EQ(test::allocation_count() - before, 0u);
-    EXPECT_EQ(solved, 3 * boards.size());
+    EXPECT_EQ(test::expect_no_allocation_after_warm_up(query_all), 3 * boards.size());
   }
 }
 

@@ -17,15 +17,7 @@
 namespace waymark {
 namespace {
 
-template <class Run>
-void expect_no_allocation_after_warm_up(Run&& run) {
-  run();  // warm-up: tables, open lists, paths and results grow to their largest size
-  run();
-  const std::size_t before = test::allocation_count();
-  const std::size_t solved = run();
-  EXPECT_EQ(test::allocation_count() - before, 0u);
-  EXPECT_GT(solved, 0u);
-}
+using test::expect_no_allocation_after_warm_up;
 
 TEST(HandleAllocation, GridHandlesSteppedWithEventsAndKeptResults) {
   const grid::GridMap large = io::load_movingai_map(test::data_dir + "/maps/den520d.map");

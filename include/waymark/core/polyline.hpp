@@ -5,7 +5,6 @@
 
 #include <concepts>
 #include <cstddef>
-#include <iterator>
 #include <ranges>
 #include <span>
 #include <vector>

@@ -75,8 +75,10 @@ class SlidingPuzzle {
   /// parity of the blank's Manhattan distance from cell 0 (each move is one transposition
   /// and moves the blank one step).
   [[nodiscard]] PuzzleCheck check(std::span<const int> tiles) const;
-  /// check() == ok for a state's board, without allocating.
-  [[nodiscard]] bool is_solvable(const PuzzleState& s) const;
+  /// check() of a state's board (its tiles cell by cell), without allocating.
+  [[nodiscard]] PuzzleCheck check(const PuzzleState& s) const;
+  /// check(s) == ok.
+  [[nodiscard]] bool is_solvable(const PuzzleState& s) const { return check(s) == PuzzleCheck::ok; }
   /// The state of a board that passed check().
   [[nodiscard]] PuzzleState make_state(std::span<const int> tiles) const;
   [[nodiscard]] std::vector<int> tiles(const PuzzleState& s) const;
