@@ -2,13 +2,20 @@
 // What every subcommand shares: exit codes, the usage error, and the guard that turns bad
 // input into a message and exit code 2.
 
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "waymark/core/enum_names.hpp"
 #include "waymark/core/errors.hpp"
+#include "waymark/core/status.hpp"
+#include "waymark/core/text.hpp"
+#include "waymark/search/handle.hpp"
 
 namespace waymark::cli {
 
@@ -21,21 +28,55 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Runs a command body, turning input errors into a message and exit code 2.
+/// Runs a command body: every exception that reaches it becomes one line "waymark: reason" on
+/// stderr and exit code 2, so no input, option or failing write can terminate the process.
 template <class F>
 int guarded(F&& body) {
   try {
     return body();
-  } catch (const LoadError& e) {
+  } catch (const std::bad_alloc&) {
+    std::cerr << "waymark: out of memory (the input needs more memory than this machine gives; see the limits in "
+                 "docs/robustness.md)\n";
+  } catch (const std::exception& e) {  // LoadError, SaveError, UsageError, BuildError and the rest
     std::cerr << "waymark: " << e.what() << "\n";
-  } catch (const UsageError& e) {
-    std::cerr << "waymark: " << e.what() << "\n";
-  } catch (const BuildError& e) {  // a world or preprocessing refused its parameters
-    std::cerr << "waymark: " << e.what() << "\n";
-  } catch (const std::filesystem::filesystem_error& e) {
-    std::cerr << "waymark: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "waymark: unknown error\n";
   }
   return exit_bad_input;
+}
+
+/// A whole-number option checked against [lo, hi] (options are read as signed, so "-5" is
+/// refused instead of wrapping around): the value, or UsageError "--name must be an integer
+/// from lo to hi, got v".
+inline std::size_t checked_count(std::int64_t value, std::int64_t lo, std::int64_t hi, const std::string& name) {
+  if (value < lo || value > hi)
+    throw UsageError(name + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
+                     std::to_string(value));
+  return static_cast<std::size_t>(value);
+}
+
+/// Runs a handle's query to its end, or until `time_limit_s` seconds (0: none) have passed;
+/// then cancels it and sets `timed_out`.
+template <class Node>
+Status run_limited(search::SearchHandle<Node>& search, const Node& start, const Node& goal, double time_limit_s,
+                   bool& timed_out) {
+  timed_out = false;
+  search.begin(start, goal);
+  if (time_limit_s <= 0) return search.step();
+  const auto limit = std::chrono::duration_cast<search::Budget::Clock::duration>(std::chrono::duration<double>(time_limit_s));
+  if (!search.step(search::Budget::of_time(limit)).running()) return search.status();
+  timed_out = true;
+  search.cancel();
+  return search.step();
+}
+
+/// What a failed query's status says, for messages: "no path", "out of nodes (--max-nodes)",
+/// "time limit (--time-limit)".
+inline std::string failure_reason(Status st, bool timed_out) {
+  if (timed_out) return "time limit (--time-limit)";
+  if (st.has(StatusDetail::out_of_nodes)) return "out of nodes (--max-nodes)";
+  if (st.has(StatusDetail::cancelled)) return "cancelled";
+  return "no path";
 }
 
 /// "a|b|c": the names of an enum, for help texts and error messages.

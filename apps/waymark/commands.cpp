@@ -37,6 +37,11 @@ void add_search_options(CLI::App* cmd, SearchArgs& a) {
                   "manhattan when 4-connected)");
   cmd->add_flag("--json", a.json, "machine-readable output");
   cmd->add_option("--png", a.png, "write a picture of the path (and the cells expanded) to this PNG");
+  cmd->add_option("--max-nodes", a.max_nodes, "stop a query after it reaches this many nodes (>= 1)")
+      ->capture_default_str();
+  cmd->add_option("--max-cells", a.max_cells,
+                  "refuse maps with more cells than this (width x height; raise it for larger maps)")
+      ->capture_default_str();
 }
 
 GridPlannerOptions planner_options(const SearchArgs& a, DiagonalRule rule) {
@@ -48,6 +53,9 @@ GridPlannerOptions planner_options(const SearchArgs& a, DiagonalRule rule) {
   if (!(a.weight >= 1.0) || !std::isfinite(a.weight))
     throw UsageError("--weight must be a finite number >= 1");
   o.query.weight = a.weight;
+  o.query.max_nodes = checked_count(a.max_nodes, 1, INT64_MAX, "--max-nodes");
+  if (!(a.time_limit_s >= 0) || !std::isfinite(a.time_limit_s))
+    throw UsageError("--time-limit must be a number of seconds > 0");
   if (!a.heuristic.empty()) {
     const auto h = parse_heuristic(a.heuristic);
     if (!h) throw UsageError("unknown heuristic '" + a.heuristic + "'");
@@ -131,6 +139,7 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& a) {
   cmd->add_option("--trace", a.trace,
                   "write the search's events to this file as JSON lines (begin, open, expand, close, goal, end)");
   add_search_options(cmd, a.search);
+  cmd->add_option("--time-limit", a.search.time_limit_s, "stop the search after this many seconds (> 0; default: none)");
   return cmd;
 }
 
@@ -151,7 +160,6 @@ CLI::App* add_scen_command(CLI::App& app, ScenArgs& a) {
   cmd->add_option("--maps", a.maps_dir, "folder holding the maps (default: beside each scenario)");
   cmd->add_option("--sample-every", a.sample_every,
                   "run only query i of each file with i % N == 0 (i from 0; 1: every query)")
-      ->check(CLI::PositiveNumber)
       ->capture_default_str();
   add_search_options(cmd, a.search);
   return cmd;
@@ -163,6 +171,7 @@ int run_path(const PathArgs& a) {
     if (!rule) throw UsageError("unknown diagonal rule '" + a.diagonal + "'");
     const GridPlannerOptions options = planner_options(a.search, *rule);
     MapLoadOptions load;
+    load.max_cells = checked_count(a.search.max_cells, 1, INT64_MAX, "--max-cells");
     if (a.terrain) load.terrain = TerrainCosts{};
     const GridMap map = load_movingai_map(a.map, load);
     const CellId start = checked_cell(map, parse_coord(a.from, "--from"), "start", a.map);
@@ -176,13 +185,15 @@ int run_path(const PathArgs& a) {
     }
 
     GridPlanner planner(map, planner_opts);
-    const Status st = planner.plan(start, goal);
+    bool timed_out = false;
+    const Status st = run_limited(planner.search(), start, goal, a.search.time_limit_s, timed_out);
     const Path<CellId>& path = planner.path();
     const SearchStats& stats = planner.stats();
     const double time_us = stats.time_s * microseconds_per_second;
     if (a.search.json) {
       nlohmann::json j;
       j["status"] = to_string(st.state);
+      if (!st.succeeded()) j["reason"] = failure_reason(st, timed_out);
       j["cost"] = st.succeeded() ? nlohmann::json(path.cost) : nlohmann::json(nullptr);
       j["steps"] = path.steps();
       j["path"] = coords_json(map, path);
@@ -191,7 +202,9 @@ int run_path(const PathArgs& a) {
       j["time_us"] = time_us;
       std::cout << j.dump() << "\n";
     } else {
-      std::cout << "status:   " << to_string(st.state) << "\n";
+      std::cout << "status:   " << to_string(st.state);
+      if (!st.succeeded()) std::cout << ": " << failure_reason(st, timed_out);
+      std::cout << "\n";
       if (st.succeeded()) {
         std::cout << "cost:     " << path.cost << "\nsteps:    " << path.steps() << "\n";
       }
@@ -215,7 +228,8 @@ int run_scen(const ScenArgs& a) {
     ScenarioRunOptions options;
     options.planner = planner_options(a.search, DiagonalRule::no_corner_cutting);
     options.maps_dir = a.maps_dir;
-    options.sample_every = a.sample_every;
+    options.map_load.max_cells = checked_count(a.search.max_cells, 1, INT64_MAX, "--max-cells");
+    options.sample_every = checked_count(a.sample_every, 1, INT64_MAX, "--sample-every");
     const ScenarioReport r = run_scenarios(a.files, options);
     if (a.search.json) {
       nlohmann::json mismatches = nlohmann::json::array();
@@ -298,7 +312,7 @@ int run_jps_table(const JpsTableArgs& a) {
     const Stopwatch build;
     const JumpTable table(map);
     const double build_s = build.seconds();
-    if (!table.save(a.out)) throw UsageError("cannot write " + a.out);
+    table.save(a.out);
     if (a.json) {
       std::cout << nlohmann::json{{"map", a.map},
                                   {"out", a.out},

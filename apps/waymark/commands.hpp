@@ -5,7 +5,10 @@
 
 #include <cstddef>
 #include <optional>
+#include <cstdint>
 #include <string>
+
+#include "waymark/io/movingai.hpp"
 #include <vector>
 
 #include "cli_support.hpp"
@@ -14,12 +17,21 @@ namespace waymark::cli {
 
 
 /// Options shared by every grid-search command.
+/// The default --max-nodes: 50 million nodes (A* on the largest Moving AI maps reaches a
+/// few million; IDA* on a 512² map would otherwise run for minutes).
+inline constexpr std::int64_t default_max_nodes = 50'000'000;
+
 struct SearchArgs {
   std::string algorithm = "astar";
   double weight = 1.5;
   std::string heuristic;  ///< empty: the rule's default
   bool json = false;
   std::string png;  ///< picture of the path, when set
+  /// Nodes one query may reach before it stops, out of nodes (exit 1): a bound on time and
+  /// memory for every algorithm, IDA* and DFS included. Raise it for larger maps.
+  std::int64_t max_nodes = default_max_nodes;
+  std::int64_t max_cells = static_cast<std::int64_t>(io::default_max_map_cells);  ///< largest map accepted (--max-cells)
+  double time_limit_s = 0;  ///< wall time of one query's search; 0: none
 };
 
 struct PathArgs {
@@ -43,7 +55,7 @@ struct ScenArgs {
   SearchArgs search;
   std::vector<std::string> files;
   std::string maps_dir;
-  std::size_t sample_every = 1;  ///< run query i of each file when i % sample_every == 0
+  std::int64_t sample_every = 1;  ///< run query i of each file when i % sample_every == 0
 };
 
 CLI::App* add_path_command(CLI::App& app, PathArgs& args);

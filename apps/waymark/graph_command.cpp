@@ -81,7 +81,7 @@ int run_graph(const GraphArgs& a) {
     if (!a.trace.empty() && !single) throw UsageError("--trace goes with --from/--to (one query)");
     if (!has_preprocessing(*algorithm) && (!a.load.empty() || !a.save.empty()))
       throw UsageError("--load/--save apply to alt, ch and table");
-    if (a.landmarks != 0 && *algorithm != Algorithm::alt) throw UsageError("--landmarks applies to alt");
+    if (a.landmarks && *algorithm != Algorithm::alt) throw UsageError("--landmarks applies to alt");
 
     const LoadedGraph g = load_graph(a);
     if (const auto why = graph_planner_unsupported(g.graph, *algorithm)) throw UsageError(*why);
@@ -95,13 +95,12 @@ int run_graph(const GraphArgs& a) {
     GraphPlannerOptions options;
     options.algorithm = *algorithm;
     options.load_from = a.load;
-    if (a.landmarks != 0) {
-      if (a.landmarks > LandmarkParams::max_count)
-        throw UsageError("--landmarks must be 1.." + std::to_string(LandmarkParams::max_count));
-      options.landmarks.count = a.landmarks;
+    if (a.landmarks) {
+      options.landmarks.count =
+          checked_count(*a.landmarks, 1, static_cast<std::int64_t>(LandmarkParams::max_count), "--landmarks");
     }
     GraphPlanner planner(g.graph, options);
-    if (!a.save.empty() && !planner.save_preprocessing(a.save)) throw UsageError("cannot write " + a.save);
+    if (!a.save.empty()) planner.save_preprocessing(a.save);
 
     if (single) {
       const Status st = planner.plan(pairs[0].from, pairs[0].to);

@@ -24,7 +24,7 @@ struct GraphArgs {
   std::string algorithm = "dijkstra";
   std::string load;     ///< preprocessing file to read (alt, ch, table)
   std::string save;     ///< preprocessing file to write
-  std::size_t landmarks = 0;  ///< alt: landmark count; 0 = the library default
+  std::optional<std::int64_t> landmarks;  ///< alt: landmark count; unset: the library default
   bool json = false;
   std::string trace;  ///< single query: the search's events as JSON lines, when set
 };

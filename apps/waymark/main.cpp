@@ -2,6 +2,7 @@
 // shortest paths on road graphs, and optimal sliding-tile puzzle solutions.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -30,7 +31,16 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    // One line, like every other error: "waymark: reason (see waymark [command] --help)".
+    std::string reason = e.what();
+    std::replace(reason.begin(), reason.end(), '\n', ' ');
+    constexpr const char* commands = "path, scen, jps-table, graph or puzzle";
+    if (argc < 2) {
+      reason = std::string("a command is required: ") + commands;
+    } else if (argv[1][0] != '-' && app.get_subcommands().empty()) {
+      reason = "unknown command " + waymark::quoted(argv[1]) + " (expected " + commands + ")";
+    }
+    std::cerr << "waymark: " << reason << " (see waymark --help)\n";
     return waymark::cli::exit_bad_input;
   }
   if (path_cmd->parsed()) return waymark::cli::run_path(path_args);

@@ -102,7 +102,10 @@ int run_puzzle(const PuzzleArgs& a) {
   return guarded([&] {
     const auto algorithm = parse_algorithm(a.algorithm);
     if (!algorithm) throw UsageError("unknown algorithm '" + a.algorithm + "' (" + choices(algorithm_names) + ")");
-    if (a.threads == 0) throw UsageError("--threads must be at least 1");
+    constexpr std::int64_t max_threads = 256;
+    const std::size_t threads = checked_count(a.threads, 1, max_threads, "--threads");
+    const std::size_t max_nodes =
+        a.max_nodes ? checked_count(*a.max_nodes, 1, INT64_MAX, "--max-nodes") : default_astar_max_nodes;
     const PuzzleInstanceList list = load_puzzle_instances(a.instances);
     const SlidingPuzzle puzzle(list.width);
     const HeuristicKind heuristic = heuristic_arg(a, list.width);
@@ -144,9 +147,9 @@ int run_puzzle(const PuzzleArgs& a) {
     };
 
     // One solver per thread, sharing the puzzle and the pattern database.
-    share_indices(n, a.threads, [&](const auto& next) {
+    share_indices(n, threads, [&](const auto& next) {
       PuzzleSolverOptions options;
-      options.max_nodes = a.max_nodes != 0 ? a.max_nodes : default_astar_max_nodes;
+      options.max_nodes = max_nodes;
       std::size_t current = 0;
       options.on_iteration = [&](int bound, std::uint64_t nodes) {
         const std::lock_guard<std::mutex> hold(lock);
@@ -189,7 +192,7 @@ int run_puzzle(const PuzzleArgs& a) {
       summary["not_optimal"] = mismatched;
       summary["algorithm"] = a.algorithm;
       summary["heuristic"] = std::string(to_string(heuristic));
-      summary["threads"] = std::min(a.threads, n);
+      summary["threads"] = std::min(threads, n);
       summary["expanded"] = expanded;
       summary["generated"] = generated;
       summary["search_s"] = search_s;

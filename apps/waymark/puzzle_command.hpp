@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "cli_support.hpp"
@@ -15,8 +17,8 @@ struct PuzzleArgs {
   std::string algorithm = "ida";
   std::string heuristic = "auto";  ///< auto: pdb-663 on 4x4 boards, linear-conflict on smaller ones
   std::string pdb;                 ///< pattern database file: read if present, else built and written
-  std::size_t threads = 1;         ///< instances solved in parallel
-  std::size_t max_nodes = 0;       ///< A*: state limit (0 = the default below)
+  std::int64_t threads = 1;                ///< instances solved in parallel
+  std::optional<std::int64_t> max_nodes;  ///< A*: state limit (unset: the default below)
   bool moves = false;              ///< text output: print each solution's moves
   bool json = false;
 };

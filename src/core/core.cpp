@@ -23,4 +23,7 @@ LoadError::LoadError(std::string file, std::size_t line, std::string reason)
       line_(line),
       reason_(std::move(reason)) {}
 
+SaveError::SaveError(std::string file, std::string reason)
+    : std::runtime_error(file + ": " + reason), file_(std::move(file)), reason_(std::move(reason)) {}
+
 }  // namespace waymark

@@ -83,11 +83,7 @@ void ContractionHierarchy::save(std::ostream& out) const {
 }
 
 void ContractionHierarchy::save(const std::string& path) const {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error(path + ": cannot open for writing");
-  save(out);
-  out.flush();
-  if (!out) throw std::runtime_error(path + ": write failed");
+  save_file(path, [&](std::ostream& out) { save(out); });
 }
 
 ContractionHierarchy ContractionHierarchy::load(const std::string& path, const Graph& original) {

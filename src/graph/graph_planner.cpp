@@ -183,18 +183,11 @@ std::size_t GraphPlanner::preprocess_bytes() const {
   return 0;
 }
 
-bool GraphPlanner::save_preprocessing(const std::string& path) const {
+void GraphPlanner::save_preprocessing(const std::string& path) const {
   if (landmarks_) return landmarks_->save(path);
   if (table_) return table_->save(path);
-  if (hierarchy_) {
-    try {
-      hierarchy_->save(path);
-      return true;
-    } catch (const std::exception&) {
-      return false;
-    }
-  }
-  return false;
+  if (hierarchy_) return hierarchy_->save(path);
+  throw SaveError(path, std::string("algorithm ") + std::string(to_string(options_.algorithm)) + " has no preprocessing to save");
 }
 
 }  // namespace waymark::graph

@@ -182,13 +182,11 @@ bool Landmarks::matches(const Graph& graph) const {
   return graph.node_count() == node_count_ && graph.arc_count() == arc_count_ && arc_fingerprint(graph) == fingerprint_;
 }
 
-bool Landmarks::save(const std::string& path) const {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) return false;
-  return save(out);
+void Landmarks::save(const std::string& path) const {
+  save_file(path, [&](std::ostream& out) { save(out); });
 }
 
-bool Landmarks::save(std::ostream& out) const {
+void Landmarks::save(std::ostream& out) const {
   ChecksummedWriter writer(out);
   const std::size_t k = count();
   std::vector<unsigned char> bytes(file_magic.begin(), file_magic.end());
@@ -208,8 +206,6 @@ bool Landmarks::save(std::ostream& out) const {
     writer.bytes(bytes.data(), bytes.size());
   }
   writer.finish();
-  out.flush();
-  return static_cast<bool>(out);
 }
 
 Landmarks Landmarks::load(const std::string& path, const Graph& graph) {

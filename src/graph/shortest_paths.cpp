@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "waymark/core/binary_io.hpp"
 #include "waymark/core/errors.hpp"
 #include "waymark/core/hash.hpp"
 #include "waymark/core/stopwatch.hpp"
@@ -151,21 +152,19 @@ Cost RouteTable::distance(VertexId source, VertexId target) const {
   return walk(source, target, [&](VertexId, Cost w) { sum += w; }) ? sum : infinite_cost;
 }
 
-bool RouteTable::save(const std::string& path) const {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) return false;
-  const RouteFileHeader header{route_file_magic,
-                               file_version,
-                               sizeof(std::uint32_t),
-                               graph_->node_count(),
-                               graph_->arc_count(),
-                               arc_fingerprint(*graph_),
-                               entries_checksum(first_arc_)};
-  out.write(reinterpret_cast<const char*>(&header), sizeof header);
-  out.write(reinterpret_cast<const char*>(first_arc_.data()),
-            static_cast<std::streamsize>(first_arc_.size() * sizeof(std::uint32_t)));
-  out.close();
-  return !out.fail();
+void RouteTable::save(const std::string& path) const {
+  save_file(path, [&](std::ostream& out) {
+    const RouteFileHeader header{route_file_magic,
+                                 file_version,
+                                 sizeof(std::uint32_t),
+                                 graph_->node_count(),
+                                 graph_->arc_count(),
+                                 arc_fingerprint(*graph_),
+                                 entries_checksum(first_arc_)};
+    out.write(reinterpret_cast<const char*>(&header), sizeof header);
+    out.write(reinterpret_cast<const char*>(first_arc_.data()),
+              static_cast<std::streamsize>(first_arc_.size() * sizeof(std::uint32_t)));
+  });
 }
 
 RouteTable RouteTable::load(const std::string& path, const Graph& graph) {

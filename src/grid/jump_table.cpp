@@ -3,13 +3,15 @@
 #include <array>
 #include <fstream>
 
+#include "waymark/core/binary_io.hpp"
 #include "waymark/core/errors.hpp"
 #include "waymark/core/hash.hpp"
 
 namespace waymark::grid {
 namespace {
 
-constexpr std::array<char, 8> file_magic{'W', 'M', 'J', 'P', 'S', '+', '0', '2'};  // 02: Hasher fingerprint
+// 02: Hasher fingerprint; 03: a trailing checksum, and entries checked against the map on load
+constexpr std::array<char, 8> file_magic{'W', 'M', 'J', 'P', 'S', '+', '0', '3'};
 
 /// A hash of the obstacle layout, so a table is never used with another map.
 std::uint64_t fingerprint(const PaddedGrid& grid) {
@@ -53,6 +55,14 @@ void JumpTable::build() {
   distances_.assign(static_cast<std::size_t>(grid_.stride()) * static_cast<std::size_t>(grid_.height() + 2) *
                         direction_count,
                     0);
+  sweep([](std::int16_t& entry, std::int16_t value) {
+    entry = value;
+    return true;
+  });
+}
+
+template <class Visit>
+bool JumpTable::sweep(Visit&& visit) {
   const int w = grid_.width(), h = grid_.height();
   auto at = [&](std::uint32_t p, int d) -> std::int16_t& {
     return distances_[static_cast<std::size_t>(p) * direction_count + static_cast<std::size_t>(d)];
@@ -67,9 +77,12 @@ void JumpTable::build() {
       for (int j = 0; j < w; ++j) {
         const int x = dx > 0 ? w - 1 - j : j;
         const std::uint32_t p = grid_.index(x, y);
-        if (!grid_.open(p)) continue;
+        if (!grid_.open(p)) {
+          if (!visit(at(p, d), std::int16_t{0})) return false;
+          continue;
+        }
         if (!rules_.can_move(p, d)) {
-          at(p, d) = 0;
+          if (!visit(at(p, d), std::int16_t{0})) return false;
           continue;
         }
         const std::uint32_t next = p + step;
@@ -77,39 +90,66 @@ void JumpTable::build() {
             is_diagonal(d) ? at(next, turn(d, -1)) > 0 || at(next, turn(d, 1)) > 0
                            : rules_.has_forced_neighbour(next, d);
         const std::int16_t further = at(next, d);
-        at(p, d) = static_cast<std::int16_t>(next_is_jump_point ? 1 : further > 0 ? further + 1 : further - 1);
+        if (!visit(at(p, d), static_cast<std::int16_t>(next_is_jump_point ? 1 : further > 0 ? further + 1 : further - 1)))
+          return false;
       }
     }
   }
+  return true;
 }
 
-bool JumpTable::save(const std::string& path) const {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) return false;
-  const Header header{file_magic, grid_.width(), grid_.height(), fingerprint(grid_)};
-  out.write(reinterpret_cast<const char*>(&header), sizeof header);
-  out.write(reinterpret_cast<const char*>(distances_.data()),
-            static_cast<std::streamsize>(distances_.size() * sizeof(std::int16_t)));
-  return static_cast<bool>(out);
+void JumpTable::save(const std::string& path) const {
+  save_file(path, [&](std::ostream& out) {
+    ChecksummedWriter w(out);
+    const Header header{file_magic, grid_.width(), grid_.height(), fingerprint(grid_)};
+    w.bytes(&header, sizeof header);
+    w.array(distances_);
+    w.finish();
+  });
 }
 
 JumpTable JumpTable::load(const std::string& path, const GridMap& map) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw LoadError(path, 0, "cannot open file");
+  ChecksummedReader r(in, path);
   Header header{};
-  if (!in.read(reinterpret_cast<char*>(&header), sizeof header) || header.magic != file_magic)
-    throw LoadError(path, 0, "not a waymark JPS+ table");
+  r.bytes(&header, sizeof header, "header");
+  if (header.magic != file_magic) r.fail("not a waymark JPS+ table (version 03)");
   if (header.width != map.width() || header.height != map.height())
-    throw LoadError(path, 0, "table is for a " + std::to_string(header.width) + "x" + std::to_string(header.height) +
-                                 " map, this map is " + std::to_string(map.width()) + "x" + std::to_string(map.height()));
-  std::vector<std::int16_t> distances(static_cast<std::size_t>(map.width() + 2) *
-                                      static_cast<std::size_t>(map.height() + 2) * direction_count);
-  if (!in.read(reinterpret_cast<char*>(distances.data()),
-               static_cast<std::streamsize>(distances.size() * sizeof(std::int16_t))))
-    throw LoadError(path, 0, "truncated table");
-  if (in.peek() != std::char_traits<char>::eof()) throw LoadError(path, 0, "unexpected data after the table");
+    r.fail("table is for a " + std::to_string(header.width) + "x" + std::to_string(header.height) + " map, this map is " +
+           std::to_string(map.width()) + "x" + std::to_string(map.height()));
+  std::vector<std::int16_t> distances;
+  r.array(distances,
+          static_cast<std::size_t>(map.width() + 2) * static_cast<std::size_t>(map.height() + 2) * direction_count,
+          "jump distances");
+  r.finish();
   JumpTable table(map, std::move(distances));
-  if (header.fingerprint != fingerprint(table.grid())) throw LoadError(path, 0, "table was built for a different map");
+  if (header.fingerprint != fingerprint(table.grid())) r.fail("table was built for a different map");
+  // The checksum catches damage; a forged table with a valid checksum must still never send a
+  // search through a wall or off the map. Every entry must equal what the build's recurrence
+  // gives from its neighbour, and the border and walls hold zeros: by induction along each
+  // direction, the table is then exactly the one built for this map. O(cells), like a build.
+  std::size_t bad = 0;
+  const std::int16_t* base = table.distances_.data();
+  const bool consistent = table.sweep([&](std::int16_t& entry, std::int16_t value) {
+    if (entry == value) return true;
+    bad = static_cast<std::size_t>(&entry - base);
+    return false;
+  });
+  if (!consistent) {
+    const std::uint32_t padded = static_cast<std::uint32_t>(bad / direction_count);
+    const CellId c = table.grid().cell(padded);
+    r.fail("jump distance of cell (" + std::to_string(map.coord(c).x) + "," + std::to_string(map.coord(c).y) +
+           "), direction " + std::to_string(bad % direction_count) + " does not match the map (a damaged or forged table)");
+  }
+  // The border is never read by a search; still, a table that loads equals the one built.
+  const PaddedGrid& g = table.grid();
+  for (std::uint32_t p = 0; p < g.size(); ++p) {
+    if (g.open(p)) continue;
+    for (int d = 0; d < direction_count; ++d) {
+      if (table.distance(p, d) != 0) r.fail("a blocked or border cell has a jump distance (a damaged or forged table)");
+    }
+  }
   return table;
 }
 

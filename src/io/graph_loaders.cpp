@@ -16,6 +16,7 @@ using graph::GraphBuilder;
 namespace {
 
 using detail::LineReader;
+using detail::quoted;
 using detail::open_or_throw;
 using detail::parse_number;
 using detail::split_fields;
@@ -26,14 +27,6 @@ constexpr std::int64_t node_list_first_id = 0;
 /// Arcs reserved up front at most, so a bogus `p` line cannot allocate gigabytes before the
 /// arcs are there; larger graphs grow as they are read.
 constexpr std::size_t max_reserved_arcs = std::size_t{1} << 24;
-
-std::string quoted(std::string_view s) {
-  // Appended piecewise: GCC 12 warns falsely (-Wrestrict) on "'" + std::string(s) + "'".
-  std::string out(1, '\'');
-  out += s;
-  out += '\'';
-  return out;
-}
 
 std::string id_range(const FileVertexIds& ids) {
   if (ids.count() == 0) return "(the graph has no vertices)";
@@ -76,7 +69,8 @@ void at_line(const LineReader& r, F&& f) {
 std::size_t count_field(const LineReader& r, std::string_view field, std::size_t limit, std::string_view what) {
   std::uint64_t n = 0;
   if (!parse_number(field, n) || n > limit)
-    r.fail(std::string(what) + " must be an integer from 0 to " + std::to_string(limit) + ", got " + quoted(field));
+    r.fail(std::string(what) + " must be an integer from 0 to " + std::to_string(limit) + ", got " + quoted(field) +
+           " (larger graphs: raise io::max_graph_vertices / io::max_graph_arcs)");
   return static_cast<std::size_t>(n);
 }
 
@@ -100,8 +94,8 @@ DimacsArcs read_dimacs_arcs(std::istream& in, const std::string& name) {
     if (f[0] == "p") {
       if (p_line != 0) r.fail("second 'p' line (the first is line " + std::to_string(p_line) + ")");
       if (f.size() != 4 || f[1] != "sp") r.fail("expected 'p sp N M', got " + quoted(line));
-      const std::size_t n = count_field(r, f[2], GraphBuilder::max_vertices, "vertex count");
-      announced_arcs = count_field(r, f[3], GraphBuilder::max_arcs, "arc count");
+      const std::size_t n = count_field(r, f[2], max_graph_vertices, "vertex count");
+      announced_arcs = count_field(r, f[3], max_graph_arcs, "arc count");
       builder = GraphBuilder(n);
       builder.reserve_arcs(std::min(announced_arcs, max_reserved_arcs));
       ids = FileVertexIds(dimacs_first_id, n);
@@ -140,7 +134,7 @@ std::vector<Vec3> read_dimacs_coordinates(std::istream& in, const std::string& n
       if (p_line != 0) r.fail("second 'p' line (the first is line " + std::to_string(p_line) + ")");
       if (f.size() != 5 || f[1] != "aux" || f[2] != "sp" || f[3] != "co")
         r.fail("expected 'p aux sp co N', got " + quoted(line));
-      const std::size_t n = count_field(r, f[4], GraphBuilder::max_vertices, "vertex count");
+      const std::size_t n = count_field(r, f[4], max_graph_vertices, "vertex count");
       if (n != ids.count())
         r.fail("coordinates for " + std::to_string(n) + " vertices, the graph has " + std::to_string(ids.count()));
       p_line = r.number();
@@ -209,8 +203,8 @@ LoadedGraph parse_node_edge_lists(std::istream& nodes, const std::string& nodes_
       if (!parse_number(f[0], id)) r.fail("bad vertex id " + quoted(f[0]));
       node_lines.push_back({id, Vec3{coordinate_field(r, f[1]), coordinate_field(r, f[2]), 0}, r.number()});
     }
-    if (node_lines.size() > GraphBuilder::max_vertices)
-      r.fail_at(0, "more than " + std::to_string(GraphBuilder::max_vertices) + " nodes");
+    if (node_lines.size() > max_graph_vertices)
+      r.fail_at(0, "more than " + std::to_string(max_graph_vertices) + " nodes (the limit io::max_graph_vertices)");
   }
   const FileVertexIds ids(node_list_first_id, node_lines.size());
   std::vector<Vec3> positions(ids.count());

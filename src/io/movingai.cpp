@@ -16,6 +16,7 @@ namespace {
 using detail::LineReader;
 using detail::open_or_throw;
 using detail::parse_number;
+using detail::quoted;
 using detail::split_fields;
 
 /// Largest map side we accept; keeps width·height well inside 32-bit cell ids.
@@ -45,10 +46,10 @@ long header_value(const LineReader& reader, std::string_view line, std::string_v
   const auto fields = split_fields(line);
   long v = 0;
   if (fields.size() != 2 || fields[0] != key)
-    reader.fail("expected '" + std::string(key) + " N', got '" + std::string(line) + "'");
+    reader.fail("expected '" + std::string(key) + " N', got " + quoted(line));
   if (!parse_number(fields[1], v) || v < 1 || v > max_map_side)
     reader.fail(std::string(key) + " must be an integer from 1 to " + std::to_string(max_map_side) +
-                ", got '" + std::string(fields[1]) + "'");
+                ", got " + quoted(fields[1]));
   return v;
 }
 
@@ -60,7 +61,7 @@ GridMap parse_movingai_map(std::istream& in, const std::string& name, const MapL
   if (!reader.next(line)) reader.fail("empty file: missing 'type' header");
   {
     const auto f = split_fields(line);
-    if (f.size() != 2 || f[0] != "type") reader.fail("expected 'type octile', got '" + line + "'");
+    if (f.size() != 2 || f[0] != "type" || f[1] != "octile") reader.fail("expected 'type octile', got " + quoted(line));
   }
   long height = -1, width = -1;
   while (height < 0 || width < 0) {
@@ -71,17 +72,22 @@ GridMap parse_movingai_map(std::istream& in, const std::string& name, const MapL
     } else if (!f.empty() && f[0] == "width" && width < 0) {
       width = header_value(reader, line, "width");
     } else {
-      reader.fail("expected 'height N' or 'width N', got '" + line + "'");
+      reader.fail("expected 'height N' or 'width N', got " + quoted(line));
     }
   }
   if (!reader.next(line) || split_fields(line) != std::vector<std::string_view>{"map"})
     reader.fail("expected 'map' before the rows");
 
   const auto cells = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
-  std::vector<std::uint8_t> passable(cells, 1);
+  if (cells > options.max_cells)
+    reader.fail("the map has " + std::to_string(width) + "x" + std::to_string(height) + " = " + std::to_string(cells) +
+                " cells, more than the limit of " + std::to_string(options.max_cells) +
+                " (MapLoadOptions::max_cells; the CLI's --max-cells)");
+  // Grown row by row: a file shorter than its header declares allocates only what it holds.
+  std::vector<std::uint8_t> passable;
   std::vector<double> terrain;  // allocated at the first terrain cell: most maps have none
   const auto set_terrain = [&](std::size_t i, double multiplier) {
-    if (terrain.empty()) terrain.assign(cells, 1.0);
+    if (terrain.size() < passable.size()) terrain.resize(passable.size(), 1.0);
     terrain[i] = multiplier;
   };
   for (int y = 0; y < height; ++y) {
@@ -90,6 +96,7 @@ GridMap parse_movingai_map(std::istream& in, const std::string& name, const MapL
     if (static_cast<long>(line.size()) != width)
       reader.fail("row " + std::to_string(y) + " has " + std::to_string(line.size()) +
                   " cells, expected " + std::to_string(width));
+    passable.resize(passable.size() + static_cast<std::size_t>(width), 1);
     for (int x = 0; x < width; ++x) {
       const char c = line[static_cast<std::size_t>(x)];
       const std::size_t i = static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x);
@@ -104,7 +111,8 @@ GridMap parse_movingai_map(std::istream& in, const std::string& name, const MapL
           else passable[i] = 0;
           break;
         default:
-          reader.fail("bad cell character '" + std::string(1, c) + "' at column " + std::to_string(x));
+          reader.fail("bad cell character " + quoted(std::string_view(&c, 1)) + " at column " + std::to_string(x) +
+                      " (expected . G @ O T S W)");
       }
     }
   }
@@ -112,6 +120,7 @@ GridMap parse_movingai_map(std::istream& in, const std::string& name, const MapL
     if (!split_fields(line).empty())
       reader.fail("unexpected text after " + std::to_string(height) + " rows");
   }
+  if (!terrain.empty()) terrain.resize(cells, 1.0);
   return GridMap(static_cast<int>(width), static_cast<int>(height), std::move(passable), std::move(terrain), options.grid);
 }
 
@@ -128,7 +137,7 @@ Scenario parse_movingai_scenario(std::istream& in, const std::string& name) {
   {
     const auto f = split_fields(line);
     if (f.size() != 2 || f[0] != "version" || (f[1] != "1" && f[1] != "1.0"))
-      reader.fail("expected 'version 1', got '" + line + "'");
+      reader.fail("expected 'version 1', got " + quoted(line));
   }
   constexpr std::size_t columns = 9;
   while (reader.next(line)) {
@@ -139,10 +148,10 @@ Scenario parse_movingai_scenario(std::istream& in, const std::string& name) {
                   std::to_string(f.size()));
     long v[6];
     long bucket = 0;
-    if (!parse_number(f[0], bucket)) reader.fail("bad bucket '" + std::string(f[0]) + "'");
+    if (!parse_number(f[0], bucket)) reader.fail("bad bucket " + quoted(f[0]));
     for (int i = 0; i < 6; ++i) {
       if (!parse_number(f[static_cast<std::size_t>(2 + i)], v[i]) || v[i] < 0 || v[i] > max_map_side)
-        reader.fail("bad number '" + std::string(f[static_cast<std::size_t>(2 + i)]) + "' in column " +
+        reader.fail("bad number " + quoted(f[static_cast<std::size_t>(2 + i)]) + " in column " +
                     std::to_string(3 + i));
     }
     ScenarioQuery q;
@@ -158,7 +167,7 @@ Scenario parse_movingai_scenario(std::istream& in, const std::string& name) {
       reader.fail("start or goal outside the " + std::to_string(q.map_width) + "x" +
                   std::to_string(q.map_height) + " map");
     if (!parse_length(f[8], q.optimal, q.printed_unit))
-      reader.fail("optimal length must be a finite number >= 0, got '" + std::string(f[8]) + "'");
+      reader.fail("optimal length must be a finite number >= 0, got " + quoted(f[8]));
     scenario.queries.push_back(std::move(q));
   }
   return scenario;

@@ -11,18 +11,34 @@
 #include <vector>
 
 #include "waymark/core/errors.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::io::detail {
 
-/// Reads lines, strips a trailing CR, and counts them for error messages.
+/// The longest line a text loader accepts, CR and LF excluded: a 32768-cell map row fits, and
+/// a file with no line breaks (a binary file, /dev/zero) is refused after reading this much
+/// instead of growing one line without end.
+inline constexpr std::size_t max_line_bytes = std::size_t{1} << 16;
+
+using waymark::quoted;
+
+/// Reads lines (at most max_line_bytes each), strips a trailing CR, and counts them for error
+/// messages.
 class LineReader {
  public:
-  LineReader(std::istream& in, const std::string& name) : in_(in), name_(name) {}
+  LineReader(std::istream& in, const std::string& name) : in_(in), name_(name), buffer_(max_line_bytes + 2) {}
 
   bool next(std::string& line) {
-    if (!std::getline(in_, line)) return false;
+    // +2: room for a CR, and one more byte to tell an over-long line from a full one.
+    in_.getline(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    const auto read = static_cast<std::size_t>(in_.gcount());
+    if (read == 0 && in_.eof()) return false;
     ++number_;
+    if (in_.fail() && !in_.eof()) fail("line longer than " + std::to_string(max_line_bytes) + " bytes");
+    const bool delimited = !in_.eof();  // a last line without a line break ends at EOF
+    line.assign(buffer_.data(), delimited ? read - 1 : read);
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.size() > max_line_bytes) fail("line longer than " + std::to_string(max_line_bytes) + " bytes");
     return true;
   }
 
@@ -36,6 +52,7 @@ class LineReader {
  private:
   std::istream& in_;
   const std::string& name_;
+  std::vector<char> buffer_;
   std::size_t number_ = 0;
 };
 

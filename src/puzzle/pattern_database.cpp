@@ -351,8 +351,7 @@ std::vector<std::uint8_t> get_tiles(ChecksummedReader& r, int cells, const char*
 }  // namespace
 
 void AdditivePatternDatabase::save(const std::string& path) const {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw std::runtime_error(path + ": cannot open for writing");
+  save_file(path, [&](std::ostream& out) {
   ChecksummedWriter w(out);
   w.bytes(file_magic.data(), file_magic.size());
   put_u32(w, file_version);
@@ -373,8 +372,7 @@ void AdditivePatternDatabase::save(const std::string& path) const {
     }
   }
   w.finish();
-  out.flush();
-  if (!out) throw std::runtime_error(path + ": write failed");
+  });
 }
 
 AdditivePatternDatabase AdditivePatternDatabase::load(const std::string& path) {

@@ -52,7 +52,7 @@ void run_file(const std::string& file, const ScenarioRunOptions& options, Scenar
     if (it == loaded.end()) {
       if (!std::filesystem::exists(map_path))
         throw LoadError(file, q.line, "map '" + q.map + "' not found at " + map_path);
-      auto l = std::make_unique<Loaded>(Loaded{load_movingai_map(map_path), nullptr, nullptr});
+      auto l = std::make_unique<Loaded>(Loaded{load_movingai_map(map_path, options.map_load), nullptr, nullptr});
       if (const auto why = planner_unsupported(l->map, options.planner)) throw LoadError(file, q.line, *why);
       GridPlannerOptions planner_options = options.planner;
       if (planner_options.algorithm == Algorithm::jps_plus) {

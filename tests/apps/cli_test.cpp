@@ -164,6 +164,73 @@ TEST(Cli, BadInputExitsTwoWithAReason) {
   }
 }
 
+/// A 64x64 open map whose goal (60,60) is walled in.
+std::string sealed_map() {
+  std::string rows;
+  for (int y = 0; y < 64; ++y) {
+    for (int x = 0; x < 64; ++x) {
+      const bool ring = x >= 59 && x <= 61 && y >= 59 && y <= 61 && !(x == 60 && y == 60);
+      rows += ring ? '@' : '.';
+    }
+    rows += '\n';
+  }
+  return temp_file("sealed.map", "type octile\nheight 64\nwidth 64\nmap\n" + rows);
+}
+
+TEST(Cli, HostileOptionsAndFilesGetOneLineAndExitTwo) {
+  const std::string arena = data + "/maps/arena.map";
+  const std::string scen = data + "/maps/arena.map.scen";
+  const std::string rome = data + "/roads/rome99.gr";
+  const std::string path = "path --map " + arena + " --from 19,26 --to 19,29 ";
+  struct Case {
+    std::string args, expect;
+  };
+  for (const Case& c : std::initializer_list<Case>{
+           {"nosuch", "waymark: unknown command 'nosuch' (expected path, scen, jps-table, graph or puzzle)"},
+           {"", "waymark: a command is required"},
+           {"scen " + scen + " --sample-every 0", "waymark: --sample-every must be an integer from 1 to"},
+           {path + "--max-nodes -5", "waymark: --max-nodes must be an integer from 1 to"},
+           {path + "--max-nodes 0", "waymark: --max-nodes must be an integer from 1 to"},
+           {path + "--max-cells 0", "waymark: --max-cells must be an integer from 1 to"},
+           {path + "--time-limit -1", "waymark: --time-limit must be a number of seconds"},
+           {"path --map " + arena + " --from 19,26 --to 19,29 --max-cells 100", "more than the limit of 100"},
+           {"graph --gr " + rome + " -a alt --landmarks 0 --from 1 --to 2", "waymark: --landmarks must be an integer from 1"},
+           {"graph --gr " + temp_file("huge.gr", "p sp 4000000000 0\n") + " --from 1 --to 2",
+            "huge.gr:1: vertex count must be an integer from 0 to 67108864"},
+           {"path --map /dev/zero --from 0,0 --to 1,1", "/dev/zero:1: line longer than 65536 bytes"},
+           {"path --map " + temp_file("ctl.map", "type\x1b[31m octile\n") + " --from 0,0 --to 1,1",
+            "got 'type\\x1b[31m octile'"},
+           {"jps-table --map " + arena + " --out /nonexistent/dir/t.jps", "/nonexistent/dir/t.jps: cannot open for writing"},
+           {"graph --gr " + rome + " -a ch --from 1 --to 2 --save /nonexistent/dir/ch.bin",
+            "/nonexistent/dir/ch.bin: cannot open for writing"},
+       }) {
+    const CliRun r = run(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.out;
+    EXPECT_NE(r.out.find(c.expect), std::string::npos) << c.args << "\n" << r.out;
+    // One line, no raw control bytes.
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << c.args << "\n" << r.out;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << c.args;
+  }
+}
+
+TEST(Cli, EverySearchIsBoundedByNodesAndTime) {
+  const std::string sealed = sealed_map();
+  const std::string query = "path --map " + sealed + " --from 1,1 --to 60,60 ";
+  // IDA* into a walled-in goal never ends on its own: the node budget ends it, exit 1.
+  CliRun r = run(query + "-a ida --max-nodes 200000");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("status:   failure: out of nodes (--max-nodes)"), std::string::npos) << r.out;
+  r = run(query + "-a ida --max-nodes 4000000000000 --time-limit 0.2 --json");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("\"reason\":\"time limit (--time-limit)\""), std::string::npos) << r.out;
+  // DFS and A* exhaust the reachable cells: a plain "no path".
+  for (const char* a : {"dfs", "astar", "bfs"}) {
+    r = run(query + "-a " + a);
+    EXPECT_EQ(r.exit_code, 1) << a << r.out;
+    EXPECT_NE(r.out.find("failure: no path"), std::string::npos) << a << r.out;
+  }
+}
+
 TEST(Cli, HelpOnEverySubcommand) {
   for (const char* sub : {"", "path ", "scen ", "jps-table ", "graph ", "puzzle "}) {
     const CliRun r = run(std::string(sub) + "--help");
@@ -528,7 +595,9 @@ TEST(Cli, PuzzleBadInputExitsTwoWithAReason) {
            {"puzzle --instances " + korf + " --heuristic nope", "unknown heuristic 'nope'"},
            {"puzzle --instances " + korf + " -a bfs", "unknown algorithm 'bfs'"},
            {"puzzle --instances " + korf + " --pdb " + not_pdb, "not a waymark pattern database file"},
-           {"puzzle --instances " + korf + " --threads 0", "--threads must be at least 1"},
+           {"puzzle --instances " + korf + " --threads 0", "--threads must be an integer from 1 to 256, got 0"},
+           {"puzzle --instances " + korf + " --threads -1", "--threads must be an integer from 1 to 256, got -1"},
+           {"puzzle --instances " + korf + " -a astar --max-nodes -5", "--max-nodes must be an integer from 1"},
        }) {
     const CliRun r = run(c.args);
     EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.out;

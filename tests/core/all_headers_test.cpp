@@ -27,6 +27,7 @@
 #include "waymark/core/stats.hpp"
 #include "waymark/core/status.hpp"
 #include "waymark/core/stopwatch.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/graph/ch_query.hpp"
 #include "waymark/graph/contraction.hpp"
 #include "waymark/graph/generate.hpp"

@@ -220,6 +220,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadFile{"gr_wrong_problem", Part::gr, "p max 3 1\n", 1, "expected 'p sp N M'"},
         BadFile{"gr_bad_vertex_count", Part::gr, "p sp -3 1\n", 1, "vertex count"},
         BadFile{"gr_bad_arc_count", Part::gr, "p sp 3 x\n", 1, "arc count"},
+        // 19 bytes asking for 16 GB: refused on the header, before any allocation.
+        BadFile{"gr_vertex_count_over_limit", Part::gr, "p sp 4000000000 0\n", 1,
+                "vertex count must be an integer from 0 to 67108864, got '4000000000' (larger graphs: raise "
+                "io::max_graph_vertices"},
+        BadFile{"gr_arc_count_over_limit", Part::gr, "p sp 3 4000000000\n", 1, "arc count must be an integer from 0 to"},
         BadFile{"gr_second_p", Part::gr, "p sp 3 1\na 1 2 1\np sp 3 1\n", 3, "second 'p' line (the first is line 1)"},
         BadFile{"gr_short_arc", Part::gr, "p sp 3 1\na 1 2\n", 2, "expected 'a U V W'"},
         BadFile{"gr_long_arc", Part::gr, "p sp 3 1\na 1 2 3 4\n", 2, "expected 'a U V W'"},

@@ -3,9 +3,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <cstring>
+#include <iterator>
 #include <random>
 
 #include "support/random_grid.hpp"
+#include "waymark/core/binary_io.hpp"
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/scenario/runner.hpp"
 
@@ -138,7 +141,7 @@ TEST(JumpTable, SaveLoadRoundTripAndMismatches) {
   const JumpTable built(map);
   EXPECT_GT(built.memory_bytes(), map.cell_count());
   const std::string file = ::testing::TempDir() + "/waymark_arena.jps";
-  ASSERT_TRUE(built.save(file));
+  built.save(file);
   const JumpTable loaded = JumpTable::load(file, map);
   for (std::uint32_t c = 0; c < map.cell_count(); ++c) {
     const std::uint32_t p = built.grid().index(CellId{c});
@@ -158,6 +161,72 @@ TEST(JumpTable, SaveLoadRoundTripAndMismatches) {
   EXPECT_THROW((void)JumpTable::load(junk, map), LoadError);
   std::filesystem::resize_file(file, std::filesystem::file_size(file) - 2);
   EXPECT_THROW((void)JumpTable::load(file, map), LoadError);
+}
+
+/// A table file as bytes: header, entries, checksum.
+std::vector<char> read_bytes(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Writes `bytes` (without their old checksum) with a checksum computed the way save() does:
+/// what a forger who knows the format writes.
+void write_with_valid_checksum(const std::string& file, const std::vector<char>& bytes) {
+  constexpr std::size_t checksum_bytes = 8;
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  ChecksummedWriter w(out);
+  w.bytes(bytes.data(), bytes.size() - checksum_bytes);
+  w.finish();
+}
+
+std::string load_error(const std::string& file, const GridMap& map) {
+  try {
+    (void)JumpTable::load(file, map);
+  } catch (const LoadError& e) {
+    return e.reason();
+  }
+  return "no error";
+}
+
+TEST(JumpTable, DamagedOrForgedFilesAreRefusedNeverTrusted) {
+  const GridMap map = load_movingai_map(test::data_dir + "/maps/arena.map");
+  const JumpTable built(map);
+  const std::string file = ::testing::TempDir() + "/waymark_arena_forged.jps";
+  built.save(file);
+  const std::vector<char> good = read_bytes(file);
+  constexpr std::size_t header_bytes = 24;
+  const auto entry_offset = [&](CellCoord c, int d) {
+    const std::uint32_t p = built.grid().index(map.cell(c.x, c.y));
+    return header_bytes + (std::size_t{p} * direction_count + static_cast<std::size_t>(d)) * sizeof(std::int16_t);
+  };
+  const auto set_entry = [](std::vector<char>& bytes, std::size_t at, std::int16_t v) {
+    std::memcpy(bytes.data() + at, &v, sizeof v);
+  };
+
+  // Damage: one byte flipped, the checksum left as it was.
+  std::vector<char> damaged = good;
+  damaged[entry_offset({3, 1}, 2)] ^= 0x40;
+  std::ofstream(file, std::ios::binary | std::ios::trunc).write(damaged.data(), static_cast<std::streamsize>(damaged.size()));
+  EXPECT_EQ(load_error(file, map), "corrupt file: checksum mismatch");
+
+  // Forgeries with valid checksums: a jump far off the map (the crash of issue 11), a jump one
+  // cell too long, and a wall or border cell given a jump.
+  ASSERT_TRUE(map.passable(3, 1));
+  for (const auto& [at, value] : std::vector<std::pair<std::size_t, std::int16_t>>{
+           {entry_offset({3, 1}, 2), std::int16_t{30000}},
+           {entry_offset({3, 1}, 2), static_cast<std::int16_t>(built.distance(built.grid().index(map.cell(3, 1)), 2) + 1)},
+           {header_bytes + 2 * sizeof(std::int16_t), std::int16_t{5}},  // padded cell 0: the border
+       }) {
+    std::vector<char> forged = good;
+    set_entry(forged, at, value);
+    write_with_valid_checksum(file, forged);
+    const std::string why = load_error(file, map);
+    EXPECT_TRUE(why.find("does not match the map") != std::string::npos || why.find("border") != std::string::npos)
+        << why;
+  }
+  // The untouched bytes, rewritten the same way, still load: the check is not over-eager.
+  write_with_valid_checksum(file, good);
+  EXPECT_EQ(load_error(file, map), "no error");
 }
 
 }  // namespace

@@ -80,6 +80,11 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadInput{"empty", "", 0, "missing 'type'"},
         BadInput{"missing_header", "height 2\nwidth 2\nmap\n..\n..\n", 1, "expected 'type octile'"},
+        BadInput{"not_octile", "type hex\nheight 1\nwidth 1\nmap\n.\n", 1, "expected 'type octile', got 'type hex'"},
+        BadInput{"over_cell_limit", "type octile\nheight 32768\nwidth 32768\nmap\n", 4,
+                 "more than the limit of 33554432 (MapLoadOptions::max_cells"},
+        BadInput{"control_bytes_escaped", "type octile\nheight 1\nwidth 2\nmap\n.\x1b\n", 5,
+                 "bad cell character '\\x1b' at column 1"},
         BadInput{"no_width", "type octile\nheight 2\nmap\n..\n..\n", 3, "expected 'height N' or 'width N'"},
         BadInput{"eof_in_header", "type octile\nheight 2\n", 2, "missing 'height' or 'width'"},
         BadInput{"zero_height", "type octile\nheight 0\nwidth 2\nmap\n", 2, "height must be an integer"},
@@ -163,6 +168,47 @@ TEST(MovingAiScen, ValidateQueryAgainstMap) {
     EXPECT_NE(e.reason().find("(1,0) is blocked"), std::string::npos);
   }
   EXPECT_THROW(validate_query(s, s.queries[2], m), LoadError);
+}
+
+TEST(MovingAiMap, FileShorterThanItsHeaderIsRefusedWithoutAllocatingTheDeclaredSize) {
+  // 32768² cells with the limit raised: the header is legal, the rows are missing. The rows
+  // are read before anything grows, so this fails at once (under ASan a 1 GiB allocation would
+  // show as a peak far above the few MB this test uses).
+  MapLoadOptions o;
+  o.max_cells = std::size_t{1} << 30;
+  try {
+    (void)parse_map("type octile\nheight 32768\nwidth 32768\nmap\n" + std::string(32768, 'S') + "\n", o);
+    FAIL() << "no error";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.line(), 5u);  // the last line read
+    EXPECT_NE(e.reason().find("truncated: expected 32768 rows, found 1"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MovingAiMap, ALineWithoutEndIsRefusedAtTheLineLimit) {
+  // What `--map /dev/zero` reads: NUL bytes and no line break.
+  try {
+    (void)parse_map(std::string(1 << 20, '\0'));
+    FAIL() << "no error";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.line(), 1u);
+    EXPECT_NE(e.reason().find("line longer than 65536 bytes"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MovingAiMap, NulBytesAreEscapedInMessages) {
+  try {
+    (void)parse_map(std::string("type\0octile\nheight 1\n", 21));
+    FAIL() << "no error";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.reason(), "expected 'type octile', got 'type\\x00octile'");
+  }
+}
+
+TEST(MovingAiMap, RowsAtTheLineLimitStillLoad) {
+  const int w = 32768;
+  const GridMap m = parse_map("type octile\nheight 1\nwidth " + std::to_string(w) + "\nmap\n" + std::string(w, '.') + "\r\n");
+  EXPECT_EQ(m.width(), w);
 }
 
 TEST(MovingAi, MissingFileIsALoadError) {

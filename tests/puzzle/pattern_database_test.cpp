@@ -479,7 +479,7 @@ TEST(PatternDatabase, SaveAndLoadRoundTripAndRejectBadFiles) {
                     "not a waymark pattern database");
   expect_load_error(files.path("missing.pdb"), "cannot open file");
 
-  EXPECT_THROW(rows.save(files.path("no/such/dir/x.pdb")), std::runtime_error);
+  EXPECT_THROW(rows.save(files.path("no/such/dir/x.pdb")), SaveError);
 }
 
 TEST(PatternDatabase, BuildReportsProgressUpToOne) {

@@ -1,12 +1,15 @@
 #pragma once
-/// @file Binary files with a trailing checksum: what every preprocessing file (landmarks,
-/// contraction hierarchies) writes and reads. Truncation, trailing data and a checksum
+/// @file Binary files with a trailing checksum: what every preprocessing file (JPS+ tables,
+/// landmarks, contraction hierarchies, route tables, pattern databases) writes and reads. Truncation, trailing data and a checksum
 /// mismatch become LoadError(file, 0, reason).
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
+#include <fstream>
 #include <istream>
 #include <ostream>
 #include <string>
@@ -16,6 +19,17 @@
 #include "waymark/core/hash.hpp"
 
 namespace waymark {
+
+/// Creates (or truncates) `path` and writes it through `write(std::ostream&)`. Every save()
+/// goes through here, so each reports failure the same way: SaveError(path, reason).
+template <class Write>
+void save_file(const std::string& path, Write&& write) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw SaveError(path, std::string("cannot open for writing: ") + std::strerror(errno));
+  write(out);
+  out.flush();
+  if (!out) throw SaveError(path, "write failed (is the disk full?)");
+}
 
 /// Writes raw bytes and hashes them; finish() appends the checksum (8 bytes, little-endian).
 class ChecksummedWriter {

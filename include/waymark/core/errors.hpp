@@ -1,6 +1,6 @@
 #pragma once
-/// @file Errors thrown while loading or building a world (the only places waymark throws;
-/// queries report through status codes).
+/// @file Errors thrown while loading, building or saving a world or its preprocessing (the
+/// only places waymark throws; queries report through status codes).
 
 #include <cstddef>
 #include <stdexcept>
@@ -20,6 +20,20 @@ class LoadError : public std::runtime_error {
  private:
   std::string file_;
   std::size_t line_;
+  std::string reason_;
+};
+
+/// A file could not be written: every save() throws this, and only this. what() is
+/// "file: reason".
+class SaveError : public std::runtime_error {
+ public:
+  SaveError(std::string file, std::string reason);
+
+  [[nodiscard]] const std::string& file() const { return file_; }
+  [[nodiscard]] const std::string& reason() const { return reason_; }
+
+ private:
+  std::string file_;
   std::string reason_;
 };
 

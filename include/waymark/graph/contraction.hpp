@@ -101,8 +101,8 @@ class ContractionHierarchy {
   static ContractionHierarchy build(Graph&&, ChParams = {}) = delete;  // would dangle
 
   /// Writes the hierarchy in waymark's binary format (native byte order, checked on load;
-  /// layout in docs/graph.md). The path overload throws std::runtime_error when the file
-  /// cannot be written; the stream overload leaves errors in the stream's state.
+  /// layout in docs/graph.md). The path overload throws SaveError when the file cannot be
+  /// written; the stream overload leaves errors in the stream's state.
   void save(const std::string& path) const;
   void save(std::ostream& out) const;
 

@@ -99,9 +99,9 @@ class GraphPlanner : public search::PlannerHandle<VertexId> {
   /// Seconds spent building (or loading) the preprocessing, and its memory; 0 without.
   [[nodiscard]] double preprocess_s() const { return preprocess_s_; }
   [[nodiscard]] std::size_t preprocess_bytes() const;
-  /// Writes the preprocessing (alt, ch, table) to a file load_from accepts. False when there
-  /// is none or the file cannot be written.
-  bool save_preprocessing(const std::string& path) const;
+  /// Writes the preprocessing (alt, ch, table) to a file load_from accepts.
+  /// @throws SaveError when there is none or the file cannot be written.
+  void save_preprocessing(const std::string& path) const;
 
   /// Whether the graph's weights were edited since the shared data was last brought up to date.
   [[nodiscard]] bool stale() const;

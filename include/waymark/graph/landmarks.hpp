@@ -54,11 +54,11 @@ class Landmarks {
   explicit Landmarks(Graph&&, LandmarkParams = {}) = delete;  // would dangle
 
   /// Writes the table to a binary file (little-endian; header with the graph's vertex and arc
-  /// counts and arc fingerprint, landmark ids, distances, checksum). Returns false when the
-  /// file cannot be written.
-  bool save(const std::string& path) const;
-  /// Writes the same bytes to a stream; false when the stream fails.
-  bool save(std::ostream& out) const;
+  /// counts and arc fingerprint, landmark ids, distances, checksum).
+  /// @throws SaveError when the file cannot be written.
+  void save(const std::string& path) const;
+  /// Writes the same bytes to a stream; errors are left in the stream's state.
+  void save(std::ostream& out) const;
   /// Reads a table written by save(). Throws LoadError(path, 0, reason) when the file cannot
   /// be opened, is not a landmark file (magic), has another version, was built for another
   /// graph (vertex count, arc count or arc fingerprint differ), is truncated, has trailing

@@ -311,8 +311,8 @@ class RouteTable {
   [[nodiscard]] static RouteTable load(const std::string& path, const Graph& graph);
   static RouteTable load(const std::string&, Graph&&) = delete;  // would dangle
   /// Writes the table to a binary file (48-byte header, then the entries, native byte order).
-  /// Returns false when the file cannot be written.
-  bool save(const std::string& path) const;
+  /// @throws SaveError when the file cannot be written.
+  void save(const std::string& path) const;
 
   [[nodiscard]] const Graph& graph() const { return *graph_; }
   [[nodiscard]] std::size_t memory_bytes() const { return first_arc_.size() * sizeof(std::uint32_t); }

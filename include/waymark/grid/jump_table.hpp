@@ -22,10 +22,13 @@ class JumpTable {
   explicit JumpTable(const GridMap& map);
   explicit JumpTable(GridMap&&) = delete;  // would dangle
 
-  /// Writes the table to a binary file. Returns false when the file cannot be written.
-  bool save(const std::string& path) const;
-  /// Reads a table written by save(); throws LoadError when the file is unreadable, malformed,
-  /// or was built for another map (size or obstacle fingerprint differ).
+  /// Writes the table to a binary file (with a trailing checksum).
+  /// @throws SaveError when the file cannot be written.
+  void save(const std::string& path) const;
+  /// Reads a table written by save(); throws LoadError when the file is unreadable, damaged
+  /// (checksum), built for another map (size or obstacle fingerprint), or has any entry that
+  /// differs from what a build for this map gives (checked in O(cells), so a forged file can
+  /// never send a search off the map or through a wall).
   static JumpTable load(const std::string& path, const GridMap& map);
   static JumpTable load(const std::string&, GridMap&&) = delete;  // would dangle
 
@@ -50,6 +53,10 @@ class JumpTable {
  private:
   JumpTable(const GridMap& map, std::vector<std::int16_t> distances);
   void build();
+  /// Visits every entry in build order with the value the build gives it from the entries
+  /// already visited: visit(entry, value) -> bool (false stops the sweep, which returns false).
+  template <class Visit>
+  bool sweep(Visit&& visit);
 
   const GridMap* map_;
   std::uint64_t version_;

@@ -39,6 +39,8 @@ class PaddedGrid {
   }
   /// Passability by padded index; the border reads as blocked.
   [[nodiscard]] bool open(std::uint32_t padded) const { return open_[padded] != 0; }
+  /// Padded cells, border included: (width + 2) · (height + 2).
+  [[nodiscard]] std::uint32_t size() const { return static_cast<std::uint32_t>(open_.size()); }
   /// Copies the passability of the map's cells in `area` again (after an edit).
   void copy_cells(const GridMap& map, CellRect area) {
     for (int y = area.y0; y < area.y1; ++y) {

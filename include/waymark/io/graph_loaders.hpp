@@ -44,6 +44,14 @@ class FileVertexIds {
   std::size_t count_ = 0;
 };
 
+/// The most vertices a graph file may declare or hold: 2^26 (67 million; the full USA road
+/// graph of the DIMACS challenge has 24 million). Checked on the header before anything is
+/// allocated; a graph this large needs about 0.5 GB plus 12 bytes per arc. A larger graph is
+/// refused with a LoadError naming this limit: raise it here and rebuild.
+inline constexpr std::size_t max_graph_vertices = std::size_t{1} << 26;
+/// The most arcs a graph file may declare: 2^28 (USA: 58 million).
+inline constexpr std::size_t max_graph_arcs = std::size_t{1} << 28;
+
 /// A graph read from files, with the files' vertex numbering.
 struct LoadedGraph {
   graph::Graph graph;

@@ -19,11 +19,19 @@ struct TerrainCosts {
   double water = 5.0;  ///< multiplier for 'W' cells (rivers, shallows). [Limit: > 0]
 };
 
+/// The default largest map the loader accepts: 2^25 cells (5792² or 8192 × 4096), about
+/// 1.3 GB for the map and a grid planner (GridPlanner warms up ~40 bytes per cell).
+inline constexpr std::size_t default_max_map_cells = std::size_t{1} << 25;
+
 struct MapLoadOptions {
   /// Unset (default, benchmark semantics): '.' 'G' 'S' passable at cost 1, '@' 'O' 'T' 'W'
   /// blocked. Set: 'S' and 'W' become passable with these multipliers.
   std::optional<TerrainCosts> terrain{};
   grid::GridMapParams grid;  ///< cell size, origin and cost limits of the resulting map
+  /// Largest width × height accepted, checked on the header before anything is allocated (a
+  /// LoadError names this limit). Each side is at most 32768 whatever this says.
+  /// [Limit: >= 1; raise it for larger maps when the memory is there]
+  std::size_t max_cells = default_max_map_cells;
 };
 
 /// Parses a `.map`. `name` is used in error messages.

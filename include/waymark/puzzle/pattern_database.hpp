@@ -147,7 +147,7 @@ class AdditivePatternDatabase {
                                        const ProgressFn& progress = {}, bool reflection = true);
 
   /// Binary file: magic, version, width, the tables, the parts, a checksum.
-  /// @throws std::runtime_error when the file cannot be written.
+  /// @throws SaveError when the file cannot be written.
   void save(const std::string& path) const;
   /// @throws LoadError (file, reason) for a missing, foreign, truncated or corrupt file.
   static AdditivePatternDatabase load(const std::string& path);

@@ -22,6 +22,8 @@ struct ScenarioRunOptions {
   /// Runs query i of each file (0-based, in file order) only when i % sample_every == 0, so
   /// slow peers in bench/ can run the very same subset. 1: every query. [Limit: >= 1; 0 acts as 1]
   std::size_t sample_every = 1;
+  /// How the maps are read (MapLoadOptions::max_cells bounds their size).
+  io::MapLoadOptions map_load;
 };
 
 /// A query whose answer was not within tolerance of the optimum.
