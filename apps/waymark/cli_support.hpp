@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 #include <new>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -55,25 +56,31 @@ inline std::size_t checked_count(std::int64_t value, std::int64_t lo, std::int64
   return static_cast<std::size_t>(value);
 }
 
-/// Runs a handle's query to its end, or until `time_limit_s` seconds (0: none) have passed;
-/// then cancels it and sets `timed_out`.
-template <class Node>
-Status run_limited(search::SearchHandle<Node>& search, const Node& start, const Node& goal, double time_limit_s,
-                   bool& timed_out) {
-  timed_out = false;
-  search.begin(start, goal);
-  if (time_limit_s <= 0) return search.step();
-  const auto limit = std::chrono::duration_cast<search::Budget::Clock::duration>(std::chrono::duration<double>(time_limit_s));
-  if (!search.step(search::Budget::of_time(limit)).running()) return search.status();
-  timed_out = true;
-  search.cancel();
-  return search.step();
+/// Longest --time-limit: a week, well inside the clock's range.
+inline constexpr double max_time_limit_s = 7 * 24 * 3600.0;
+
+/// A --time-limit value checked to be a number of seconds from 0 (none) to a week.
+inline double checked_seconds(double value, const std::string& name) {
+  if (!(value >= 0 && value <= max_time_limit_s)) {
+    std::ostringstream got;
+    got << value;
+    throw UsageError(name + " must be a number of seconds from 0 (none) to " +
+                     std::to_string(static_cast<long>(max_time_limit_s)) + ", got " + got.str());
+  }
+  return value;
+}
+
+/// A time limit in seconds (0: none) as a whole-query budget for search::run_within.
+inline search::Budget time_budget(double seconds) {
+  if (seconds <= 0) return {};
+  return search::Budget::of_time(
+      std::chrono::duration_cast<search::Budget::Clock::duration>(std::chrono::duration<double>(seconds)));
 }
 
 /// What a failed query's status says, for messages: "no path", "out of nodes (--max-nodes)",
 /// "time limit (--time-limit)".
-inline std::string failure_reason(Status st, bool timed_out) {
-  if (timed_out) return "time limit (--time-limit)";
+inline std::string failure_reason(Status st) {
+  if (st.has(StatusDetail::time_limit)) return "time limit (--time-limit)";
   if (st.has(StatusDetail::out_of_nodes)) return "out of nodes (--max-nodes)";
   if (st.has(StatusDetail::cancelled)) return "cancelled";
   return "no path";

@@ -54,8 +54,7 @@ GridPlannerOptions planner_options(const SearchArgs& a, DiagonalRule rule) {
     throw UsageError("--weight must be a finite number >= 1");
   o.query.weight = a.weight;
   o.query.max_nodes = checked_count(a.max_nodes, 1, INT64_MAX, "--max-nodes");
-  if (!(a.time_limit_s >= 0) || !std::isfinite(a.time_limit_s))
-    throw UsageError("--time-limit must be a number of seconds > 0");
+  checked_seconds(a.time_limit_s, "--time-limit");
   if (!a.heuristic.empty()) {
     const auto h = parse_heuristic(a.heuristic);
     if (!h) throw UsageError("unknown heuristic '" + a.heuristic + "'");
@@ -185,15 +184,14 @@ int run_path(const PathArgs& a) {
     }
 
     GridPlanner planner(map, planner_opts);
-    bool timed_out = false;
-    const Status st = run_limited(planner.search(), start, goal, a.search.time_limit_s, timed_out);
+    const Status st = search::run_within(planner.search(), start, goal, time_budget(a.search.time_limit_s));
     const Path<CellId>& path = planner.path();
     const SearchStats& stats = planner.stats();
     const double time_us = stats.time_s * microseconds_per_second;
     if (a.search.json) {
       nlohmann::json j;
       j["status"] = to_string(st.state);
-      if (!st.succeeded()) j["reason"] = failure_reason(st, timed_out);
+      if (!st.succeeded()) j["reason"] = failure_reason(st);
       j["cost"] = st.succeeded() ? nlohmann::json(path.cost) : nlohmann::json(nullptr);
       j["steps"] = path.steps();
       j["path"] = coords_json(map, path);
@@ -203,7 +201,7 @@ int run_path(const PathArgs& a) {
       std::cout << j.dump() << "\n";
     } else {
       std::cout << "status:   " << to_string(st.state);
-      if (!st.succeeded()) std::cout << ": " << failure_reason(st, timed_out);
+      if (!st.succeeded()) std::cout << ": " << failure_reason(st);
       std::cout << "\n";
       if (st.succeeded()) {
         std::cout << "cost:     " << path.cost << "\nsteps:    " << path.steps() << "\n";

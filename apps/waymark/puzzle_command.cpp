@@ -24,6 +24,9 @@ namespace {
 /// A* on the 15-puzzle runs out of memory long before it runs out of time: about 60 bytes
 /// per state, so 50 million states is 3 GB.
 constexpr std::size_t default_astar_max_nodes = 50'000'000;
+/// IDA* needs no memory per node: its default bound is time, ten billion expansions (minutes at
+/// the PDB solver's speed; Korf's 50 boards need well under a billion each).
+constexpr std::uint64_t default_ida_max_expansions = 10'000'000'000;
 
 HeuristicKind heuristic_arg(const PuzzleArgs& a, int width) {
   if (a.heuristic == "auto") return width == max_puzzle_width ? HeuristicKind::pdb_663 : HeuristicKind::linear_conflict;
@@ -67,7 +70,9 @@ struct Outcome {
 nlohmann::ordered_json instance_json(const PuzzleInstance& in, std::size_t ordinal, const PuzzleSolution& s) {
   nlohmann::ordered_json j;
   j["index"] = in.index ? *in.index : static_cast<long>(ordinal + 1);
-  j["status"] = s.status.has(StatusDetail::out_of_nodes) ? "out-of-nodes" : std::string(to_string(s.status.state));
+  j["status"] = s.status.has(StatusDetail::out_of_nodes) ? "out-of-nodes"
+                : s.status.has(StatusDetail::time_limit)  ? "time-limit"
+                                                          : std::string(to_string(s.status.state));
   j["length"] = s.status.succeeded() ? nlohmann::ordered_json(s.moves.size()) : nlohmann::ordered_json(nullptr);
   j["optimal_length"] = in.optimal_length ? nlohmann::ordered_json(*in.optimal_length) : nlohmann::ordered_json(nullptr);
   j["expanded"] = s.stats.expanded;
@@ -92,7 +97,10 @@ CLI::App* add_puzzle_command(CLI::App& app, PuzzleArgs& a) {
       ->capture_default_str();
   cmd->add_option("--pdb", a.pdb, "pattern database file: loaded when it exists, else built and saved there");
   cmd->add_option("--threads", a.threads, "instances solved in parallel (one solver per thread)")->capture_default_str();
-  cmd->add_option("--max-nodes", a.max_nodes, "astar: most states held (default 50,000,000, about 3 GB)");
+  cmd->add_option("--max-nodes", a.max_nodes,
+                  "astar: most states held (default 50,000,000, about 3 GB); ida: most expansions per board "
+                  "(default 10,000,000,000)");
+  cmd->add_option("--time-limit", a.time_limit_s, "stop each board's search after this many seconds (default: none)");
   cmd->add_flag("--moves", a.moves, "print each solution's moves (the blank's: U D L R)");
   cmd->add_flag("--json", a.json, "one JSON object per instance, then a summary object");
   return cmd;
@@ -104,8 +112,12 @@ int run_puzzle(const PuzzleArgs& a) {
     if (!algorithm) throw UsageError("unknown algorithm '" + a.algorithm + "' (" + choices(algorithm_names) + ")");
     constexpr std::int64_t max_threads = 256;
     const std::size_t threads = checked_count(a.threads, 1, max_threads, "--threads");
-    const std::size_t max_nodes =
-        a.max_nodes ? checked_count(*a.max_nodes, 1, INT64_MAX, "--max-nodes") : default_astar_max_nodes;
+    const std::optional<std::size_t> max_nodes =
+        a.max_nodes ? std::optional(checked_count(*a.max_nodes, 1, INT64_MAX, "--max-nodes")) : std::nullopt;
+    PuzzleSolverOptions options;
+    options.max_nodes = max_nodes.value_or(default_astar_max_nodes);
+    options.limit = time_budget(checked_seconds(a.time_limit_s, "--time-limit"));
+    if (*algorithm == Algorithm::ida) options.limit.expansions = max_nodes.value_or(default_ida_max_expansions);
     const PuzzleInstanceList list = load_puzzle_instances(a.instances);
     const SlidingPuzzle puzzle(list.width);
     const HeuristicKind heuristic = heuristic_arg(a, list.width);
@@ -137,7 +149,7 @@ int run_puzzle(const PuzzleArgs& a) {
             std::cout << s.moves.size() << " moves";
             if (in.optimal_length) std::cout << (static_cast<int>(s.moves.size()) == *in.optimal_length ? " (optimal)" : " (NOT the published " + std::to_string(*in.optimal_length) + ")");
           } else {
-            std::cout << (s.status.has(StatusDetail::out_of_nodes) ? "not solved: node limit reached" : "not solved");
+            std::cout << "not solved: " << failure_reason(s.status);
           }
           std::cout << ", " << s.stats.expanded << " expanded, " << s.stats.time_s << " s\n";
           if (a.moves && s.status.succeeded()) std::cout << "  " << to_string(s.moves) << "\n";
@@ -147,9 +159,7 @@ int run_puzzle(const PuzzleArgs& a) {
     };
 
     // One solver per thread, sharing the puzzle and the pattern database.
-    share_indices(n, threads, [&](const auto& next) {
-      PuzzleSolverOptions options;
-      options.max_nodes = max_nodes;
+    share_indices(n, threads, [&, options](const auto& next) mutable {
       std::size_t current = 0;
       options.on_iteration = [&](int bound, std::uint64_t nodes) {
         const std::lock_guard<std::mutex> hold(lock);

@@ -18,7 +18,8 @@ struct PuzzleArgs {
   std::string heuristic = "auto";  ///< auto: pdb-663 on 4x4 boards, linear-conflict on smaller ones
   std::string pdb;                 ///< pattern database file: read if present, else built and written
   std::int64_t threads = 1;                ///< instances solved in parallel
-  std::optional<std::int64_t> max_nodes;  ///< A*: state limit (unset: the default below)
+  std::optional<std::int64_t> max_nodes;  ///< A*: states held; IDA*: expansions (unset: the defaults)
+  double time_limit_s = 0;                ///< seconds per instance (0: none)
   bool moves = false;              ///< text output: print each solution's moves
   bool json = false;
 };

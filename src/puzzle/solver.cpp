@@ -620,8 +620,7 @@ struct PuzzleSolver::Impl {
 
   /// One query through `handle`, its path turned into the blank's moves.
   PuzzleSolution solve(search::SearchHandle<PuzzleState>& handle, const PuzzleState& start) const {
-    handle.run(start, puzzle->goal());
-    PuzzleSolution out{handle.status(), {}, handle.stats()};
+    PuzzleSolution out{search::run_within(handle, start, puzzle->goal(), options.limit), {}, handle.stats()};
     const std::vector<PuzzleState>& nodes = handle.path().nodes;
     for (std::size_t i = 1; i < nodes.size() && out.status.succeeded(); ++i) {
       out.moves.push_back(puzzle->move_between(nodes[i - 1].blank, nodes[i].blank));

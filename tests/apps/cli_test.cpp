@@ -529,6 +529,25 @@ TEST(Cli, PuzzleWrongPublishedLengthExitsOne) {
   EXPECT_NE(r.out.find("1 NOT optimal"), std::string::npos) << r.out;
 }
 
+TEST(Cli, PuzzleSearchesEndAtTheirNodeOrTimeLimit) {
+  // Korf's instance 1 (57 moves) takes IDA* with Manhattan distance far longer than these limits.
+  const std::string korf = data + "/puzzles/korf100_1-50.txt";
+  std::ifstream in(korf);
+  std::string first;
+  std::getline(in, first);
+  while (first.empty() || first[0] == '#') std::getline(in, first);
+  const std::string file = temp_file("korf_first.txt", first + "\n");
+  CliRun r = run("puzzle --instances " + file + " --heuristic manhattan --max-nodes 100000");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("not solved: out of nodes (--max-nodes), 1000"), std::string::npos) << r.out;
+  r = run("puzzle --instances " + file + " --heuristic manhattan --time-limit 0.2 --json");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("\"status\":\"time-limit\""), std::string::npos) << r.out;
+  r = run("puzzle --instances " + file + " -a astar --heuristic manhattan --max-nodes 1000");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("not solved: out of nodes (--max-nodes)"), std::string::npos) << r.out;
+}
+
 TEST(Cli, PuzzleKorfInstancesTextAndThreads) {
   // Korf's instances 31 and 50 (50 and 53 moves) are among the easiest of the 100.
   std::ifstream korf(data + "/puzzles/korf100_1-50.txt");
@@ -598,6 +617,8 @@ TEST(Cli, PuzzleBadInputExitsTwoWithAReason) {
            {"puzzle --instances " + korf + " --threads 0", "--threads must be an integer from 1 to 256, got 0"},
            {"puzzle --instances " + korf + " --threads -1", "--threads must be an integer from 1 to 256, got -1"},
            {"puzzle --instances " + korf + " -a astar --max-nodes -5", "--max-nodes must be an integer from 1"},
+           {"puzzle --instances " + korf + " --time-limit -2", "--time-limit must be a number of seconds from 0"},
+           {"puzzle --instances " + korf + " --time-limit nan", "--time-limit must be a number of seconds from 0"},
        }) {
     const CliRun r = run(c.args);
     EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.out;

@@ -19,6 +19,7 @@ enum class StatusDetail : std::uint8_t {
   cancelled = 1 << 2,       ///< cancel() was called
   stale_world = 1 << 3,     ///< the world changed since the planner last synced: nothing was searched
   invalid_query = 1 << 4,   ///< a start or goal is not a node of the world, or the request is malformed
+  time_limit = 1 << 5,      ///< the query's time limit ran out (search::run_within)
 };
 
 [[nodiscard]] constexpr StatusDetail operator|(StatusDetail a, StatusDetail b) {
@@ -54,12 +55,13 @@ struct Status {
 }
 
 /// Each detail flag's spelling, in bit order.
-inline constexpr std::array<std::pair<StatusDetail, std::string_view>, 5> status_detail_names{{
+inline constexpr std::array<std::pair<StatusDetail, std::string_view>, 6> status_detail_names{{
     {StatusDetail::partial_result, "partial-result"},
     {StatusDetail::out_of_nodes, "out-of-nodes"},
     {StatusDetail::cancelled, "cancelled"},
     {StatusDetail::stale_world, "stale-world"},
     {StatusDetail::invalid_query, "invalid-query"},
+    {StatusDetail::time_limit, "time-limit"},
 }};
 
 /// The set flags joined by '+' ("partial-result+out-of-nodes"), or "" for none.

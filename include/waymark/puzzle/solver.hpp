@@ -44,6 +44,11 @@ struct PuzzleSolverOptions {
   /// A state costs about 60 bytes (node record, hash slot, heap entry). Also the limit of
   /// A* handles whose QueryOptions::max_nodes is 0.
   std::size_t max_nodes = 0;
+  /// The one-shot calls (ida, astar, solve) stop a query when it has spent this: expansions
+  /// and wall time over the whole query (search::run_within); such a query fails flagged
+  /// out_of_nodes or time_limit. Default: unlimited (every solvable board ends; IDA* may take
+  /// long on hard boards with a weak heuristic).
+  search::Budget limit{};
   /// IDA*: called before each iteration with its f bound and the nodes expanded so far (the
   /// first iteration's from begin(), the others' from step()). Copied into every handle.
   std::function<void(int bound, std::uint64_t expanded)> on_iteration;

@@ -178,4 +178,19 @@ class PlannerHandle {
   SearchHandle<Node> own_;
 };
 
+/// Runs one query to its end, or until `limit` is spent: the whole query's expansions, scanned
+/// cells and wall time, where Budget is otherwise one step's. A query the limit stops is
+/// cancelled, and the returned status is Failure flagged out_of_nodes (expansions or scanned
+/// ran out) or time_limit; the handle's own status() then says cancelled.
+template <class Node>
+Status run_within(SearchHandle<Node>& search, const Node& start, const Node& goal, const Budget& limit) {
+  search.begin(start, goal);
+  if (!search.step(limit).running()) return search.status();
+  const SearchStats& done = search.stats();
+  const bool out_of_nodes = done.expanded >= limit.expansions || done.scanned >= limit.scanned;
+  search.cancel();
+  search.step();
+  return Status::failure(out_of_nodes ? StatusDetail::out_of_nodes : StatusDetail::time_limit);
+}
+
 }  // namespace waymark::search

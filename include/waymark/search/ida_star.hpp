@@ -24,8 +24,8 @@ struct IdaStarOptions {
   /// Memory: the node table grows with the nodes visited; for huge implicit spaces (puzzles)
   /// turn it off and rely on parent pruning.
   bool transposition_table = true;
-  /// Most nodes the transposition table may hold in one iteration; beyond it the query fails
-  /// with out_of_nodes. 0 = unlimited.
+  /// Most nodes one query may expand, over all its iterations (this also bounds the
+  /// transposition table); beyond it the query fails with out_of_nodes. 0 = unlimited.
   std::size_t max_nodes = 0;
 };
 
@@ -65,6 +65,7 @@ class IdaStar : public SearchCore<typename Space::node_type, Obs> {
       return;
     }
     threshold_ = infinite_cost;
+    nodes_.reset();
     for (const Source<Node>& s : sources) {
       if (!node_is_traversable(*space_, s.node)) continue;
       sources_.push_back(Child{s.node, s.cost});
@@ -135,10 +136,7 @@ class IdaStar : public SearchCore<typename Space::node_type, Obs> {
     frames_.clear();
     children_.assign(sources_.begin(), sources_.end());
     next_threshold_ = infinite_cost;
-    if (options_.transposition_table) {
-      table_.reset(*space_);
-      nodes_.reset();
-    }
+    if (options_.transposition_table) table_.reset(*space_);
     frames_.push_back(Frame{Node{}, 0, 0, static_cast<std::uint32_t>(children_.size())});
   }
 
@@ -167,14 +165,7 @@ class IdaStar : public SearchCore<typename Space::node_type, Obs> {
     if (options_.transposition_table) {
       const SlotLookup s = table_.find_or_insert(*space_, node);
       NodeRecord& r = table_[s.slot];
-      if (s.fresh) {
-        if (!nodes_.admit()) {
-          this->finish_failure(StatusDetail::out_of_nodes);
-          return;
-        }
-      } else if (!(g < r.g)) {
-        return;
-      }
+      if (!s.fresh && !(g < r.g)) return;
       r.g = g;
     }
     this->observer_.on_open(node, has_parent ? &frames_.back().node : nullptr, g, h, false);
@@ -185,6 +176,10 @@ class IdaStar : public SearchCore<typename Space::node_type, Obs> {
       for (std::size_t i = 1; i < frames_.size(); ++i) this->path_.nodes.push_back(frames_[i].node);
       this->path_.nodes.push_back(node);
       this->finish_success();
+      return;
+    }
+    if (!nodes_.admit()) {
+      this->finish_failure(StatusDetail::out_of_nodes);
       return;
     }
     this->observer_.on_expand(node, g, h);
