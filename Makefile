@@ -8,6 +8,7 @@ RELEASE_DIR := $(BUILD_DIR)/release
 ASAN_DIR    := $(BUILD_DIR)/asan
 FUZZ_DIR    := $(BUILD_DIR)/fuzz
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS    ?= 0
 WAYMARK     := $(RELEASE_DIR)/bin/waymark
 SHARED_DATA ?= ../shared/data
 CTEST_FLAGS := --output-on-failure -j $(JOBS)
@@ -49,15 +50,16 @@ test: test-release test-asan
 bench: release
 	bash bench/run.sh $(RELEASE_DIR) $(SHARED_DATA)
 
-# Every libFuzzer target in fuzz/ for FUZZ_SECONDS each (clang + libclang-rt-14-dev, installed
-# by scripts/setup.sh fuzz). Exits non-zero on any finding; crashers land in build/fuzz/findings.
+# Every libFuzzer target in fuzz/ for FUZZ_SECONDS each, or FUZZ_RUNS executions each when it
+# is set (clang + libclang-rt-14-dev, installed by scripts/setup.sh fuzz). Exits non-zero on
+# any finding; crashers land in build/fuzz/findings.
 fuzz:
 	@bash scripts/setup.sh fuzz
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWAYMARK_FUZZ=ON \
 	  -DWAYMARK_BUILD_TESTS=OFF -DWAYMARK_BUILD_APPS=OFF -DWAYMARK_BUILD_BENCH=OFF \
 	  -DWAYMARK_BUILD_EXAMPLES=OFF -DWAYMARK_BUILD_RENDER=OFF
 	cmake --build $(FUZZ_DIR) -j $(JOBS)
-	bash fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
+	bash fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_RUNS)
 
 clean:
 	rm -rf $(BUILD_DIR)

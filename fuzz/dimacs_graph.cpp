@@ -13,8 +13,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto [gr_text, co_text] = fuzz::two_files(fuzz::text_of(data, size));
   std::istringstream gr(gr_text), co(co_text);
   try {
-    const io::LoadedGraph g = co_text.empty() ? io::parse_dimacs_graph(gr, "fuzz.gr")
-                                              : io::parse_dimacs_graph(gr, "fuzz.gr", co, "fuzz.co");
+    const io::GraphLoadOptions limits{.max_vertices = fuzz::max_vertices, .max_arcs = fuzz::max_arcs};
+    const io::LoadedGraph g = co_text.empty() ? io::parse_dimacs_graph(gr, "fuzz.gr", limits)
+                                              : io::parse_dimacs_graph(gr, "fuzz.gr", co, "fuzz.co", limits);
     if (g.ids.count() != g.graph.node_count()) __builtin_trap();
   } catch (const LoadError&) {
   }

@@ -9,6 +9,12 @@
 
 namespace waymark::fuzz {
 
+/// Size limits the targets pass to loaders in place of the defaults, which are sized for real
+/// worlds: a few header bytes may legally ask for hundreds of MB, more than a fuzzer's memory
+/// limit, and what matters is that the limit is checked, not how large it is.
+inline constexpr std::size_t max_vertices = std::size_t{1} << 16;
+inline constexpr std::size_t max_arcs = std::size_t{1} << 18;
+
 /// The fuzzer's bytes as text.
 inline std::string_view text_of(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};

@@ -15,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto [nodes_text, edges_text] = fuzz::two_files(fuzz::text_of(data + 1, size - 1));
   std::istringstream nodes(nodes_text), edges(edges_text);
   try {
-    const io::LoadedGraph g = io::parse_node_edge_lists(nodes, "fuzz.nodes", edges, "fuzz.edges", direction);
+    const io::GraphLoadOptions limits{.max_vertices = fuzz::max_vertices, .max_arcs = fuzz::max_arcs};
+    const io::LoadedGraph g = io::parse_node_edge_lists(nodes, "fuzz.nodes", edges, "fuzz.edges", direction, limits);
     if (g.ids.count() != g.graph.node_count()) __builtin_trap();
   } catch (const LoadError&) {
   }

@@ -66,11 +66,12 @@ void at_line(const LineReader& r, F&& f) {
 }
 
 /// Parses an unsigned count field of a header line, at most `limit`.
-std::size_t count_field(const LineReader& r, std::string_view field, std::size_t limit, std::string_view what) {
+std::size_t count_field(const LineReader& r, std::string_view field, std::size_t limit, std::string_view what,
+                        std::string_view limit_name) {
   std::uint64_t n = 0;
   if (!parse_number(field, n) || n > limit)
     r.fail(std::string(what) + " must be an integer from 0 to " + std::to_string(limit) + ", got " + quoted(field) +
-           " (larger graphs: raise io::max_graph_vertices / io::max_graph_arcs)");
+           " (the limit GraphLoadOptions::" + std::string(limit_name) + "; raise it for larger graphs)");
   return static_cast<std::size_t>(n);
 }
 
@@ -81,7 +82,7 @@ struct DimacsArcs {
   FileVertexIds ids;
 };
 
-DimacsArcs read_dimacs_arcs(std::istream& in, const std::string& name) {
+DimacsArcs read_dimacs_arcs(std::istream& in, const std::string& name, const GraphLoadOptions& options) {
   LineReader r(in, name);
   GraphBuilder builder;
   FileVertexIds ids;
@@ -94,8 +95,8 @@ DimacsArcs read_dimacs_arcs(std::istream& in, const std::string& name) {
     if (f[0] == "p") {
       if (p_line != 0) r.fail("second 'p' line (the first is line " + std::to_string(p_line) + ")");
       if (f.size() != 4 || f[1] != "sp") r.fail("expected 'p sp N M', got " + quoted(line));
-      const std::size_t n = count_field(r, f[2], max_graph_vertices, "vertex count");
-      announced_arcs = count_field(r, f[3], max_graph_arcs, "arc count");
+      const std::size_t n = count_field(r, f[2], options.max_vertices, "vertex count", "max_vertices");
+      announced_arcs = count_field(r, f[3], options.max_arcs, "arc count", "max_arcs");
       builder = GraphBuilder(n);
       builder.reserve_arcs(std::min(announced_arcs, max_reserved_arcs));
       ids = FileVertexIds(dimacs_first_id, n);
@@ -120,11 +121,17 @@ DimacsArcs read_dimacs_arcs(std::istream& in, const std::string& name) {
   return {std::move(builder), ids};
 }
 
-/// Positions indexed by vertex. Each vertex must get exactly one `v` line.
+/// Positions indexed by vertex. Each vertex must get exactly one `v` line. The lines are
+/// gathered first, so a header that declares more vertices than the file holds allocates
+/// nothing for them.
 std::vector<Vec3> read_dimacs_coordinates(std::istream& in, const std::string& name, const FileVertexIds& ids) {
   LineReader r(in, name);
-  std::vector<Vec3> positions(ids.count());
-  std::vector<std::size_t> given_on(ids.count(), 0);  // line of each vertex's 'v', 0: none yet
+  struct VertexLine {
+    VertexId v;
+    Vec3 position;
+    std::size_t line;
+  };
+  std::vector<VertexLine> lines;
   std::size_t p_line = 0;
   std::string line;
   while (r.next(line)) {
@@ -134,57 +141,61 @@ std::vector<Vec3> read_dimacs_coordinates(std::istream& in, const std::string& n
       if (p_line != 0) r.fail("second 'p' line (the first is line " + std::to_string(p_line) + ")");
       if (f.size() != 5 || f[1] != "aux" || f[2] != "sp" || f[3] != "co")
         r.fail("expected 'p aux sp co N', got " + quoted(line));
-      const std::size_t n = count_field(r, f[4], max_graph_vertices, "vertex count");
-      if (n != ids.count())
-        r.fail("coordinates for " + std::to_string(n) + " vertices, the graph has " + std::to_string(ids.count()));
+      std::uint64_t n = 0;
+      if (!parse_number(f[4], n) || n != ids.count())
+        r.fail("coordinates for " + quoted(f[4]) + " vertices, the graph has " + std::to_string(ids.count()));
       p_line = r.number();
     } else if (f[0] == "v") {
       if (p_line == 0) r.fail("coordinates before the 'p aux sp co N' line");
       if (f.size() != 4) r.fail("expected 'v ID X Y', got " + quoted(line));
       const VertexId v = vertex_field(r, f[1], ids);
-      if (given_on[v.value] != 0)
-        r.fail("duplicate coordinates for vertex id " + std::string(f[1]) + " (first on line " +
-               std::to_string(given_on[v.value]) + ")");
-      positions[v.value] = Vec3{coordinate_field(r, f[2]), coordinate_field(r, f[3]), 0};
-      given_on[v.value] = r.number();
+      lines.push_back({v, Vec3{coordinate_field(r, f[2]), coordinate_field(r, f[3]), 0}, r.number()});
     } else {
       r.fail("unknown line type " + quoted(f[0]) + " (expected c, p or v)");
     }
   }
   if (p_line == 0) r.fail_at(0, "missing 'p aux sp co N' line");
-  const auto missing = std::find(given_on.begin(), given_on.end(), 0);
-  if (missing != given_on.end()) {
-    const VertexId v{static_cast<std::uint32_t>(missing - given_on.begin())};
-    const auto count = static_cast<std::size_t>(std::count(given_on.begin(), given_on.end(), 0));
-    r.fail_at(p_line, "vertex id " + std::to_string(ids.to_file(v)) + " has no coordinates (" +
-                          std::to_string(count) + " of " + std::to_string(ids.count()) + " missing)");
+  if (lines.size() < ids.count())
+    r.fail_at(p_line, std::to_string(ids.count() - lines.size()) + " of " + std::to_string(ids.count()) +
+                          " vertices have no coordinates");
+  std::vector<Vec3> positions(ids.count());
+  std::vector<std::size_t> given_on(ids.count(), 0);  // line of each vertex's 'v', 0: none yet
+  for (const VertexLine& l : lines) {
+    if (given_on[l.v.value] != 0)
+      r.fail_at(l.line, "duplicate coordinates for vertex id " + std::to_string(ids.to_file(l.v)) + " (first on line " +
+                            std::to_string(given_on[l.v.value]) + ")");
+    positions[l.v.value] = l.position;
+    given_on[l.v.value] = l.line;
   }
+  // As many distinct ids as vertices: none is missing.
   return positions;
 }
 
 }  // namespace
 
-LoadedGraph parse_dimacs_graph(std::istream& gr, const std::string& name) {
-  const DimacsArcs arcs = read_dimacs_arcs(gr, name);
+LoadedGraph parse_dimacs_graph(std::istream& gr, const std::string& name, const GraphLoadOptions& options) {
+  const DimacsArcs arcs = read_dimacs_arcs(gr, name, options);
   return {arcs.builder.build(), arcs.ids};
 }
 
 LoadedGraph parse_dimacs_graph(std::istream& gr, const std::string& gr_name, std::istream& co,
-                               const std::string& co_name) {
-  DimacsArcs arcs = read_dimacs_arcs(gr, gr_name);
+                               const std::string& co_name, const GraphLoadOptions& options) {
+  DimacsArcs arcs = read_dimacs_arcs(gr, gr_name, options);
   arcs.builder.set_positions(read_dimacs_coordinates(co, co_name, arcs.ids), Coordinates::xy);
   return {arcs.builder.build(), arcs.ids};
 }
 
-LoadedGraph load_dimacs_graph(const std::string& gr_path, const std::string& co_path) {
+LoadedGraph load_dimacs_graph(const std::string& gr_path, const std::string& co_path,
+                              const GraphLoadOptions& options) {
   std::ifstream gr = open_or_throw(gr_path);
-  if (co_path.empty()) return parse_dimacs_graph(gr, gr_path);
+  if (co_path.empty()) return parse_dimacs_graph(gr, gr_path, options);
   std::ifstream co = open_or_throw(co_path);
-  return parse_dimacs_graph(gr, gr_path, co, co_path);
+  return parse_dimacs_graph(gr, gr_path, co, co_path, options);
 }
 
 LoadedGraph parse_node_edge_lists(std::istream& nodes, const std::string& nodes_name, std::istream& edges,
-                                  const std::string& edges_name, EdgeDirection direction) {
+                                  const std::string& edges_name, EdgeDirection direction,
+                                  const GraphLoadOptions& options) {
   // Nodes: the id range is known only once every line is read.
   struct NodeLine {
     std::int64_t id;
@@ -201,10 +212,11 @@ LoadedGraph parse_node_edge_lists(std::istream& nodes, const std::string& nodes_
       if (f.size() != 3) r.fail("expected 'ID X Y', got " + quoted(line));
       std::int64_t id = 0;
       if (!parse_number(f[0], id)) r.fail("bad vertex id " + quoted(f[0]));
+      if (node_lines.size() == options.max_vertices)
+        r.fail("more than " + std::to_string(options.max_vertices) +
+               " nodes (the limit GraphLoadOptions::max_vertices; raise it for larger graphs)");
       node_lines.push_back({id, Vec3{coordinate_field(r, f[1]), coordinate_field(r, f[2]), 0}, r.number()});
     }
-    if (node_lines.size() > max_graph_vertices)
-      r.fail_at(0, "more than " + std::to_string(max_graph_vertices) + " nodes (the limit io::max_graph_vertices)");
   }
   const FileVertexIds ids(node_list_first_id, node_lines.size());
   std::vector<Vec3> positions(ids.count());
@@ -246,10 +258,10 @@ LoadedGraph parse_node_edge_lists(std::istream& nodes, const std::string& nodes_
 }
 
 LoadedGraph load_node_edge_lists(const std::string& nodes_path, const std::string& edges_path,
-                                 EdgeDirection direction) {
+                                 EdgeDirection direction, const GraphLoadOptions& options) {
   std::ifstream nodes = open_or_throw(nodes_path);
   std::ifstream edges = open_or_throw(edges_path);
-  return parse_node_edge_lists(nodes, nodes_path, edges, edges_path, direction);
+  return parse_node_edge_lists(nodes, nodes_path, edges, edges_path, direction, options);
 }
 
 std::vector<VertexPair> parse_vertex_pairs(std::istream& in, const std::string& name, const FileVertexIds& ids) {

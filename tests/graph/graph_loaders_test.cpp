@@ -136,6 +136,36 @@ TEST(GraphLoader, VertexPairsInTheFilesNumbering) {
   fails_on("1 x\n", 1, "bad vertex id 'x'");
 }
 
+TEST(GraphLoader, LimitsAreOptionsCheckedBeforeAllocating) {
+  const GraphLoadOptions small{.max_vertices = 100, .max_arcs = 10};
+  const auto reason = [&](const std::string& gr, const std::string& nodes = {}) -> std::string {
+    std::istringstream a(gr), b(nodes), e("");
+    try {
+      if (nodes.empty()) (void)parse_dimacs_graph(a, "g.gr", small);
+      else (void)parse_node_edge_lists(b, "n", e, "e", EdgeDirection::undirected, small);
+    } catch (const LoadError& error) {
+      return error.reason();
+    }
+    return "loaded";
+  };
+  EXPECT_EQ(reason("p sp 100 0\n"), "loaded");
+  EXPECT_NE(reason("p sp 101 0\n").find("from 0 to 100, got '101' (the limit GraphLoadOptions::max_vertices"),
+            std::string::npos);
+  EXPECT_NE(reason("p sp 3 11\n").find("(the limit GraphLoadOptions::max_arcs"), std::string::npos);
+  std::string nodes;
+  for (int i = 0; i <= 100; ++i) nodes += std::to_string(i) + " 0 0\n";
+  EXPECT_NE(reason("", nodes).find("more than 100 nodes (the limit GraphLoadOptions::max_vertices"), std::string::npos);
+  // A coordinate file that declares the graph's million vertices but holds one: refused
+  // before a position is allocated for each.
+  std::istringstream gr("p sp 1000000 0\n"), co("p aux sp co 1000000\nv 1 0 0\n");
+  try {
+    (void)parse_dimacs_graph(gr, "g.gr", co, "g.co");
+    ADD_FAILURE() << "no error";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.reason(), "999999 of 1000000 vertices have no coordinates");
+  }
+}
+
 TEST(GraphLoader, UnreadableFiles) {
   const TempFiles files;
   const std::string gr = files.write("ok.gr", "p sp 1 0\n");
@@ -222,8 +252,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadFile{"gr_bad_arc_count", Part::gr, "p sp 3 x\n", 1, "arc count"},
         // 19 bytes asking for 16 GB: refused on the header, before any allocation.
         BadFile{"gr_vertex_count_over_limit", Part::gr, "p sp 4000000000 0\n", 1,
-                "vertex count must be an integer from 0 to 67108864, got '4000000000' (larger graphs: raise "
-                "io::max_graph_vertices"},
+                "vertex count must be an integer from 0 to 67108864, got '4000000000' (the limit "
+                "GraphLoadOptions::max_vertices; raise it for larger graphs)"},
         BadFile{"gr_arc_count_over_limit", Part::gr, "p sp 3 4000000000\n", 1, "arc count must be an integer from 0 to"},
         BadFile{"gr_second_p", Part::gr, "p sp 3 1\na 1 2 1\np sp 3 1\n", 3, "second 'p' line (the first is line 1)"},
         BadFile{"gr_short_arc", Part::gr, "p sp 3 1\na 1 2\n", 2, "expected 'a U V W'"},
@@ -245,7 +275,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadFile{"co_empty", Part::co, "", 0, "missing 'p aux sp co N'"},
         BadFile{"co_vertex_before_p", Part::co, "v 1 0 0\n", 1, "coordinates before"},
         BadFile{"co_bad_p", Part::co, "p aux sp 3\n", 1, "expected 'p aux sp co N'"},
-        BadFile{"co_count_mismatch", Part::co, "p aux sp co 4\n", 1, "coordinates for 4 vertices, the graph has 3"},
+        BadFile{"co_count_mismatch", Part::co, "p aux sp co 4\n", 1, "coordinates for '4' vertices, the graph has 3"},
         BadFile{"co_short_line", Part::co, "p aux sp co 3\nv 1 0\n", 2, "expected 'v ID X Y'"},
         BadFile{"co_id_out_of_range", Part::co, "p aux sp co 3\nv 4 0 0\n", 2, "vertex id 4 out of range 1..3"},
         BadFile{"co_bad_coordinate", Part::co, "p aux sp co 3\nv 1 0 north\n", 2, "bad coordinate 'north'"},
@@ -253,7 +283,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadFile{"co_duplicate", Part::co, "p aux sp co 3\nv 1 0 0\nv 2 0 0\nv 1 5 5\nv 3 0 0\n", 4,
                 "duplicate coordinates for vertex id 1 (first on line 2)"},
         BadFile{"co_missing", Part::co, "c x\np aux sp co 3\nv 1 0 0\nv 3 0 0\n", 2,
-                "vertex id 2 has no coordinates (1 of 3 missing)"},
+                "1 of 3 vertices have no coordinates"},
         BadFile{"co_unknown_line", Part::co, "p aux sp co 3\na 1 2 3\n", 2, "unknown line type 'a'"},
         // node list (with a valid edge list)
         BadFile{"nodes_short_line", Part::nodes, "0 0 0\n1 1\n2 2 0\n", 2, "expected 'ID X Y'"},

@@ -44,13 +44,21 @@ class FileVertexIds {
   std::size_t count_ = 0;
 };
 
-/// The most vertices a graph file may declare or hold: 2^26 (67 million; the full USA road
-/// graph of the DIMACS challenge has 24 million). Checked on the header before anything is
-/// allocated; a graph this large needs about 0.5 GB plus 12 bytes per arc. A larger graph is
-/// refused with a LoadError naming this limit: raise it here and rebuild.
+/// The default most vertices a graph file may declare or hold: 2^26 (67 million; the full USA
+/// road graph of the DIMACS challenge has 24 million). Checked on the header before anything is
+/// allocated; a graph this large needs about 0.5 GB plus 12 bytes per arc.
 inline constexpr std::size_t max_graph_vertices = std::size_t{1} << 26;
-/// The most arcs a graph file may declare: 2^28 (USA: 58 million).
+/// The default most arcs a graph file may declare: 2^28 (USA: 58 million).
 inline constexpr std::size_t max_graph_arcs = std::size_t{1} << 28;
+
+/// Limits a graph loader checks before it allocates; a file over them is refused with a
+/// LoadError that names the limit. Raise them for larger graphs, lower them where the input is
+/// untrusted and memory is short (a DIMACS header of N vertices costs about 8·N bytes even when
+/// the file is tiny).
+struct GraphLoadOptions {
+  std::size_t max_vertices = max_graph_vertices;
+  std::size_t max_arcs = max_graph_arcs;
+};
 
 /// A graph read from files, with the files' vertex numbering.
 struct LoadedGraph {
@@ -61,13 +69,15 @@ struct LoadedGraph {
 /// DIMACS `.gr`: `c …` comments, one `p sp N M` line before any arc, then exactly M lines
 /// `a U V W` (directed arc U → V, ids 1..N, weight W ≥ 0; decimals accepted). Parallel arcs
 /// and self-loops are kept. `name` is used in error messages.
-[[nodiscard]] LoadedGraph parse_dimacs_graph(std::istream& gr, const std::string& name);
+[[nodiscard]] LoadedGraph parse_dimacs_graph(std::istream& gr, const std::string& name,
+                                             const GraphLoadOptions& options = {});
 /// The same, with positions from a DIMACS `.co`: `c …` comments, `p aux sp co N` (N as in the
 /// `.gr`), then one `v ID X Y` per vertex, in any order. The graph gets Coordinates::xy.
 [[nodiscard]] LoadedGraph parse_dimacs_graph(std::istream& gr, const std::string& gr_name, std::istream& co,
-                                             const std::string& co_name);
+                                             const std::string& co_name, const GraphLoadOptions& options = {});
 /// Reads `gr_path`, and `co_path` unless it is empty.
-[[nodiscard]] LoadedGraph load_dimacs_graph(const std::string& gr_path, const std::string& co_path = {});
+[[nodiscard]] LoadedGraph load_dimacs_graph(const std::string& gr_path, const std::string& co_path = {},
+                                            const GraphLoadOptions& options = {});
 
 /// Whether an edge-list line `U V …` is the arc U → V only, or also V → U.
 enum class EdgeDirection : std::uint8_t { directed, undirected };
@@ -77,9 +87,11 @@ enum class EdgeDirection : std::uint8_t { directed, undirected };
 /// VertexId = file id. The graph gets Coordinates::xy.
 [[nodiscard]] LoadedGraph parse_node_edge_lists(std::istream& nodes, const std::string& nodes_name,
                                                 std::istream& edges, const std::string& edges_name,
-                                                EdgeDirection direction = EdgeDirection::undirected);
+                                                EdgeDirection direction = EdgeDirection::undirected,
+                                                const GraphLoadOptions& options = {});
 [[nodiscard]] LoadedGraph load_node_edge_lists(const std::string& nodes_path, const std::string& edges_path,
-                                               EdgeDirection direction = EdgeDirection::undirected);
+                                               EdgeDirection direction = EdgeDirection::undirected,
+                                               const GraphLoadOptions& options = {});
 
 /// One query of a query file: two vertices, and the line they were on.
 struct VertexPair {
