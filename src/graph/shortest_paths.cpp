@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include "waymark/core/binary_io.hpp"
@@ -65,15 +66,60 @@ struct RouteFileHeader {
   std::uint64_t vertices;
   std::uint64_t arcs;
   std::uint64_t graph_fingerprint;
-  std::uint64_t checksum;  ///< of the entries
 };
-static_assert(sizeof(RouteFileHeader) == 48, "the header has no padding");
+static_assert(sizeof(RouteFileHeader) == 40, "the header has no padding");
 
-/// Catches corrupted entries that still name existing arcs.
-std::uint64_t entries_checksum(const std::vector<std::uint32_t>& entries) {
-  Hasher h;
-  for (const std::uint32_t e : entries) h.add(e);
-  return h.value();
+/// How far a row's distances may be off the Bellman condition d(u) <= w + d(v) before an entry
+/// is called wrong: sums along different arc orders differ by rounding only.
+constexpr double distance_tolerance = 1e-9;
+
+/// Checks that `row` (the first arcs toward `target`) is a shortest-path tree of `graph`:
+/// following entries from any vertex reaches the target without a cycle, every vertex that can
+/// reach the target has an entry, and no arc offers a shorter way than the tree's distance
+/// (d(u) <= w(u,v) + d(v) for every arc). `dist` and `state` are scratch of V entries.
+/// Returns the first vertex that breaks it, or nullopt.
+std::optional<std::size_t> wrong_tree_entry(const Graph& graph, const std::uint32_t* row, std::size_t target,
+                                            std::vector<Cost>& dist, std::vector<std::uint8_t>& state,
+                                            std::vector<std::size_t>& chain) {
+  enum : std::uint8_t { unknown, on_chain, done };
+  const std::size_t n = graph.node_count();
+  state.assign(n, unknown);
+  dist.assign(n, infinite_cost);
+  dist[target] = 0;
+  state[target] = done;
+  for (std::size_t s = 0; s < n; ++s) {
+    chain.clear();
+    std::size_t at = s;
+    while (state[at] == unknown) {  // walk to a vertex whose distance is known
+      state[at] = on_chain;
+      chain.push_back(at);
+      if (row[at] == RouteTable::no_arc) {
+        state[at] = done;  // dist stays infinite: unreachable, checked below
+        chain.pop_back();
+        break;
+      }
+      at = graph.targets(graph.node_at(at))[row[at]].value;
+    }
+    if (state[at] == on_chain) return at;  // the entries form a cycle
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const std::size_t u = *it;
+      const VertexId uv = graph.node_at(u);
+      const std::size_t next = graph.targets(uv)[row[u]].value;
+      dist[u] = graph.weights(uv)[row[u]] + dist[next];
+      state[u] = done;
+    }
+  }
+  for (std::size_t u = 0; u < n; ++u) {
+    const VertexId uv = graph.node_at(u);
+    const auto heads = graph.targets(uv);
+    const auto weights = graph.weights(uv);
+    for (std::size_t i = 0; i < heads.size(); ++i) {
+      const Cost via = weights[i] + dist[heads[i].value];
+      const Cost bound = dist[u] == infinite_cost ? infinite_cost : dist[u] - distance_tolerance * (1 + dist[u]);
+      if (via < bound) return u;  // a shorter way, or the target reachable from u without an entry
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -154,64 +200,55 @@ Cost RouteTable::distance(VertexId source, VertexId target) const {
 
 void RouteTable::save(const std::string& path) const {
   save_file(path, [&](std::ostream& out) {
-    const RouteFileHeader header{route_file_magic,
-                                 file_version,
-                                 sizeof(std::uint32_t),
-                                 graph_->node_count(),
-                                 graph_->arc_count(),
-                                 arc_fingerprint(*graph_),
-                                 entries_checksum(first_arc_)};
-    out.write(reinterpret_cast<const char*>(&header), sizeof header);
-    out.write(reinterpret_cast<const char*>(first_arc_.data()),
-              static_cast<std::streamsize>(first_arc_.size() * sizeof(std::uint32_t)));
+    ChecksummedWriter w(out);
+    const RouteFileHeader header{route_file_magic,     file_version,         sizeof(std::uint32_t),
+                                 graph_->node_count(), graph_->arc_count(), arc_fingerprint(*graph_)};
+    w.bytes(&header, sizeof header);
+    w.array(first_arc_);
+    w.finish();
   });
 }
 
 RouteTable RouteTable::load(const std::string& path, const Graph& graph) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw LoadError(path, 0, "cannot open file");
+  ChecksummedReader r(in, path);
   RouteFileHeader header{};
-  if (!in.read(reinterpret_cast<char*>(&header), sizeof header)) {
-    const bool magic_read = in.gcount() >= static_cast<std::streamsize>(route_file_magic.size());
-    if (magic_read && header.magic == route_file_magic)
-      throw LoadError(path, 0, "truncated header (" + std::to_string(in.gcount()) + " of " +
-                                   std::to_string(sizeof header) + " bytes)");
-    throw LoadError(path, 0, "not a waymark route table");
-  }
-  if (header.magic != route_file_magic) throw LoadError(path, 0, "not a waymark route table");
+  r.bytes(&header, sizeof header, "header");
+  if (header.magic != route_file_magic) r.fail("not a waymark route table");
   if (header.version != file_version)
-    throw LoadError(path, 0, "route table version " + std::to_string(header.version) + ", expected " +
-                                 std::to_string(file_version));
+    r.fail("route table version " + std::to_string(header.version) + ", expected " + std::to_string(file_version));
   if (header.entry_bytes != sizeof(std::uint32_t))
-    throw LoadError(path, 0, "entries of " + std::to_string(header.entry_bytes) + " bytes, expected 4");
+    r.fail("entries of " + std::to_string(header.entry_bytes) + " bytes, expected 4");
   const std::size_t n = graph.node_count();
   if (header.vertices != n || header.arcs != graph.arc_count())
-    throw LoadError(path, 0, "table is for a graph with " + std::to_string(header.vertices) + " vertices and " +
-                                 std::to_string(header.arcs) + " arcs, this graph has " + std::to_string(n) +
-                                 " and " + std::to_string(graph.arc_count()));
-  if (n > max_vertices)
-    throw LoadError(path, 0, "a route table holds at most " + std::to_string(max_vertices) + " vertices");
-  if (header.graph_fingerprint != arc_fingerprint(graph))
-    throw LoadError(path, 0, "table was built for a different graph (the arcs differ)");
+    r.fail("table is for a graph with " + std::to_string(header.vertices) + " vertices and " +
+           std::to_string(header.arcs) + " arcs, this graph has " + std::to_string(n) + " and " +
+           std::to_string(graph.arc_count()));
+  if (n > max_vertices) r.fail("a route table holds at most " + std::to_string(max_vertices) + " vertices");
+  if (header.graph_fingerprint != arc_fingerprint(graph)) r.fail("table was built for a different graph (the arcs differ)");
+  std::vector<std::uint32_t> entries;
+  r.array(entries, n * n, "entries");
+  r.finish();
 
-  std::vector<std::uint32_t> entries(n * n);
-  const auto bytes = static_cast<std::streamsize>(entries.size() * sizeof(std::uint32_t));
-  if (!in.read(reinterpret_cast<char*>(entries.data()), bytes))
-    throw LoadError(path, 0, "truncated table (" + std::to_string(in.gcount()) + " of " + std::to_string(bytes) +
-                                 " bytes of entries)");
-  if (in.peek() != std::char_traits<char>::eof()) throw LoadError(path, 0, "unexpected data after the table");
-  if (entries_checksum(entries) != header.checksum) throw LoadError(path, 0, "checksum mismatch: corrupt table");
-
-  // Every entry must name one of its source's arcs, so a read-out never leaves the graph.
-  std::vector<std::uint32_t> degree(n);
-  for (std::size_t s = 0; s < n; ++s) degree[s] = static_cast<std::uint32_t>(graph.out_degree(graph.node_at(s)));
+  // Every entry must name one of its source's arcs, so a read-out never leaves the graph, and
+  // each target's entries must form a shortest-path tree, so a forged file cannot answer
+  // wrongly. O(V · (V + E)), a fraction of the build's cost.
   for (std::size_t t = 0; t < n; ++t) {
     const std::uint32_t* row = entries.data() + t * n;
     for (std::size_t s = 0; s < n; ++s) {
       const std::uint32_t e = row[s];
-      if (e == no_arc ? false : (s == t || e >= degree[s]))
-        throw LoadError(path, 0, "corrupt entry for source " + std::to_string(s) + ", target " + std::to_string(t));
+      if (e == no_arc ? false : (s == t || e >= graph.out_degree(graph.node_at(s))))
+        r.fail("corrupt entry for source " + std::to_string(s) + ", target " + std::to_string(t));
     }
+  }
+  std::vector<Cost> dist;
+  std::vector<std::uint8_t> state;
+  std::vector<std::size_t> chain;
+  for (std::size_t t = 0; t < n; ++t) {
+    if (const auto s = wrong_tree_entry(graph, entries.data() + t * n, t, dist, state, chain))
+      r.fail("the entries toward target " + std::to_string(t) + " are not shortest paths (wrong at source " +
+             std::to_string(*s) + ")");
   }
   return RouteTable(graph, std::move(entries));
 }

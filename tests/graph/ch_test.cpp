@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/forge.hpp"
 #include "support/random_graph.hpp"
 #include "support/random_grid.hpp"
 #include "waymark/core/errors.hpp"
@@ -398,37 +399,20 @@ TEST(GraphChFile, RejectsDamagedFiles) {
   std::remove(path.c_str());
 }
 
-/// The file's checksum: waymark's Hasher over every byte before it.
-std::uint64_t format_checksum(const std::string& bytes) {
-  Hasher h;
-  h.add_bytes(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
-  return h.value();
-}
-
-/// `file` with `patch` applied at byte `at` and a checksum that matches again.
-std::string forge(const std::string& file, std::size_t at, const void* patch, std::size_t size) {
-  std::string body = file.substr(0, file.size() - 8);
-  std::memcpy(body.data() + at, patch, size);
-  const std::uint64_t sum = format_checksum(body);
-  return body + std::string(reinterpret_cast<const char*>(&sum), 8);
-}
-
 TEST(GraphChFile, RejectsStructurallyBrokenFilesWithAValidChecksum) {
   const Road& road = oldenburg();
   std::ostringstream saved;
   road.ch.save(saved);
   const std::string good = saved.str();
-  ASSERT_EQ(format_checksum(good.substr(0, good.size() - 8)), [&] {
-    std::uint64_t stored = 0;
-    std::memcpy(&stored, good.data() + good.size() - 8, 8);
-    return stored;
-  }()) << "the test's checksum differs from the format's";
+  std::string resealed = good;
+  test::reseal(resealed);
+  ASSERT_EQ(resealed, good) << "the test's checksum differs from the format's";
   const std::size_t n = road.ch.node_count();
   constexpr std::size_t header = 112;
   const std::size_t order_at = header, up_offsets_at = order_at + 4 * n, up_arcs_at = up_offsets_at + 4 * (n + 1);
   const std::string path = temp_file("forged.ch");
   const auto expect_rejected = [&](std::size_t at, const auto& value, const std::string& reason) {
-    write_bytes(path, forge(good, at, &value, sizeof value));
+    write_bytes(path, test::forge(good, at, &value, sizeof value));
     expect_load_error(path, road.graph, reason);
   };
   // The first upward arc: weight (8 bytes), head, middle.

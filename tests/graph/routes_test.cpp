@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/forge.hpp"
 #include "support/random_graph.hpp"
 #include "support/random_grid.hpp"
 #include "waymark/core/errors.hpp"
@@ -455,20 +456,8 @@ TEST(GraphRoutesFile, RoundTripGivesIdenticalAnswers) {
   std::filesystem::remove(file);
 }
 
-/// The file's checksum as documented (Hasher over the 32-bit entries), to forge consistent files.
-std::uint64_t words_checksum(const std::vector<char>& bytes, std::size_t from) {
-  Hasher h;
-  for (std::size_t i = from; i + 4 <= bytes.size(); i += 4) {
-    std::uint32_t w = 0;
-    std::memcpy(&w, bytes.data() + i, 4);
-    h.add(w);
-  }
-  return h.value();
-}
-
 TEST(GraphRoutesFile, BadFilesAreRejectedWithLoadError) {
-  constexpr std::size_t header_bytes = 48;
-  constexpr std::size_t checksum_offset = 40;
+  constexpr std::size_t header_bytes = 40;
   std::mt19937 rng(11);
   test::EdgeList list = test::random_edge_list(rng, Coordinates::none);
   while (list.vertices < 10) list = test::random_edge_list(rng, Coordinates::none);
@@ -478,7 +467,7 @@ TEST(GraphRoutesFile, BadFilesAreRejectedWithLoadError) {
   table.save(file);
   EXPECT_EQ(load_error(file, graph), "");
   const std::vector<char> good = read_bytes(file);
-  ASSERT_EQ(good.size(), header_bytes + table.memory_bytes());
+  ASSERT_EQ(good.size(), header_bytes + table.memory_bytes() + test::checksum_bytes);
   const std::string bad = temp_file("bad.wmr");
 
   EXPECT_NE(load_error(temp_file("does_not_exist.wmr"), graph), "");
@@ -504,18 +493,15 @@ TEST(GraphRoutesFile, BadFilesAreRejectedWithLoadError) {
   std::vector<char> longer = good;
   longer.push_back(0);
   write_bytes(bad, longer);
-  EXPECT_NE(load_error(bad, graph).find("after the table"), std::string::npos);
+  EXPECT_NE(load_error(bad, graph).find("data after the checksum"), std::string::npos);
 
-  std::vector<char> magic = good;
-  magic[0] = 'X';
-  write_bytes(bad, magic);
+  write_bytes(bad, test::forge(good, 0, "X", 1));
   EXPECT_NE(load_error(bad, graph).find("not a waymark route table"), std::string::npos);
   write_bytes(bad, std::vector<char>{'n', 'o', 't', ' ', 'a', ' ', 't', 'a', 'b', 'l', 'e'});
-  EXPECT_NE(load_error(bad, graph).find("not a waymark route table"), std::string::npos);
+  EXPECT_NE(load_error(bad, graph).find("truncated file (in the header)"), std::string::npos);
 
-  std::vector<char> version = good;
-  version[8] = 2;
-  write_bytes(bad, version);
+  const std::uint32_t old_version = 1;
+  write_bytes(bad, test::forge(good, 8, &old_version, sizeof old_version));
   EXPECT_NE(load_error(bad, graph).find("version"), std::string::npos);
 
   std::vector<char> flipped = good;
@@ -524,37 +510,37 @@ TEST(GraphRoutesFile, BadFilesAreRejectedWithLoadError) {
   EXPECT_NE(load_error(bad, graph).find("checksum"), std::string::npos);
 
   // A forged entry that passes the checksum but names an arc its source does not have.
-  std::vector<char> forged = good;
   const std::uint32_t out_of_range = static_cast<std::uint32_t>(graph.arc_count());
-  std::memcpy(forged.data() + header_bytes + 4, &out_of_range, 4);  // target 0, source 1
-  const std::uint64_t sum = words_checksum(forged, header_bytes);
-  std::memcpy(forged.data() + checksum_offset, &sum, 8);
-  write_bytes(bad, forged);
+  write_bytes(bad, test::forge(good, header_bytes + 4, &out_of_range, 4));  // target 0, source 1
   EXPECT_NE(load_error(bad, graph).find("corrupt entry"), std::string::npos);
 
   std::filesystem::remove(file);
   std::filesystem::remove(bad);
 }
 
-TEST(GraphRoutesFile, ForgedCycleFailsInsteadOfLooping) {
-  // 0 ⇄ 1, 1 → 2: a forged table sending 0 and 1 to each other on the way to 2.
-  const Graph g = graph_of(3, {{0, 1, 1.0, true}, {1, 2, 1.0, false}});
+TEST(GraphRoutesFile, ForgedEntriesThatAreNotShortestPathsAreRefused) {
+  // 0 ⇄ 1 (weight 1), 1 → 2 (1), 0 → 2 (5): vertex 0's arcs are 0 → 1, 0 → 2; 1's are 1 → 0, 1 → 2.
+  const Graph g = graph_of(3, {{0, 1, 1.0, true}, {1, 2, 1.0, false}, {0, 2, 5.0, false}});
   const RouteTable table(g);
-  const std::string file = temp_file("cycle.wmr");
+  const std::string file = temp_file("forged.wmr");
   table.save(file);
-  std::vector<char> bytes = read_bytes(file);
-  constexpr std::size_t header_bytes = 48;
+  const std::vector<char> good = read_bytes(file);
+  constexpr std::size_t header_bytes = 40;
   const std::size_t row2 = header_bytes + 4 * 3 * 2;  // target 2
-  const std::uint32_t arc_to_0 = 0;  // 1's arcs: 1 → 0, then 1 → 2
-  std::memcpy(bytes.data() + row2 + 4 * 1, &arc_to_0, 4);
-  const std::uint64_t sum = words_checksum(bytes, header_bytes);
-  std::memcpy(bytes.data() + 40, &sum, 8);
-  write_bytes(file, bytes);
-  const RouteTable forged = RouteTable::load(file, g);
-  Path<VertexId> path;
-  EXPECT_TRUE(forged.route(VertexId{0}, VertexId{2}, path).failed());
-  EXPECT_TRUE(path.empty());
-  EXPECT_EQ(forged.distance(VertexId{1}, VertexId{2}), infinite_cost);
+  struct Forgery {
+    std::size_t at;
+    std::uint32_t entry;
+  };
+  for (const Forgery f : {Forgery{row2 + 4 * 1, 0},                  // 1 → 0 → 1 …: a cycle
+                          Forgery{row2 + 4 * 0, 1},                  // 0 → 2 directly: 5 instead of 2
+                          Forgery{row2 + 4 * 0, RouteTable::no_arc}}) {  // 0 told it cannot reach 2
+    SCOPED_TRACE(::testing::Message() << "entry " << f.entry << " at byte " << f.at);
+    write_bytes(file, test::forge(good, f.at, &f.entry, sizeof f.entry));
+    EXPECT_NE(load_error(file, g).find("the entries toward target 2 are not shortest paths"), std::string::npos)
+        << load_error(file, g);
+  }
+  write_bytes(file, good);
+  EXPECT_EQ(load_error(file, g), "");
   std::filesystem::remove(file);
 }
 

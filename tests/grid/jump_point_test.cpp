@@ -7,6 +7,7 @@
 #include <iterator>
 #include <random>
 
+#include "support/forge.hpp"
 #include "support/random_grid.hpp"
 #include "waymark/core/binary_io.hpp"
 #include "waymark/grid/grid_planner.hpp"
@@ -169,14 +170,11 @@ std::vector<char> read_bytes(const std::string& file) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-/// Writes `bytes` (without their old checksum) with a checksum computed the way save() does:
-/// what a forger who knows the format writes.
-void write_with_valid_checksum(const std::string& file, const std::vector<char>& bytes) {
-  constexpr std::size_t checksum_bytes = 8;
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  ChecksummedWriter w(out);
-  w.bytes(bytes.data(), bytes.size() - checksum_bytes);
-  w.finish();
+/// Writes `bytes` with a checksum that matches them again: what a forger who knows the format
+/// writes.
+void write_with_valid_checksum(const std::string& file, std::vector<char> bytes) {
+  test::reseal(bytes);
+  std::ofstream(file, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 std::string load_error(const std::string& file, const GridMap& map) {

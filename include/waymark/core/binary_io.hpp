@@ -31,6 +31,13 @@ void save_file(const std::string& path, Write&& write) {
   if (!out) throw SaveError(path, "write failed (is the disk full?)");
 }
 
+/// The checksum ChecksummedWriter appends after `size` bytes of payload (Hasher over the bytes).
+[[nodiscard]] inline std::uint64_t file_checksum(const void* data, std::size_t size) {
+  Hasher h;
+  h.add_bytes(static_cast<const unsigned char*>(data), size);
+  return h.value();
+}
+
 /// Writes raw bytes and hashes them; finish() appends the checksum (8 bytes, little-endian).
 class ChecksummedWriter {
  public:

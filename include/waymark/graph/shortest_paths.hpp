@@ -295,7 +295,7 @@ class RouteTable {
   /// Entry for "no first arc": source == target, or target unreachable.
   static constexpr std::uint32_t no_arc = std::numeric_limits<std::uint32_t>::max();
   /// File format version written by save() and accepted by load().
-  static constexpr std::uint32_t file_version = 1;
+  static constexpr std::uint32_t file_version = 2;
 
   /// Builds the table: V Dijkstra searches on graph.reversed(), single-threaded,
   /// O(V · (V + E) log V) time. Throws BuildError when the graph has more than max_vertices
@@ -307,10 +307,13 @@ class RouteTable {
   /// the file cannot be read, is not a route table (magic), has another version, was built for
   /// a graph with other vertex or arc counts or other arcs (fingerprint of every arc's head
   /// and weight, in order), is truncated, has trailing data, or fails the checksum or the
-  /// entry checks (each entry must name one of its source's arcs).
+  /// entry checks: each entry must name one of its source's arcs, and each target's entries
+  /// must form a shortest-path tree (no cycle, no arc shorter than the tree's distances), so
+  /// even a forged file with a correct checksum cannot answer wrongly. O(V · (V + E)).
   [[nodiscard]] static RouteTable load(const std::string& path, const Graph& graph);
   static RouteTable load(const std::string&, Graph&&) = delete;  // would dangle
-  /// Writes the table to a binary file (48-byte header, then the entries, native byte order).
+  /// Writes the table to a binary file (40-byte header, the entries in native byte order, an
+  /// 8-byte checksum).
   /// @throws SaveError when the file cannot be written.
   void save(const std::string& path) const;
 
