@@ -4,6 +4,7 @@
 #include <fstream>
 #include <istream>
 #include <limits>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -132,7 +133,8 @@ ContractionHierarchy ContractionHierarchy::load(std::istream& in, const std::str
 
 /// Checks everything a query relies on, so a corrupt file cannot make one read out of bounds
 /// or unpack forever: the order is a permutation, offsets are monotone, every arc points to a
-/// higher rank with a valid weight, and every shortcut's halves sit at a lower middle vertex,
+/// higher rank with a valid weight, every plain arc is the graph's cheapest arc between its
+/// ends (so every answer is the cost of a real path), and every shortcut's halves sit at a lower middle vertex,
 /// join the right ends and add up to its weight.
 void ContractionHierarchy::validate(const std::string& name) {
   const auto fail = [&](const std::string& reason) { throw LoadError(name, 0, "corrupt file: " + reason); };
@@ -170,9 +172,13 @@ void ContractionHierarchy::validate(const std::string& name) {
         const ChArc& a = arcs[i];
         if (a.head <= r || a.head >= n) fail("an arc does not lead to a higher rank");
         if (!(a.weight >= 0) || !std::isfinite(a.weight)) fail("an arc weight is negative or not finite");
-        if (a.middle == ChArc::no_middle) continue;
-        if (a.middle >= r) fail("a shortcut's middle vertex is not below its ends");
         const std::uint32_t tail = upward ? r : a.head, head = upward ? a.head : r;
+        if (a.middle == ChArc::no_middle) {
+          const std::optional<ArcId> arc = graph_->find_arc(vertex_at_[tail], vertex_at_[head]);
+          if (!arc || graph_->weight(*arc) != a.weight) fail("an arc is not the graph's cheapest arc between its ends");
+          continue;
+        }
+        if (a.middle >= r) fail("a shortcut's middle vertex is not below its ends");
         const Cost w =
             check_half(halves[i].down, false, a.middle, tail) + check_half(halves[i].up, true, a.middle, head);
         if (w != a.weight) fail("a shortcut's weight is not the sum of its halves");

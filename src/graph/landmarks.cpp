@@ -275,6 +275,28 @@ Landmarks Landmarks::load(std::istream& in, const std::string& name, const Graph
   for (const float d : table.distances_) {
     if (!(d >= 0)) reader.fail("negative or NaN distance in the table");
   }
+  // Distances that could overestimate: along every arc u → v of weight w, d(L, v) <= d(L, u) + w
+  // and d(u, L) <= w + d(v, L), up to float rounding. Then every bound lower_bound() derives is
+  // at most the true distance (the triangle inequalities it relies on follow by induction
+  // along a path), so a forged table can slow ALT down but not make it answer wrongly.
+  // O(E · k).
+  constexpr double slack = 1 + 2 * rounding_margin;
+  const auto within = [](double d, double limit) { return d <= limit * slack + 2 * absolute_margin; };
+  for (std::size_t u = 0; u < table.node_count_; ++u) {
+    const VertexId uv = graph.node_at(u);
+    const float* const ru = table.row(uv);
+    const auto heads = graph.targets(uv);
+    const auto weights = graph.weights(uv);
+    for (std::size_t a = 0; a < heads.size(); ++a) {
+      const float* const rv = table.row(heads[a]);
+      for (std::size_t i = 0; i < k; ++i) {
+        if (!within(rv[i], ru[i] + weights[a]) || !within(ru[k + i], weights[a] + rv[k + i]))
+          reader.fail("the distances of landmark " + std::to_string(table.vertices_[i].value) +
+                      " are not shortest distances (arc " + std::to_string(u) + " -> " +
+                      std::to_string(heads[a].value) + ")");
+      }
+    }
+  }
   return table;
 }
 

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "support/forge.hpp"
 #include "support/random_graph.hpp"
 #include "support/random_grid.hpp"
 #include "waymark/core/errors.hpp"
@@ -503,6 +504,28 @@ TEST_F(GraphAltFiles, RefusesBrokenFiles) {
     EXPECT_EQ(e.reason(), "cannot open file");
   }
   EXPECT_THROW(landmarks_->save(::testing::TempDir() + "no/such/dir/landmarks.bin"), SaveError);
+}
+
+TEST_F(GraphAltFiles, ForgedDistancesThatCouldOverestimateAreRefused) {
+  const std::string good = bytes_of(*landmarks_);
+  const std::size_t k = landmarks_->count();
+  constexpr std::size_t header_bytes = 40;
+  const std::size_t table_at = header_bytes + 4 * k;
+  // d(L, v) and d(v, L) of a vertex that is not a landmark, raised: with the checksum made to
+  // match, only the arc-by-arc check can tell.
+  VertexId v{0};
+  while (std::find(landmarks_->vertices().begin(), landmarks_->vertices().end(), v) != landmarks_->vertices().end())
+    ++v.value;
+  for (const std::size_t column : {std::size_t{0}, k}) {
+    const std::size_t at = table_at + (std::size_t{v.value} * 2 * k + column) * sizeof(float);
+    const float raised = static_cast<float>(column == 0 ? landmarks_->forward_distance(0, v)
+                                                        : landmarks_->backward_distance(0, v)) * 2 + 1000;
+    const std::string reason = load_error(test::forge(good, at, &raised, sizeof raised), *rome_);
+    EXPECT_NE(reason.find("are not shortest distances"), std::string::npos) << reason;
+  }
+  std::string resealed = good;
+  test::reseal(resealed);
+  EXPECT_EQ(load_error(resealed, *rome_), "");
 }
 
 }  // namespace

@@ -427,6 +427,12 @@ TEST(GraphChFile, RejectsStructurallyBrokenFilesWithAValidChecksum) {
   while (road.ch.upward_arc(static_cast<std::uint32_t>(shortcut)).middle == ChArc::no_middle) ++shortcut;
   const std::size_t at = up_arcs_at + 16 * shortcut;
   expect_rejected(at, road.ch.upward_arc(static_cast<std::uint32_t>(shortcut)).weight + 1, "sum of its halves");
+  // The first plain upward arc made longer or shorter than the graph's arc.
+  std::size_t plain = 0;
+  while (road.ch.upward_arc(static_cast<std::uint32_t>(plain)).middle != ChArc::no_middle) ++plain;
+  const Cost plain_weight = road.ch.upward_arc(static_cast<std::uint32_t>(plain)).weight;
+  expect_rejected(up_arcs_at + 16 * plain, plain_weight + 1, "not the graph's cheapest arc");
+  expect_rejected(up_arcs_at + 16 * plain, plain_weight / 2, "not the graph's cheapest arc");
   expect_rejected(at + 12, static_cast<std::uint32_t>(n - 1), "middle vertex is not below");
   std::remove(path.c_str());
 }
