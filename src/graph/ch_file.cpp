@@ -88,9 +88,7 @@ void ContractionHierarchy::save(const std::string& path) const {
 }
 
 ContractionHierarchy ContractionHierarchy::load(const std::string& path, const Graph& original) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw LoadError(path, 0, "cannot open file");
-  return load(in, path, original);
+  return load_file(path, [&](std::istream& in) { return load(in, path, original); });
 }
 
 ContractionHierarchy ContractionHierarchy::load(std::istream& in, const std::string& name, const Graph& original) {

@@ -1,5 +1,6 @@
 #include "waymark/graph/graph_planner.hpp"
 
+#include <type_traits>
 #include <utility>
 
 #include "waymark/core/errors.hpp"
@@ -106,7 +107,12 @@ std::optional<std::string> graph_planner_unsupported(const Graph& graph, Algorit
 GraphPlanner::GraphPlanner(const Graph& graph, const GraphPlannerOptions& options)
     : graph_(&graph), options_(options) {
   if (const auto why = graph_planner_unsupported(graph, options.algorithm)) throw BuildError(*why);
-  const bool load = !options.load_from.empty();
+  const bool load = !options.load_from.empty() || options.load_stream != nullptr;
+  // Reads the preprocessing with T::load from the stream or the file.
+  const auto loaded = [&]<class T>(std::type_identity<T>) {
+    if (options.load_stream != nullptr) return T::load(*options.load_stream, options.load_from, graph);
+    return T::load(options.load_from, graph);
+  };
   if (load && !has_preprocessing(options.algorithm))
     throw BuildError(std::string(to_string(options.algorithm)) + " has no preprocessing to load");
   const Stopwatch prep;
@@ -115,15 +121,15 @@ GraphPlanner::GraphPlanner(const Graph& graph, const GraphPlannerOptions& option
     case Algorithm::bidijkstra: both_ways_ = std::make_unique<BidirectionalGraph>(graph); break;
     case Algorithm::astar: euclidean_ = std::make_unique<EuclideanHeuristic>(EuclideanHeuristic::admissible(graph)); break;
     case Algorithm::alt:
-      landmarks_ = std::make_unique<Landmarks>(load ? Landmarks::load(options.load_from, graph)
+      landmarks_ = std::make_unique<Landmarks>(load ? loaded(std::type_identity<Landmarks>{})
                                                     : Landmarks(graph, options.landmarks));
       break;
     case Algorithm::ch:
-      hierarchy_ = std::make_unique<ContractionHierarchy>(load ? ContractionHierarchy::load(options.load_from, graph)
+      hierarchy_ = std::make_unique<ContractionHierarchy>(load ? loaded(std::type_identity<ContractionHierarchy>{})
                                                                : ContractionHierarchy::build(graph, options.hierarchy));
       break;
     case Algorithm::table:
-      table_ = std::make_unique<RouteTable>(load ? RouteTable::load(options.load_from, graph) : RouteTable(graph));
+      table_ = std::make_unique<RouteTable>(load ? loaded(std::type_identity<RouteTable>{}) : RouteTable(graph));
       break;
   }
   if (has_preprocessing(options.algorithm)) preprocess_s_ = prep.seconds();

@@ -209,9 +209,7 @@ void Landmarks::save(std::ostream& out) const {
 }
 
 Landmarks Landmarks::load(const std::string& path, const Graph& graph) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw LoadError(path, 0, "cannot open file");
-  return load(in, path, graph);
+  return load_file(path, [&](std::istream& in) { return load(in, path, graph); });
 }
 
 Landmarks Landmarks::load(std::istream& in, const std::string& name, const Graph& graph) {

@@ -210,9 +210,11 @@ void RouteTable::save(const std::string& path) const {
 }
 
 RouteTable RouteTable::load(const std::string& path, const Graph& graph) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw LoadError(path, 0, "cannot open file");
-  ChecksummedReader r(in, path);
+  return load_file(path, [&](std::istream& in) { return load(in, path, graph); });
+}
+
+RouteTable RouteTable::load(std::istream& in, const std::string& name, const Graph& graph) {
+  ChecksummedReader r(in, name);
   RouteFileHeader header{};
   r.bytes(&header, sizeof header, "header");
   if (header.magic != route_file_magic) r.fail("not a waymark route table");

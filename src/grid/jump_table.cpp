@@ -109,9 +109,11 @@ void JumpTable::save(const std::string& path) const {
 }
 
 JumpTable JumpTable::load(const std::string& path, const GridMap& map) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw LoadError(path, 0, "cannot open file");
-  ChecksummedReader r(in, path);
+  return load_file(path, [&](std::istream& in) { return load(in, path, map); });
+}
+
+JumpTable JumpTable::load(std::istream& in, const std::string& name, const GridMap& map) {
+  ChecksummedReader r(in, name);
   Header header{};
   r.bytes(&header, sizeof header, "header");
   if (header.magic != file_magic) r.fail("not a waymark JPS+ table (version 03)");

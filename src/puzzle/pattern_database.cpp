@@ -189,6 +189,16 @@ int PatternDatabase::lookup(const PuzzleState& s) const {
   return value(rank(cells.data()));
 }
 
+bool PatternDatabase::zero_only_at_goal() const {
+  std::array<std::uint8_t, max_puzzle_cells> home{};
+  for (std::size_t i = 0; i < tiles_.size(); ++i) home[i] = tiles_[i];  // tile t's goal is cell t
+  const std::size_t goal = rank(home.data());
+  for (std::size_t r = 0; r < values_.size(); ++r) {
+    if ((values_[r] == 0) != (r == goal)) return false;
+  }
+  return true;
+}
+
 int PatternDatabase::max_value() const {
   int best = 0;
   for (const std::uint8_t v : values_) {
@@ -376,9 +386,11 @@ void AdditivePatternDatabase::save(const std::string& path) const {
 }
 
 AdditivePatternDatabase AdditivePatternDatabase::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw LoadError(path, 0, "cannot open file");
-  ChecksummedReader r(in, path);
+  return load_file(path, [&](std::istream& in) { return load(in, path); });
+}
+
+AdditivePatternDatabase AdditivePatternDatabase::load(std::istream& in, const std::string& name) {
+  ChecksummedReader r(in, name);
   std::string magic(file_magic.size(), '\0');
   r.bytes(magic.data(), magic.size(), "magic number");
   if (magic != file_magic) r.fail("not a waymark pattern database file");
@@ -394,6 +406,8 @@ AdditivePatternDatabase AdditivePatternDatabase::load(const std::string& path) {
     PatternDatabase t;
     t.set_tiles(db.width_, get_tiles(r, cells, "table header"));
     r.array(t.values_, placement_count(cells, t.tiles_.size()), "table values");
+    // The solvers stop where the heuristic is 0: it must be 0 at the goal and nowhere else.
+    if (!t.zero_only_at_goal()) r.fail("corrupt file: a table is 0 away from its goal placement, or not 0 at it");
     db.tables_.push_back(std::move(t));
   }
   const auto read_parts = [&](std::vector<Part>& list, bool optional) {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "support/puzzle_support.hpp"
+#include "support/forge.hpp"
 #include "support/temp_files.hpp"
 #include "waymark/core/errors.hpp"
 #include "waymark/io/puzzle_instances.hpp"
@@ -478,6 +479,11 @@ TEST(PatternDatabase, SaveAndLoadRoundTripAndRejectBadFiles) {
   expect_load_error(files.write("text.pdb", "hello, this is not a pattern database\n"),
                     "not a waymark pattern database");
   expect_load_error(files.path("missing.pdb"), "cannot open file");
+  // Forged with a matching checksum: a table value made 0 away from the goal would make the
+  // solvers stop on a board that is not solved (the fuzzer's finding).
+  const std::uint8_t zero = 0;
+  expect_load_error(files.write("zeroed.pdb", test::forge(bytes, bytes.size() / 3, &zero, 1)),
+                    "a table is 0 away from its goal placement");
 
   EXPECT_THROW(rows.save(files.path("no/such/dir/x.pdb")), SaveError);
 }

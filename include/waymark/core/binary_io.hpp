@@ -31,6 +31,16 @@ void save_file(const std::string& path, Write&& write) {
   if (!out) throw SaveError(path, "write failed (is the disk full?)");
 }
 
+/// Opens `path` for reading and returns load(std::istream&): every path-taking load() goes
+/// through here, so each reports an unreadable file the same way: LoadError(path, 0, "cannot
+/// open file").
+template <class Load>
+auto load_file(const std::string& path, Load&& load) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw LoadError(path, 0, "cannot open file");
+  return load(in);
+}
+
 /// The checksum ChecksummedWriter appends after `size` bytes of payload (Hasher over the bytes).
 [[nodiscard]] inline std::uint64_t file_checksum(const void* data, std::size_t size) {
   Hasher h;

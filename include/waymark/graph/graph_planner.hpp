@@ -3,6 +3,7 @@
 /// benchmarks), with the preprocessing each one needs built, loaded or shared.
 
 #include <cstddef>
+#include <istream>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -47,6 +48,9 @@ struct GraphPlannerOptions {
   Algorithm algorithm = Algorithm::dijkstra;
   /// alt / ch / table: a file written by save_preprocessing() to load instead of building.
   std::string load_from;
+  /// alt / ch / table: read the preprocessing from this stream instead (load_from, if set,
+  /// names it in errors). It is read in the constructor only.
+  std::istream* load_stream = nullptr;
   LandmarkParams landmarks{};          ///< alt, when building
   ChParams hierarchy{};                ///< ch, when building
   BidirectionalOptions bidirectional{};  ///< bidijkstra

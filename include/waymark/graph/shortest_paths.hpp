@@ -5,6 +5,7 @@
 /// ("Shortest-path trees, bidirectional Dijkstra and route tables").
 
 #include <algorithm>
+#include <istream>
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -312,6 +313,9 @@ class RouteTable {
   /// even a forged file with a correct checksum cannot answer wrongly. O(V · (V + E)).
   [[nodiscard]] static RouteTable load(const std::string& path, const Graph& graph);
   static RouteTable load(const std::string&, Graph&&) = delete;  // would dangle
+  /// The same from a stream; `name` is used in error messages.
+  [[nodiscard]] static RouteTable load(std::istream& in, const std::string& name, const Graph& graph);
+  static RouteTable load(std::istream&, const std::string&, Graph&&) = delete;  // would dangle
   /// Writes the table to a binary file (40-byte header, the entries in native byte order, an
   /// 8-byte checksum).
   /// @throws SaveError when the file cannot be written.

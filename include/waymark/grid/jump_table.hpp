@@ -4,6 +4,7 @@
 /// Same rules and same optimal costs as online JPS (jump_point.hpp).
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ class JumpTable {
   /// never send a search off the map or through a wall).
   static JumpTable load(const std::string& path, const GridMap& map);
   static JumpTable load(const std::string&, GridMap&&) = delete;  // would dangle
+  /// The same from a stream; `name` is used in error messages.
+  static JumpTable load(std::istream& in, const std::string& name, const GridMap& map);
+  static JumpTable load(std::istream&, const std::string&, GridMap&&) = delete;  // would dangle
 
   /// The map it was built for (which must outlive it), and whether that map was edited since.
   [[nodiscard]] const GridMap& map() const { return *map_; }

@@ -6,6 +6,7 @@
 /// admissible heuristic that dominates Manhattan distance.
 
 #include <array>
+#include <istream>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -91,6 +92,9 @@ class PatternDatabase {
   /// The largest value in the table (the hardest placement). Placements no board can have
   /// (only when a pattern holds every tile: half of them have the wrong parity) are skipped.
   [[nodiscard]] int max_value() const;
+  /// Whether the value is 0 at the placement with every tile home and nowhere else: what the
+  /// solvers rely on to recognise the goal (checked when a database is loaded).
+  [[nodiscard]] bool zero_only_at_goal() const;
 
   friend bool operator==(const PatternDatabase& a, const PatternDatabase& b) {
     return a.width_ == b.width_ && a.tiles_ == b.tiles_ && a.values_ == b.values_;
@@ -151,6 +155,8 @@ class AdditivePatternDatabase {
   void save(const std::string& path) const;
   /// @throws LoadError (file, reason) for a missing, foreign, truncated or corrupt file.
   static AdditivePatternDatabase load(const std::string& path);
+  /// The same from a stream; `name` is used in error messages.
+  static AdditivePatternDatabase load(std::istream& in, const std::string& name);
 
   [[nodiscard]] int width() const { return width_; }
   /// Whether the parts are exactly the patterns of `partition` (in any order).

@@ -1,0 +1,48 @@
+// Differential fuzz target: a fuzzed small directed graph (zero weights, parallel arcs and
+// self-loops included). Bidirectional Dijkstra, A* (with positions), ALT, CH and route tables,
+// each built for this graph, must find Dijkstra's distance for every query.
+//
+// Input: vertex count, then four query bytes (two pairs), then arcs as (tail, head, weight)
+// byte triples.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "waymark/graph/graph_planner.hpp"
+#include "worlds.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace waymark;
+  using namespace waymark::graph;
+  constexpr std::size_t header = 5;
+  constexpr std::uint32_t max_vertices = 40;
+  if (size < header) return 0;
+  const std::uint32_t n = 1 + data[0] % max_vertices;
+  GraphBuilder b(n);
+  std::vector<Vec3> positions;
+  for (std::uint32_t v = 0; v < n; ++v) positions.push_back(Vec3{static_cast<double>(v % 7), static_cast<double>(v / 7), 0});
+  for (std::size_t i = header; i + 3 <= size; i += 3) {
+    const VertexId u{data[i] % n}, v{data[i + 1] % n};
+    // Integer weights at least the Euclidean distance of the ends, so A*'s heuristic is admissible.
+    const double dx = positions[u.value].x - positions[v.value].x, dy = positions[u.value].y - positions[v.value].y;
+    const double floor_weight = std::ceil(std::sqrt(dx * dx + dy * dy));
+    b.add_edge(u, v, floor_weight + data[i + 2] % 16);
+  }
+  b.set_positions(positions, Coordinates::xy);
+  const Graph g = b.build();
+  const VertexId queries[][2] = {{VertexId{data[1] % n}, VertexId{data[2] % n}},
+                                 {VertexId{data[3] % n}, VertexId{data[4] % n}}};
+
+  GraphPlanner dijkstra(g, GraphPlannerOptions{.algorithm = Algorithm::dijkstra});
+  for (const Algorithm a : {Algorithm::bidijkstra, Algorithm::astar, Algorithm::alt, Algorithm::ch, Algorithm::table}) {
+    GraphPlanner planner(g, GraphPlannerOptions{.algorithm = a, .landmarks = {.count = 4}});
+    for (const auto& q : queries) {
+      const bool found = dijkstra.plan(q[0], q[1]).succeeded();
+      const Status st = planner.plan(q[0], q[1]);
+      if (st.succeeded() != found) fuzz::finding();
+      if (found && !fuzz::same_distance(planner.path().cost, dijkstra.path().cost)) fuzz::finding();
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,52 @@
+// Differential fuzz target: a fuzzed small grid (size, walls, terrain, diagonal rule, start
+// and goal). Every cost-optimal algorithm must find Dijkstra's cost, JPS and JPS+ included
+// wherever they apply; the others must agree on whether a path exists and never beat it.
+//
+// Input: width, height, rule, terrain switch, start x, y, goal x, y, then one byte per cell
+// (row by row; missing bytes are open cells).
+#include <cstddef>
+#include <cstdint>
+
+#include "waymark/grid/grid_planner.hpp"
+#include "worlds.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace waymark;
+  using namespace waymark::grid;
+  constexpr std::size_t header = 8;
+  constexpr int max_side = 12;
+  constexpr std::size_t ida_max_expansions = 2'000;  // IDA* with terrain may need many iterations
+  if (size < header) return 0;
+  const int width = 1 + data[0] % max_side, height = 1 + data[1] % max_side;
+  const auto rule = static_cast<DiagonalRule>(data[2] % 4);
+  const bool terrain = (data[3] & 1) != 0;
+  GridMap map(width, height);
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const std::size_t at = header + static_cast<std::size_t>(y * width + x);
+      const std::uint8_t b = at < size ? data[at] : 1;
+      if (b % 4 == 0) map.set_passable(x, y, false);
+      else if (terrain && b % 4 == 3) map.set_cost_multiplier(x, y, 1 + (b >> 2) % 5);
+    }
+  }
+  const CellId start = map.cell(data[4] % width, data[5] % height);
+  const CellId goal = map.cell(data[6] % width, data[7] % height);
+
+  GridPlanner dijkstra(map, GridPlannerOptions{.algorithm = Algorithm::dijkstra, .diagonal = rule});
+  const bool found = dijkstra.plan(start, goal).succeeded();
+  const double best = found ? dijkstra.path().cost : -1;
+  for (const Algorithm a : {Algorithm::astar, Algorithm::wastar, Algorithm::greedy, Algorithm::bfs, Algorithm::dfs,
+                            Algorithm::ida, Algorithm::jps, Algorithm::jps_plus}) {
+    GridPlannerOptions options{.algorithm = a, .diagonal = rule};
+    if (a == Algorithm::ida) options.query.max_nodes = ida_max_expansions;
+    if (planner_unsupported(map, options)) continue;
+    GridPlanner planner(map, options);
+    const Status st = planner.plan(start, goal);
+    if (st.has(StatusDetail::out_of_nodes)) continue;
+    if (st.succeeded() != found) fuzz::finding();
+    if (!found) continue;
+    const double cost = planner.path().cost;
+    if (is_cost_optimal(a) ? !fuzz::same_distance(cost, best) : cost < best - 1e-9 * (1 + best)) fuzz::finding();
+  }
+  return 0;
+}
