@@ -6,6 +6,7 @@ JOBS        ?= $(shell nproc)
 BUILD_DIR   ?= build
 RELEASE_DIR := $(BUILD_DIR)/release
 ASAN_DIR    := $(BUILD_DIR)/asan
+TSAN_DIR    := $(BUILD_DIR)/tsan
 FUZZ_DIR    := $(BUILD_DIR)/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS    ?= 0
@@ -13,7 +14,7 @@ WAYMARK     := $(RELEASE_DIR)/bin/waymark
 SHARED_DATA ?= ../shared/data
 CTEST_FLAGS := --output-on-failure -j $(JOBS)
 
-.PHONY: all setup release asan demo test test-release test-asan bench fuzz clean
+.PHONY: all setup release asan tsan demo test test-release test-asan test-tsan bench fuzz clean
 
 all: release
 
@@ -30,6 +31,13 @@ asan: setup
 	  -DWAYMARK_SANITIZE=ON -DWAYMARK_BUILD_BENCH=OFF
 	cmake --build $(ASAN_DIR) -j $(JOBS)
 
+# ThreadSanitizer build of the library and the concurrency tests only (threads sharing
+# planners, tables and pattern databases; the parallel pattern-database build).
+tsan: setup
+	cmake -S . -B $(TSAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWAYMARK_WERROR=ON -DWAYMARK_TSAN=ON \
+	  -DWAYMARK_BUILD_APPS=OFF -DWAYMARK_BUILD_BENCH=OFF -DWAYMARK_BUILD_EXAMPLES=OFF
+	cmake --build $(TSAN_DIR) -j $(JOBS) --target waymark_concurrency_tests
+
 # The main job on bundled data: every query of the bundled Moving AI scenarios, a summary,
 # and a picture of the longest path.
 demo: release
@@ -43,8 +51,12 @@ test-asan: asan
 	cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest $(CTEST_FLAGS)
 
-# The whole suite, twice: optimised with warnings as errors, then under the sanitizers.
-test: test-release test-asan
+test-tsan: tsan
+	cd $(TSAN_DIR) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest $(CTEST_FLAGS) -R '^Concurrency\.'
+
+# The whole suite, twice: optimised with warnings as errors, then under ASan+UBSan; and the
+# concurrency tests under ThreadSanitizer.
+test: test-release test-asan test-tsan
 
 # Benchmarks (not tests): results go to bench/results/.
 bench: release

@@ -6,11 +6,15 @@
 #include <thread>
 #include <vector>
 
+#include "support/puzzle_support.hpp"
 #include "support/random_grid.hpp"
+#include "waymark/core/parallel.hpp"
 #include "waymark/graph/graph_planner.hpp"
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/io/graph_loaders.hpp"
 #include "waymark/io/movingai.hpp"
+#include "waymark/puzzle/pattern_database.hpp"
+#include "waymark/puzzle/solver.hpp"
 
 namespace waymark {
 namespace {
@@ -79,6 +83,24 @@ TEST(Concurrency, GraphHandlesShareOnePlanner) {
     const graph::GraphPlanner planner(g, {.algorithm = a});
     expect_threads_agree(planner, queries);
   }
+}
+
+TEST(Concurrency, PuzzleSolversShareOnePatternDatabase) {
+  // The database is built on every core (share_indices), then read by one solver per thread,
+  // as `waymark puzzle --threads` does; every board gets its breadth-first distance.
+  using namespace puzzle;
+  const SlidingPuzzle& p = puzzle_test::eight_puzzle();
+  const AdditivePatternDatabase db = AdditivePatternDatabase::build(p, {{1, 2, 3, 4}, {5, 6, 7, 8}});
+  const std::vector<PuzzleState> boards = puzzle_test::random_eight_puzzles(60, 14);
+  std::vector<int> lengths(boards.size(), -1);
+  share_indices(boards.size(), threads, [&](const auto& next) {
+    PuzzleSolver solver(p, HeuristicKind::pdb_663, &db);
+    for (std::size_t i = next(); i < boards.size(); i = next()) {
+      const PuzzleSolution s = solver.ida(boards[i]);
+      lengths[i] = s.status.succeeded() ? static_cast<int>(s.moves.size()) : -1;  // each index is one thread's
+    }
+  });
+  for (std::size_t i = 0; i < boards.size(); ++i) EXPECT_EQ(lengths[i], puzzle_test::eight_puzzle_distance(boards[i])) << i;
 }
 
 }  // namespace
