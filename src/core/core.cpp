@@ -1,7 +1,10 @@
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <system_error>
 
 #include "waymark/core/assert.hpp"
+#include "waymark/core/binary_io.hpp"
 #include "waymark/core/errors.hpp"
 
 namespace waymark {
@@ -25,5 +28,13 @@ LoadError::LoadError(std::string file, std::size_t line, std::string reason)
 
 SaveError::SaveError(std::string file, std::string reason)
     : std::runtime_error(file + ": " + reason), file_(std::move(file)), reason_(std::move(reason)) {}
+
+std::ifstream open_input_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw LoadError(path, 0, "is a directory, not a file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw LoadError(path, 0, "cannot open file");
+  return in;
+}
 
 }  // namespace waymark

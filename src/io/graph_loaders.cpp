@@ -17,7 +17,7 @@ namespace {
 
 using detail::LineReader;
 using detail::quoted;
-using detail::open_or_throw;
+
 using detail::parse_number;
 using detail::split_fields;
 
@@ -187,9 +187,9 @@ LoadedGraph parse_dimacs_graph(std::istream& gr, const std::string& gr_name, std
 
 LoadedGraph load_dimacs_graph(const std::string& gr_path, const std::string& co_path,
                               const GraphLoadOptions& options) {
-  std::ifstream gr = open_or_throw(gr_path);
+  std::ifstream gr = open_input_file(gr_path);
   if (co_path.empty()) return parse_dimacs_graph(gr, gr_path, options);
-  std::ifstream co = open_or_throw(co_path);
+  std::ifstream co = open_input_file(co_path);
   return parse_dimacs_graph(gr, gr_path, co, co_path, options);
 }
 
@@ -259,8 +259,8 @@ LoadedGraph parse_node_edge_lists(std::istream& nodes, const std::string& nodes_
 
 LoadedGraph load_node_edge_lists(const std::string& nodes_path, const std::string& edges_path,
                                  EdgeDirection direction, const GraphLoadOptions& options) {
-  std::ifstream nodes = open_or_throw(nodes_path);
-  std::ifstream edges = open_or_throw(edges_path);
+  std::ifstream nodes = open_input_file(nodes_path);
+  std::ifstream edges = open_input_file(edges_path);
   return parse_node_edge_lists(nodes, nodes_path, edges, edges_path, direction, options);
 }
 
@@ -278,7 +278,7 @@ std::vector<VertexPair> parse_vertex_pairs(std::istream& in, const std::string& 
 }
 
 std::vector<VertexPair> load_vertex_pairs(const std::string& path, const FileVertexIds& ids) {
-  std::ifstream in = open_or_throw(path);
+  std::ifstream in = open_input_file(path);
   return parse_vertex_pairs(in, path, ids);
 }
 

@@ -14,7 +14,7 @@ using grid::GridMapParams;
 namespace {
 
 using detail::LineReader;
-using detail::open_or_throw;
+
 using detail::parse_number;
 using detail::quoted;
 using detail::split_fields;
@@ -125,7 +125,7 @@ GridMap parse_movingai_map(std::istream& in, const std::string& name, const MapL
 }
 
 GridMap load_movingai_map(const std::string& path, const MapLoadOptions& options) {
-  std::ifstream in = open_or_throw(path);
+  std::ifstream in = open_input_file(path);
   return parse_movingai_map(in, path, options);
 }
 
@@ -174,7 +174,7 @@ Scenario parse_movingai_scenario(std::istream& in, const std::string& name) {
 }
 
 Scenario load_movingai_scenario(const std::string& path) {
-  std::ifstream in = open_or_throw(path);
+  std::ifstream in = open_input_file(path);
   return parse_movingai_scenario(in, path);
 }
 

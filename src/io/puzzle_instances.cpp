@@ -80,7 +80,7 @@ PuzzleInstanceList parse_puzzle_instances(std::istream& in, const std::string& n
 }
 
 PuzzleInstanceList load_puzzle_instances(const std::string& path) {
-  std::ifstream in = detail::open_or_throw(path);
+  std::ifstream in = open_input_file(path);
   return parse_puzzle_instances(in, path);
 }
 

@@ -10,6 +10,7 @@
 #include <system_error>
 #include <vector>
 
+#include "waymark/core/binary_io.hpp"
 #include "waymark/core/errors.hpp"
 #include "waymark/core/text.hpp"
 
@@ -77,10 +78,5 @@ bool parse_number(std::string_view s, T& out) {
   return ec == std::errc{} && end == s.data() + s.size();
 }
 
-inline std::ifstream open_or_throw(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw LoadError(path, 0, "cannot open file");
-  return in;
-}
 
 }  // namespace waymark::io::detail

@@ -31,13 +31,17 @@ void save_file(const std::string& path, Write&& write) {
   if (!out) throw SaveError(path, "write failed (is the disk full?)");
 }
 
+/// Opens `path` for reading (binary mode), or throws LoadError(path, 0, reason): "cannot open
+/// file", or "is a directory, not a file" (a directory opens as a stream that never ends).
+/// Every loader opens its files through here.
+std::ifstream open_input_file(const std::string& path);
+
 /// Opens `path` for reading and returns load(std::istream&): every path-taking load() goes
 /// through here, so each reports an unreadable file the same way: LoadError(path, 0, "cannot
 /// open file").
 template <class Load>
 auto load_file(const std::string& path, Load&& load) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw LoadError(path, 0, "cannot open file");
+  std::ifstream in = open_input_file(path);
   return load(in);
 }
 
