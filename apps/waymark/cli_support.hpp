@@ -24,6 +24,11 @@ inline constexpr int exit_ok = 0;          ///< a path / all optimal
 inline constexpr int exit_not_found = 1;   ///< no path / some query not optimal
 inline constexpr int exit_bad_input = 2;   ///< unreadable or invalid input
 
+/// Options shared by every grid-search command.
+/// The default --max-nodes: 50 million nodes (A* on the largest Moving AI maps reaches a
+/// few million; IDA* on a 512² map would otherwise run for minutes).
+inline constexpr std::int64_t default_max_nodes = 50'000'000;
+
 /// Bad command-line input discovered after parsing (exit 2).
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -16,10 +16,6 @@
 namespace waymark::cli {
 
 
-/// Options shared by every grid-search command.
-/// The default --max-nodes: 50 million nodes (A* on the largest Moving AI maps reaches a
-/// few million; IDA* on a 512² map would otherwise run for minutes).
-inline constexpr std::int64_t default_max_nodes = 50'000'000;
 
 struct SearchArgs {
   std::string algorithm = "astar";

@@ -64,6 +64,8 @@ CLI::App* add_graph_command(CLI::App& app, GraphArgs& a) {
   cmd->add_option("--load", a.load, "alt|ch|table: read the preprocessing from this file instead of building it");
   cmd->add_option("--save", a.save, "alt|ch|table: write the preprocessing to this file");
   cmd->add_option("--landmarks", a.landmarks, "alt: number of landmarks (default 16)");
+  cmd->add_option("--max-nodes", a.max_nodes, "stop a query after this many expansions (>= 1)")->capture_default_str();
+  cmd->add_option("--time-limit", a.time_limit_s, "stop a query after this many seconds (default: none)");
   cmd->add_flag("--json", a.json, "machine-readable output (single query)");
   cmd->add_option("--trace", a.trace,
                   "single query: write the search's events to this file as JSON lines (vertices as file ids; "
@@ -83,6 +85,8 @@ int run_graph(const GraphArgs& a) {
       throw UsageError("--load/--save apply to alt, ch and table");
     if (a.landmarks && *algorithm != Algorithm::alt) throw UsageError("--landmarks applies to alt");
 
+    search::Budget limit = time_budget(checked_seconds(a.time_limit_s, "--time-limit"));
+    limit.expansions = checked_count(a.max_nodes, 1, INT64_MAX, "--max-nodes");
     const LoadedGraph g = load_graph(a);
     if (const auto why = graph_planner_unsupported(g.graph, *algorithm)) throw UsageError(*why);
     // Ids are checked before any preprocessing, so a typo fails fast.
@@ -103,7 +107,7 @@ int run_graph(const GraphArgs& a) {
     if (!a.save.empty()) planner.save_preprocessing(a.save);
 
     if (single) {
-      const Status st = planner.plan(pairs[0].from, pairs[0].to);
+      const Status st = search::run_within(planner.search(), pairs[0].from, pairs[0].to, limit);
       nlohmann::ordered_json path = nlohmann::ordered_json::array();
       for (const VertexId v : planner.path().nodes) path.push_back(g.ids.to_file(v));
       if (a.json) {
@@ -111,6 +115,8 @@ int run_graph(const GraphArgs& a) {
                                     {"to", *a.to},
                                     {"algorithm", a.algorithm},
                                     {"distance", distance_json(planner, st.succeeded())},
+                                    {"reason", st.succeeded() ? nlohmann::ordered_json(nullptr)
+                                                              : nlohmann::ordered_json(failure_reason(st))},
                                     {"path_vertices", planner.path().nodes.size()},
                                     {"path", path},
                                     {"expanded", planner.expanded()},
@@ -124,7 +130,9 @@ int run_graph(const GraphArgs& a) {
                   << planner.expanded() << " expanded, " << planner.time_s() * microseconds_per_second << " us\n"
                   << "path: " << path.dump() << "\n";
       } else {
-        std::cout << "no path from " << *a.from << " to " << *a.to << "\n";
+        std::cout << "no path from " << *a.from << " to " << *a.to;
+        if (!st.failed() || st.detail != StatusDetail::none) std::cout << ": " << failure_reason(st);
+        std::cout << "\n";
       }
       if (!a.trace.empty()) {  // once more with events on, so the timed query above is not slowed
         const auto spell = [&g](VertexId v) { return std::to_string(g.ids.to_file(v)); };
@@ -139,7 +147,7 @@ int run_graph(const GraphArgs& a) {
     double total_s = 0;
     std::size_t reachable = 0;
     for (const VertexPair& q : pairs) {
-      const Status st = planner.plan(q.from, q.to);
+      const Status st = search::run_within(planner.search(), q.from, q.to, limit);
       total_s += planner.time_s();
       reachable += st.succeeded() ? 1 : 0;
       std::cout << nlohmann::ordered_json{{"from", g.ids.to_file(q.from)},

@@ -25,6 +25,8 @@ struct GraphArgs {
   std::string load;     ///< preprocessing file to read (alt, ch, table)
   std::string save;     ///< preprocessing file to write
   std::optional<std::int64_t> landmarks;  ///< alt: landmark count; unset: the library default
+  std::int64_t max_nodes = default_max_nodes;  ///< expansions one query may make
+  double time_limit_s = 0;                      ///< seconds one query may take (0: none)
   bool json = false;
   std::string trace;  ///< single query: the search's events as JSON lines, when set
 };

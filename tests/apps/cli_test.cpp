@@ -226,6 +226,14 @@ TEST(Cli, EverySearchIsBoundedByNodesAndTime) {
   r = run(query + "-a ida --max-nodes 4000000000000 --time-limit 0.2 --json");
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("\"reason\":\"time limit (--time-limit)\""), std::string::npos) << r.out;
+  // Road graphs: every algorithm counts expansions against --max-nodes.
+  const std::string rome = "graph --gr " + data + "/roads/rome99.gr --from 1 --to 3000 --max-nodes 5 -a ";
+  for (const char* a : {"dijkstra", "bidijkstra", "alt", "ch"}) {
+    r = run(rome + a + " --json");
+    EXPECT_EQ(r.exit_code, 1) << a << r.out;
+    EXPECT_NE(r.out.find("\"reason\":\"out of nodes (--max-nodes)\""), std::string::npos) << a << r.out;
+  }
+  EXPECT_EQ(run(rome + "dijkstra --time-limit -3").exit_code, 2);
   // DFS and A* exhaust the reachable cells: a plain "no path".
   for (const char* a : {"dfs", "astar", "bfs"}) {
     r = run(query + "-a " + a);
