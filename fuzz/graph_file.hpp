@@ -1,7 +1,9 @@
 #pragma once
 // What the landmark, hierarchy and route-table targets share: load the input as a
 // preprocessing file for the fixed graph through GraphPlanner (as the CLI's --load does), and
-// when it is accepted, check its answers against Dijkstra's.
+// when it is accepted, check its answers against Dijkstra's: equal where the loader proves
+// the file exact (landmarks, route tables); for hierarchies, whose load proves every answer a
+// real path but not that no shortcut is missing (docs/robustness.md), never shorter.
 
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +17,7 @@
 namespace waymark::fuzz {
 
 inline int fuzz_graph_file(graph::Algorithm algorithm, const std::uint8_t* data, std::size_t size) {
+  const bool exact = algorithm != graph::Algorithm::ch;
   using graph::GraphPlanner;
   using graph::GraphPlannerOptions;
   const graph::Graph& g = table_graph();
@@ -41,7 +44,8 @@ inline int fuzz_graph_file(graph::Algorithm algorithm, const std::uint8_t* data,
     for (std::uint32_t t = 0; t < g.node_count(); ++t) {
       const bool found = planner->plan(VertexId{s}, VertexId{t}).succeeded();
       const double cost = found ? planner->path().cost : -1;
-      if (!same_distance(cost, expected[i++])) finding();
+      const double best = expected[i++];
+      if (exact ? !same_distance(cost, best) : found && cost < best - 1e-9 * (1 + best)) finding();
       // The path must be made of the graph's arcs and cost what it says.
       const auto& nodes = planner->path().nodes;
       double sum = 0;

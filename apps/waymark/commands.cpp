@@ -108,7 +108,9 @@ struct SpellCell {
 
 /// Runs the query once more with events on (so the timed run above is not slowed by them):
 /// streams them to `trace` and draws the path and the cells expanded to `png`, each when set.
-void replay(const GridPlanner& planner, CellId start, CellId goal, const std::string& trace, const std::string& png) {
+/// `limit` is the first run's whole-query budget beyond the planner's node limit.
+void replay(const GridPlanner& planner, CellId start, CellId goal, const std::string& trace, const std::string& png,
+            const search::Budget& limit = {}) {
   if (trace.empty() && png.empty()) return;
   FanOut<CellId> sinks;
   std::optional<TraceWriter<CellId, SpellCell>> writer;
@@ -118,7 +120,7 @@ void replay(const GridPlanner& planner, CellId start, CellId goal, const std::st
   search::QueryOptions<CellId> query = planner.options().query;
   query.events = &sinks;
   search::SearchHandle<CellId> search = planner.make_search(query);
-  search.run(start, goal);
+  search::run_within(search, start, goal, limit);
   if (writer) writer->finish();
   if (!png.empty() && !write_grid_png(planner.map(), search.path().nodes, expanded.nodes, png))
     throw UsageError("cannot write picture to " + png);
@@ -216,7 +218,7 @@ int run_path(const PathArgs& a) {
         std::cout << "\n";
       }
     }
-    replay(planner, start, goal, a.trace, a.search.png);
+    replay(planner, start, goal, a.trace, a.search.png, time_budget(a.search.time_limit_s));
     return st.succeeded() ? exit_ok : exit_not_found;
   });
 }

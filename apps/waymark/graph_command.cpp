@@ -138,7 +138,7 @@ int run_graph(const GraphArgs& a) {
         const auto spell = [&g](VertexId v) { return std::to_string(g.ids.to_file(v)); };
         TraceWriter<VertexId, decltype(spell)> writer(a.trace, spell);
         search::SearchHandle<VertexId> traced = planner.make_search({.events = &writer});
-        traced.run(pairs[0].from, pairs[0].to);
+        search::run_within(traced, pairs[0].from, pairs[0].to, limit);
         writer.finish();
       }
       return st.succeeded() ? exit_ok : exit_not_found;

@@ -69,14 +69,12 @@ struct RouteFileHeader {
 };
 static_assert(sizeof(RouteFileHeader) == 40, "the header has no padding");
 
-/// How far a row's distances may be off the Bellman condition d(u) <= w + d(v) before an entry
-/// is called wrong: sums along different arc orders differ by rounding only.
-constexpr double distance_tolerance = 1e-9;
-
 /// Checks that `row` (the first arcs toward `target`) is a shortest-path tree of `graph`:
 /// following entries from any vertex reaches the target without a cycle, every vertex that can
 /// reach the target has an entry, and no arc offers a shorter way than the tree's distance
-/// (d(u) <= w(u,v) + d(v) for every arc). `dist` and `state` are scratch of V entries.
+/// (d(u) <= w(u,v) + d(v) for every arc, exactly: the tree's sums w + d(next) are the very
+/// ones the build's Dijkstra made, and it kept d(u) <= w + d(v) for every arc it relaxed).
+/// `dist` and `state` are scratch of V entries.
 /// Returns the first vertex that breaks it, or nullopt.
 std::optional<std::size_t> wrong_tree_entry(const Graph& graph, const std::uint32_t* row, std::size_t target,
                                             std::vector<Cost>& dist, std::vector<std::uint8_t>& state,
@@ -114,9 +112,7 @@ std::optional<std::size_t> wrong_tree_entry(const Graph& graph, const std::uint3
     const auto heads = graph.targets(uv);
     const auto weights = graph.weights(uv);
     for (std::size_t i = 0; i < heads.size(); ++i) {
-      const Cost via = weights[i] + dist[heads[i].value];
-      const Cost bound = dist[u] == infinite_cost ? infinite_cost : dist[u] - distance_tolerance * (1 + dist[u]);
-      if (via < bound) return u;  // a shorter way, or the target reachable from u without an entry
+      if (weights[i] + dist[heads[i].value] < dist[u]) return u;  // a shorter way, or an entry missing
     }
   }
   return std::nullopt;

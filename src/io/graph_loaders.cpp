@@ -95,7 +95,8 @@ DimacsArcs read_dimacs_arcs(std::istream& in, const std::string& name, const Gra
     if (f[0] == "p") {
       if (p_line != 0) r.fail("second 'p' line (the first is line " + std::to_string(p_line) + ")");
       if (f.size() != 4 || f[1] != "sp") r.fail("expected 'p sp N M', got " + quoted(line));
-      const std::size_t n = count_field(r, f[2], options.max_vertices, "vertex count", "max_vertices");
+      const std::size_t n = count_field(r, f[2], std::min(options.max_vertices, GraphBuilder::max_vertices),
+                                        "vertex count", "max_vertices");
       announced_arcs = count_field(r, f[3], options.max_arcs, "arc count", "max_arcs");
       builder = GraphBuilder(n);
       builder.reserve_arcs(std::min(announced_arcs, max_reserved_arcs));
@@ -212,8 +213,9 @@ LoadedGraph parse_node_edge_lists(std::istream& nodes, const std::string& nodes_
       if (f.size() != 3) r.fail("expected 'ID X Y', got " + quoted(line));
       std::int64_t id = 0;
       if (!parse_number(f[0], id)) r.fail("bad vertex id " + quoted(f[0]));
-      if (node_lines.size() == options.max_vertices)
-        r.fail("more than " + std::to_string(options.max_vertices) +
+      const std::size_t limit = std::min(options.max_vertices, GraphBuilder::max_vertices);
+      if (node_lines.size() == limit)
+        r.fail("more than " + std::to_string(limit) +
                " nodes (the limit GraphLoadOptions::max_vertices; raise it for larger graphs)");
       node_lines.push_back({id, Vec3{coordinate_field(r, f[1]), coordinate_field(r, f[2]), 0}, r.number()});
     }

@@ -506,13 +506,13 @@ TEST_F(GraphAltFiles, RefusesBrokenFiles) {
   EXPECT_THROW(landmarks_->save(::testing::TempDir() + "no/such/dir/landmarks.bin"), SaveError);
 }
 
-TEST_F(GraphAltFiles, ForgedDistancesThatCouldOverestimateAreRefused) {
+TEST_F(GraphAltFiles, ForgedDistancesAreRefused) {
   const std::string good = bytes_of(*landmarks_);
   const std::size_t k = landmarks_->count();
   constexpr std::size_t header_bytes = 40;
   const std::size_t table_at = header_bytes + 4 * k;
   // d(L, v) and d(v, L) of a vertex that is not a landmark, raised: with the checksum made to
-  // match, only the arc-by-arc check can tell.
+  // match, only searching the distances again can tell.
   VertexId v{0};
   while (std::find(landmarks_->vertices().begin(), landmarks_->vertices().end(), v) != landmarks_->vertices().end())
     ++v.value;
@@ -521,7 +521,7 @@ TEST_F(GraphAltFiles, ForgedDistancesThatCouldOverestimateAreRefused) {
     const float raised = static_cast<float>(column == 0 ? landmarks_->forward_distance(0, v)
                                                         : landmarks_->backward_distance(0, v)) * 2 + 1000;
     const std::string reason = load_error(test::forge(good, at, &raised, sizeof raised), *rome_);
-    EXPECT_NE(reason.find("are not shortest distances"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("are not its shortest distances"), std::string::npos) << reason;
   }
   std::string resealed = good;
   test::reseal(resealed);

@@ -62,7 +62,10 @@ class Landmarks {
   /// Reads a table written by save(). Throws LoadError(path, 0, reason) when the file cannot
   /// be opened, is not a landmark file (magic), has another version, was built for another
   /// graph (vertex count, arc count or arc fingerprint differ), is truncated, has trailing
-  /// bytes, fails its checksum or holds impossible values. O(V·k + E).
+  /// bytes, fails its checksum, names landmarks that are not vertices, or holds any distance
+  /// other than the one a build stores (the landmarks' distances are searched again: 2k
+  /// Dijkstra searches, a build without choosing the landmarks), so even a forged file with a
+  /// matching checksum cannot make ALT's bound overestimate.
   static Landmarks load(const std::string& path, const Graph& graph);
   static Landmarks load(const std::string&, Graph&&) = delete;  // would dangle
   /// The same from a stream; `name` is the file name LoadError reports.
@@ -149,6 +152,9 @@ class Landmarks {
 
  private:
   Landmarks() = default;
+  /// The table a build stores for these landmarks: per vertex, d(L_i, v) then d(v, L_i), as
+  /// floats. 2k Dijkstra searches.
+  static std::vector<float> stored_distances(const Graph& graph, std::span<const VertexId> landmarks);
 
   const float* row(VertexId v) const { return distances_.data() + std::size_t{v.value} * 2 * count(); }
 
