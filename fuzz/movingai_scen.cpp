@@ -1,4 +1,5 @@
 // Fuzz target: the Moving AI .map.scen loader.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
@@ -17,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       // What the loader promises: coordinates inside the declared map, a finite optimum.
       if (q.start.x < 0 || q.start.y < 0 || q.start.x >= q.map_width || q.start.y >= q.map_height) __builtin_trap();
       if (q.goal.x < 0 || q.goal.y < 0 || q.goal.x >= q.map_width || q.goal.y >= q.map_height) __builtin_trap();
-      if (!(q.optimal >= 0) || !(q.optimal < 1e300)) __builtin_trap();
+      if (!(q.optimal >= 0) || !std::isfinite(q.optimal)) __builtin_trap();
     }
   } catch (const LoadError&) {
   }
