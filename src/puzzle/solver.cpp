@@ -311,11 +311,11 @@ class InPlaceIda : public search::SearchCore<PuzzleState, Obs> {
     const typename Core::Timer timer(this->stats_);
     if (this->cancelled_) {
       this->finish_failure(StatusDetail::cancelled);
-    } else if (budget.is_unlimited()) {
-      run<false>(nullptr);
     } else {
       const search::BudgetMeter meter(budget, this->stats_.expanded, this->stats_.generated);
-      run<true>(&meter);
+      if (budget.is_unlimited()) run<Metering::none>(meter);
+      else if (meter.expansions_only()) run<Metering::expansions>(meter);
+      else run<Metering::full>(meter);
     }
     this->stats_.scanned = this->stats_.generated;
     return this->end_step();
@@ -323,6 +323,9 @@ class InPlaceIda : public search::SearchCore<PuzzleState, Obs> {
 
  private:
   static constexpr bool observed = !std::is_same_v<Obs, search::NullObserver>;
+  /// How run() checks the budget after an expansion: not at all, against the expansion total
+  /// only, or through the whole meter (scanned, time).
+  enum class Metering : std::uint8_t { none, expansions, full };
   /// The parent "cell" of the root: one past the last cell.
   static constexpr int no_parent = cells;
   /// The excess over the bound while no child has exceeded it.
@@ -366,13 +369,16 @@ class InPlaceIda : public search::SearchCore<PuzzleState, Obs> {
   }
 
   /// The depth-first search from the top frame, across iterations, until the goal, a failure
-  /// or (Metered) the end of `meter`'s budget. The counters and the top frame's h, blank,
+  /// or (metered) the end of `meter`'s budget. The counters and the top frame's h, blank,
   /// child cursor and slack (bound - g) live in locals, as a recursion would keep them in
   /// registers, and are saved on the way out; the board is written as bytes, which may alias
   /// any member. A child is within the bound when 1 + h <= slack; the least excess over it
-  /// gives the next bound.
-  template <bool Metered>
-  void run(const search::BudgetMeter* meter) {
+  /// gives the next bound. The meter is taken by value: a local the board's byte writes cannot
+  /// alias, so its limits stay in registers; an expansion-only budget (the CLI's default node
+  /// limit) costs one compare an expansion.
+  template <Metering M>
+  void run(const search::BudgetMeter meter) {
+    const std::uint64_t stop_at = meter.expansion_stop();
     std::uint64_t expanded = this->stats_.expanded;
     std::uint64_t generated = this->stats_.generated;
     Frame* f = frames_.data() + top_;
@@ -437,8 +443,8 @@ class InPlaceIda : public search::SearchCore<PuzzleState, Obs> {
           return;
         }
       }
-      if constexpr (Metered) {
-        if (meter->exhausted(expanded, generated)) {
+      if constexpr (M != Metering::none) {
+        if (M == Metering::expansions ? expanded >= stop_at : meter.exhausted(expanded, generated)) {
           save(f, next, expanded, generated, excess);
           return;
         }

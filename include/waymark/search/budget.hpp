@@ -47,6 +47,11 @@ class BudgetMeter {
     if (timed_) deadline_ = Budget::Clock::now() + budget.time;
   }
 
+  /// Whether the budget limits expansions only (no scan or time limit): then a step ends
+  /// exactly when the expansion total reaches expansion_stop(), one compare for hot loops.
+  [[nodiscard]] bool expansions_only() const { return scan_limit_ == Budget::unlimited && !timed_; }
+  [[nodiscard]] std::uint64_t expansion_stop() const { return expansion_limit_ > first_ ? expansion_limit_ : first_ + 1; }
+
   /// Whether the step must stop, given the totals now: never before its first expansion.
   [[nodiscard, gnu::always_inline]] bool exhausted(std::uint64_t expanded, std::uint64_t scanned) const {
     if (expanded == first_) return false;
