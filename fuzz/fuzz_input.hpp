@@ -15,6 +15,9 @@ namespace waymark::fuzz {
 inline constexpr std::size_t max_vertices = std::size_t{1} << 16;
 inline constexpr std::size_t max_arcs = std::size_t{1} << 18;
 
+/// Stops the fuzzer: a finding (libFuzzer reports it with the input that caused it).
+[[noreturn]] inline void finding() { __builtin_trap(); }
+
 /// The fuzzer's bytes as text.
 inline std::string_view text_of(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};

@@ -49,6 +49,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (st.succeeded() != found) fuzz::finding();
   if (!found) return 0;
   const double cost = planner.path().cost;
-  if (is_cost_optimal(a) ? !fuzz::same_distance(cost, best) : cost < best - 1e-9 * (1 + best)) fuzz::finding();
+  if (is_cost_optimal(a) ? !fuzz::same_distance(cost, best) : fuzz::shorter(cost, best)) fuzz::finding();
   return 0;
 }

@@ -20,9 +20,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const grid::GridMap map = io::parse_movingai_map(in, "fuzz.map", options);
     if (map.width() < 1 || map.height() < 1 || map.cell_count() != static_cast<std::size_t>(map.width()) *
                                                                      static_cast<std::size_t>(map.height()))
-      __builtin_trap();
+      fuzz::finding();
     for (std::uint32_t c = 0; c < map.cell_count(); ++c) {
-      if (!(map.cost_multiplier(CellId{c}) > 0)) __builtin_trap();
+      if (!(map.cost_multiplier(CellId{c}) > 0)) fuzz::finding();
     }
   } catch (const LoadError&) {
   }

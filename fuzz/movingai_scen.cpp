@@ -16,9 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const io::Scenario s = io::parse_movingai_scenario(in, "fuzz.map.scen");
     for (const io::ScenarioQuery& q : s.queries) {
       // What the loader promises: coordinates inside the declared map, a finite optimum.
-      if (q.start.x < 0 || q.start.y < 0 || q.start.x >= q.map_width || q.start.y >= q.map_height) __builtin_trap();
-      if (q.goal.x < 0 || q.goal.y < 0 || q.goal.x >= q.map_width || q.goal.y >= q.map_height) __builtin_trap();
-      if (!(q.optimal >= 0) || !std::isfinite(q.optimal)) __builtin_trap();
+      if (q.start.x < 0 || q.start.y < 0 || q.start.x >= q.map_width || q.start.y >= q.map_height) fuzz::finding();
+      if (q.goal.x < 0 || q.goal.y < 0 || q.goal.x >= q.map_width || q.goal.y >= q.map_height) fuzz::finding();
+      if (!(q.optimal >= 0) || !std::isfinite(q.optimal)) fuzz::finding();
     }
   } catch (const LoadError&) {
   }

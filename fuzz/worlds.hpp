@@ -20,9 +20,6 @@
 
 namespace waymark::fuzz {
 
-/// Stops the fuzzer: a finding (libFuzzer reports it with the input that caused it).
-[[noreturn]] inline void finding() { __builtin_trap(); }
-
 /// A 20×12 map with rooms, a corridor, single-cell pillars and a diagonal gap: every kind of
 /// jump, for the JPS+ table target.
 inline const grid::GridMap& table_map() {
@@ -95,5 +92,8 @@ inline bool same_distance(double a, double b) {
   const double scale = a > b ? a : b;
   return (a > b ? a - b : b - a) <= 1e-9 * (1 + scale);
 }
+
+/// Whether `a` is shorter than `b` by more than rounding (an answer that beats the optimum).
+inline bool shorter(double a, double b) { return a < b - 1e-9 * (1 + b); }
 
 }  // namespace waymark::fuzz

@@ -24,7 +24,6 @@ inline constexpr int exit_ok = 0;          ///< a path / all optimal
 inline constexpr int exit_not_found = 1;   ///< no path / some query not optimal
 inline constexpr int exit_bad_input = 2;   ///< unreadable or invalid input
 
-/// Options shared by every grid-search command.
 /// The default --max-nodes: 50 million nodes (A* on the largest Moving AI maps reaches a
 /// few million; IDA* on a 512² map would otherwise run for minutes).
 inline constexpr std::int64_t default_max_nodes = 50'000'000;
@@ -61,23 +60,24 @@ inline std::size_t checked_count(std::int64_t value, std::int64_t lo, std::int64
   return static_cast<std::size_t>(value);
 }
 
+/// checked_count(value, 1, INT64_MAX, name): a positive count (sizes, limits, strides).
+inline std::size_t checked_positive(std::int64_t value, const std::string& name) {
+  return checked_count(value, 1, INT64_MAX, name);
+}
+
 /// Longest --time-limit: a week, well inside the clock's range.
 inline constexpr double max_time_limit_s = 7 * 24 * 3600.0;
 
-/// A --time-limit value checked to be a number of seconds from 0 (none) to a week.
-inline double checked_seconds(double value, const std::string& name) {
-  if (!(value >= 0 && value <= max_time_limit_s)) {
+/// --time-limit checked to be a number of seconds from 0 (none) to a week, as a whole-query
+/// budget for search::run_within (unlimited for 0).
+inline search::Budget time_limit(double seconds) {
+  if (!(seconds >= 0 && seconds <= max_time_limit_s)) {
     std::ostringstream got;
-    got << value;
-    throw UsageError(name + " must be a number of seconds from 0 (none) to " +
+    got << seconds;
+    throw UsageError("--time-limit must be a number of seconds from 0 (none) to " +
                      std::to_string(static_cast<long>(max_time_limit_s)) + ", got " + got.str());
   }
-  return value;
-}
-
-/// A time limit in seconds (0: none) as a whole-query budget for search::run_within.
-inline search::Budget time_budget(double seconds) {
-  if (seconds <= 0) return {};
+  if (seconds == 0) return {};
   return search::Budget::of_time(
       std::chrono::duration_cast<search::Budget::Clock::duration>(std::chrono::duration<double>(seconds)));
 }

@@ -53,8 +53,7 @@ GridPlannerOptions planner_options(const SearchArgs& a, DiagonalRule rule) {
   if (!(a.weight >= 1.0) || !std::isfinite(a.weight))
     throw UsageError("--weight must be a finite number >= 1");
   o.query.weight = a.weight;
-  o.query.max_nodes = checked_count(a.max_nodes, 1, INT64_MAX, "--max-nodes");
-  checked_seconds(a.time_limit_s, "--time-limit");
+  o.query.max_nodes = checked_positive(a.max_nodes, "--max-nodes");
   if (!a.heuristic.empty()) {
     const auto h = parse_heuristic(a.heuristic);
     if (!h) throw UsageError("unknown heuristic '" + a.heuristic + "'");
@@ -171,8 +170,9 @@ int run_path(const PathArgs& a) {
     const auto rule = parse_diagonal_rule(a.diagonal);
     if (!rule) throw UsageError("unknown diagonal rule '" + a.diagonal + "'");
     const GridPlannerOptions options = planner_options(a.search, *rule);
+    const search::Budget limit = time_limit(a.search.time_limit_s);
     MapLoadOptions load;
-    load.max_cells = checked_count(a.search.max_cells, 1, INT64_MAX, "--max-cells");
+    load.max_cells = checked_positive(a.search.max_cells, "--max-cells");
     if (a.terrain) load.terrain = TerrainCosts{};
     const GridMap map = load_movingai_map(a.map, load);
     const CellId start = checked_cell(map, parse_coord(a.from, "--from"), "start", a.map);
@@ -186,7 +186,7 @@ int run_path(const PathArgs& a) {
     }
 
     GridPlanner planner(map, planner_opts);
-    const Status st = search::run_within(planner.search(), start, goal, time_budget(a.search.time_limit_s));
+    const Status st = search::run_within(planner.search(), start, goal, limit);
     const Path<CellId>& path = planner.path();
     const SearchStats& stats = planner.stats();
     const double time_us = stats.time_s * microseconds_per_second;
@@ -218,7 +218,7 @@ int run_path(const PathArgs& a) {
         std::cout << "\n";
       }
     }
-    replay(planner, start, goal, a.trace, a.search.png, time_budget(a.search.time_limit_s));
+    replay(planner, start, goal, a.trace, a.search.png, limit);
     return st.succeeded() ? exit_ok : exit_not_found;
   });
 }
@@ -228,8 +228,8 @@ int run_scen(const ScenArgs& a) {
     ScenarioRunOptions options;
     options.planner = planner_options(a.search, DiagonalRule::no_corner_cutting);
     options.maps_dir = a.maps_dir;
-    options.map_load.max_cells = checked_count(a.search.max_cells, 1, INT64_MAX, "--max-cells");
-    options.sample_every = checked_count(a.sample_every, 1, INT64_MAX, "--sample-every");
+    options.map_load.max_cells = checked_positive(a.search.max_cells, "--max-cells");
+    options.sample_every = checked_positive(a.sample_every, "--sample-every");
     const ScenarioReport r = run_scenarios(a.files, options);
     if (a.search.json) {
       nlohmann::json mismatches = nlohmann::json::array();

@@ -4,19 +4,17 @@
 #include <CLI/CLI.hpp>
 
 #include <cstddef>
-#include <optional>
 #include <cstdint>
+#include <optional>
 #include <string>
-
-#include "waymark/io/movingai.hpp"
 #include <vector>
 
 #include "cli_support.hpp"
+#include "waymark/io/movingai.hpp"
 
 namespace waymark::cli {
 
-
-
+/// Options shared by every grid-search command.
 struct SearchArgs {
   std::string algorithm = "astar";
   double weight = 1.5;

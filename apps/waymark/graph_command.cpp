@@ -85,8 +85,8 @@ int run_graph(const GraphArgs& a) {
       throw UsageError("--load/--save apply to alt, ch and table");
     if (a.landmarks && *algorithm != Algorithm::alt) throw UsageError("--landmarks applies to alt");
 
-    search::Budget limit = time_budget(checked_seconds(a.time_limit_s, "--time-limit"));
-    limit.expansions = checked_count(a.max_nodes, 1, INT64_MAX, "--max-nodes");
+    search::Budget limit = time_limit(a.time_limit_s);
+    limit.expansions = checked_positive(a.max_nodes, "--max-nodes");
     const LoadedGraph g = load_graph(a);
     if (const auto why = graph_planner_unsupported(g.graph, *algorithm)) throw UsageError(*why);
     // Ids are checked before any preprocessing, so a typo fails fast.
@@ -131,7 +131,7 @@ int run_graph(const GraphArgs& a) {
                   << "path: " << path.dump() << "\n";
       } else {
         std::cout << "no path from " << *a.from << " to " << *a.to;
-        if (!st.failed() || st.detail != StatusDetail::none) std::cout << ": " << failure_reason(st);
+        if (st.detail != StatusDetail::none) std::cout << ": " << failure_reason(st);
         std::cout << "\n";
       }
       if (!a.trace.empty()) {  // once more with events on, so the timed query above is not slowed

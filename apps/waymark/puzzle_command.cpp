@@ -113,10 +113,10 @@ int run_puzzle(const PuzzleArgs& a) {
     constexpr std::int64_t max_threads = 256;
     const std::size_t threads = checked_count(a.threads, 1, max_threads, "--threads");
     const std::optional<std::size_t> max_nodes =
-        a.max_nodes ? std::optional(checked_count(*a.max_nodes, 1, INT64_MAX, "--max-nodes")) : std::nullopt;
+        a.max_nodes ? std::optional(checked_positive(*a.max_nodes, "--max-nodes")) : std::nullopt;
     PuzzleSolverOptions options;
     options.max_nodes = max_nodes.value_or(default_astar_max_nodes);
-    options.limit = time_budget(checked_seconds(a.time_limit_s, "--time-limit"));
+    options.limit = time_limit(a.time_limit_s);
     if (*algorithm == Algorithm::ida) options.limit.expansions = max_nodes.value_or(default_ida_max_expansions);
     const PuzzleInstanceList list = load_puzzle_instances(a.instances);
     const SlidingPuzzle puzzle(list.width);

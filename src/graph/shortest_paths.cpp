@@ -163,11 +163,10 @@ bool RouteTable::walk(VertexId source, VertexId target, Visit&& visit) const {
   const std::size_t n = g.node_count();
   const std::uint32_t* row = first_arc_.data() + std::size_t{target.value} * n;
   VertexId at = source;
-  // A shortest path has fewer than n arcs; the hop limit only guards against a forged file
-  // whose entries form a cycle yet pass load()'s checks.
-  for (std::size_t hops = 0; at != target; ++hops) {
+  // Built or loaded, a row is a shortest-path tree (load() refuses cycles): the walk ends.
+  while (at != target) {
     const std::uint32_t arc = row[at.value];
-    if (arc == no_arc || hops == n) return false;
+    if (arc == no_arc) return false;
     const VertexId next = g.targets(at)[arc];
     visit(next, g.weights(at)[arc]);
     at = next;
@@ -232,6 +231,9 @@ RouteTable RouteTable::load(std::istream& in, const std::string& name, const Gra
   // Every entry must name one of its source's arcs, so a read-out never leaves the graph, and
   // each target's entries must form a shortest-path tree, so a forged file cannot answer
   // wrongly. O(V · (V + E)), a fraction of the build's cost.
+  std::vector<Cost> dist;
+  std::vector<std::uint8_t> state;
+  std::vector<std::size_t> chain;
   for (std::size_t t = 0; t < n; ++t) {
     const std::uint32_t* row = entries.data() + t * n;
     for (std::size_t s = 0; s < n; ++s) {
@@ -239,12 +241,7 @@ RouteTable RouteTable::load(std::istream& in, const std::string& name, const Gra
       if (e == no_arc ? false : (s == t || e >= graph.out_degree(graph.node_at(s))))
         r.fail("corrupt entry for source " + std::to_string(s) + ", target " + std::to_string(t));
     }
-  }
-  std::vector<Cost> dist;
-  std::vector<std::uint8_t> state;
-  std::vector<std::size_t> chain;
-  for (std::size_t t = 0; t < n; ++t) {
-    if (const auto s = wrong_tree_entry(graph, entries.data() + t * n, t, dist, state, chain))
+    if (const auto s = wrong_tree_entry(graph, row, t, dist, state, chain))
       r.fail("the entries toward target " + std::to_string(t) + " are not shortest paths (wrong at source " +
              std::to_string(*s) + ")");
   }

@@ -16,8 +16,6 @@ using graph::GraphBuilder;
 namespace {
 
 using detail::LineReader;
-using detail::quoted;
-
 using detail::parse_number;
 using detail::split_fields;
 

@@ -14,9 +14,7 @@ using grid::GridMapParams;
 namespace {
 
 using detail::LineReader;
-
 using detail::parse_number;
-using detail::quoted;
 using detail::split_fields;
 
 /// Largest map side we accept; keeps width·height well inside 32-bit cell ids.

@@ -21,8 +21,6 @@ namespace waymark::io::detail {
 /// instead of growing one line without end.
 inline constexpr std::size_t max_line_bytes = std::size_t{1} << 16;
 
-using waymark::quoted;
-
 /// Reads lines (at most max_line_bytes each), strips a trailing CR, and counts them for error
 /// messages.
 class LineReader {
@@ -77,6 +75,5 @@ bool parse_number(std::string_view s, T& out) {
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   return ec == std::errc{} && end == s.data() + s.size();
 }
-
 
 }  // namespace waymark::io::detail
