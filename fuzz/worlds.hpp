@@ -80,8 +80,8 @@ inline std::istringstream file_of(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return std::istringstream();
   std::string file(reinterpret_cast<const char*>(data + 1), size - 1);
   if ((data[0] & 1) != 0) {
-    const std::uint64_t sum = file_checksum(file.data(), file.size());
-    for (int i = 0; i < 8; ++i) file.push_back(static_cast<char>(static_cast<unsigned char>(sum >> (8 * i))));
+    const ChecksumBytes sum = checksum_of(file.data(), file.size());
+    file.append(reinterpret_cast<const char*>(sum.data()), sum.size());
   }
   return std::istringstream(std::move(file), std::ios::binary);
 }

@@ -26,7 +26,7 @@ void write_seeds(const std::filesystem::path& corpus, const std::string& target,
   const std::string file{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   std::filesystem::remove(scratch);
   std::ofstream(dir / "seed-saved", std::ios::binary) << '\0' << file;
-  std::ofstream(dir / "seed-payload", std::ios::binary) << '\1' << file.substr(0, file.size() - 8);
+  std::ofstream(dir / "seed-payload", std::ios::binary) << '\1' << file.substr(0, file.size() - waymark::checksum_bytes);
   std::cout << target << ": " << file.size() << " bytes\n";
 }
 

@@ -10,16 +10,14 @@
 
 namespace waymark::test {
 
-/// Size of the checksum every save() appends.
-inline constexpr std::size_t checksum_bytes = 8;
+using waymark::checksum_bytes;
 
 /// `bytes` (a whole file: payload, then checksum) with its checksum recomputed over the payload.
 template <class Bytes>
 void reseal(Bytes& bytes) {
   const std::size_t payload = bytes.size() - checksum_bytes;
-  const std::uint64_t sum = file_checksum(bytes.data(), payload);
-  for (std::size_t i = 0; i < checksum_bytes; ++i)
-    bytes[payload + i] = static_cast<char>(static_cast<unsigned char>(sum >> (8 * i)));
+  const ChecksumBytes sum = checksum_of(bytes.data(), payload);
+  std::memcpy(bytes.data() + payload, sum.data(), checksum_bytes);
 }
 
 /// `bytes` with `size` bytes of `patch` written at `at`, resealed.

@@ -45,11 +45,23 @@ auto load_file(const std::string& path, Load&& load) {
   return load(in);
 }
 
-/// The checksum ChecksummedWriter appends after `size` bytes of payload (Hasher over the bytes).
-[[nodiscard]] inline std::uint64_t file_checksum(const void* data, std::size_t size) {
+/// Size of the checksum that ends every checksummed file.
+inline constexpr std::size_t checksum_bytes = 8;
+using ChecksumBytes = std::array<unsigned char, checksum_bytes>;
+
+/// A checksum as it is written: little-endian.
+[[nodiscard]] inline ChecksumBytes checksum_bytes_of(std::uint64_t sum) {
+  ChecksumBytes le{};
+  for (std::size_t i = 0; i < le.size(); ++i) le[i] = static_cast<unsigned char>(sum >> (8 * i));
+  return le;
+}
+
+/// The bytes ChecksummedWriter appends after `size` bytes of payload (Hasher over them): what
+/// a file's last checksum_bytes must be.
+[[nodiscard]] inline ChecksumBytes checksum_of(const void* data, std::size_t size) {
   Hasher h;
   h.add_bytes(static_cast<const unsigned char*>(data), size);
-  return h.value();
+  return checksum_bytes_of(h.value());
 }
 
 /// Writes raw bytes and hashes them; finish() appends the checksum (8 bytes, little-endian).
@@ -66,9 +78,7 @@ class ChecksummedWriter {
     bytes(v.data(), v.size() * sizeof(T));
   }
   void finish() {
-    std::array<unsigned char, 8> le{};
-    const std::uint64_t s = sum_.value();
-    for (std::size_t i = 0; i < le.size(); ++i) le[i] = static_cast<unsigned char>(s >> (8 * i));
+    const ChecksumBytes le = checksum_bytes_of(sum_.value());
     out_->write(reinterpret_cast<const char*>(le.data()), static_cast<std::streamsize>(le.size()));
   }
 
@@ -105,12 +115,10 @@ class ChecksummedReader {
     v.shrink_to_fit();
   }
   void finish() {
-    std::array<unsigned char, 8> le{};
+    ChecksumBytes le{};
     in_->read(reinterpret_cast<char*>(le.data()), static_cast<std::streamsize>(le.size()));
     if (static_cast<std::size_t>(in_->gcount()) != le.size()) fail("truncated file (in the checksum)");
-    std::uint64_t stored = 0;
-    for (std::size_t i = 0; i < le.size(); ++i) stored |= std::uint64_t{le[i]} << (8 * i);
-    if (stored != sum_.value()) fail("corrupt file: checksum mismatch");
+    if (le != checksum_bytes_of(sum_.value())) fail("corrupt file: checksum mismatch");
     if (in_->peek() != std::char_traits<char>::eof()) fail("corrupt file: data after the checksum");
   }
 
