@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <random>
 #include <string>
@@ -130,6 +131,16 @@ nlohmann::ordered_json run_algorithm(const Graph& g, Algorithm a, const std::vec
   j["preprocess_s"] = planner.preprocess_s();
   j["preprocess_bytes"] = planner.preprocess_bytes();
   j["setup_s"] = setup_s;
+  if (waymark::graph::has_preprocessing(a)) {
+    // Read back from a file, with every check the loader makes (docs/robustness.md).
+    const std::string file = std::filesystem::temp_directory_path() / "waymark_graph_bench.prep";
+    planner.save_preprocessing(file);
+    options.load_from = file;
+    const waymark::Stopwatch load;
+    const waymark::graph::GraphPlanner loaded(g, options);
+    j["load_s"] = load.seconds();
+    std::filesystem::remove(file);
+  }
   return j;
 }
 

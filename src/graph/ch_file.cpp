@@ -183,6 +183,7 @@ void ContractionHierarchy::validate(const std::string& name) {
       }
     }
   }
+  check_complete(name);
 }
 
 }  // namespace waymark::graph

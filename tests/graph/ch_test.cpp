@@ -21,6 +21,7 @@
 #include "waymark/graph/ch_query.hpp"
 #include "waymark/io/graph_loaders.hpp"
 #include "waymark/search/best_first.hpp"
+#include "waymark/search/shortest_path_tree.hpp"
 
 namespace waymark {
 using namespace search;
@@ -173,6 +174,10 @@ TEST(GraphChRandom, MatchesBoostOnRandomGraphs) {
     const ContractionHierarchy ch = ContractionHierarchy::build(graph, params);
     ASSERT_EQ(ch.node_count(), list.vertices);
     EXPECT_TRUE(is_well_formed(ch));
+    // Read back, a built hierarchy passes the load's proof that no shortcut is missing.
+    std::stringstream file;
+    ch.save(file);
+    EXPECT_NO_THROW((void)ContractionHierarchy::load(file, "random.ch", graph));
     self_loops += ch.stats().self_loops_dropped;
     parallel += ch.stats().parallel_dropped;
     shortcuts += ch.stats().shortcuts;
@@ -191,6 +196,39 @@ TEST(GraphChRandom, MatchesBoostOnRandomGraphs) {
   EXPECT_GT(self_loops, 100u);
   EXPECT_GT(parallel, 100u);
   EXPECT_GT(shortcuts, 1000u);
+}
+
+// Weights from zero and subnormals to 1e300: the load's proof, which compares sums made in
+// different orders, must accept every built hierarchy, and the answers stay shortest.
+TEST(GraphChRandom, ExtremeWeightsLoadAndStayShortest) {
+  constexpr double weights[] = {0, 1e-320, 1e-44, 1e-300, 1e-30, 1, 0.1, 3e38, 2e38, 1e300, 1e30};
+  constexpr std::uint32_t n = 40;
+  for (unsigned seed = 0; seed < 40; ++seed) {
+    SCOPED_TRACE(::testing::Message() << "seed " << seed);
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<std::uint32_t> vertex(0, n - 1);
+    std::uniform_int_distribution<std::size_t> weight(0, std::size(weights) - 1);
+    GraphBuilder b(n);
+    for (int i = 0; i < 160; ++i) b.add_edge(VertexId{vertex(rng)}, VertexId{vertex(rng)}, weights[weight(rng)]);
+    const Graph graph = b.build();
+    const ContractionHierarchy built = ContractionHierarchy::build(graph);
+    std::stringstream file;
+    built.save(file);
+    const ContractionHierarchy ch = ContractionHierarchy::load(file, "extreme.ch", graph);
+    ChQuery query(ch);
+    search::ShortestPathTree<Graph> tree(graph);
+    for (std::uint32_t s = 0; s < n; s += 7) {
+      ASSERT_TRUE(tree.compute(VertexId{s}).succeeded());
+      for (std::uint32_t t = 0; t < n; ++t) {
+        const Cost expected = tree.distance(VertexId{t});
+        if (!query.query(VertexId{s}, VertexId{t}).succeeded()) {
+          EXPECT_EQ(expected, infinite_cost) << s << " -> " << t;
+          continue;
+        }
+        EXPECT_NEAR(query.distance(), expected, test::relative_cost_eps * expected) << s << " -> " << t;
+      }
+    }
+  }
 }
 
 TEST(GraphChRandom, TightLimitsOnlyAddShortcuts) {
@@ -434,6 +472,85 @@ TEST(GraphChFile, RejectsStructurallyBrokenFilesWithAValidChecksum) {
   expect_rejected(up_arcs_at + 16 * plain, plain_weight + 1, "not the graph's cheapest arc");
   expect_rejected(up_arcs_at + 16 * plain, plain_weight / 2, "not the graph's cheapest arc");
   expect_rejected(at + 12, static_cast<std::uint32_t>(n - 1), "middle vertex is not below");
+  std::remove(path.c_str());
+}
+
+
+/// A hierarchy file for `graph` with the given arrays, written with the format's own checksum:
+/// a forgery that passes every structural check. The header is a real file's, its arc counts
+/// replaced.
+struct HandMade {
+  std::vector<VertexId> order;
+  std::vector<std::uint32_t> up_offsets;
+  std::vector<ChArc> up;
+  std::vector<ChShortcutHalves> up_halves;
+  std::vector<std::uint32_t> down_offsets;
+  std::vector<ChArc> down;
+  std::vector<ChShortcutHalves> down_halves;
+};
+std::string hand_made_file(const Graph& graph, const HandMade& h) {
+  std::ostringstream real;
+  ContractionHierarchy::build(graph).save(real);
+  std::string header = real.str().substr(0, 112);
+  const std::uint64_t ups = h.up.size(), downs = h.down.size();
+  std::memcpy(header.data() + 40, &ups, 8);  // FileHeader::up_arcs, then down_arcs
+  std::memcpy(header.data() + 48, &downs, 8);
+  std::ostringstream out;
+  ChecksummedWriter w(out);
+  w.bytes(header.data(), header.size());
+  w.array(h.order);
+  w.array(h.up_offsets);
+  w.array(h.up);
+  w.array(h.up_halves);
+  w.array(h.down_offsets);
+  w.array(h.down);
+  w.array(h.down_halves);
+  w.finish();
+  return out.str();
+}
+
+// Forgeries that keep every arc a real path but leave out one a query needs: the load proves
+// that no shortcut is missing (docs/robustness.md).
+TEST(GraphChFile, RejectsAHierarchyThatLacksAShortcutOrAnArc) {
+  GraphBuilder b(3);  // the path 0 - 1 - 2
+  b.add_undirected_edge(VertexId{0}, VertexId{1}, 1);
+  b.add_undirected_edge(VertexId{1}, VertexId{2}, 2);
+  const Graph g = b.build();
+  const std::string path = temp_file("lacking.ch");
+  constexpr auto plain = ChArc::no_middle;
+
+  // Vertex 1 ranked lowest with its four arcs: ranks 1 (vertex 0) and 2 (vertex 2) must be
+  // joined by shortcuts over it, whose halves are its arcs 0 and 1 each way.
+  const HandMade complete{{VertexId{1}, VertexId{0}, VertexId{2}},
+                          {0, 2, 3, 3},
+                          {{1, 1, plain}, {2, 2, plain}, {3, 2, 0}},
+                          {{}, {}, {0, 1}},
+                          {0, 2, 3, 3},
+                          {{1, 1, plain}, {2, 2, plain}, {3, 2, 0}},
+                          {{}, {}, {1, 0}}};
+  write_bytes(path, hand_made_file(g, complete));
+  const ContractionHierarchy loaded = ContractionHierarchy::load(path, g);
+  ChQuery query(loaded);
+  ASSERT_TRUE(query.query(VertexId{0}, VertexId{2}).succeeded());
+  EXPECT_EQ(query.distance(), 3);
+  EXPECT_EQ(query.path().nodes, (std::vector<VertexId>{VertexId{0}, VertexId{1}, VertexId{2}}));
+
+  // Without the shortcuts, 0 and 2 would not reach each other.
+  HandMade forged = complete;
+  forged.up_offsets = forged.down_offsets = {0, 2, 2, 2};
+  for (auto* arcs : {&forged.up, &forged.down}) arcs->pop_back();
+  forged.up_halves.pop_back();
+  forged.down_halves.pop_back();
+  write_bytes(path, hand_made_file(g, forged));
+  expect_load_error(path, g, "a shortcut is missing: nothing replaces 0 -> 1 -> 2");
+
+  // Without the arc 2 -> 1 (and the shortcut 2 -> 0 made of it), 2 would reach nothing.
+  forged = complete;
+  forged.down_offsets = {0, 1, 1, 1};
+  forged.down.resize(1);
+  forged.down_halves.resize(1);
+  write_bytes(path, hand_made_file(g, forged));
+  expect_load_error(path, g, "the graph's arc 2 -> 1 has no path in the hierarchy");
   std::remove(path.c_str());
 }
 

@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <sstream>
 #include <thread>
 #include <vector>
 
 #include "support/puzzle_support.hpp"
 #include "support/random_grid.hpp"
 #include "waymark/core/parallel.hpp"
+#include "waymark/graph/ch_query.hpp"
+#include "waymark/graph/contraction.hpp"
 #include "waymark/graph/graph_planner.hpp"
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/io/graph_loaders.hpp"
@@ -82,6 +85,23 @@ TEST(Concurrency, GraphHandlesShareOnePlanner) {
     SCOPED_TRACE(to_string(a));
     const graph::GraphPlanner planner(g, {.algorithm = a});
     expect_threads_agree(planner, queries);
+  }
+}
+
+TEST(Concurrency, HierarchyLoadChecksOnEveryCore) {
+  // Loading a hierarchy proves it on every core (share_indices over blocks of ranks); the
+  // loaded one answers as the built one.
+  const graph::Graph g =
+      io::load_node_edge_lists(test::data_dir + "/roads/OL.cnode.txt", test::data_dir + "/roads/OL.cedge.txt").graph;
+  const graph::ContractionHierarchy built = graph::ContractionHierarchy::build(g);
+  std::stringstream file;
+  built.save(file);
+  const graph::ContractionHierarchy loaded = graph::ContractionHierarchy::load(file, "oldenburg.ch", g);
+  graph::ChQuery a(built), b(loaded);
+  for (std::uint32_t s = 0; s < g.node_count(); s += 97) {
+    const VertexId from{s}, to{static_cast<std::uint32_t>((s * 7919) % g.node_count())};
+    ASSERT_EQ(a.query(from, to), b.query(from, to));
+    EXPECT_EQ(a.distance(), b.distance());
   }
 }
 

@@ -109,7 +109,10 @@ class ContractionHierarchy {
   /// Reads a hierarchy saved by save(). `original` must be the graph it was built from:
   /// vertex and arc counts and arc_fingerprint() are compared. Throws
   /// LoadError(file, 0, reason) for an unreadable file, wrong magic or version, another
-  /// graph, a truncated or corrupt file (checksum and structure are verified). O(size).
+  /// graph, a truncated or corrupt file: the checksum and the structure are verified, and a
+  /// proof that no shortcut is missing is run, so a forged file cannot answer wrongly
+  /// (docs/robustness.md). The proof is a bounded search per arc into a vertex, on every core
+  /// (up to 8 threads): a fraction of a build's time (docs/graph.md).
   [[nodiscard]] static ContractionHierarchy load(const std::string& path, const Graph& original);
   [[nodiscard]] static ContractionHierarchy load(std::istream& in, const std::string& name, const Graph& original);
   static ContractionHierarchy load(const std::string&, Graph&&) = delete;  // would dangle
@@ -155,6 +158,8 @@ class ContractionHierarchy {
   friend class ChBuilder;
   /// Rebuilds rank_of_ from vertex_at_ and checks the structure; throws LoadError.
   void validate(const std::string& name);
+  /// Proves that no shortcut is missing (ch_verify.cpp); throws LoadError.
+  void check_complete(const std::string& name) const;
 
   const Graph* graph_ = nullptr;  ///< the graph it belongs to, for stale()
   std::uint64_t version_ = 0;

@@ -1,0 +1,200 @@
+// Contraction hierarchies: the proof, run on every loaded file, that no shortcut is missing.
+//
+// Why two checks suffice. Take a shortest path of the graph and replace each arc x -> y by an
+// up-down path x ~> y of the hierarchy, no longer (check 1). Wherever the result dips to a
+// vertex v and climbs again (u -> v -> w, u and w ranked above v), check 2 gives an up-down
+// path u ~> w no longer than u -> v -> w; its inner vertices rank above u or w, so above v:
+// splice it in. A splice trades v for vertices of higher rank, so splicing ends (the multiset
+// of ranks on the path decreases in the multiset order), and the path left has no dip: it
+// climbs, then descends. That is an up-down path, the kind ChQuery searches, and it is no
+// longer than the shortest path; validate() has already made every arc the cost of a real
+// path, so ChQuery answers exactly the shortest distance. A valid hierarchy passes: it has an
+// up-down path of the shortest distance between any two vertices.
+//
+// Each check is a search bounded by the cost it must beat: upward from u over upward arcs,
+// then backward from w over downward arcs until the two meet within the bound. Upward and
+// downward searches only touch a vertex's arcs to higher ranks, few even at the top.
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <span>
+#include <string>
+#include <thread>
+
+#include "waymark/core/errors.hpp"
+#include "waymark/core/parallel.hpp"
+#include "waymark/graph/contraction.hpp"
+#include "waymark/search/best_first.hpp"
+
+namespace waymark::graph {
+namespace {
+
+/// Relative slack when a path found here, summed in its own order, is compared with a sum the
+/// build made in another: sums of L non-negative doubles differ by at most about L·2^-53 of
+/// their value, far below this for any path a hierarchy holds.
+constexpr double rounding_slack = 1e-9;
+
+/// Ranks checked as one job by one thread, and the most threads (each holds two searches'
+/// scratch, 64 bytes a vertex).
+constexpr std::uint32_t check_block = 1024;
+constexpr unsigned max_check_threads = 8;
+
+[[nodiscard]] Cost with_slack(Cost c) { return c + c * rounding_slack; }
+
+/// The hierarchy's upward arcs (Upward = true) or its downward arcs reversed, as a search
+/// space on ranks: either way every successor ranks higher.
+template <bool Upward>
+struct RankSpace {
+  using node_type = VertexId;  ///< a rank
+  const ContractionHierarchy* ch;
+  [[nodiscard]] std::size_t node_count() const { return ch->node_count(); }
+  [[nodiscard]] std::size_t index_of(VertexId r) const { return r.value; }
+  [[nodiscard]] VertexId node_at(std::size_t i) const { return VertexId{static_cast<std::uint32_t>(i)}; }
+  template <class F>
+  void for_each_successor(VertexId r, F&& f) const {
+    for (const ChArc& a : Upward ? ch->upward(r.value) : ch->downward(r.value)) f(VertexId{a.head}, a.weight);
+  }
+};
+
+/// The cheapest hierarchy arc from rank a to rank b (infinite without one). Both live in the
+/// lower end's list of arcs to higher ranks, a short one.
+[[nodiscard]] Cost direct_arc(const ContractionHierarchy& ch, std::uint32_t a, std::uint32_t b) {
+  const bool up = a < b;
+  const std::uint32_t other = up ? b : a;
+  Cost best = infinite_cost;
+  for (const ChArc& arc : up ? ch.upward(a) : ch.downward(b))
+    if (arc.head == other) best = std::min(best, arc.weight);
+  return best;
+}
+
+/// Whether the hierarchy holds an up-down path from one rank to another within a bound:
+/// from(u, stop) searches upward from u up to `stop`, then reaches(w, bound) searches
+/// backward from w until it meets that search within `bound` (<= stop).
+class UpDownPaths {
+ public:
+  explicit UpDownPaths(const ContractionHierarchy& ch)
+      : up_{&ch}, down_{&ch}, forward_(up_), backward_(down_),
+        forward_goal_(search::Goal<VertexId>::matching(forward_done_)),
+        backward_goal_(search::Goal<VertexId>::matching(backward_done_)) {}
+  UpDownPaths(const UpDownPaths&) = delete;
+  UpDownPaths& operator=(const UpDownPaths&) = delete;
+
+  void from(std::uint32_t u, Cost stop) {
+    stop_ = stop;
+    run(forward_, u, forward_goal_);
+  }
+  [[nodiscard]] bool reaches(std::uint32_t w, Cost bound) {
+    bound_ = bound;
+    met_ = false;
+    run(backward_, w, backward_goal_);
+    return met_;
+  }
+
+ private:
+  template <class Search>
+  static void run(Search& search, std::uint32_t source, const search::Goal<VertexId>& goal) {
+    const search::Source<VertexId> s{VertexId{source}, 0};
+    search.begin(std::span<const search::Source<VertexId>>(&s, 1), goal);
+    search.step();
+  }
+
+  RankSpace<true> up_;
+  RankSpace<false> down_;
+  search::Dijkstra<RankSpace<true>> forward_;
+  search::Dijkstra<RankSpace<false>> backward_;
+  Cost stop_ = 0;
+  Cost bound_ = 0;
+  bool met_ = false;
+  // A goal ends a search: the forward one past its stop, the backward one past its bound or
+  // where it meets the forward search within it (the meeting vertex's costs are final).
+  struct ForwardDone {
+    UpDownPaths* p;
+    bool operator()(const VertexId& x) const { return p->forward_.g_of(x) > p->stop_; }
+  };
+  struct BackwardDone {
+    UpDownPaths* p;
+    bool operator()(const VertexId& x) const {
+      const Cost g = p->backward_.g_of(x);
+      p->met_ = p->forward_.g_of(x) + g <= p->bound_;
+      return p->met_ || g > p->bound_;
+    }
+  };
+  const ForwardDone forward_done_{this};
+  const BackwardDone backward_done_{this};
+  search::Goal<VertexId> forward_goal_;
+  search::Goal<VertexId> backward_goal_;
+};
+
+}  // namespace
+
+void ContractionHierarchy::check_complete(const std::string& name) const {
+  const auto n = static_cast<std::uint32_t>(node_count());
+  const auto vertex = [&](std::uint32_t rank) { return std::to_string(vertex_at_[rank].value); };
+  const auto fail = [&](const std::string& reason) { throw LoadError(name, 0, "corrupt file: " + reason); };
+  std::mutex failure_mutex;
+  std::exception_ptr failure;  // the first check that failed (or bad_alloc), on any thread
+  std::atomic<bool> failed{false};
+  const std::size_t blocks = (n + check_block - 1) / check_block;
+  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, max_check_threads);
+  share_indices(blocks, threads, [&](const auto& next) {
+    try {
+      UpDownPaths paths(*this);
+      // Whether an up-down path from -> to costs at most `bound`: a direct arc settles most
+      // cases (every arc of a build, every shortcut it made), a search the others; the
+      // forward search from `from` runs once for all the bounds up to `stop`.
+      std::uint32_t searched_from = n;
+      const auto covered = [&](std::uint32_t from, std::uint32_t to, Cost bound, Cost stop) {
+        if (direct_arc(*this, from, to) <= bound) return true;
+        if (searched_from != from) {
+          paths.from(from, stop);
+          searched_from = from;
+        }
+        return paths.reaches(to, bound);
+      };
+      for (std::size_t block = next(); block < blocks && !failed; block = next()) {
+        const auto first = static_cast<std::uint32_t>(block * check_block);
+        const std::uint32_t last = std::min(n, first + check_block);
+        // Check 1: every arc x -> y of the graph has an up-down path x ~> y, no dearer.
+        for (std::uint32_t x = first; x < last; ++x) {
+          const VertexId vx = vertex_at_[x];
+          const std::span<const VertexId> heads = graph_->targets(vx);
+          const std::span<const Cost> weights = graph_->weights(vx);
+          if (heads.empty()) continue;
+          const Cost stop = with_slack(*std::max_element(weights.begin(), weights.end()));
+          searched_from = n;
+          for (std::size_t k = 0; k < heads.size(); ++k) {
+            if (heads[k] == vx) continue;  // self-loops are never on a shortest path
+            const std::uint32_t y = rank_of_[heads[k].value];
+            if (!covered(x, y, with_slack(weights[k]), stop))
+              fail("the graph's arc " + vertex(x) + " -> " + vertex(y) + " has no path in the hierarchy that is as short");
+          }
+        }
+        // Check 2: every dip u -> v -> w (u != w) has an up-down path u ~> w, no longer.
+        for (std::uint32_t v = first; v < last; ++v) {
+          const std::span<const ChArc> outs = upward(v);
+          if (outs.empty()) continue;
+          Cost dearest_out = 0;
+          for (const ChArc& out : outs) dearest_out = std::max(dearest_out, out.weight);
+          for (const ChArc& in : downward(v)) {
+            const std::uint32_t u = in.head;
+            const Cost stop = with_slack(in.weight + dearest_out);
+            searched_from = n;
+            for (const ChArc& out : outs) {
+              if (out.head != u && !covered(u, out.head, with_slack(in.weight + out.weight), stop))
+                fail("a shortcut is missing: nothing replaces " + vertex(u) + " -> " + vertex(v) + " -> " +
+                     vertex(out.head));
+            }
+          }
+        }
+      }
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(failure_mutex);
+      if (!failed.exchange(true)) failure = std::current_exception();
+    }
+  });
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace waymark::graph
