@@ -44,17 +44,21 @@ constexpr unsigned max_check_threads = 8;
 [[nodiscard]] Cost with_slack(Cost c) { return c + c * rounding_slack; }
 
 /// The hierarchy's upward arcs (Upward = true) or its downward arcs reversed, as a search
-/// space on ranks: either way every successor ranks higher.
-template <bool Upward>
+/// space on ranks: either way every successor ranks higher. Arcs that would take the search
+/// past its bound are left out (`Owner::room` tells how much is left at a rank).
+template <bool Upward, class Owner>
 struct RankSpace {
   using node_type = VertexId;  ///< a rank
   const ContractionHierarchy* ch;
+  const Owner* owner;
   [[nodiscard]] std::size_t node_count() const { return ch->node_count(); }
   [[nodiscard]] std::size_t index_of(VertexId r) const { return r.value; }
   [[nodiscard]] VertexId node_at(std::size_t i) const { return VertexId{static_cast<std::uint32_t>(i)}; }
   template <class F>
   void for_each_successor(VertexId r, F&& f) const {
-    for (const ChArc& a : Upward ? ch->upward(r.value) : ch->downward(r.value)) f(VertexId{a.head}, a.weight);
+    const Cost room = owner->template room<Upward>(r);
+    for (const ChArc& a : Upward ? ch->upward(r.value) : ch->downward(r.value))
+      if (a.weight <= room) f(VertexId{a.head}, a.weight);
   }
 };
 
@@ -75,7 +79,7 @@ struct RankSpace {
 class UpDownPaths {
  public:
   explicit UpDownPaths(const ContractionHierarchy& ch)
-      : up_{&ch}, down_{&ch}, forward_(up_), backward_(down_),
+      : up_{&ch, this}, down_{&ch, this}, forward_(up_), backward_(down_),
         forward_goal_(search::Goal<VertexId>::matching(forward_done_)),
         backward_goal_(search::Goal<VertexId>::matching(backward_done_)) {}
   UpDownPaths(const UpDownPaths&) = delete;
@@ -92,6 +96,12 @@ class UpDownPaths {
     return met_;
   }
 
+  /// What is left of the forward (Upward) or backward search's bound at rank r.
+  template <bool Upward>
+  [[nodiscard]] Cost room(VertexId r) const {
+    return Upward ? stop_ - forward_.g_of(r) : bound_ - backward_.g_of(r);
+  }
+
  private:
   template <class Search>
   static void run(Search& search, std::uint32_t source, const search::Goal<VertexId>& goal) {
@@ -100,10 +110,10 @@ class UpDownPaths {
     search.step();
   }
 
-  RankSpace<true> up_;
-  RankSpace<false> down_;
-  search::Dijkstra<RankSpace<true>> forward_;
-  search::Dijkstra<RankSpace<false>> backward_;
+  RankSpace<true, UpDownPaths> up_;
+  RankSpace<false, UpDownPaths> down_;
+  search::Dijkstra<RankSpace<true, UpDownPaths>> forward_;
+  search::Dijkstra<RankSpace<false, UpDownPaths>> backward_;
   Cost stop_ = 0;
   Cost bound_ = 0;
   bool met_ = false;
