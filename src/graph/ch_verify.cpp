@@ -178,7 +178,8 @@ void ContractionHierarchy::check_complete(const std::string& name) const {
             if (heads[k] == vx) continue;  // self-loops are never on a shortest path
             const std::uint32_t y = rank_of_[heads[k].value];
             if (!covered(x, y, with_slack(weights[k]), stop))
-              fail("the graph's arc " + vertex(x) + " -> " + vertex(y) + " has no path in the hierarchy that is as short");
+              fail("the graph's arc " + vertex(x) + " -> " + vertex(y) +
+                   " (vertex indices) has no path in the hierarchy that is as short");
           }
         }
         // Check 2: every dip u -> v -> w (u != w) has an up-down path u ~> w, no longer.
@@ -194,7 +195,7 @@ void ContractionHierarchy::check_complete(const std::string& name) const {
             for (const ChArc& out : outs) {
               if (out.head != u && !covered(u, out.head, with_slack(in.weight + out.weight), stop))
                 fail("a shortcut is missing: nothing replaces " + vertex(u) + " -> " + vertex(v) + " -> " +
-                     vertex(out.head));
+                     vertex(out.head) + " (vertex indices)");
             }
           }
         }

@@ -542,7 +542,7 @@ TEST(GraphChFile, RejectsAHierarchyThatLacksAShortcutOrAnArc) {
   forged.up_halves.pop_back();
   forged.down_halves.pop_back();
   write_bytes(path, hand_made_file(g, forged));
-  expect_load_error(path, g, "a shortcut is missing: nothing replaces 0 -> 1 -> 2");
+  expect_load_error(path, g, "a shortcut is missing: nothing replaces 0 -> 1 -> 2 (vertex indices)");
 
   // Without the arc 2 -> 1 (and the shortcut 2 -> 0 made of it), 2 would reach nothing.
   forged = complete;
@@ -550,7 +550,7 @@ TEST(GraphChFile, RejectsAHierarchyThatLacksAShortcutOrAnArc) {
   forged.down.resize(1);
   forged.down_halves.resize(1);
   write_bytes(path, hand_made_file(g, forged));
-  expect_load_error(path, g, "the graph's arc 2 -> 1 has no path in the hierarchy");
+  expect_load_error(path, g, "the graph's arc 2 -> 1 (vertex indices) has no path in the hierarchy");
   std::remove(path.c_str());
 }
 
