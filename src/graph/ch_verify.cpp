@@ -73,27 +73,29 @@ struct RankSpace {
   return best;
 }
 
-/// Whether the hierarchy holds an up-down path from one rank to another within a bound:
-/// from(u, stop) searches upward from u up to `stop`, then reaches(w, bound) searches
-/// backward from w until it meets that search within `bound` (<= stop).
+/// Whether the hierarchy holds an up-down path from one rank to another within a bound: a
+/// direct arc, or an upward search from the tail met by a backward search from the head.
+/// One object per thread.
 class UpDownPaths {
  public:
   explicit UpDownPaths(const ContractionHierarchy& ch)
-      : up_{&ch, this}, down_{&ch, this}, forward_(up_), backward_(down_),
-        forward_goal_(search::Goal<VertexId>::matching(forward_done_)),
-        backward_goal_(search::Goal<VertexId>::matching(backward_done_)) {}
+      : ch_(&ch), up_{&ch, this}, down_{&ch, this}, forward_(up_), backward_(down_),
+        meets_forward_(search::Goal<VertexId>::matching(meeting_)) {}
   UpDownPaths(const UpDownPaths&) = delete;
   UpDownPaths& operator=(const UpDownPaths&) = delete;
 
-  void from(std::uint32_t u, Cost stop) {
-    stop_ = stop;
-    run(forward_, u, forward_goal_);
-  }
-  [[nodiscard]] bool reaches(std::uint32_t w, Cost bound) {
+  /// Whether an up-down path from -> to costs at most `bound`. The upward search from `from`
+  /// runs to `stop` (>= bound) and serves every later call with the same `from` and `stop`.
+  [[nodiscard]] bool within(std::uint32_t from, std::uint32_t to, Cost bound, Cost stop) {
+    if (direct_arc(*ch_, from, to) <= bound) return true;
+    if (from != searched_from_ || stop != stop_) {
+      searched_from_ = from;
+      stop_ = stop;
+      run(forward_, from, search::Goal<VertexId>::none());  // everything within stop
+    }
     bound_ = bound;
-    met_ = false;
-    run(backward_, w, backward_goal_);
-    return met_;
+    run(backward_, to, meets_forward_);
+    return backward_.status().succeeded();
   }
 
   /// What is left of the forward (Upward) or backward search's bound at rank r.
@@ -110,31 +112,23 @@ class UpDownPaths {
     search.step();
   }
 
+  /// The backward search's goal: a rank where the two searches meet within the bound (both
+  /// costs final there: the backward one is settled, the forward one ran to completion).
+  struct Meeting {
+    const UpDownPaths* p;
+    bool operator()(const VertexId& x) const { return p->forward_.g_of(x) + p->backward_.g_of(x) <= p->bound_; }
+  };
+
+  const ContractionHierarchy* ch_;
   RankSpace<true, UpDownPaths> up_;
   RankSpace<false, UpDownPaths> down_;
   search::Dijkstra<RankSpace<true, UpDownPaths>> forward_;
   search::Dijkstra<RankSpace<false, UpDownPaths>> backward_;
+  std::uint32_t searched_from_ = 0xFFFFFFFFu;  ///< the forward search's source; none yet
   Cost stop_ = 0;
   Cost bound_ = 0;
-  bool met_ = false;
-  // A goal ends a search: the forward one past its stop, the backward one past its bound or
-  // where it meets the forward search within it (the meeting vertex's costs are final).
-  struct ForwardDone {
-    UpDownPaths* p;
-    bool operator()(const VertexId& x) const { return p->forward_.g_of(x) > p->stop_; }
-  };
-  struct BackwardDone {
-    UpDownPaths* p;
-    bool operator()(const VertexId& x) const {
-      const Cost g = p->backward_.g_of(x);
-      p->met_ = p->forward_.g_of(x) + g <= p->bound_;
-      return p->met_ || g > p->bound_;
-    }
-  };
-  const ForwardDone forward_done_{this};
-  const BackwardDone backward_done_{this};
-  search::Goal<VertexId> forward_goal_;
-  search::Goal<VertexId> backward_goal_;
+  const Meeting meeting_{this};
+  search::Goal<VertexId> meets_forward_;
 };
 
 }  // namespace
@@ -151,18 +145,6 @@ void ContractionHierarchy::check_complete(const std::string& name) const {
   share_indices(blocks, threads, [&](const auto& next) {
     try {
       UpDownPaths paths(*this);
-      // Whether an up-down path from -> to costs at most `bound`: a direct arc settles most
-      // cases (every arc of a build, every shortcut it made), a search the others; the
-      // forward search from `from` runs once for all the bounds up to `stop`.
-      std::uint32_t searched_from = n;
-      const auto covered = [&](std::uint32_t from, std::uint32_t to, Cost bound, Cost stop) {
-        if (direct_arc(*this, from, to) <= bound) return true;
-        if (searched_from != from) {
-          paths.from(from, stop);
-          searched_from = from;
-        }
-        return paths.reaches(to, bound);
-      };
       for (std::size_t block = next(); block < blocks && !failed; block = next()) {
         const auto first = static_cast<std::uint32_t>(block * check_block);
         const std::uint32_t last = std::min(n, first + check_block);
@@ -173,11 +155,10 @@ void ContractionHierarchy::check_complete(const std::string& name) const {
           const std::span<const Cost> weights = graph_->weights(vx);
           if (heads.empty()) continue;
           const Cost stop = with_slack(*std::max_element(weights.begin(), weights.end()));
-          searched_from = n;
           for (std::size_t k = 0; k < heads.size(); ++k) {
             if (heads[k] == vx) continue;  // self-loops are never on a shortest path
             const std::uint32_t y = rank_of_[heads[k].value];
-            if (!covered(x, y, with_slack(weights[k]), stop))
+            if (!paths.within(x, y, with_slack(weights[k]), stop))
               fail("the graph's arc " + vertex(x) + " -> " + vertex(y) +
                    " (vertex indices) has no path in the hierarchy that is as short");
           }
@@ -191,9 +172,8 @@ void ContractionHierarchy::check_complete(const std::string& name) const {
           for (const ChArc& in : downward(v)) {
             const std::uint32_t u = in.head;
             const Cost stop = with_slack(in.weight + dearest_out);
-            searched_from = n;
             for (const ChArc& out : outs) {
-              if (out.head != u && !covered(u, out.head, with_slack(in.weight + out.weight), stop))
+              if (out.head != u && !paths.within(u, out.head, with_slack(in.weight + out.weight), stop))
                 fail("a shortcut is missing: nothing replaces " + vertex(u) + " -> " + vertex(v) + " -> " +
                      vertex(out.head) + " (vertex indices)");
             }
