@@ -50,7 +50,9 @@ puzzle_s() {  # HEURISTIC [INSTANCES]: IDA*'s search time over Korf's 1-50 (or t
     grep -v '^#' "$file" | head -n "$2" > "$work/korf-$2.txt"
     file="$work/korf-$2.txt"
   fi
-  "$BIN/waymark" puzzle --instances "$file" --heuristic "$1" --pdb "$work/$1.pdb" --json | tail -n 1 |
+  # One PDB file per build: the file format may differ between the two.
+  local pdb="$work/$1-$(printf '%s' "$BIN" | md5sum | cut -c1-8).pdb"
+  "$BIN/waymark" puzzle --instances "$file" --heuristic "$1" --pdb "$pdb" --json | tail -n 1 |
     node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const j=JSON.parse(s).summary;
       if(j.not_optimal!==0||j.solved!==j.instances){console.error("not all optimal");process.exit(1)}
       console.log(`${process.argv[1]}\t${j.search_s.toFixed(3)}`)})' "korf ${2:-1-50} ida $1 s"
@@ -63,7 +65,7 @@ if [ -d "$shared/movingai" ]; then
 fi
 for g in rome99 oldenburg; do measure graph_us "$g" 3000; done
 if [ -f "$shared/korf100/korf100_1-50.txt" ]; then
-  BIN=$a puzzle_s pdb-663 1 > /dev/null  # builds the PDB file once (same format both sides)
+  for bin in "$a" "$b"; do BIN=$bin puzzle_s pdb-663 1 > /dev/null; done  # builds each side's PDB file once
   measure puzzle_s pdb-663
   measure puzzle_s manhattan 10
 fi

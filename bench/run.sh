@@ -3,7 +3,8 @@
 # set through `waymark scen` when ../shared/data is present, then waymark side by side with
 # PathFinding.js and Boost Graph (bench/grid_peers.sh), then the road-graph algorithms against
 # Boost's Dijkstra (bench/graph_bench.sh), then Korf's 15-puzzle instances 1-50 with each
-# heuristic (bench/puzzle_bench.sh). Results: bench/results/.
+# heuristic (bench/puzzle_bench.sh), then navmesh queries against Detour (waymark_bench_navmesh).
+# Results: bench/results/.
 set -euo pipefail
 build=${1:-build/release}
 shared=${2:-../shared/data}
@@ -30,3 +31,7 @@ bash "$(dirname "$0")/grid_peers.sh" "$build" "$shared"
 bash "$(dirname "$0")/graph_bench.sh" "$build"
 
 bash "$(dirname "$0")/puzzle_bench.sh" "$build" "$shared"
+
+echo "navmesh queries against Detour on the same Recast meshes"
+"$build/bin/waymark_bench_navmesh" > "$out/navmesh.json"
+cat "$out/navmesh.json"

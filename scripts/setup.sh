@@ -12,6 +12,7 @@ packages=(
   nlohmann-json3-dev                 # --json output
   libcairo2-dev                      # PNG rendering of paths
   libboost-graph-dev                 # graph tests (reference Dijkstra); make bench: Boost Graph A* peer
+  librecast-dev                      # navmeshes built by Recast; Detour: reference in tests, peer in make bench
 )
 
 # `setup.sh fuzz` (make fuzz): also the fuzzing toolchain.

@@ -1,5 +1,5 @@
 // waymark command-line tool: path queries and Moving AI scenario runs on grid maps, and
-// shortest paths on road graphs, and optimal sliding-tile puzzle solutions.
+// shortest paths on road graphs, optimal sliding-tile puzzle solutions, and navmesh paths.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -9,21 +9,24 @@
 
 #include "commands.hpp"
 #include "graph_command.hpp"
+#include "navmesh_command.hpp"
 #include "puzzle_command.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"waymark: game navigation - grid path queries, Moving AI benchmark runs, JPS+ preprocessing, road-graph routes, sliding-tile puzzles"};
+  CLI::App app{"waymark: game navigation - grid path queries, Moving AI benchmark runs, JPS+ preprocessing, road-graph routes, sliding-tile puzzles, navmesh paths"};
   app.require_subcommand(1);
   waymark::cli::PathArgs path_args;
   waymark::cli::ScenArgs scen_args;
   waymark::cli::JpsTableArgs jps_table_args;
   waymark::cli::GraphArgs graph_args;
   waymark::cli::PuzzleArgs puzzle_args;
+  waymark::cli::NavmeshArgs navmesh_args;
   CLI::App* path_cmd = waymark::cli::add_path_command(app, path_args);
   CLI::App* scen_cmd = waymark::cli::add_scen_command(app, scen_args);
   CLI::App* jps_table_cmd = waymark::cli::add_jps_table_command(app, jps_table_args);
   CLI::App* graph_cmd = waymark::cli::add_graph_command(app, graph_args);
   CLI::App* puzzle_cmd = waymark::cli::add_puzzle_command(app, puzzle_args);
+  CLI::App* navmesh_cmd = waymark::cli::add_navmesh_command(app, navmesh_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -34,7 +37,7 @@ int main(int argc, char** argv) {
     // One line, like every other error: "waymark: reason (see waymark [command] --help)".
     std::string reason = e.what();
     std::replace(reason.begin(), reason.end(), '\n', ' ');
-    constexpr const char* commands = "path, scen, jps-table, graph or puzzle";
+    constexpr const char* commands = "path, scen, jps-table, graph, puzzle or navmesh";
     if (argc < 2) {
       reason = std::string("a command is required: ") + commands;
     } else if (argv[1][0] != '-' && app.get_subcommands().empty()) {
@@ -48,5 +51,6 @@ int main(int argc, char** argv) {
   if (jps_table_cmd->parsed()) return waymark::cli::run_jps_table(jps_table_args);
   if (graph_cmd->parsed()) return waymark::cli::run_graph(graph_args);
   if (puzzle_cmd->parsed()) return waymark::cli::run_puzzle(puzzle_args);
+  if (navmesh_cmd->parsed()) return waymark::cli::run_navmesh(navmesh_args);
   return waymark::cli::exit_bad_input;
 }

@@ -1,6 +1,7 @@
 #include "waymark/io/obj.hpp"
 
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <string_view>
@@ -87,6 +88,46 @@ TriangleMesh parse_obj(std::istream& in, const std::string& name, const ObjLoadO
   }
   if (mesh.triangles.empty()) r.fail_at(0, "no faces in the file");
   return mesh;
+}
+
+namespace {
+
+/// A query flag mask: 0x-prefixed hexadecimal or decimal, at most 0xffff.
+std::uint16_t parse_flags(const LineReader& r, std::string_view field) {
+  unsigned long v = 0;
+  const bool hex = field.size() > 2 && field[0] == '0' && (field[1] == 'x' || field[1] == 'X');
+  const std::string_view digits = hex ? field.substr(2) : field;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, hex ? 16 : 10);
+  if (ec != std::errc{} || end != digits.data() + digits.size() || v > 0xffff) {
+    r.fail("query flags must be a number from 0 to 0xffff, got " + quoted(field));
+  }
+  return static_cast<std::uint16_t>(v);
+}
+
+}  // namespace
+
+std::vector<NavQueryLine> parse_nav_queries(std::istream& in, const std::string& name) {
+  std::vector<NavQueryLine> queries;
+  LineReader r(in, name);
+  std::string line;
+  while (r.next(line)) {
+    const auto f = split_fields(line);
+    if (f.empty() || f[0] != "pf") continue;
+    if (f.size() != 9) r.fail("expected 'pf SX SY SZ EX EY EZ INCLUDE EXCLUDE', got " + quoted(line));
+    std::array<double, 6> c{};
+    for (std::size_t i = 0; i < 6; ++i) {
+      if (!parse_number(f[i + 1], c[i]) || !std::isfinite(c[i])) {
+        r.fail("query coordinate must be a finite number, got " + quoted(f[i + 1]));
+      }
+    }
+    queries.push_back({{c[0], c[1], c[2]}, {c[3], c[4], c[5]}, parse_flags(r, f[7]), parse_flags(r, f[8]), r.number()});
+  }
+  return queries;
+}
+
+std::vector<NavQueryLine> load_nav_queries(const std::string& path) {
+  std::ifstream in = open_input_file(path);
+  return parse_nav_queries(in, path);
 }
 
 TriangleMesh load_obj(const std::string& path, const ObjLoadOptions& options) {

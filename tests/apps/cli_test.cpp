@@ -186,7 +186,7 @@ TEST(Cli, HostileOptionsAndFilesGetOneLineAndExitTwo) {
     std::string args, expect;
   };
   for (const Case& c : std::initializer_list<Case>{
-           {"nosuch", "waymark: unknown command 'nosuch' (expected path, scen, jps-table, graph or puzzle)"},
+           {"nosuch", "waymark: unknown command 'nosuch' (expected path, scen, jps-table, graph, puzzle or navmesh)"},
            {"", "waymark: a command is required"},
            {"scen " + scen + " --sample-every 0", "waymark: --sample-every must be an integer from 1 to"},
            {path + "--max-nodes -5", "waymark: --max-nodes must be an integer from 1 to"},
@@ -243,7 +243,7 @@ TEST(Cli, EverySearchIsBoundedByNodesAndTime) {
 }
 
 TEST(Cli, HelpOnEverySubcommand) {
-  for (const char* sub : {"", "path ", "scen ", "jps-table ", "graph ", "puzzle "}) {
+  for (const char* sub : {"", "path ", "scen ", "jps-table ", "graph ", "puzzle ", "navmesh "}) {
     const CliRun r = run(std::string(sub) + "--help");
     EXPECT_EQ(r.exit_code, 0) << sub;
     EXPECT_NE(r.out.find("--"), std::string::npos);
@@ -638,3 +638,49 @@ TEST(Cli, PuzzleBadInputExitsTwoWithAReason) {
 }
 
 }  // namespace
+
+namespace waymark {
+namespace {
+
+TEST(Cli, NavmeshQueriesJsonHasTheDocumentedShape) {
+  const CliRun r = run("navmesh --obj " + data + "/meshes/nav_test.obj --queries " + data + "/meshes/nav_mesh_test.txt --json");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto lines = json_lines(r.out);
+  ASSERT_EQ(lines.size(), 22u);  // 21 queries, then the summary
+  for (std::size_t i = 0; i < 21; ++i) {
+    EXPECT_EQ(lines[i]["status"], "success");
+    EXPECT_GT(lines[i]["length"].get<double>(), 0);
+    EXPECT_GE(lines[i]["corners"].get<int>(), 2);
+    EXPECT_GE(lines[i]["polys"].get<int>(), 1);
+  }
+  EXPECT_EQ(lines[21]["queries"], 21);
+  EXPECT_GT(lines[21]["mean_us"].get<double>(), 0);
+  EXPECT_GT(lines[21]["build_ms"].get<double>(), 0);
+}
+
+TEST(Cli, NavmeshSingleQueryAndBadInput) {
+  const std::string obj = data + "/meshes/nav_test.obj";
+  CliRun r = run("navmesh --obj " + obj + " --from 18.13855,-2.37,-21.319118 --to -19.206181,-2.369133,24.802742");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("success: length 60.32"), std::string::npos) << r.out;  // as Detour's straight path
+  r = run("navmesh --obj " + obj + " --build triangles --from 100,0,100 --to 0,0,0");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("not within 2,4,2 of a polygon"), std::string::npos) << r.out;
+  const std::string bad = temp_file("bad.obj", "v 0 0 0\nv 1 0 0\nf 1 2 3\n");
+  r = run("navmesh --obj " + bad + " --from 0,0,0 --to 1,0,0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "waymark: " + bad + ":3: face corner '3' names vertex 3, but 2 vertices are defined before this line\n");
+  const std::string wall = temp_file("wall.obj", "v 0 0 0\nv 0 5 0\nv 5 0 5\nf 1 2 3\n");
+  r = run("navmesh --obj " + wall + " --from 0,0,0 --to 1,0,0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "waymark: " + wall + ": no walkable area: Recast made no polygons\n");
+  r = run("navmesh --obj " + obj + " --from 0,0,nan --to 1,0,0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "waymark: --from must be three finite numbers x,y,z, got '0,0,nan'\n");
+  r = run("navmesh --obj " + obj + " --from 0,0,0 --to 1,0,0 --cell-size -1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "waymark: " + obj + ": Recast parameter cell_size must be finite and > 0\n");
+}
+
+}  // namespace
+}  // namespace waymark

@@ -89,3 +89,44 @@ TEST(ObjFile, LoadsRecastDemoMeshes) {
 
 }  // namespace
 }  // namespace waymark
+
+namespace waymark {
+namespace {
+
+std::string query_error_of(const std::string& text) {
+  std::istringstream in(text);
+  try {
+    (void)io::parse_nav_queries(in, "q.txt");
+  } catch (const LoadError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(NavQueryFile, ReadsPathQueriesAndSkipsTheRest) {
+  std::istringstream in("s Solo Mesh\r\nf nav_test.obj\r\n# comment\r\n\r\nrc 1 2 3 4 5 6 0xffef 0x0\r\n"
+                        "pf  18.1 -2.3 -21.3  -19.2 -2.3 24.8  0x3 0x0\r\npf 0 0 0 1 1 1 65535 12\r\n");
+  const auto q = io::parse_nav_queries(in, "q.txt");
+  ASSERT_EQ(q.size(), 2u);
+  EXPECT_EQ(q[0].from, (Vec3{18.1, -2.3, -21.3}));
+  EXPECT_EQ(q[0].to, (Vec3{-19.2, -2.3, 24.8}));
+  EXPECT_EQ(q[0].include, 3);
+  EXPECT_EQ(q[0].exclude, 0);
+  EXPECT_EQ(q[0].line, 6u);
+  EXPECT_EQ(q[1].include, 0xffff);
+  EXPECT_EQ(q[1].exclude, 12);
+  EXPECT_EQ(io::load_nav_queries(WAYMARK_DATA_DIR "/meshes/nav_mesh_test.txt").size(), 21u);
+}
+
+TEST(NavQueryFile, RefusesMalformedQueries) {
+  EXPECT_EQ(query_error_of("pf 1 2 3 4 5 6 0x3\n"),
+            "q.txt:1: expected 'pf SX SY SZ EX EY EZ INCLUDE EXCLUDE', got 'pf 1 2 3 4 5 6 0x3'");
+  EXPECT_EQ(query_error_of("s x\npf 1 2 nan 4 5 6 0x3 0\n"), "q.txt:2: query coordinate must be a finite number, got 'nan'");
+  EXPECT_EQ(query_error_of("pf 1 2 3 4 5 6 0x10000 0\n"),
+            "q.txt:1: query flags must be a number from 0 to 0xffff, got '0x10000'");
+  EXPECT_EQ(query_error_of("pf 1 2 3 4 5 6 3 -1\n"), "q.txt:1: query flags must be a number from 0 to 0xffff, got '-1'");
+  EXPECT_EQ(query_error_of("pf 1 2 3 4 5 6 0x 0\n"), "q.txt:1: query flags must be a number from 0 to 0xffff, got '0x'");
+}
+
+}  // namespace
+}  // namespace waymark

@@ -1,11 +1,13 @@
 #pragma once
 /// @file Wavefront OBJ models: the vertices and faces of a level, as modelling tools and
-/// RecastDemo's meshes write them. Loaders throw LoadError (file, line, reason) on malformed
+/// RecastDemo's meshes write them; and RecastDemo's path-query lists for them. Loaders throw LoadError (file, line, reason) on malformed
 /// input; CRLF is accepted.
 
 #include <cstddef>
+#include <cstdint>
 #include <istream>
 #include <string>
+#include <vector>
 
 #include "waymark/core/errors.hpp"
 #include "waymark/core/triangle_mesh.hpp"
@@ -33,5 +35,21 @@ struct ObjLoadOptions {
 /// record is refused, as is a file without faces. `name` is used in error messages.
 [[nodiscard]] TriangleMesh parse_obj(std::istream& in, const std::string& name, const ObjLoadOptions& options = {});
 [[nodiscard]] TriangleMesh load_obj(const std::string& path, const ObjLoadOptions& options = {});
+
+/// One path query of a RecastDemo test-case file.
+struct NavQueryLine {
+  Vec3 from;
+  Vec3 to;
+  std::uint16_t include = 0xffff;  ///< polygon flags the path may use
+  std::uint16_t exclude = 0;       ///< polygon flags it may not
+  std::size_t line = 0;
+};
+
+/// RecastDemo's TestCases files: `pf SX SY SZ EX EY EZ INCLUDE EXCLUDE` lines (flags in hex
+/// with 0x, or decimal, at most 0xffff; coordinates finite) are path queries; every other line
+/// (`s`, `f`, `rc`, `#` comments, blank) is skipped. LoadError (file, line, reason) on a
+/// malformed `pf` line.
+[[nodiscard]] std::vector<NavQueryLine> parse_nav_queries(std::istream& in, const std::string& name);
+[[nodiscard]] std::vector<NavQueryLine> load_nav_queries(const std::string& path);
 
 }  // namespace waymark::io

@@ -279,6 +279,9 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
     const auto relax = [&](const Node& succ, Cost edge_cost) __attribute__((always_inline)) {
       ++this->stats_.generated;
       this->observer_.on_generate(node, succ, g, edge_cost);
+      if constexpr (DominancePruningSpace<Space>) {
+        if (space_->dominated(succ, g + edge_cost)) return;
+      }
       const SlotLookup s = table_.find_or_insert(*space_, succ);
       NodeRecord& r = table_[s.slot];
       const Cost new_g = g + edge_cost;

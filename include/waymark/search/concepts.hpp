@@ -61,6 +61,15 @@ concept ScanningSearchSpace = SearchSpace<S> && requires(const S& s, typename S:
                        SuccessorSink<typename S::node_type>{}, scanned);
 };
 
+/// Optional: spaces that drop a successor by what they saw earlier in the query (Polyanya's
+/// root-level pruning: a node whose root vertex was already reached more cheaply):
+/// `dominated(succ, g)` is asked before a successor reached at cost g is stored, and true drops
+/// it. The space keeps that memory itself, per query.
+template <class S>
+concept DominancePruningSpace = SearchSpace<S> && requires(const S& s, typename S::node_type n, Cost g) {
+  { s.dominated(n, g) } -> std::convertible_to<bool>;
+};
+
 /// Optional: derived data that can fall behind the world it was made from (move masks after a
 /// map edit, a heuristic whose bound an edit broke). `stale()` is true until it is synced;
 /// searches refuse to run on stale spaces and heuristics (StatusDetail::stale_world), so an

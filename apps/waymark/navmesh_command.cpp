@@ -1,0 +1,156 @@
+#include "navmesh_command.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <iostream>
+#include <vector>
+
+#include "waymark/core/stopwatch.hpp"
+#include "waymark/io/obj.hpp"
+#include "waymark/navmesh/nav_query.hpp"
+
+namespace waymark::cli {
+
+using navmesh::NavMesh;
+using navmesh::NavMeshQuery;
+namespace {
+
+constexpr double microseconds_per_second = 1e6;
+constexpr double milliseconds_per_second = 1e3;
+
+/// "x,y,z" as a point, or UsageError naming the option.
+Vec3 point_arg(const std::string& text, const char* option) {
+  double c[3] = {};
+  std::size_t at = 0;
+  for (int i = 0; i < 3; ++i) {
+    const std::size_t end = i < 2 ? text.find(',', at) : text.size();
+    const char* first = text.data() + at;
+    const char* last = text.data() + (end == std::string::npos ? text.size() : end);
+    const auto [ptr, ec] = std::from_chars(first, last, c[i]);
+    if (end == std::string::npos || ec != std::errc{} || ptr != last || !std::isfinite(c[i])) {
+      throw UsageError(std::string(option) + " must be three finite numbers x,y,z, got " + waymark::quoted(text));
+    }
+    at = end + 1;
+  }
+  return {c[0], c[1], c[2]};
+}
+
+NavMesh build(const NavmeshArgs& a, const TriangleMesh& model) {
+  if (a.build == "recast") return recast::build_nav_mesh(model, a.recast);
+  if (a.build == "triangles") {
+    return navmesh::build_from_triangles(model, {.max_slope_degrees = a.recast.agent_max_slope, .weld_distance = a.weld});
+  }
+  throw UsageError("--build must be recast or triangles, got " + waymark::quoted(a.build));
+}
+
+const char* status_name(Status s) {
+  if (s.succeeded()) return "success";
+  return s.has(StatusDetail::partial_result) ? "partial" : "failure";
+}
+
+}  // namespace
+
+CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& a) {
+  CLI::App* cmd = app.add_subcommand("navmesh", "paths on a navigation mesh built from a Wavefront OBJ model");
+  cmd->add_option("--obj", a.obj, "the level's geometry (Wavefront OBJ, Y up)")->required();
+  cmd->add_option("--build", a.build,
+                  "recast: Recast's navmesh of the agent below; triangles: the model's walkable triangles, welded")
+      ->capture_default_str();
+  cmd->add_option("--mode", a.mode,
+                  "shortest: the shortest path on the mesh (Polyanya); funnel: A* over portals, then the funnel "
+                  "(Detour's paths)")
+      ->capture_default_str();
+  cmd->add_option("--from", a.from, "start point x,y,z");
+  cmd->add_option("--to", a.to, "goal point x,y,z");
+  cmd->add_option("--queries", a.queries, "RecastDemo TestCases file: its 'pf' lines are the queries");
+  recast::RecastParams& r = a.recast;
+  cmd->add_option("--cell-size", r.cell_size, "recast: voxel width, world units")->capture_default_str();
+  cmd->add_option("--cell-height", r.cell_height, "recast: voxel height")->capture_default_str();
+  cmd->add_option("--agent-height", r.agent_height, "recast: clearance the agent needs")->capture_default_str();
+  cmd->add_option("--agent-radius", r.agent_radius, "recast: distance kept from walls")->capture_default_str();
+  cmd->add_option("--agent-climb", r.agent_max_climb, "recast: highest step")->capture_default_str();
+  cmd->add_option("--agent-slope", r.agent_max_slope, "steepest walkable slope, degrees (both builds)")->capture_default_str();
+  cmd->add_option("--region-min-size", r.region_min_size, "recast: smallest region kept, cells")->capture_default_str();
+  cmd->add_option("--region-merge-size", r.region_merge_size, "recast: regions below this are merged, cells")
+      ->capture_default_str();
+  cmd->add_option("--edge-max-len", r.edge_max_len, "recast: longest contour edge")->capture_default_str();
+  cmd->add_option("--edge-max-error", r.edge_max_error, "recast: contour simplification error, cells")
+      ->capture_default_str();
+  cmd->add_option("--verts-per-poly", r.verts_per_poly, "recast: most corners of a polygon (3-6)")->capture_default_str();
+  cmd->add_option("--detail-sample-dist", r.detail_sample_dist, "recast: detail sample spacing, cells")
+      ->capture_default_str();
+  cmd->add_option("--detail-max-error", r.detail_sample_max_error, "recast: detail height error, cell heights")
+      ->capture_default_str();
+  cmd->add_option("--weld", a.weld, "triangles: vertices closer than this become one")->capture_default_str();
+  cmd->add_flag("--json", a.json,
+                "one JSON object per query (status, length, corners, polys), then {queries, mean_us, build_ms}");
+  return cmd;
+}
+
+int run_navmesh(const NavmeshArgs& a) {
+  return guarded([&] {
+    if (a.mode != "shortest" && a.mode != "funnel") {
+      throw UsageError("--mode must be shortest or funnel, got " + waymark::quoted(a.mode));
+    }
+    const bool single = !a.from.empty() || !a.to.empty();
+    if (single == !a.queries.empty()) throw UsageError("give either --from x,y,z --to x,y,z or --queries FILE");
+    if (single && (a.from.empty() || a.to.empty())) throw UsageError("--from and --to go together");
+    std::vector<io::NavQueryLine> queries;
+    if (single) {
+      queries.push_back({point_arg(a.from, "--from"), point_arg(a.to, "--to"), 0xffff, 0, 0});
+    } else {
+      queries = io::load_nav_queries(a.queries);
+    }
+    const TriangleMesh model = io::load_obj(a.obj);
+    const Stopwatch build_time;
+    const NavMesh nav = [&] {
+      try {
+        return build(a, model);
+      } catch (const BuildError& e) {  // the model is at fault: say which file
+        throw LoadError(a.obj, 0, e.what());
+      }
+    }();
+    const double build_ms = build_time.seconds() * milliseconds_per_second;
+
+    NavMeshQuery query(nav, {.mode = a.mode == "funnel" ? navmesh::NavMode::funnel : navmesh::NavMode::shortest});
+    double total_s = 0;
+    std::size_t found = 0;
+    for (const io::NavQueryLine& q : queries) {
+      const Stopwatch t;
+      const Status st = query.find_path(q.from, q.to, navmesh::QueryFilter{.include = q.include, .exclude = q.exclude});
+      total_s += t.seconds();
+      found += st.succeeded() ? 1 : 0;
+      const navmesh::NavPath& p = query.path();
+      if (a.json) {
+        std::cout << nlohmann::ordered_json{{"status", status_name(st)},
+                                            {"length", p.length},
+                                            {"corners", p.corners.size()},
+                                            {"polys", p.polys.size()}}
+                         .dump()
+                  << "\n";
+      } else {
+        std::cout << status_name(st) << ": length " << p.length << ", " << p.corners.size() << " corners, "
+                  << p.polys.size() << " polygons";
+        if (st.has(StatusDetail::invalid_query)) std::cout << " (start or goal not within 2,4,2 of a polygon)";
+        if (single) {
+          std::cout << "\ncorners:";
+          for (const Vec3& c : p.corners) std::cout << " " << c.x << "," << c.y << "," << c.z;
+        }
+        std::cout << "\n";
+      }
+    }
+    const double mean_us = queries.empty() ? 0.0 : total_s * microseconds_per_second / static_cast<double>(queries.size());
+    if (a.json) {
+      std::cout << nlohmann::ordered_json{{"queries", queries.size()}, {"mean_us", mean_us}, {"build_ms", build_ms}}.dump()
+                << "\n";
+    } else {
+      std::cout << queries.size() << " queries, " << found << " found, mean " << mean_us << " us/query; "
+                << nav.poly_count() << " polygons built (" << a.build << ") in " << build_ms << " ms\n";
+    }
+    return !single || found == 1 ? exit_ok : exit_not_found;
+  });
+}
+
+}  // namespace waymark::cli

@@ -1,0 +1,29 @@
+#pragma once
+// `waymark navmesh`: paths on a navigation mesh built from an OBJ model.
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "cli_support.hpp"
+#include "waymark/navmesh/nav_mesh.hpp"
+#include "waymark/recast/recast_build.hpp"
+
+namespace waymark::cli {
+
+struct NavmeshArgs {
+  std::string obj;
+  std::string build = "recast";  ///< recast | triangles
+  std::string mode = "shortest";
+  std::string from;  ///< "x,y,z"
+  std::string to;
+  std::string queries;  ///< RecastDemo TestCases file
+  recast::RecastParams recast;
+  double weld = navmesh::TriangleBuildParams{}.weld_distance;
+  bool json = false;
+};
+
+CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& args);
+int run_navmesh(const NavmeshArgs& args);
+
+}  // namespace waymark::cli

@@ -1,0 +1,144 @@
+#pragma once
+/// @file NavMeshQuery: paths between points on a navmesh, as Detour's dtNavMeshQuery gives them
+/// (nearest polygons, a polygon corridor, its corners), through the one search engine.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "waymark/core/geometry.hpp"
+#include "waymark/core/ids.hpp"
+#include "waymark/core/stats.hpp"
+#include "waymark/core/status.hpp"
+#include "waymark/navmesh/funnel.hpp"
+#include "waymark/navmesh/nav_mesh.hpp"
+#include "waymark/navmesh/query_filter.hpp"
+#include "waymark/search/budget.hpp"
+#include "waymark/search/handle.hpp"
+
+namespace waymark::navmesh {
+
+namespace detail {
+class PolyanyaSpace;
+}  // namespace detail
+
+/// How a NavMeshQuery finds its paths.
+enum class NavMode : std::uint8_t {
+  /// The shortest path on the mesh (in plan): Polyanya, an exact any-angle search.
+  shortest,
+  /// A* over the portals between polygons, then the funnel: fast, as long as Detour's paths,
+  /// and not always the shortest.
+  funnel,
+};
+
+/// A node of the shortest mode's search (Polyanya): a root, where the path last bent (a mesh
+/// vertex, or the start or goal: vertex_count() and vertex_count() + 1), and the interval of a
+/// polygon edge it sees, entering `poly` through its edge at corner `edge` (left and right as the
+/// root sees them, in plan). The start and the goal have no edge (invalid_value).
+struct IntervalNode {
+  std::uint32_t root = PolyId::invalid_value;
+  std::uint32_t edge = PolyId::invalid_value;
+  PolyId poly;
+  Vec2 left;
+  Vec2 right;
+  friend bool operator==(const IntervalNode&, const IntervalNode&) = default;
+};
+
+struct NavQueryOptions {
+  NavMode mode = NavMode::shortest;
+  /// Half the size of the box searched around each end point for its polygon, world units
+  /// (RecastDemo's pick extents).
+  Vec3 half_extents{2, 4, 2};
+  /// The search's options. partial_result (on by default, as Detour's findPath): an unreachable
+  /// goal gives the path to the polygon that got closest, flagged partial_result. events: the
+  /// search's event stream (its nodes are portals: see NavMeshQuery::search()).
+  search::QueryOptions<std::uint32_t> query{.partial_result = true};
+  /// The shortest mode's event stream (its nodes are intervals); null: none.
+  search::EventSink<IntervalNode>* interval_events = nullptr;
+};
+
+/// A path across a navmesh.
+struct NavPath {
+  Status status;
+  /// The polygons passed through, from the start's to the goal's (or the closest one's).
+  std::vector<PolyId> polys;
+  /// The start point, the corners the path bends at, and the goal point (the point reached,
+  /// for a partial path), on the mesh surface.
+  std::vector<Vec3> corners;
+  /// The 3D length of `corners` as a polyline.
+  double length = 0;
+};
+
+/// Finds paths on one navmesh, by options.mode:
+/// - shortest (the default): Polyanya over the polygons the filter passes; the path is the
+///   shortest in plan. Area costs above 1 do not steer it (it is a distance search).
+/// - funnel: A* over the portals between polygons (from the start point to each portal's
+///   midpoint and on, each stretch costing its length times the area cost of the polygon it
+///   crosses), then the funnel algorithm over the corridor found. As Detour's paths.
+///
+/// Steppable (begin, then step with a budget), and observable through options.query.events.
+/// Owns its scratch: after warm-up a query allocates nothing. Not thread-safe: one per thread;
+/// any number may share the mesh, which must outlive them.
+class NavMeshQuery {
+ public:
+  explicit NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options = {});
+  NavMeshQuery(NavMesh&&, const NavQueryOptions& = {}) = delete;  // would dangle
+  ~NavMeshQuery();
+  NavMeshQuery(const NavMeshQuery&) = delete;
+  NavMeshQuery& operator=(const NavMeshQuery&) = delete;
+
+  /// Starts a query from `from` to `to` over the polygons `filter` passes. Failure flagged
+  /// invalid_query, at once, when no such polygon lies within the half extents of either point
+  /// or a point is not finite, or when a filter's area cost is below 1 or not finite.
+  Status begin(Vec3 from, Vec3 to, const QueryFilter& filter = {});
+  /// Advances the query within `budget` (default: to the end); path() is filled when it ends.
+  Status step(const search::Budget& budget = {});
+  /// begin() then step() to the end.
+  Status find_path(Vec3 from, Vec3 to, const QueryFilter& filter = {});
+  /// The next step() ends the query: Failure, flagged cancelled.
+  void cancel();
+
+  [[nodiscard]] Status status() const { return path_.status; }
+  /// The last query's path; empty unless it succeeded or is partial. Valid until begin().
+  [[nodiscard]] const NavPath& path() const { return path_; }
+  [[nodiscard]] const SearchStats& stats() const;
+  [[nodiscard]] const NavMesh& mesh() const { return *mesh_; }
+  /// The funnel mode's portal search. Its nodes are corner indices k of the mesh (the portal on
+  /// edge k, entered from its polygon), then one start node and one goal node.
+  [[nodiscard]] search::SearchHandle<std::uint32_t>& portal_search() { return portals_search_; }
+  /// The shortest mode's search (Polyanya).
+  [[nodiscard]] search::SearchHandle<IntervalNode>& interval_search() { return intervals_search_; }
+
+ private:
+  class Space;
+  struct Heuristic;
+  void finish();
+  void finish_portals();
+  void finish_intervals();
+
+  const NavMesh* mesh_;
+  NavQueryOptions options_;
+  std::unique_ptr<Space> space_;
+  std::unique_ptr<detail::PolyanyaSpace> polyanya_;
+  search::SearchHandle<std::uint32_t> portals_search_;
+  search::SearchHandle<IntervalNode> intervals_search_;
+  QueryFilter filter_;
+  PolyId start_poly_;
+  Vec3 start_;
+  NavPath path_;
+  std::vector<Portal> portals_;
+  Vec3 to_;
+};
+
+}  // namespace waymark::navmesh
+
+template <>
+struct std::hash<waymark::navmesh::IntervalNode> {
+  std::size_t operator()(const waymark::navmesh::IntervalNode& n) const noexcept {
+    const auto bits = [](double v) { return std::hash<double>{}(v); };
+    std::size_t h = std::hash<std::uint64_t>{}((std::uint64_t{n.root} << 32) ^ n.edge);
+    for (double v : {n.left.x, n.left.y, n.right.x, n.right.y}) h = h * 31 + bits(v);
+    return h;
+  }
+};

@@ -1,0 +1,281 @@
+#include "waymark/navmesh/nav_mesh.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "plan_geometry.hpp"
+
+namespace waymark::navmesh {
+
+using detail::height_in_triangle;
+using detail::turns_left_or_straight;
+
+namespace {
+
+[[noreturn]] void fail(PolyId p, const std::string& reason) {
+  throw BuildError("navmesh polygon " + std::to_string(p.value) + ": " + reason);
+}
+
+bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+}  // namespace
+
+NavMesh::NavMesh(NavMeshData data) : data_(std::move(data)) {
+  check();
+  build_index();
+}
+
+void NavMesh::check() const {
+  const NavMeshData& d = data_;
+  const std::size_t polys = d.areas.size();
+  if (polys >= PolyId::invalid_value) throw BuildError("a navmesh holds fewer than 2^32 - 1 polygons");
+  if (d.flags.size() != polys || d.poly_begin.size() != polys + 1 || d.poly_begin.front() != 0 ||
+      d.poly_begin.back() != d.corners.size() || d.neighbors.size() != d.corners.size()) {
+    throw BuildError("navmesh data: the polygon, corner, neighbour, area and flag arrays disagree in size");
+  }
+  for (const Vec3& v : d.vertices) {
+    if (!finite(v)) throw BuildError("navmesh data: a vertex has a coordinate that is not finite");
+  }
+  if (!(d.climb >= 0 && std::isfinite(d.climb))) throw BuildError("navmesh data: climb must be finite and >= 0");
+  if (!d.detail_begin.empty()) {
+    if (d.detail_begin.size() != polys + 1 || d.detail_begin.front() != 0 || d.detail_begin.back() != d.detail.size() ||
+        !std::is_sorted(d.detail_begin.begin(), d.detail_begin.end())) {
+      throw BuildError("navmesh data: the detail triangles disagree with the polygons");
+    }
+    for (const auto& tri : d.detail) {
+      if (!finite(tri[0]) || !finite(tri[1]) || !finite(tri[2])) {
+        throw BuildError("navmesh data: a detail triangle has a coordinate that is not finite");
+      }
+    }
+  }
+  for (std::uint32_t i = 0; i < polys; ++i) {
+    const PolyId p{i};
+    if (d.poly_begin[i + 1] < d.poly_begin[i]) fail(p, "its corners end before they begin");
+    const std::size_t n = corner_count(p);
+    if (n < 3 || n > max_polygon_corners) {
+      fail(p, "has " + std::to_string(n) + " corners (3 to " + std::to_string(max_polygon_corners) + " allowed)");
+    }
+    if (d.areas[i] >= max_areas) fail(p, "area type " + std::to_string(d.areas[i]) + " is not below " + std::to_string(max_areas));
+    const auto c = corners(p);
+    for (std::uint32_t v : c) {
+      if (v >= d.vertices.size()) fail(p, "corner " + std::to_string(v) + " is not a vertex");
+    }
+    double twice_area = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const Vec2 a = plan(d.vertices[c[k]]), b = plan(d.vertices[c[(k + 1) % n]]), e = plan(d.vertices[c[(k + 2) % n]]);
+      if (a == b) fail(p, "two consecutive corners are at the same place");
+      if (!turns_left_or_straight(a, b, e)) fail(p, "is not convex and counter-clockwise in plan (x, z)");
+      twice_area += cross(a, b);
+    }
+    if (!(twice_area > 0)) fail(p, "has no area in plan");
+    const auto nb = neighbors(p);
+    for (std::size_t k = 0; k < n; ++k) {
+      const PolyId q = nb[k];
+      if (!q.valid()) continue;
+      if (q.value >= polys || q == p) fail(p, "neighbour " + std::to_string(q.value) + " is not another polygon");
+      const std::uint32_t a = c[k], b = c[(k + 1) % n];
+      const auto qc = corners(q);
+      const auto qn = neighbors(q);
+      bool mirrored = false;
+      for (std::size_t j = 0; j < qc.size() && !mirrored; ++j) {
+        mirrored = qc[j] == b && qc[(j + 1) % qc.size()] == a && qn[j] == p;
+      }
+      if (!mirrored) fail(p, "neighbour " + std::to_string(q.value) + " does not share edge " + std::to_string(a) + "-" + std::to_string(b) + " back");
+    }
+  }
+}
+
+bool NavMesh::passes_all(const QueryFilter& filter) const {
+  return std::all_of(distinct_flags_.begin(), distinct_flags_.end(), [&](std::uint16_t f) { return filter.passes(f); });
+}
+
+Vec3 NavMesh::centroid(PolyId p) const {
+  Vec3 sum;
+  for (std::uint32_t v : corners(p)) sum += data_.vertices[v];
+  return sum / static_cast<double>(corner_count(p));
+}
+
+bool NavMesh::contains_in_plan(PolyId p, Vec2 q) const {
+  const auto c = corners(p);
+  for (std::size_t k = 0; k < c.size(); ++k) {
+    const Vec2 a = plan(data_.vertices[c[k]]), edge = plan(data_.vertices[c[(k + 1) % c.size()]]) - a;
+    if (cross(edge, q - a) < -detail::on_edge_distance * length(edge)) return false;
+  }
+  return true;
+}
+
+Vec3 NavMesh::closest_point(PolyId p, Vec3 q) const {
+  const auto c = corners(p);
+  const Vec2 target = plan(q);
+  if (contains_in_plan(p, target)) {
+    if (!data_.detail_begin.empty()) {
+      for (std::uint32_t t = data_.detail_begin[p.value]; t < data_.detail_begin[p.value + 1]; ++t) {
+        const auto& tri = data_.detail[t];
+        if (const auto h = height_in_triangle(tri[0], tri[1], tri[2], target)) return {q.x, *h, q.z};
+      }
+    }
+    // The fan triangle (c0, ck, ck+1) under q gives the surface height there.
+    const Vec3 a = data_.vertices[c[0]];
+    for (std::size_t k = 1; k + 1 < c.size(); ++k) {
+      const Vec3 b = data_.vertices[c[k]], e = data_.vertices[c[k + 1]];
+      if (const auto h = height_in_triangle(a, b, e, target)) return {q.x, *h, q.z};
+    }
+    return {q.x, a.y, q.z};  // only when rounding puts q between fan triangles
+  }
+  Vec3 best = data_.vertices[c[0]];
+  double best_d2 = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < c.size(); ++k) {
+    const Vec3 a = data_.vertices[c[k]], b = data_.vertices[c[(k + 1) % c.size()]];
+    const double t = Segment2{plan(a), plan(b)}.closest_parameter(target);
+    const Vec3 on = lerp(a, b, t);
+    const double d2 = length_squared(plan(on) - target);
+    if (d2 < best_d2) {
+      best_d2 = d2;
+      best = on;
+    }
+  }
+  return best;
+}
+
+template <class F>
+void NavMesh::for_each_in(const Aabb3& box, F&& f) const {
+  if (nodes_.empty()) return;
+  std::array<std::uint32_t, max_bvh_depth + 1> stack{};
+  std::size_t top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const std::uint32_t index = stack[--top];
+    const BvhNode& node = nodes_[index];
+    if (!node.box.overlaps(box)) continue;
+    if (node.count == 0) {
+      stack[top++] = node.first;  // the right child
+      stack[top++] = index + 1;   // the left child, visited first
+      continue;
+    }
+    for (std::uint32_t i = node.first; i < node.first + node.count; ++i) {
+      if (poly_bounds_[bvh_polys_[i].value].overlaps(box)) f(bvh_polys_[i]);
+    }
+  }
+}
+
+std::optional<NearestPoly> NavMesh::nearest_poly(Vec3 center, Vec3 half_extents, const QueryFilter& filter) const {
+  if (!finite(center) || !finite(half_extents)) return std::nullopt;
+  std::optional<NearestPoly> best;
+  double best_d2 = std::numeric_limits<double>::infinity();
+  for_each_in(Aabb3::around(center - half_extents, center + half_extents), [&](PolyId p) {
+    if (!filter.passes(flags(p))) return;
+    const Vec3 on = closest_point(p, center);
+    double d2 = length_squared(on - center);
+    if (on.x == center.x && on.z == center.z) {  // over the polygon
+      const double rise = std::max(std::abs(on.y - center.y) - data_.climb, 0.0);
+      d2 = rise * rise;
+    }
+    if (d2 < best_d2 || (d2 == best_d2 && p < best->poly)) {
+      best_d2 = d2;
+      best = NearestPoly{p, on};
+    }
+  });
+  return best;
+}
+
+std::optional<NearestPoly> NavMesh::poly_at(Vec3 p, double max_vertical, const QueryFilter& filter) const {
+  if (!finite(p) || !(max_vertical >= 0 && std::isfinite(max_vertical))) return std::nullopt;
+  std::optional<NearestPoly> best;
+  double best_dy = std::numeric_limits<double>::infinity();
+  const Vec3 reach{detail::on_edge_distance, max_vertical, detail::on_edge_distance};
+  for_each_in(Aabb3::around(p - reach, p + reach), [&](PolyId q) {
+    if (!filter.passes(flags(q)) || !contains_in_plan(q, plan(p))) return;
+    const Vec3 on = closest_point(q, p);
+    const double dy = std::abs(on.y - p.y);
+    if (dy <= max_vertical && (dy < best_dy || (dy == best_dy && q < best->poly))) {
+      best_dy = dy;
+      best = NearestPoly{q, on};
+    }
+  });
+  return best;
+}
+
+void NavMesh::build_index() {
+  const std::size_t polys = poly_count();
+  corner_poly_.resize(data_.corners.size());
+  for (std::uint32_t i = 0; i < polys; ++i) {
+    std::fill(corner_poly_.begin() + data_.poly_begin[i], corner_poly_.begin() + data_.poly_begin[i + 1], PolyId{i});
+  }
+  twin_.assign(data_.corners.size(), PolyId::invalid_value);
+  on_wall_.assign(data_.vertices.size(), 0);
+  for (std::uint32_t k = 0; k < data_.corners.size(); ++k) {
+    const PolyId q = data_.neighbors[k];
+    if (!q.valid()) {
+      on_wall_[data_.corners[k]] = on_wall_[data_.corners[next_corner(k)]] = 1;
+      continue;
+    }
+    for (std::uint32_t j = data_.poly_begin[q.value]; j < data_.poly_begin[q.value + 1]; ++j) {
+      if (data_.corners[j] == data_.corners[next_corner(k)] && data_.corners[next_corner(j)] == data_.corners[k]) twin_[k] = j;
+    }
+  }
+  island_.assign(polys, PolyId::invalid_value);
+  std::vector<PolyId> stack;
+  for (std::uint32_t i = 0, next = 0; i < polys; ++i) {
+    if (island_[i] != PolyId::invalid_value) continue;
+    island_[i] = next;
+    stack.push_back(PolyId{i});
+    while (!stack.empty()) {
+      const PolyId p = stack.back();
+      stack.pop_back();
+      for (const PolyId q : neighbors(p)) {
+        if (q.valid() && island_[q.value] == PolyId::invalid_value) {
+          island_[q.value] = next;
+          stack.push_back(q);
+        }
+      }
+    }
+    ++next;
+  }
+  distinct_flags_.assign(data_.flags.begin(), data_.flags.end());
+  std::sort(distinct_flags_.begin(), distinct_flags_.end());
+  distinct_flags_.erase(std::unique(distinct_flags_.begin(), distinct_flags_.end()), distinct_flags_.end());
+  poly_bounds_.resize(polys);
+  for (std::uint32_t i = 0; i < polys; ++i) {
+    for (std::uint32_t v : corners(PolyId{i})) poly_bounds_[i].expand(data_.vertices[v]);
+    bounds_.expand(poly_bounds_[i]);
+  }
+  bvh_polys_.resize(polys);
+  for (std::uint32_t i = 0; i < polys; ++i) bvh_polys_[i] = PolyId{i};
+  nodes_.clear();
+  if (polys > 0) build_node(0, static_cast<std::uint32_t>(polys), 1);
+}
+
+/// Builds the node for bvh_polys_[first, first + count) at `depth` (the root is 1): a leaf of at
+/// most max_leaf_polys polygons, else two halves split at the median centre along the longer
+/// plan axis. An internal node keeps its right child's index in `first`; its left child is the
+/// next node. Median splits keep the depth within log2(polygons) + 1 < max_bvh_depth.
+std::uint32_t NavMesh::build_node(std::uint32_t first, std::uint32_t count, std::size_t depth) {
+  const auto self = static_cast<std::uint32_t>(nodes_.size());
+  nodes_.push_back({});
+  Aabb3 box;
+  for (std::uint32_t i = first; i < first + count; ++i) box.expand(poly_bounds_[bvh_polys_[i].value]);
+  nodes_[self].box = box;
+  if (count <= max_leaf_polys || depth + 1 >= max_bvh_depth) {
+    nodes_[self].first = first;
+    nodes_[self].count = count;
+    return self;
+  }
+  const bool along_x = box.size().x >= box.size().z;
+  const auto key = [&](PolyId p) {
+    const Vec3 c = poly_bounds_[p.value].center();
+    return along_x ? c.x : c.z;
+  };
+  const std::uint32_t half = count / 2;
+  std::nth_element(bvh_polys_.begin() + first, bvh_polys_.begin() + first + half, bvh_polys_.begin() + first + count,
+                   [&](PolyId a, PolyId b) { return key(a) < key(b); });
+  build_node(first, half, depth + 1);
+  const std::uint32_t right = build_node(first + half, count - half, depth + 1);
+  nodes_[self].first = right;
+  nodes_[self].count = 0;
+  return self;
+}
+
+}  // namespace waymark::navmesh

@@ -1,0 +1,245 @@
+#include "waymark/navmesh/nav_query.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "polyanya.hpp"
+#include "waymark/search/best_first.hpp"
+#include "waymark/search/observer.hpp"
+
+namespace waymark::navmesh {
+
+/// The portal graph of one query: node k < corners is the portal on edge k, entered from k's
+/// polygon into its neighbour, positioned at the edge's midpoint; then the start and the goal
+/// point. Successors of a node are the portals out of the polygon it enters (the way back
+/// excluded), and the goal when that polygon is the goal's.
+class NavMeshQuery::Space {
+ public:
+  using node_type = std::uint32_t;
+
+  explicit Space(const NavMesh& mesh)
+      : mesh_(&mesh), start_(static_cast<node_type>(mesh.data().corners.size())), goal_(start_ + 1) {}
+
+  void set_query(PolyId start_poly, Vec3 start, PolyId goal_poly, Vec3 goal, const QueryFilter& filter) {
+    start_poly_ = start_poly;
+    goal_poly_ = goal_poly;
+    start_point_ = start;
+    goal_point_ = goal;
+    filter_ = filter;
+    least_cost_ = *std::min_element(filter.area_cost.begin(), filter.area_cost.end());
+  }
+
+  [[nodiscard]] node_type start() const { return start_; }
+  [[nodiscard]] node_type goal() const { return goal_; }
+  [[nodiscard]] std::size_t node_count() const { return goal_ + std::size_t{1}; }
+  [[nodiscard]] std::size_t index_of(node_type n) const { return n; }
+  [[nodiscard]] node_type node_at(std::size_t i) const { return static_cast<node_type>(i); }
+  [[nodiscard]] Cost least_cost() const { return least_cost_; }
+
+  [[nodiscard]] Vec3 position(node_type n) const {
+    if (n == start_) return start_point_;
+    if (n == goal_) return goal_point_;
+    const Segment3 e = mesh_->edge(n);
+    return (e.a + e.b) * 0.5;
+  }
+  /// The polygon node n stands in (for a portal: the one it enters).
+  [[nodiscard]] PolyId poly(node_type n) const {
+    if (n == start_) return start_poly_;
+    if (n == goal_) return goal_poly_;
+    return mesh_->data().neighbors[n];
+  }
+
+  template <class F>
+  void for_each_successor(node_type n, F&& f) const {
+    if (n == goal_) return;
+    const PolyId here = poly(n);
+    const Vec3 from = position(n);
+    const Cost factor = filter_.area_cost[mesh_->area(here)];
+    if (here == goal_poly_) f(goal_, distance(from, goal_point_) * factor);
+    const NavMeshData& d = mesh_->data();
+    const std::uint32_t end = d.poly_begin[here.value + 1];
+    for (std::uint32_t k = d.poly_begin[here.value]; k < end; ++k) {
+      const PolyId next = d.neighbors[k];
+      if (!next.valid() || !filter_.passes(mesh_->flags(next))) continue;
+      if (n != start_ && next == mesh_->poly_of_corner(n) && d.corners[k] == d.corners[mesh_->next_corner(n)]) continue;
+      f(k, distance(from, position(k)) * factor);
+    }
+  }
+
+ private:
+  const NavMesh* mesh_;
+  node_type start_;
+  node_type goal_;
+  PolyId start_poly_, goal_poly_;
+  Vec3 start_point_, goal_point_;
+  QueryFilter filter_;
+  Cost least_cost_ = 1;
+};
+
+namespace {
+
+/// The shortest mode's heuristic: the interval heuristic of its space.
+struct IntervalHeuristic {
+  const detail::PolyanyaSpace* space;
+  Cost operator()(const IntervalNode& n, const IntervalNode&) const { return space->estimate(n); }
+};
+
+}  // namespace
+
+/// Straight-line distance to the goal point times the filter's least area cost: admissible.
+struct NavMeshQuery::Heuristic {
+  const Space* space;
+  Cost operator()(std::uint32_t n, std::uint32_t goal) const {
+    return distance(space->position(n), space->position(goal)) * space->least_cost();
+  }
+};
+
+NavMeshQuery::NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options)
+    : mesh_(&mesh),
+      options_(options),
+      space_(std::make_unique<Space>(mesh)),
+      polyanya_(std::make_unique<detail::PolyanyaSpace>(mesh)) {
+  const search::BestFirstOptions bf{.reopen_closed = true, .max_nodes = options.query.max_nodes,
+                                    .partial_result = options.query.partial_result};
+  const auto portals = [&](auto observer) {
+    using Search = search::BestFirstSearch<Space, Heuristic, search::AStarPriority, decltype(observer)>;
+    return search::SearchHandle<std::uint32_t>::of<Search>(*space_, Heuristic{space_.get()}, search::AStarPriority{},
+                                                           observer, bf);
+  };
+  portals_search_ = options.query.events ? portals(search::EventObserver<std::uint32_t>(options.query.events))
+                                         : portals(search::NullObserver{});
+  // The shortest mode finds a partial path in two steps (finish_intervals), not by the engine.
+  const search::BestFirstOptions exact{.reopen_closed = true, .max_nodes = options.query.max_nodes};
+  const auto intervals = [&](auto observer) {
+    using Search = search::BestFirstSearch<detail::PolyanyaSpace, IntervalHeuristic, search::AStarPriority,
+                                           decltype(observer)>;
+    return search::SearchHandle<IntervalNode>::of<Search>(*polyanya_, IntervalHeuristic{polyanya_.get()},
+                                                          search::AStarPriority{}, observer, exact);
+  };
+  intervals_search_ = options.interval_events
+                          ? intervals(search::EventObserver<IntervalNode>(options.interval_events))
+                          : intervals(search::NullObserver{});
+}
+
+NavMeshQuery::~NavMeshQuery() = default;
+
+Status NavMeshQuery::begin(Vec3 from, Vec3 to, const QueryFilter& filter) {
+  path_.polys.clear();
+  path_.corners.clear();
+  path_.length = 0;
+  to_ = to;
+  filter_ = filter;
+  const bool costs_ok = std::all_of(filter.area_cost.begin(), filter.area_cost.end(),
+                                    [](Cost c) { return c >= 1 && std::isfinite(c); });
+  const auto start = mesh_->nearest_poly(from, options_.half_extents, filter);
+  const auto goal = mesh_->nearest_poly(to, options_.half_extents, filter);
+  if (!costs_ok || !start || !goal) {
+    path_.status = Status::failure(StatusDetail::invalid_query);
+    return path_.status;
+  }
+  start_poly_ = start->poly;
+  start_ = start->point;
+  if (options_.mode == NavMode::funnel) {
+    space_->set_query(start->poly, start->point, goal->poly, goal->point, filter);
+    path_.status = portals_search_.begin(space_->start(), space_->goal());
+  } else {
+    polyanya_->set_query(start->poly, start->point, goal->poly, goal->point, filter);
+    if (mesh_->island(start->poly) != mesh_->island(goal->poly) && mesh_->passes_all(filter)) {
+      path_.status = Status::failure();  // apart: straight to the partial path, if one is asked for
+    } else {
+      path_.status = intervals_search_.begin(polyanya_->start_node(), polyanya_->goal_node());
+    }
+  }
+  if (path_.status.finished()) finish();
+  return path_.status;
+}
+
+Status NavMeshQuery::step(const search::Budget& budget) {
+  if (!path_.status.running()) return path_.status;
+  path_.status = options_.mode == NavMode::funnel ? portals_search_.step(budget) : intervals_search_.step(budget);
+  if (path_.status.finished()) finish();
+  return path_.status;
+}
+
+Status NavMeshQuery::find_path(Vec3 from, Vec3 to, const QueryFilter& filter) {
+  begin(from, to, filter);
+  return step();
+}
+
+void NavMeshQuery::cancel() {
+  if (options_.mode == NavMode::funnel) {
+    portals_search_.cancel();
+  } else {
+    intervals_search_.cancel();
+  }
+}
+
+const SearchStats& NavMeshQuery::stats() const {
+  return options_.mode == NavMode::funnel ? portals_search_.stats() : intervals_search_.stats();
+}
+
+void NavMeshQuery::finish() {
+  if (options_.mode == NavMode::funnel) {
+    finish_portals();
+  } else {
+    finish_intervals();
+  }
+}
+
+void NavMeshQuery::finish_portals() {
+  const auto& nodes = portals_search_.path().nodes;
+  if (nodes.empty()) return;
+  portals_.clear();
+  path_.polys.push_back(space_->poly(space_->start()));
+  for (std::uint32_t n : nodes) {
+    if (n == space_->start() || n == space_->goal()) continue;
+    const Segment3 e = mesh_->edge(n);
+    portals_.push_back({e.b, e.a});  // leaving a polygon wound counter-clockwise: its edge's end is on the left
+    path_.polys.push_back(space_->poly(n));
+  }
+  const Vec3 end = nodes.back() == space_->goal() ? space_->position(space_->goal())
+                                                  : mesh_->closest_point(path_.polys.back(), to_);
+  string_pull(space_->position(space_->start()), end, portals_, path_.corners);
+  path_.length = polyline_length(path_.corners);
+}
+
+void NavMeshQuery::finish_intervals() {
+  if (path_.status.failed() && !path_.status.has(StatusDetail::cancelled) &&
+      !path_.status.has(StatusDetail::out_of_nodes) && options_.query.partial_result) {
+    // Unreachable: the portal search finds the polygon that gets closest to the goal (and the
+    // point of it nearest the goal); the shortest path to that point is the partial path.
+    space_->set_query(start_poly_, start_, polyanya_->goal_poly(), polyanya_->goal_point(), filter_);
+    portals_search_.begin(space_->start(), space_->goal());
+    portals_search_.step();
+    const auto& corridor = portals_search_.path().nodes;
+    if (corridor.empty()) return;
+    const PolyId last = corridor.back() == space_->start() ? start_poly_ : space_->poly(corridor.back());
+    const Vec3 end = mesh_->closest_point(last, to_);
+    polyanya_->set_query(start_poly_, start_, last, end, filter_);
+    intervals_search_.begin(polyanya_->start_node(), polyanya_->goal_node());
+    if (!intervals_search_.step().succeeded()) return;
+    path_.status = Status::failure(StatusDetail::partial_result);
+  }
+  const auto& nodes = intervals_search_.path().nodes;
+  if (nodes.empty() || !(path_.status.succeeded() || path_.status.has(StatusDetail::partial_result))) return;
+  std::uint32_t last_root = PolyId::invalid_value;
+  for (const IntervalNode& n : nodes) {
+    if (n.poly.valid() && (path_.polys.empty() || path_.polys.back() != n.poly)) path_.polys.push_back(n.poly);
+    if (n.root != last_root) {
+      // A root straight on the line from the corner before (a vertex the path only grazes) is
+      // not a bend: drop it, so the path goes straight in 3D too.
+      const Vec3 p = polyanya_->root_point(n.root);
+      if (path_.corners.size() >= 2 &&
+          detail::side(plan(path_.corners[path_.corners.size() - 2]), plan(p), plan(path_.corners.back())) == 0) {
+        path_.corners.back() = p;
+      } else {
+        path_.corners.push_back(p);
+      }
+      last_root = n.root;
+    }
+  }
+  path_.length = polyline_length(path_.corners);
+}
+
+}  // namespace waymark::navmesh

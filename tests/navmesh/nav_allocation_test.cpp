@@ -1,0 +1,33 @@
+// After warm-up, navmesh queries (nearest polygons, the portal search, the funnel) allocate
+// nothing: support/allocation_counter.hpp counts every heap allocation.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "support/allocation_counter.hpp"
+#include "waymark/io/obj.hpp"
+#include "waymark/navmesh/nav_query.hpp"
+
+namespace waymark::navmesh {
+namespace {
+
+TEST(NavMeshAllocation, NoAllocationPerQueryAfterWarmUp) {
+  const NavMesh nav = build_from_triangles(io::load_obj(WAYMARK_DATA_DIR "/meshes/nav_test.obj"));
+  std::mt19937_64 rng(3);
+  std::uniform_int_distribution<std::uint32_t> any_poly(0, static_cast<std::uint32_t>(nav.poly_count() - 1));
+  std::vector<std::pair<Vec3, Vec3>> pairs;
+  for (int i = 0; i < 50; ++i) pairs.emplace_back(nav.centroid(PolyId{any_poly(rng)}), nav.centroid(PolyId{any_poly(rng)}));
+  for (const NavMode mode : {NavMode::shortest, NavMode::funnel}) {
+    NavMeshQuery query(nav, {.mode = mode});
+    test::expect_no_allocation_after_warm_up([&] {
+      std::size_t solved = 0;
+      for (const auto& [from, to] : pairs) solved += query.find_path(from, to).succeeded() ? 1 : 0;
+      return solved;
+    });
+  }
+}
+
+}  // namespace
+}  // namespace waymark::navmesh

@@ -1,0 +1,112 @@
+#pragma once
+// Detour (librecast-dev) on the polygon mesh Recast built: the independent reference the
+// navmesh tests (tests/recast) and the benchmark (bench/navmesh_bench.cpp) compare waymark with. Runs as RecastDemo's "Solo Mesh" sample
+// does: findNearestPoly with the pick extents, findPath, findStraightPath.
+
+#include <recastnavigation/DetourNavMesh.h>
+#include <recastnavigation/DetourNavMeshBuilder.h>
+#include <recastnavigation/DetourNavMeshQuery.h>
+#include <recastnavigation/Recast.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "waymark/core/geometry.hpp"
+#include "waymark/recast/recast_build.hpp"
+
+namespace waymark::test {
+
+class DetourReference {
+ public:
+  /// Room for this many polygons in a path and nodes in a search (RecastDemo: 256 and 2048).
+  static constexpr int max_polys = 2048;
+  static constexpr int max_nodes = 65535;
+
+  explicit DetourReference(const recast::RecastMeshes& meshes) {
+    const rcPolyMesh& pm = meshes.poly_mesh();
+    const rcPolyMeshDetail& dm = meshes.detail_mesh();
+    dtNavMeshCreateParams p{};
+    p.verts = pm.verts;
+    p.vertCount = pm.nverts;
+    p.polys = pm.polys;
+    p.polyAreas = pm.areas;
+    p.polyFlags = pm.flags;
+    p.polyCount = pm.npolys;
+    p.nvp = pm.nvp;
+    p.detailMeshes = dm.meshes;
+    p.detailVerts = dm.verts;
+    p.detailVertsCount = dm.nverts;
+    p.detailTris = dm.tris;
+    p.detailTriCount = dm.ntris;
+    p.walkableHeight = static_cast<float>(meshes.params().agent_height);
+    p.walkableRadius = static_cast<float>(meshes.params().agent_radius);
+    p.walkableClimb = static_cast<float>(meshes.params().agent_max_climb);
+    rcVcopy(p.bmin, pm.bmin);
+    rcVcopy(p.bmax, pm.bmax);
+    p.cs = pm.cs;
+    p.ch = pm.ch;
+    p.buildBvTree = true;
+    unsigned char* data = nullptr;
+    int size = 0;
+    if (!dtCreateNavMeshData(&p, &data, &size)) throw std::runtime_error("dtCreateNavMeshData failed");
+    mesh_ = dtAllocNavMesh();
+    if (dtStatusFailed(mesh_->init(data, size, DT_TILE_FREE_DATA))) throw std::runtime_error("dtNavMesh::init failed");
+    query_ = dtAllocNavMeshQuery();
+    if (dtStatusFailed(query_->init(mesh_, max_nodes))) throw std::runtime_error("dtNavMeshQuery::init failed");
+  }
+  DetourReference(const DetourReference&) = delete;
+  DetourReference& operator=(const DetourReference&) = delete;
+  ~DetourReference() {
+    dtFreeNavMeshQuery(query_);
+    dtFreeNavMesh(mesh_);
+  }
+
+  struct Result {
+    bool found = false;    // both ends on the mesh and a path (maybe partial)
+    bool partial = false;
+    std::vector<Vec3> corners;
+    double length = 0;
+  };
+
+  Result find_path(Vec3 from, Vec3 to, unsigned short include = 0xffff, unsigned short exclude = 0) {
+    Result r;
+    find_path(from, to, include, exclude, r);
+    return r;
+  }
+  /// The same into `r`, reusing its capacity (what a benchmark times: no allocation).
+  void find_path(Vec3 from, Vec3 to, unsigned short include, unsigned short exclude, Result& r) {
+    dtQueryFilter filter;
+    filter.setIncludeFlags(include);
+    filter.setExcludeFlags(exclude);
+    const float ext[3] = {2, 4, 2};
+    const float s[3] = {float(from.x), float(from.y), float(from.z)}, e[3] = {float(to.x), float(to.y), float(to.z)};
+    dtPolyRef start = 0, end = 0;
+    float sp[3], ep[3];
+    r.found = r.partial = false;
+    r.corners.clear();
+    r.length = 0;
+    query_->findNearestPoly(s, ext, &filter, &start, sp);
+    query_->findNearestPoly(e, ext, &filter, &end, ep);
+    if (!start || !end) return;
+    int count = 0;
+    const dtStatus st = query_->findPath(start, end, sp, ep, &filter, polys_, &count, max_polys);
+    if (dtStatusFailed(st) || count == 0) return;
+    r.found = true;
+    r.partial = dtStatusDetail(st, DT_PARTIAL_RESULT);
+    float target[3] = {ep[0], ep[1], ep[2]};
+    if (polys_[count - 1] != end) query_->closestPointOnPoly(polys_[count - 1], ep, target, nullptr);
+    int n = 0;
+    query_->findStraightPath(sp, target, polys_, count, straight_, nullptr, nullptr, &n, max_polys);
+    for (int i = 0; i < n; ++i) r.corners.push_back({straight_[3 * i], straight_[3 * i + 1], straight_[3 * i + 2]});
+    for (std::size_t i = 1; i < r.corners.size(); ++i) r.length += distance(r.corners[i - 1], r.corners[i]);
+  }
+
+ private:
+  dtNavMesh* mesh_ = nullptr;
+  dtNavMeshQuery* query_ = nullptr;
+  dtPolyRef polys_[max_polys];
+  float straight_[3 * max_polys];
+};
+
+}  // namespace waymark::test

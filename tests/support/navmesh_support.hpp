@@ -1,0 +1,48 @@
+#pragma once
+// What the navmesh tests share: RecastDemo's path queries, random points on a mesh, and the
+// check that a path stays on the mesh.
+
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "waymark/io/obj.hpp"
+#include "waymark/navmesh/nav_mesh.hpp"
+
+namespace waymark::test {
+
+/// RecastDemo's 21 path queries on nav_test.obj (TestCases/nav_mesh_test.txt), as start and goal.
+inline std::vector<std::pair<Vec3, Vec3>> recast_demo_queries() {
+  std::vector<std::pair<Vec3, Vec3>> out;
+  for (const io::NavQueryLine& q : io::load_nav_queries(WAYMARK_DATA_DIR "/meshes/nav_mesh_test.txt")) {
+    out.emplace_back(q.from, q.to);
+  }
+  return out;
+}
+
+/// A point drawn uniformly from a random triangle of a triangle navmesh.
+inline Vec3 random_point(const navmesh::NavMesh& nav, std::mt19937_64& rng) {
+  std::uniform_int_distribution<std::uint32_t> any_poly(0, static_cast<std::uint32_t>(nav.poly_count() - 1));
+  std::uniform_real_distribution<double> unit(0, 1);
+  const auto c = nav.corners(PolyId{any_poly(rng)});
+  double u = unit(rng), v = unit(rng);
+  if (u + v > 1) u = 1 - u, v = 1 - v;
+  const Vec3 a = nav.vertex(c[0]);
+  return a + (nav.vertex(c[1]) - a) * u + (nav.vertex(c[2]) - a) * v;
+}
+
+/// Whether every point of the polyline, sampled every `step` units in plan, lies on a polygon
+/// straight below or above it (within 4 units).
+inline bool stays_on_mesh(const navmesh::NavMesh& nav, const std::vector<Vec3>& corners, double step = 0.05) {
+  for (std::size_t i = 1; i < corners.size(); ++i) {
+    const double len = distance(navmesh::plan(corners[i - 1]), navmesh::plan(corners[i]));
+    const int samples = 1 + static_cast<int>(len / step);
+    for (int s = 0; s <= samples; ++s) {
+      if (!nav.poly_at(lerp(corners[i - 1], corners[i], static_cast<double>(s) / samples), 4)) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace waymark::test
