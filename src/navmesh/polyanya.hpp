@@ -84,8 +84,9 @@ class PolyanyaSpace {
   [[nodiscard]] bool may_bend_at(std::uint32_t vertex) const { return every_vertex_may_bend_ || mesh_->on_wall(vertex); }
   [[nodiscard]] bool passable(PolyId p) const { return p.valid() && filter_.passes(mesh_->flags(p)); }
 
-  /// The node entering the neighbour across edge k through the part of it from `from` (nearer
-  /// corner k) to `to` (nearer the next corner), seen from `root`; false when there is none.
+  /// Passes f the node entering the neighbour across edge k through the part of it from `from`
+  /// (nearer corner k) to `to` (nearer the next corner), seen from `root`; nothing when the
+  /// edge is a wall, the neighbour is filtered out, or the part is a point.
   template <class F>
   void emit(std::uint32_t root, std::uint32_t k, Vec2 from, Vec2 to, Cost cost, F& f) const {
     const PolyId next = mesh_->data().neighbors[k];

@@ -59,6 +59,7 @@
 #include "waymark/puzzle/pattern_database.hpp"
 #include "waymark/puzzle/sliding_puzzle.hpp"
 #include "waymark/puzzle/solver.hpp"
+#include "waymark/recast/recast_build.hpp"
 #include "waymark/render/grid_png.hpp"
 #include "waymark/scenario/runner.hpp"
 #include "waymark/search/best_first.hpp"
