@@ -9,11 +9,12 @@
 #include <algorithm>
 #include <cstring>
 #include <iostream>
-#include <random>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "support/detour_reference.hpp"
+#include "support/navmesh_support.hpp"
 #include "waymark/core/stopwatch.hpp"
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/nav_query.hpp"
@@ -31,42 +32,37 @@ struct Query {
   std::uint16_t include = 0xffff, exclude = 0;
 };
 
-/// Seeded random pairs of polygon centres (the 1,000 pairs on dungeon.obj).
-std::vector<Query> random_pairs(const NavMesh& nav, int count) {
-  std::mt19937_64 rng(2017);
-  std::uniform_int_distribution<std::uint32_t> any_poly(0, static_cast<std::uint32_t>(nav.poly_count() - 1));
-  std::vector<Query> out;
-  for (int i = 0; i < count; ++i) out.push_back({nav.centroid(PolyId{any_poly(rng)}), nav.centroid(PolyId{any_poly(rng)})});
-  return out;
-}
-
-/// The least over `rounds` of the mean µs per query of `run_all` (which runs every query once).
+/// The mean µs per query of one run of `run_all`, which runs every query once.
 template <class F>
-double best_mean_us(int rounds, std::size_t queries, F&& run_all) {
-  double best = 1e300;
-  for (int r = 0; r < rounds; ++r) {
-    const Stopwatch t;
-    run_all();
-    best = std::min(best, t.seconds() * 1e6 / static_cast<double>(queries));
-  }
-  return best;
+double mean_us(std::size_t queries, F&& run_all) {
+  const Stopwatch t;
+  run_all();
+  return t.seconds() * 1e6 / static_cast<double>(queries);
 }
 
 nlohmann::ordered_json bench_mesh(const std::string& name, const std::vector<Query>* given, int rounds) {
   const TriangleMesh model = io::load_obj(std::string(WAYMARK_DATA_DIR "/meshes/") + name);
   double recast_s = 1e300, convert_s = 1e300;
+  std::optional<recast::RecastMeshes> built;  // the last build is the one queried
+  std::optional<NavMesh> converted;
   for (int r = 0; r < 3; ++r) {  // Recast alone, then the conversion to waymark's mesh
+    converted.reset();  // freeing the last round's meshes is not timed
+    built.reset();
     const Stopwatch t;
-    const recast::RecastMeshes m = recast::build_recast_meshes(model);
+    built.emplace(recast::build_recast_meshes(model));
     recast_s = std::min(recast_s, t.seconds());
     const Stopwatch c;
-    const NavMesh n = recast::to_nav_mesh(m);
+    converted.emplace(recast::to_nav_mesh(*built));
     convert_s = std::min(convert_s, c.seconds());
   }
-  const recast::RecastMeshes meshes = recast::build_recast_meshes(model);
-  const NavMesh nav = recast::to_nav_mesh(meshes);
-  test::DetourReference detour(meshes);
-  const std::vector<Query> queries = given ? *given : random_pairs(nav, 1000);
+  const NavMesh& nav = *converted;
+  test::DetourReference detour(*built);
+  std::vector<Query> queries;
+  if (given) {
+    queries = *given;
+  } else {
+    for (const auto& [from, to] : test::centroid_pairs(nav, 1000)) queries.push_back({from, to});
+  }
 
   NavMeshQuery shortest(nav, {.mode = NavMode::shortest}), funnel(nav, {.mode = NavMode::funnel});
   test::DetourReference::Result ref;
@@ -88,35 +84,26 @@ nlohmann::ordered_json bench_mesh(const std::string& name, const std::vector<Que
   // Alternating rounds, so both see the same machine state.
   double detour_us = 1e300, shortest_us = 1e300, funnel_us = 1e300;
   for (int r = 0; r < rounds; ++r) {
-    detour_us = std::min(detour_us, best_mean_us(1, queries.size(), run_detour));
-    shortest_us = std::min(shortest_us, best_mean_us(1, queries.size(), run(shortest)));
-    funnel_us = std::min(funnel_us, best_mean_us(1, queries.size(), run(funnel)));
+    detour_us = std::min(detour_us, mean_us(queries.size(), run_detour));
+    shortest_us = std::min(shortest_us, mean_us(queries.size(), run(shortest)));
+    funnel_us = std::min(funnel_us, mean_us(queries.size(), run(funnel)));
   }
 
   // Lengths: waymark against Detour, query by query (equal: within 1e-3 + 0.5%).
   nlohmann::ordered_json lengths;
   for (NavMeshQuery* q : {&shortest, &funnel}) {
-    int compared = 0, equal = 0, shorter = 0, longer = 0;
-    double saved = 0, worst = 1;
+    test::LengthTally t;
     for (const Query& query : queries) {
       detour.find_path(query.from, query.to, query.include, query.exclude, ref);
       const Status s = q->find_path(query.from, query.to, navmesh::QueryFilter{.include = query.include, .exclude = query.exclude});
-      if (!ref.found || ref.partial || !s.succeeded()) continue;
-      ++compared;
-      const double ours = q->path().length;
-      if (std::abs(ours - ref.length) <= 1e-3 + 0.005 * ref.length) {
-        ++equal;
-      } else if (ours < ref.length) {
-        ++shorter;
-        saved = std::max(saved, 1 - ours / ref.length);
-      } else {
-        ++longer;
-        worst = std::max(worst, ours / ref.length);
-      }
+      if (ref.found && !ref.partial && s.succeeded()) t.add(q->path().length, ref.length);
     }
-    lengths[q == &shortest ? "shortest" : "funnel"] = {{"compared", compared},     {"equal", equal},
-                                                        {"shorter", shorter},       {"longer", longer},
-                                                        {"most_shorter_by", saved}, {"worst_longer_ratio", worst}};
+    lengths[q == &shortest ? "shortest" : "funnel"] = {{"compared", t.compared},
+                                                        {"equal", t.equal},
+                                                        {"shorter", t.shorter},
+                                                        {"longer", t.longer},
+                                                        {"most_shorter_by", t.most_shorter_by},
+                                                        {"worst_longer_ratio", t.worst_longer_ratio}};
   }
   return {{"mesh", name},
           {"polygons", nav.poly_count()},

@@ -2,15 +2,21 @@
 // What every subcommand shares: exit codes, the usage error, and the guard that turns bad
 // input into a message and exit code 2.
 
+#include <algorithm>
+#include <array>
+#include <charconv>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 #include "waymark/core/enum_names.hpp"
 #include "waymark/core/errors.hpp"
@@ -48,6 +54,23 @@ int guarded(F&& body) {
     std::cerr << "waymark: unknown error\n";
   }
   return exit_bad_input;
+}
+
+/// Exactly N numbers separated by commas, "a,b,…" (integers or floating point, by T); nullopt
+/// for any other text.
+template <class T, std::size_t N>
+std::optional<std::array<T, N>> comma_numbers(std::string_view text) {
+  std::array<T, N> out{};
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  for (std::size_t i = 0; i < N; ++i) {
+    const char* const stop = i + 1 < N ? std::find(p, end, ',') : end;
+    if (stop == end && i + 1 < N) return std::nullopt;
+    const auto [ptr, ec] = std::from_chars(p, stop, out[i]);
+    if (ec != std::errc{} || ptr != stop) return std::nullopt;
+    p = stop + 1;
+  }
+  return out;
 }
 
 /// A whole-number option checked against [lo, hi] (options are read as signed, so "-5" is

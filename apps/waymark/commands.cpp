@@ -2,7 +2,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <charconv>
 #include <optional>
 #include <cmath>
 #include <iostream>
@@ -66,15 +65,7 @@ GridPlannerOptions planner_options(const SearchArgs& a, DiagonalRule rule) {
 }
 
 CellCoord parse_coord(const std::string& text, const char* what) {
-  const auto comma = text.find(',');
-  CellCoord c;
-  const char* b = text.data();
-  const char* e = b + text.size();
-  if (comma != std::string::npos) {
-    const auto r1 = std::from_chars(b, b + comma, c.x);
-    const auto r2 = std::from_chars(b + comma + 1, e, c.y);
-    if (r1.ec == std::errc{} && r1.ptr == b + comma && r2.ec == std::errc{} && r2.ptr == e) return c;
-  }
+  if (const auto xy = comma_numbers<int, 2>(text)) return {(*xy)[0], (*xy)[1]};
   throw UsageError(std::string(what) + " must be X,Y (column,row), got '" + text + "'");
 }
 

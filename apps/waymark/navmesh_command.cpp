@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <charconv>
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <vector>
@@ -22,19 +22,11 @@ constexpr double milliseconds_per_second = 1e3;
 
 /// "x,y,z" as a point, or UsageError naming the option.
 Vec3 point_arg(const std::string& text, const char* option) {
-  double c[3] = {};
-  std::size_t at = 0;
-  for (int i = 0; i < 3; ++i) {
-    const std::size_t end = i < 2 ? text.find(',', at) : text.size();
-    const char* first = text.data() + at;
-    const char* last = text.data() + (end == std::string::npos ? text.size() : end);
-    const auto [ptr, ec] = std::from_chars(first, last, c[i]);
-    if (end == std::string::npos || ec != std::errc{} || ptr != last || !std::isfinite(c[i])) {
-      throw UsageError(std::string(option) + " must be three finite numbers x,y,z, got " + waymark::quoted(text));
-    }
-    at = end + 1;
+  const auto c = comma_numbers<double, 3>(text);
+  if (!c || !std::all_of(c->begin(), c->end(), [](double v) { return std::isfinite(v); })) {
+    throw UsageError(std::string(option) + " must be three finite numbers x,y,z, got " + waymark::quoted(text));
   }
-  return {c[0], c[1], c[2]};
+  return {(*c)[0], (*c)[1], (*c)[2]};
 }
 
 NavMesh build(const NavmeshArgs& a, const TriangleMesh& model) {

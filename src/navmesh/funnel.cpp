@@ -1,18 +1,17 @@
 #include "waymark/navmesh/funnel.hpp"
 
+#include "plan_geometry.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 
 namespace waymark::navmesh {
 
 namespace {
 
-/// Plan points closer than this (world units) are one point to the funnel.
-constexpr double same_point = 1e-9;
-
-bool same(Vec3 a, Vec3 b) { return length_squared(plan(a) - plan(b)) <= same_point * same_point; }
+/// Plan points within detail::snap_distance are one point to the funnel.
+bool same(Vec3 a, Vec3 b) { return detail::same_point(plan(a), plan(b)); }
 
 /// > 0 when `c` is left of the ray from `a` through `b`, in plan.
-double side(Vec3 a, Vec3 b, Vec3 c) { return cross(plan(b) - plan(a), plan(c) - plan(a)); }
+double side(Vec3 a, Vec3 b, Vec3 c) { return detail::turn(plan(a), plan(b), plan(c)); }
 
 }  // namespace
 

@@ -102,7 +102,7 @@ bool NavMesh::contains_in_plan(PolyId p, Vec2 q) const {
   const auto c = corners(p);
   for (std::size_t k = 0; k < c.size(); ++k) {
     const Vec2 a = plan(data_.vertices[c[k]]), edge = plan(data_.vertices[c[(k + 1) % c.size()]]) - a;
-    if (cross(edge, q - a) < -detail::on_edge_distance * length(edge)) return false;
+    if (cross(edge, q - a) < -detail::snap_distance * length(edge)) return false;
   }
   return true;
 }
@@ -185,7 +185,7 @@ std::optional<NearestPoly> NavMesh::poly_at(Vec3 p, double max_vertical, const Q
   if (!finite(p) || !(max_vertical >= 0 && std::isfinite(max_vertical))) return std::nullopt;
   std::optional<NearestPoly> best;
   double best_dy = std::numeric_limits<double>::infinity();
-  const Vec3 reach{detail::on_edge_distance, max_vertical, detail::on_edge_distance};
+  const Vec3 reach{detail::snap_distance, max_vertical, detail::snap_distance};
   for_each_in(Aabb3::around(p - reach, p + reach), [&](PolyId q) {
     if (!filter.passes(flags(q)) || !contains_in_plan(q, plan(p))) return;
     const Vec3 on = closest_point(q, p);

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "polyanya.hpp"
+#include "query_ends.hpp"
 #include "waymark/search/best_first.hpp"
 #include "waymark/search/observer.hpp"
 
@@ -21,13 +22,9 @@ class NavMeshQuery::Space {
   explicit Space(const NavMesh& mesh)
       : mesh_(&mesh), start_(static_cast<node_type>(mesh.data().corners.size())), goal_(start_ + 1) {}
 
-  void set_query(PolyId start_poly, Vec3 start, PolyId goal_poly, Vec3 goal, const QueryFilter& filter) {
-    start_poly_ = start_poly;
-    goal_poly_ = goal_poly;
-    start_point_ = start;
-    goal_point_ = goal;
-    filter_ = filter;
-    least_cost_ = *std::min_element(filter.area_cost.begin(), filter.area_cost.end());
+  void set_query(const detail::QueryEnds& ends) {
+    ends_ = ends;
+    least_cost_ = *std::min_element(ends.filter.area_cost.begin(), ends.filter.area_cost.end());
   }
 
   [[nodiscard]] node_type start() const { return start_; }
@@ -38,15 +35,15 @@ class NavMeshQuery::Space {
   [[nodiscard]] Cost least_cost() const { return least_cost_; }
 
   [[nodiscard]] Vec3 position(node_type n) const {
-    if (n == start_) return start_point_;
-    if (n == goal_) return goal_point_;
+    if (n == start_) return ends_.start;
+    if (n == goal_) return ends_.goal;
     const Segment3 e = mesh_->edge(n);
     return (e.a + e.b) * 0.5;
   }
   /// The polygon node n stands in (for a portal: the one it enters).
   [[nodiscard]] PolyId poly(node_type n) const {
-    if (n == start_) return start_poly_;
-    if (n == goal_) return goal_poly_;
+    if (n == start_) return ends_.start_poly;
+    if (n == goal_) return ends_.goal_poly;
     return mesh_->data().neighbors[n];
   }
 
@@ -55,14 +52,14 @@ class NavMeshQuery::Space {
     if (n == goal_) return;
     const PolyId here = poly(n);
     const Vec3 from = position(n);
-    const Cost factor = filter_.area_cost[mesh_->area(here)];
-    if (here == goal_poly_) f(goal_, distance(from, goal_point_) * factor);
+    const Cost factor = ends_.filter.area_cost[mesh_->area(here)];
+    if (here == ends_.goal_poly) f(goal_, distance(from, ends_.goal) * factor);
     const NavMeshData& d = mesh_->data();
     const std::uint32_t end = d.poly_begin[here.value + 1];
     for (std::uint32_t k = d.poly_begin[here.value]; k < end; ++k) {
       const PolyId next = d.neighbors[k];
-      if (!next.valid() || !filter_.passes(mesh_->flags(next))) continue;
-      if (n != start_ && next == mesh_->poly_of_corner(n) && d.corners[k] == d.corners[mesh_->next_corner(n)]) continue;
+      if (!next.valid() || !ends_.filter.passes(mesh_->flags(next))) continue;
+      if (n != start_ && k == mesh_->twin(n)) continue;  // the way back
       f(k, distance(from, position(k)) * factor);
     }
   }
@@ -71,9 +68,7 @@ class NavMeshQuery::Space {
   const NavMesh* mesh_;
   node_type start_;
   node_type goal_;
-  PolyId start_poly_, goal_poly_;
-  Vec3 start_point_, goal_point_;
-  QueryFilter filter_;
+  detail::QueryEnds ends_;
   Cost least_cost_ = 1;
 };
 
@@ -99,7 +94,8 @@ NavMeshQuery::NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options)
     : mesh_(&mesh),
       options_(options),
       space_(std::make_unique<Space>(mesh)),
-      polyanya_(std::make_unique<detail::PolyanyaSpace>(mesh)) {
+      polyanya_(std::make_unique<detail::PolyanyaSpace>(mesh)),
+      ends_(std::make_unique<detail::QueryEnds>()) {
   const search::BestFirstOptions bf{.reopen_closed = true, .max_nodes = options.query.max_nodes,
                                     .partial_result = options.query.partial_result};
   const auto portals = [&](auto observer) {
@@ -129,7 +125,6 @@ Status NavMeshQuery::begin(Vec3 from, Vec3 to, const QueryFilter& filter) {
   path_.corners.clear();
   path_.length = 0;
   to_ = to;
-  filter_ = filter;
   const bool costs_ok = std::all_of(filter.area_cost.begin(), filter.area_cost.end(),
                                     [](Cost c) { return c >= 1 && std::isfinite(c); });
   const auto start = mesh_->nearest_poly(from, options_.half_extents, filter);
@@ -138,13 +133,12 @@ Status NavMeshQuery::begin(Vec3 from, Vec3 to, const QueryFilter& filter) {
     path_.status = Status::failure(StatusDetail::invalid_query);
     return path_.status;
   }
-  start_poly_ = start->poly;
-  start_ = start->point;
+  *ends_ = {start->poly, goal->poly, start->point, goal->point, filter};
   if (options_.mode == NavMode::funnel) {
-    space_->set_query(start->poly, start->point, goal->poly, goal->point, filter);
+    space_->set_query(*ends_);
     path_.status = portals_search_.begin(space_->start(), space_->goal());
   } else {
-    polyanya_->set_query(start->poly, start->point, goal->poly, goal->point, filter);
+    polyanya_->set_query(*ends_);
     if (mesh_->island(start->poly) != mesh_->island(goal->poly) && mesh_->passes_all(filter)) {
       path_.status = Status::failure();  // apart: straight to the partial path, if one is asked for
     } else {
@@ -209,14 +203,15 @@ void NavMeshQuery::finish_intervals() {
       !path_.status.has(StatusDetail::out_of_nodes) && options_.query.partial_result) {
     // Unreachable: the portal search finds the polygon that gets closest to the goal (and the
     // point of it nearest the goal); the shortest path to that point is the partial path.
-    space_->set_query(start_poly_, start_, polyanya_->goal_poly(), polyanya_->goal_point(), filter_);
+    space_->set_query(*ends_);
     portals_search_.begin(space_->start(), space_->goal());
     portals_search_.step();
     const auto& corridor = portals_search_.path().nodes;
     if (corridor.empty()) return;
-    const PolyId last = corridor.back() == space_->start() ? start_poly_ : space_->poly(corridor.back());
-    const Vec3 end = mesh_->closest_point(last, to_);
-    polyanya_->set_query(start_poly_, start_, last, end, filter_);
+    detail::QueryEnds nearest = *ends_;
+    nearest.goal_poly = space_->poly(corridor.back());
+    nearest.goal = mesh_->closest_point(nearest.goal_poly, to_);
+    polyanya_->set_query(nearest);
     intervals_search_.begin(polyanya_->start_node(), polyanya_->goal_node());
     if (!intervals_search_.step().succeeded()) return;
     path_.status = Status::failure(StatusDetail::partial_result);

@@ -1,6 +1,7 @@
 #pragma once
 // Plan (x, z) predicates shared by the navmesh sources (not installed, not public).
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -12,9 +13,33 @@ namespace waymark::navmesh::detail {
 /// edges' lengths multiplied (rounding in a builder's sums), and still count as straight.
 inline constexpr double convexity_tolerance = 1e-9;
 
-/// How far outside a polygon's edge (world units) a point still counts as on it: rounding in
-/// the point's own arithmetic, not a tolerance for sloppy input.
-inline constexpr double on_edge_distance = 1e-9;
+/// Points this close (world units) are one point, and a point this close to a line or a
+/// polygon's edge is on it: rounding in the points' own arithmetic (interval ends come from
+/// chains of intersections), not a tolerance for sloppy input.
+inline constexpr double snap_distance = 1e-9;
+
+/// Twice the signed area of a, b, c: > 0 when c is left of the ray from a through b.
+inline double turn(Vec2 a, Vec2 b, Vec2 c) { return cross(b - a, c - a); }
+
+/// Which side of the ray from a through b the point c is on: 1 left, -1 right, 0 on its line
+/// (within snap_distance).
+inline int side(Vec2 a, Vec2 b, Vec2 c) {
+  const double t = turn(a, b, c);
+  if (std::abs(t) <= snap_distance * length(b - a)) return 0;
+  return t > 0 ? 1 : -1;
+}
+
+inline bool same_point(Vec2 a, Vec2 b) { return length_squared(a - b) <= snap_distance * snap_distance; }
+
+/// The point where the line from `r` through `p` crosses the segment a-b (clamped to it, and
+/// snapped to a or b when that close).
+inline Vec2 line_hit(Vec2 r, Vec2 p, Vec2 a, Vec2 b) {
+  const Vec2 d = p - r;
+  const double den = cross(d, b - a);
+  if (den == 0) return a;
+  const Vec2 hit = lerp(a, b, std::clamp(cross(d, r - a) / den, 0.0, 1.0));
+  return same_point(hit, a) ? a : same_point(hit, b) ? b : hit;
+}
 
 /// Whether the path a → b → e turns left or goes straight on at b (within convexity_tolerance).
 inline bool turns_left_or_straight(Vec2 a, Vec2 b, Vec2 e) {

@@ -17,6 +17,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "plan_geometry.hpp"
+#include "query_ends.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 #include "waymark/search/generation_array.hpp"
@@ -36,13 +38,9 @@ class PolyanyaSpace {
   explicit PolyanyaSpace(const NavMesh& mesh)
       : mesh_(&mesh), start_root_(static_cast<std::uint32_t>(mesh.vertex_count())), goal_root_(start_root_ + 1) {}
 
-  void set_query(PolyId start_poly, Vec3 start, PolyId goal_poly, Vec3 goal, const QueryFilter& filter) {
-    start_poly_ = start_poly;
-    goal_poly_ = goal_poly;
-    start_ = start;
-    goal_ = goal;
-    filter_ = filter;
-    every_vertex_may_bend_ = !mesh_->passes_all(filter);
+  void set_query(const QueryEnds& ends) {
+    ends_ = ends;
+    every_vertex_may_bend_ = !mesh_->passes_all(ends.filter);
     if (root_g_.size() != mesh_->vertex_count()) {
       root_g_.assign(mesh_->vertex_count());
     } else {
@@ -51,15 +49,13 @@ class PolyanyaSpace {
   }
 
   [[nodiscard]] IntervalNode start_node() const {
-    return {start_root_, invalid_corner, start_poly_, plan(start_), plan(start_)};
+    return {start_root_, invalid_corner, ends_.start_poly, plan(ends_.start), plan(ends_.start)};
   }
   [[nodiscard]] IntervalNode goal_node() const { return {goal_root_, invalid_corner, PolyId{}, {}, {}}; }
   [[nodiscard]] bool is_vertex(std::uint32_t root) const { return root < start_root_; }
-  [[nodiscard]] PolyId goal_poly() const { return goal_poly_; }
-  [[nodiscard]] Vec3 goal_point() const { return goal_; }
   /// Where a root stands, in 3D.
   [[nodiscard]] Vec3 root_point(std::uint32_t root) const {
-    return root == start_root_ ? start_ : root == goal_root_ ? goal_ : mesh_->vertex(root);
+    return root == start_root_ ? ends_.start : root == goal_root_ ? ends_.goal : mesh_->vertex(root);
   }
 
   [[nodiscard]] bool dominated(const IntervalNode& n, Cost g) const {
@@ -82,7 +78,7 @@ class PolyanyaSpace {
 
   [[nodiscard]] Vec2 at(std::uint32_t corner) const { return plan(mesh_->vertex(mesh_->data().corners[corner])); }
   [[nodiscard]] bool may_bend_at(std::uint32_t vertex) const { return every_vertex_may_bend_ || mesh_->on_wall(vertex); }
-  [[nodiscard]] bool passable(PolyId p) const { return p.valid() && filter_.passes(mesh_->flags(p)); }
+  [[nodiscard]] bool passable(PolyId p) const { return p.valid() && ends_.filter.passes(mesh_->flags(p)); }
 
   /// Passes f the node entering the neighbour across edge k through the part of it from `from`
   /// (nearer corner k) to `to` (nearer the next corner), seen from `root`; nothing when the
@@ -99,43 +95,13 @@ class PolyanyaSpace {
   const NavMesh* mesh_;
   std::uint32_t start_root_;
   std::uint32_t goal_root_;
-  PolyId start_poly_, goal_poly_;
-  Vec3 start_, goal_;
-  QueryFilter filter_;
+  QueryEnds ends_;
   bool every_vertex_may_bend_ = false;
   mutable search::GenerationArray<RootBest> root_g_;  // the least g each root vertex was reached at
 };
 
-/// Points this close (world units) are one point, and a point this close to a line is on it:
-/// interval ends come from chains of intersections, and a ray that passes through a vertex
-/// must find that vertex exactly, or no path may bend there.
-inline constexpr double snap_distance = 1e-9;
-
-/// Twice the signed area of a, b, c: > 0 when c is left of the ray from a through b.
-inline double turn(Vec2 a, Vec2 b, Vec2 c) { return cross(b - a, c - a); }
-
-/// Which side of the ray from a through b the point c is on: 1 left, -1 right, 0 on its line
-/// (within snap_distance).
-inline int side(Vec2 a, Vec2 b, Vec2 c) {
-  const double t = turn(a, b, c);
-  if (std::abs(t) <= snap_distance * length(b - a)) return 0;
-  return t > 0 ? 1 : -1;
-}
-
-inline bool same_point(Vec2 a, Vec2 b) { return length_squared(a - b) <= snap_distance * snap_distance; }
-
-/// The point where the line from `r` through `p` crosses the segment a-b (clamped to it, and
-/// snapped to a or b when that close).
-inline Vec2 line_hit(Vec2 r, Vec2 p, Vec2 a, Vec2 b) {
-  const Vec2 d = p - r;
-  const double den = cross(d, b - a);
-  if (den == 0) return a;
-  const Vec2 hit = lerp(a, b, std::clamp(cross(d, r - a) / den, 0.0, 1.0));
-  return same_point(hit, a) ? a : same_point(hit, b) ? b : hit;
-}
-
 inline Cost PolyanyaSpace::estimate(const IntervalNode& n) const {
-  const Vec2 goal = plan(goal_);
+  const Vec2 goal = plan(ends_.goal);
   if (n.root == goal_root_) return 0;
   const Vec2 r = plan(root_point(n.root));
   if (n.left == n.right || turn(n.right, n.left, r) == 0) return distance(r, goal);
@@ -155,7 +121,7 @@ inline Cost PolyanyaSpace::estimate(const IntervalNode& n) const {
 template <class F>
 void PolyanyaSpace::for_each_successor(const IntervalNode& n, F&& f) const {
   if (n.root == goal_root_) return;
-  const Vec2 goal = plan(goal_);
+  const Vec2 goal = plan(ends_.goal);
   const NavMeshData& d = mesh_->data();
   const PolyId p = n.poly;
   const std::uint32_t first = d.poly_begin[p.value], count = d.poly_begin[p.value + 1] - first;
@@ -163,7 +129,7 @@ void PolyanyaSpace::for_each_successor(const IntervalNode& n, F&& f) const {
   const Vec2 r = plan(root_point(n.root));
 
   if (n.edge == invalid_corner) {  // the start, or a wall vertex of the goal's polygon: sees all of it
-    if (p == goal_poly_) f(goal_node(), distance(r, goal));
+    if (p == ends_.goal_poly) f(goal_node(), distance(r, goal));
     if (n.root == start_root_) {
       for (std::uint32_t i = 0; i < count; ++i) emit(n.root, first + i, at(first + i), at(mesh_->next_corner(first + i)), 0, f);
     }
@@ -180,7 +146,7 @@ void PolyanyaSpace::for_each_successor(const IntervalNode& n, F&& f) const {
     // The root is on the interval's line: on the interval (it then sees all of p, a convex
     // polygon it stands on the edge of), or beyond its ends, where a taut path does not enter.
     if (!same_point(r, L) && !same_point(r, R) && dot(L - r, R - r) > 0) return;
-    if (p == goal_poly_) f(goal_node(), distance(r, goal));
+    if (p == ends_.goal_poly) f(goal_node(), distance(r, goal));
     for (std::uint32_t i = 1; i < count; ++i) {
       const std::uint32_t e = corner(local_k + i);
       emit(n.root, e, at(e), at(mesh_->next_corner(e)), 0, f);
@@ -188,7 +154,7 @@ void PolyanyaSpace::for_each_successor(const IntervalNode& n, F&& f) const {
     return;
   }
 
-  if (p == goal_poly_) {
+  if (p == ends_.goal_poly) {
     if (side(r, R, goal) >= 0 && side(r, L, goal) <= 0) {
       f(goal_node(), distance(r, goal));
     } else if (side(r, R, goal) < 0) {

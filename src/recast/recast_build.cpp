@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -27,17 +29,19 @@ class Context : public rcContext {
   }
 };
 
-template <class T, void (*Free)(T*)>
-struct Owned {
-  T* p;
-  explicit Owned(T* q) : p(q) {
-    if (!p) throw std::bad_alloc();
-  }
-  Owned(const Owned&) = delete;
-  Owned& operator=(const Owned&) = delete;
-  ~Owned() { Free(p); }
-  T& operator*() const { return *p; }
+/// Frees the scratch Recast allocates while it builds.
+struct Release {
+  void operator()(rcHeightfield* p) const { rcFreeHeightField(p); }
+  void operator()(rcCompactHeightfield* p) const { rcFreeCompactHeightfield(p); }
+  void operator()(rcContourSet* p) const { rcFreeContourSet(p); }
 };
+
+/// Owns what a Recast allocator returned; bad_alloc when it returned nothing.
+template <class T>
+std::unique_ptr<T, Release> owned(T* p) {
+  if (!p) throw std::bad_alloc();
+  return std::unique_ptr<T, Release>(p);
+}
 
 void require(bool ok, const char* what) {
   if (!ok) throw BuildError(std::string("Recast parameter ") + what);
@@ -125,7 +129,7 @@ RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& p
   const auto step = [&](bool ok, const char* what) {
     if (!ok) throw BuildError(std::string("Recast could not ") + what + (ctx.last_error.empty() ? "" : ": " + ctx.last_error));
   };
-  Owned<rcHeightfield, rcFreeHeightField> solid(rcAllocHeightfield());
+  const auto solid = owned(rcAllocHeightfield());
   step(rcCreateHeightfield(&ctx, *solid, w, h, bmin, bmax, cs, ch), "create its heightfield");
   std::vector<unsigned char> areas(static_cast<std::size_t>(nt), 0);
   rcMarkWalkableTriangles(&ctx, static_cast<float>(params.agent_max_slope), verts.data(), nv, tris.data(), nt,
@@ -136,14 +140,14 @@ RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& p
   rcFilterLedgeSpans(&ctx, walkable_height, walkable_climb, *solid);
   rcFilterWalkableLowHeightSpans(&ctx, walkable_height, *solid);
 
-  Owned<rcCompactHeightfield, rcFreeCompactHeightfield> chf(rcAllocCompactHeightfield());
+  const auto chf = owned(rcAllocCompactHeightfield());
   step(rcBuildCompactHeightfield(&ctx, walkable_height, walkable_climb, *solid, *chf), "build its compact heightfield");
   step(rcErodeWalkableArea(&ctx, walkable_radius, *chf), "erode the walkable area");
   step(rcBuildDistanceField(&ctx, *chf), "build the distance field");
   const auto squared = [](double v) { return static_cast<int>(v * v); };
   step(rcBuildRegions(&ctx, *chf, 0, squared(params.region_min_size), squared(params.region_merge_size)),
        "build regions");
-  Owned<rcContourSet, rcFreeContourSet> contours(rcAllocContourSet());
+  const auto contours = owned(rcAllocContourSet());
   step(rcBuildContours(&ctx, *chf, static_cast<float>(params.edge_max_error),
                        static_cast<int>(params.edge_max_len / params.cell_size), *contours),
        "build contours");
@@ -173,6 +177,10 @@ NavMesh to_nav_mesh(const RecastMeshes& meshes) {
     d.vertices.push_back({static_cast<double>(pm.bmin[0] + v[0] * pm.cs), static_cast<double>(pm.bmin[1] + v[1] * pm.ch),
                           static_cast<double>(pm.bmin[2] + v[2] * pm.cs)});
   }
+  d.climb = meshes.params().agent_max_climb;
+  const rcPolyMeshDetail& dm = meshes.detail_mesh();
+  const bool has_detail = dm.nmeshes >= pm.npolys;  // else heights come from the polygons
+  if (has_detail) d.detail_begin.push_back(0);
   std::vector<std::uint32_t> corners;
   std::vector<PolyId> links;
   for (int i = 0; i < pm.npolys; ++i) {
@@ -185,52 +193,40 @@ NavMesh to_nav_mesh(const RecastMeshes& meshes) {
       // 0x8000 marks a link to another tile: a solo mesh has none, so it is a wall.
       links.push_back(n == RC_MESH_NULL_IDX || (n & 0x8000) != 0 ? PolyId{} : PolyId{n});
     }
+    if (has_detail) {  // heights as Detour takes them
+      const unsigned int* m = &dm.meshes[i * 4];
+      for (unsigned int t = 0; t < m[3]; ++t) {
+        const unsigned char* tri = &dm.tris[(m[2] + t) * 4];
+        std::array<Vec3, 3>& out = d.detail.emplace_back();
+        for (std::size_t c = 0; c < 3; ++c) {
+          // As Detour: the first detail vertices are the polygon's own, at its heights.
+          const unsigned int j = tri[c];
+          if (j < corners.size()) {
+            out[c] = d.vertices[corners[j]];
+          } else {
+            const float* v = &dm.verts[(m[0] + j) * 3];
+            out[c] = {v[0], v[1], v[2]};
+          }
+        }
+      }
+      d.detail_begin.push_back(static_cast<std::uint32_t>(d.detail.size()));
+    }
     double twice_area = 0;
     for (std::size_t k = 0; k < corners.size(); ++k) {
       twice_area += cross(navmesh::plan(d.vertices[corners[k]]), navmesh::plan(d.vertices[corners[(k + 1) % corners.size()]]));
     }
     if (twice_area < 0) {
-      // Reversed, edge k runs along the old edge n - 2 - k (mod n), backwards.
-      const std::size_t n = corners.size();
+      // Reversed, edge k is the old edge n - 2 - k (mod n), run backwards: the links reversed,
+      // then rotated by one.
       std::reverse(corners.begin(), corners.end());
-      std::vector<PolyId> old = links;
-      for (std::size_t k = 0; k < n; ++k) links[k] = old[(2 * n - 2 - k) % n];
+      std::reverse(links.begin(), links.end());
+      std::rotate(links.begin(), links.begin() + 1, links.end());
     }
     d.corners.insert(d.corners.end(), corners.begin(), corners.end());
     d.neighbors.insert(d.neighbors.end(), links.begin(), links.end());
     d.poly_begin.push_back(static_cast<std::uint32_t>(d.corners.size()));
     d.areas.push_back(pm.areas[i]);
     d.flags.push_back(pm.flags[i]);
-  }
-  d.climb = meshes.params().agent_max_climb;
-  // Heights from the detail mesh, as Detour takes them.
-  const rcPolyMeshDetail& dm = meshes.detail_mesh();
-  d.detail_begin.push_back(0);
-  for (int i = 0; i < pm.npolys && i < dm.nmeshes; ++i) {
-    const unsigned int* m = &dm.meshes[i * 4];
-    const unsigned short* p = &pm.polys[i * 2 * pm.nvp];
-    unsigned int n = 0;
-    while (n < static_cast<unsigned int>(pm.nvp) && p[n] != RC_MESH_NULL_IDX) ++n;
-    for (unsigned int t = 0; t < m[3]; ++t) {
-      const unsigned char* tri = &dm.tris[(m[2] + t) * 4];
-      std::array<Vec3, 3> corners3{};
-      for (int c = 0; c < 3; ++c) {
-        // As Detour: the first n detail vertices are the polygon's own, at its heights.
-        const unsigned int j = tri[c];
-        if (j < n) {
-          corners3[static_cast<std::size_t>(c)] = d.vertices[p[j]];
-        } else {
-          const float* v = &dm.verts[(m[0] + j) * 3];
-          corners3[static_cast<std::size_t>(c)] = {v[0], v[1], v[2]};
-        }
-      }
-      d.detail.push_back(corners3);
-    }
-    d.detail_begin.push_back(static_cast<std::uint32_t>(d.detail.size()));
-  }
-  if (d.detail_begin.size() != d.areas.size() + 1) {  // no detail mesh: heights from the polygons
-    d.detail_begin.clear();
-    d.detail.clear();
   }
   return NavMesh(std::move(d));
 }

@@ -3,6 +3,7 @@
 #include <sstream>
 #include <string>
 
+#include "support/error_text.hpp"
 #include "waymark/io/obj.hpp"
 
 namespace waymark {
@@ -16,12 +17,7 @@ TriangleMesh parse(const std::string& text, const ObjLoadOptions& o = {}) {
 
 /// The LoadError's message for `text`, or "" when it loads.
 std::string error_of(const std::string& text, const ObjLoadOptions& o = {}) {
-  try {
-    (void)parse(text, o);
-  } catch (const LoadError& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_text<LoadError>([&] { (void)parse(text, o); });
 }
 
 TEST(ObjFile, FanTriangulatesFacesOfAnySizeAndIgnoresOtherRecords) {
@@ -95,12 +91,7 @@ namespace {
 
 std::string query_error_of(const std::string& text) {
   std::istringstream in(text);
-  try {
-    (void)io::parse_nav_queries(in, "q.txt");
-  } catch (const LoadError& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_text<LoadError>([&] { (void)io::parse_nav_queries(in, "q.txt"); });
 }
 
 TEST(NavQueryFile, ReadsPathQueriesAndSkipsTheRest) {

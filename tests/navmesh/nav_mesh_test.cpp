@@ -5,6 +5,7 @@
 #include <random>
 #include <string>
 
+#include "support/error_text.hpp"
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 
@@ -14,12 +15,7 @@ namespace {
 /// The BuildError's message of `f()`, or "" when it does not throw.
 template <class F>
 std::string build_error_of(F&& f) {
-  try {
-    f();
-  } catch (const BuildError& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_text<BuildError>(f);
 }
 
 /// A unit square floor at height `y` as two triangles that do not share vertex indices (as

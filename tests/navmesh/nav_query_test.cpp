@@ -39,12 +39,14 @@ TEST(NavMeshQuery, StraightAcrossOpenFloor) {
 
 TEST(NavMeshQuery, BendsAtTheInnerCornerOfAnL) {
   const NavMesh nav = floor_of({{0, 0}, {1, 0}, {1, 1}});
-  NavMeshQuery q(nav);
-  ASSERT_EQ(q.find_path({0.5, 0, 0.9}, {1.9, 0, 1.5}), Status::success());
-  ASSERT_EQ(q.path().corners.size(), 3u);
-  EXPECT_EQ(q.path().corners[1], (Vec3{1, 0, 1}));
-  EXPECT_NEAR(q.path().length, std::hypot(0.5, 0.1) + std::hypot(0.9, 0.5), 1e-12);
-  EXPECT_TRUE(test::stays_on_mesh(nav, q.path().corners, 0.01));
+  for (const NavMode mode : {NavMode::shortest, NavMode::funnel}) {
+    NavMeshQuery q(nav, {.mode = mode});
+    ASSERT_EQ(q.find_path({0.5, 0, 0.9}, {1.9, 0, 1.5}), Status::success());
+    ASSERT_EQ(q.path().corners.size(), 3u);
+    EXPECT_EQ(q.path().corners[1], (Vec3{1, 0, 1}));
+    EXPECT_NEAR(q.path().length, std::hypot(0.5, 0.1) + std::hypot(0.9, 0.5), 1e-12);
+    EXPECT_TRUE(test::stays_on_mesh(nav, q.path().corners, 0.01));
+  }
 }
 
 TEST(NavMeshQuery, SamePolygonAndOffTheMesh) {

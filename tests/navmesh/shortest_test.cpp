@@ -115,22 +115,6 @@ NavMesh random_floor(std::mt19937_64& rng, int width, int height, double hole_sh
   return build_from_triangles(m);
 }
 
-TEST(NavMeshShortest, BendsAtTheInnerCornerOfAnL) {
-  TriangleMesh m;
-  for (const auto& [x, z] : {std::pair{0.0, 0.0}, {1.0, 0.0}, {1.0, 1.0}}) {
-    const auto base = static_cast<std::uint32_t>(m.vertices.size());
-    m.vertices.insert(m.vertices.end(), {{x, 0, z}, {x, 0, z + 1}, {x + 1, 0, z + 1}, {x + 1, 0, z}});
-    m.triangles.push_back({base, base + 1, base + 2});
-    m.triangles.push_back({base, base + 2, base + 3});
-  }
-  const NavMesh nav = build_from_triangles(m);
-  NavMeshQuery q(nav);
-  ASSERT_EQ(q.find_path({0.5, 0, 0.9}, {1.9, 0, 1.5}), Status::success());
-  ASSERT_EQ(q.path().corners.size(), 3u);
-  EXPECT_EQ(q.path().corners[1], (Vec3{1, 0, 1}));
-  EXPECT_NEAR(q.path().length, std::hypot(0.5, 0.1) + std::hypot(0.9, 0.5), 1e-12);
-}
-
 TEST(NavMeshShortest, EqualsTheVisibilityGraphOnRandomFloors) {
   std::mt19937_64 rng(42);
   int compared = 0, unreachable = 0;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "support/detour_reference.hpp"
+#include "support/error_text.hpp"
 #include "support/navmesh_support.hpp"
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/nav_query.hpp"
@@ -21,12 +22,7 @@ using navmesh::NavMeshQuery;
 using navmesh::NavPath;
 
 std::string build_error_of(const TriangleMesh& mesh, const RecastParams& params) {
-  try {
-    (void)build_nav_mesh(mesh, params);
-  } catch (const BuildError& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_text<BuildError>([&] { (void)build_nav_mesh(mesh, params); });
 }
 
 TriangleMesh load(const char* name) { return io::load_obj(std::string(WAYMARK_DATA_DIR "/meshes/") + name); }
@@ -72,51 +68,27 @@ TEST(RecastBuild, RefusesBadParametersAndOversizedLevels) {
   EXPECT_EQ(build_error_of(wall, {}), "no walkable area: Recast made no polygons");
 }
 
-/// How waymark's lengths (one mode) compare with Detour's over a set of queries.
-struct Comparison {
-  int compared = 0, equal = 0, shorter = 0, longer = 0;
-  double worst_ratio = 1;  // waymark / Detour, the largest
-};
-
-/// Runs each query with Detour and waymark (funnel mode) on the same Recast mesh: the same
+/// Runs each query with Detour and with waymark in `mode` on the same Recast mesh: the same
 /// queries must find a path (or a partial one) with both, every waymark path must stay on the
-/// mesh, and lengths are tallied (equal: within 1e-3 + 0.5%, as heights are Recast's coarse
-/// polygon heights here and Detour's detail heights there).
-Comparison compare_with_detour(const RecastMeshes& meshes, const std::vector<std::pair<Vec3, Vec3>>& queries,
-                               navmesh::NavMode mode) {
+/// mesh, and the lengths of the paths both found are tallied.
+test::LengthTally compare_with_detour(const RecastMeshes& meshes, const std::vector<std::pair<Vec3, Vec3>>& queries,
+                                      navmesh::NavMode mode) {
   const NavMesh nav = to_nav_mesh(meshes);
   test::DetourReference detour(meshes);
   NavMeshQuery q(nav, {.mode = mode});
-  Comparison c;
+  test::LengthTally c;
   for (const auto& [from, to] : queries) {
     const auto ref = detour.find_path(from, to, 0x3, 0);
     const Status s = q.find_path(from, to, navmesh::QueryFilter{.include = 0x3});
     EXPECT_EQ(ref.found, s.succeeded() || s.has(StatusDetail::partial_result));
     if (!ref.found || ref.partial || !s.succeeded()) continue;
     EXPECT_TRUE(test::stays_on_mesh(nav, q.path().corners));
-    ++c.compared;
-    const double ours = q.path().length;
-    if (std::abs(ours - ref.length) <= 1e-3 + 0.005 * ref.length) {
-      ++c.equal;
-    } else if (ours < ref.length) {
-      ++c.shorter;
-    } else {
-      ++c.longer;
-      c.worst_ratio = std::max(c.worst_ratio, ours / ref.length);
-    }
+    c.add(q.path().length, ref.length);
   }
-  std::printf("%s vs Detour: %d compared, %d equal (1e-3 + 0.5%%), %d shorter, %d longer (worst x%.4f)\n", mode == navmesh::NavMode::funnel ? "funnel" : "shortest", c.compared,
-              c.equal, c.shorter, c.longer, c.worst_ratio);
+  std::printf("%s vs Detour: %d compared, %d equal (1e-3 + 0.5%%), %d shorter, %d longer (worst x%.4f)\n",
+              mode == navmesh::NavMode::funnel ? "funnel" : "shortest", c.compared, c.equal, c.shorter, c.longer,
+              c.worst_longer_ratio);
   return c;
-}
-
-/// Seeded random pairs of polygon centres on a mesh.
-std::vector<std::pair<Vec3, Vec3>> random_pairs(const NavMesh& nav, int count) {
-  std::mt19937_64 rng(2017);
-  std::uniform_int_distribution<std::uint32_t> any_poly(0, static_cast<std::uint32_t>(nav.poly_count() - 1));
-  std::vector<std::pair<Vec3, Vec3>> queries;
-  for (int i = 0; i < count; ++i) queries.emplace_back(nav.centroid(PolyId{any_poly(rng)}), nav.centroid(PolyId{any_poly(rng)}));
-  return queries;
 }
 
 // The funnel mode against Detour on the same Recast polygon mesh. Both run A* over portals
@@ -126,21 +98,21 @@ std::vector<std::pair<Vec3, Vec3>> random_pairs(const NavMesh& nav, int count) {
 TEST(RecastDetour, FunnelModeAgreesWithDetourOnRecastDemoQueries) {
   const auto queries = test::recast_demo_queries();
   ASSERT_EQ(queries.size(), 21u);
-  const Comparison c = compare_with_detour(build_recast_meshes(load("nav_test.obj")), queries, navmesh::NavMode::funnel);
+  const test::LengthTally c = compare_with_detour(build_recast_meshes(load("nav_test.obj")), queries, navmesh::NavMode::funnel);
   EXPECT_EQ(c.compared, 21);
   EXPECT_GE(c.equal, 19);  // measured: 20 equal, 1 shorter
-  EXPECT_LE(c.worst_ratio, 1.01);
+  EXPECT_LE(c.worst_longer_ratio, 1.01);
 }
 
 TEST(RecastDetour, FunnelModeAgreesWithDetourOnRandomDungeonPairs) {
   const RecastMeshes meshes = build_recast_meshes(load("dungeon.obj"));
-  const auto queries = random_pairs(to_nav_mesh(meshes), 1000);
-  const Comparison c = compare_with_detour(meshes, queries, navmesh::NavMode::funnel);
+  const auto queries = test::centroid_pairs(to_nav_mesh(meshes), 1000);
+  const test::LengthTally c = compare_with_detour(meshes, queries, navmesh::NavMode::funnel);
   EXPECT_GT(c.compared, 500);
   // Measured: all 776 equal. The corridors may still differ on other meshes (Detour keeps one
   // entry point per polygon), so a few longer paths would not be a fault.
   EXPECT_GE(c.equal, c.compared * 95 / 100);
-  EXPECT_LE(c.worst_ratio, 1.05);
+  EXPECT_LE(c.worst_longer_ratio, 1.05);
 }
 
 // The shortest mode is never longer than Detour's straight path: 1e-3, plus 0.5% because
@@ -149,8 +121,8 @@ TEST(RecastDetour, ShortestModeIsNeverLongerThanDetour) {
   for (const char* file : {"nav_test.obj", "dungeon.obj"}) {
     SCOPED_TRACE(file);
     const RecastMeshes meshes = build_recast_meshes(load(file));
-    const auto queries = std::string(file) == "nav_test.obj" ? test::recast_demo_queries() : random_pairs(to_nav_mesh(meshes), 1000);
-    const Comparison c = compare_with_detour(meshes, queries, navmesh::NavMode::shortest);
+    const auto queries = std::string(file) == "nav_test.obj" ? test::recast_demo_queries() : test::centroid_pairs(to_nav_mesh(meshes), 1000);
+    const test::LengthTally c = compare_with_detour(meshes, queries, navmesh::NavMode::shortest);
     EXPECT_EQ(c.longer, 0);
     EXPECT_GT(c.compared, static_cast<int>(queries.size()) / 2);
   }

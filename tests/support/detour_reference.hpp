@@ -8,6 +8,7 @@
 #include <recastnavigation/DetourNavMeshQuery.h>
 #include <recastnavigation/Recast.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -16,6 +17,27 @@
 #include "waymark/recast/recast_build.hpp"
 
 namespace waymark::test {
+
+/// How waymark's path lengths compare with Detour's, query by query: equal within
+/// 1e-3 + 0.5 % (heights come from slightly different places), else shorter or longer.
+struct LengthTally {
+  int compared = 0, equal = 0, shorter = 0, longer = 0;
+  double most_shorter_by = 0;     ///< 1 - waymark / Detour, the largest
+  double worst_longer_ratio = 1;  ///< waymark / Detour, the largest
+
+  void add(double ours, double detour) {
+    ++compared;
+    if (std::abs(ours - detour) <= 1e-3 + 0.005 * detour) {
+      ++equal;
+    } else if (ours < detour) {
+      ++shorter;
+      most_shorter_by = std::max(most_shorter_by, 1 - ours / detour);
+    } else {
+      ++longer;
+      worst_longer_ratio = std::max(worst_longer_ratio, ours / detour);
+    }
+  }
+};
 
 class DetourReference {
  public:

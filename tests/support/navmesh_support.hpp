@@ -1,6 +1,6 @@
 #pragma once
-// What the navmesh tests share: RecastDemo's path queries, random points on a mesh, and the
-// check that a path stays on the mesh.
+// What the navmesh tests (and bench/navmesh_bench.cpp) share: RecastDemo's path queries,
+// seeded pairs and random points on a mesh, and the check that a path stays on the mesh.
 
 #include <random>
 #include <string>
@@ -19,6 +19,15 @@ inline std::vector<std::pair<Vec3, Vec3>> recast_demo_queries() {
     out.emplace_back(q.from, q.to);
   }
   return out;
+}
+
+/// `count` seeded pairs of polygon centres (the 1,000 pairs on dungeon.obj).
+inline std::vector<std::pair<Vec3, Vec3>> centroid_pairs(const navmesh::NavMesh& nav, int count) {
+  std::mt19937_64 rng(2017);
+  std::uniform_int_distribution<std::uint32_t> any_poly(0, static_cast<std::uint32_t>(nav.poly_count() - 1));
+  std::vector<std::pair<Vec3, Vec3>> pairs;
+  for (int i = 0; i < count; ++i) pairs.emplace_back(nav.centroid(PolyId{any_poly(rng)}), nav.centroid(PolyId{any_poly(rng)}));
+  return pairs;
 }
 
 /// A point drawn uniformly from a random triangle of a triangle navmesh.

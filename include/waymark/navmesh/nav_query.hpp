@@ -21,6 +21,7 @@ namespace waymark::navmesh {
 
 namespace detail {
 class PolyanyaSpace;
+struct QueryEnds;
 }  // namespace detail
 
 /// How a NavMeshQuery finds its paths.
@@ -123,9 +124,7 @@ class NavMeshQuery {
   std::unique_ptr<detail::PolyanyaSpace> polyanya_;
   search::SearchHandle<std::uint32_t> portals_search_;
   search::SearchHandle<IntervalNode> intervals_search_;
-  QueryFilter filter_;
-  PolyId start_poly_;
-  Vec3 start_;
+  std::unique_ptr<detail::QueryEnds> ends_;
   NavPath path_;
   std::vector<Portal> portals_;
   Vec3 to_;
