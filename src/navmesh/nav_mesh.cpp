@@ -216,6 +216,11 @@ void NavMesh::build_index() {
       if (data_.corners[j] == data_.corners[next_corner(k)] && data_.corners[next_corner(j)] == data_.corners[k]) twin_[k] = j;
     }
   }
+  dead_end_.assign(polys, 0);
+  for (std::uint32_t i = 0; i < polys; ++i) {
+    const auto n = neighbors(PolyId{i});
+    dead_end_[i] = std::count_if(n.begin(), n.end(), [](PolyId q) { return q.valid(); }) <= 1;
+  }
   island_.assign(polys, PolyId::invalid_value);
   std::vector<PolyId> stack;
   for (std::uint32_t i = 0, next = 0; i < polys; ++i) {

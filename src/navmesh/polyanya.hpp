@@ -9,7 +9,8 @@
 // is expanded by projecting the interval through its polygon: the parts of the other edges the
 // root sees keep the root (cost 0); the parts beyond the interval's ends, where those ends are
 // wall vertices, take that vertex as their root (cost: the distance to it). Nodes whose root
-// vertex was already reached more cheaply are dropped (root-level pruning).
+// vertex was already reached more cheaply are dropped (root-level pruning), and so are nodes
+// entering a dead-end polygon (one neighbour) that does not hold the goal.
 //
 // All geometry is in plan (x, z): the path is the shortest in plan, and measured in 3D after.
 
@@ -86,7 +87,8 @@ class PolyanyaSpace {
   template <class F>
   void emit(std::uint32_t root, std::uint32_t k, Vec2 from, Vec2 to, Cost cost, F& f) const {
     const PolyId next = mesh_->data().neighbors[k];
-    if (!passable(next) || from == to) return;
+    // A dead end leads nowhere but back: only worth entering when the goal is in it.
+    if (!passable(next) || from == to || (mesh_->dead_end(next) && next != ends_.goal_poly)) return;
     // Entering the neighbour through its own edge, which runs the other way: the end nearer
     // our next corner is on the traveller's left.
     f(IntervalNode{root, mesh_->twin(k), next, to, from}, cost);

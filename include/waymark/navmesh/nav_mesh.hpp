@@ -92,6 +92,8 @@ class NavMesh {
   [[nodiscard]] std::uint32_t twin(std::uint32_t k) const { return twin_[k]; }
   /// Whether vertex v lies on a wall (an edge without a neighbour): where a shortest path may bend.
   [[nodiscard]] bool on_wall(std::uint32_t v) const { return on_wall_[v] != 0; }
+  /// Whether p has at most one neighbour: a path that enters it can only end in it.
+  [[nodiscard]] bool dead_end(PolyId p) const { return dead_end_[p.value] != 0; }
   /// The island of polygon p: polygons connected through neighbours share one number.
   [[nodiscard]] std::uint32_t island(PolyId p) const { return island_[p.value]; }
   /// Whether `filter` passes every polygon of the mesh (then only walls bound it).
@@ -143,6 +145,7 @@ class NavMesh {
   std::vector<PolyId> corner_poly_;
   std::vector<std::uint32_t> twin_;
   std::vector<std::uint8_t> on_wall_;
+  std::vector<std::uint8_t> dead_end_;
   std::vector<std::uint32_t> island_;
   std::vector<std::uint16_t> distinct_flags_;
   std::vector<Aabb3> poly_bounds_;

@@ -2,12 +2,14 @@
 /// @file NavMeshQuery: paths between points on a navmesh, as Detour's dtNavMeshQuery gives them
 /// (nearest polygons, a polygon corridor, its corners), through the one search engine.
 
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
 
 #include "waymark/core/geometry.hpp"
+#include "waymark/core/hash.hpp"
 #include "waymark/core/ids.hpp"
 #include "waymark/core/stats.hpp"
 #include "waymark/core/status.hpp"
@@ -135,9 +137,10 @@ class NavMeshQuery {
 template <>
 struct std::hash<waymark::navmesh::IntervalNode> {
   std::size_t operator()(const waymark::navmesh::IntervalNode& n) const noexcept {
-    const auto bits = [](double v) { return std::hash<double>{}(v); };
-    std::size_t h = std::hash<std::uint64_t>{}((std::uint64_t{n.root} << 32) ^ n.edge);
-    for (double v : {n.left.x, n.left.y, n.right.x, n.right.y}) h = h * 31 + bits(v);
-    return h;
+    // + 0.0 makes -0.0 hash as 0.0, the value it compares equal to.
+    const auto bits = [](double v) { return std::bit_cast<std::uint64_t>(v + 0.0); };
+    std::uint64_t h = (std::uint64_t{n.root} << 32) ^ n.edge;
+    for (double v : {n.left.x, n.left.y, n.right.x, n.right.y}) h = std::rotl(h, 21) ^ bits(v);
+    return static_cast<std::size_t>(waymark::mix64(h));
   }
 };
