@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "waymark/core/stopwatch.hpp"
@@ -42,6 +44,15 @@ const char* status_name(Status s) {
   return s.has(StatusDetail::partial_result) ? "partial" : "failure";
 }
 
+std::optional<navmesh::NavMode> mode_of(const std::string& name) {
+  using navmesh::NavMode;
+  for (const auto& [n, m] : {std::pair{"shortest", NavMode::shortest}, std::pair{"funnel", NavMode::funnel},
+                             std::pair{"centroids", NavMode::centroids}}) {
+    if (name == n) return m;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& a) {
@@ -52,7 +63,7 @@ CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& a) {
       ->capture_default_str();
   cmd->add_option("--mode", a.mode,
                   "shortest: the shortest path on the mesh (Polyanya); funnel: A* over portals, then the funnel "
-                  "(Detour's paths)")
+                  "(Detour's paths); centroids: A* over polygon centroids, unsmoothed")
       ->capture_default_str();
   cmd->add_option("--from", a.from, "start point x,y,z");
   cmd->add_option("--to", a.to, "goal point x,y,z");
@@ -83,9 +94,8 @@ CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& a) {
 
 int run_navmesh(const NavmeshArgs& a) {
   return guarded([&] {
-    if (a.mode != "shortest" && a.mode != "funnel") {
-      throw UsageError("--mode must be shortest or funnel, got " + waymark::quoted(a.mode));
-    }
+    const auto mode = mode_of(a.mode);
+    if (!mode) throw UsageError("--mode must be shortest, funnel or centroids, got " + waymark::quoted(a.mode));
     const bool single = !a.from.empty() || !a.to.empty();
     if (single == !a.queries.empty()) throw UsageError("give either --from x,y,z --to x,y,z or --queries FILE");
     if (single && (a.from.empty() || a.to.empty())) throw UsageError("--from and --to go together");
@@ -106,7 +116,7 @@ int run_navmesh(const NavmeshArgs& a) {
     }();
     const double build_ms = build_time.seconds() * milliseconds_per_second;
 
-    NavMeshQuery query(nav, {.mode = a.mode == "funnel" ? navmesh::NavMode::funnel : navmesh::NavMode::shortest});
+    NavMeshQuery query(nav, {.mode = *mode});
     double total_s = 0;
     std::size_t found = 0;
     for (const io::NavQueryLine& q : queries) {

@@ -221,6 +221,13 @@ void NavMesh::build_index() {
     const auto n = neighbors(PolyId{i});
     dead_end_[i] = std::count_if(n.begin(), n.end(), [](PolyId q) { return q.valid(); }) <= 1;
   }
+  area_prefix_.assign(polys + 1, 0.0);
+  for (std::uint32_t i = 0; i < polys; ++i) {
+    const auto c = corners(PolyId{i});
+    double twice = 0;
+    for (std::size_t k = 0; k < c.size(); ++k) twice += cross(plan(vertex(c[k])), plan(vertex(c[(k + 1) % c.size()])));
+    area_prefix_[i + 1] = area_prefix_[i] + twice / 2;
+  }
   island_.assign(polys, PolyId::invalid_value);
   std::vector<PolyId> stack;
   for (std::uint32_t i = 0, next = 0; i < polys; ++i) {
@@ -281,6 +288,110 @@ std::uint32_t NavMesh::build_node(std::uint32_t first, std::uint32_t count, std:
   nodes_[self].first = right;
   nodes_[self].count = 0;
   return self;
+}
+
+}  // namespace waymark::navmesh
+
+namespace waymark::navmesh {
+
+Status NavMesh::raycast(PolyId start, Vec3 from, Vec3 to, const QueryFilter& filter, RaycastHit& out) const {
+  out.polys.clear();
+  out.hit = false;
+  out.t = 0;
+  out.normal = {};
+  const bool finite = std::isfinite(from.x) && std::isfinite(from.y) && std::isfinite(from.z) && std::isfinite(to.x) &&
+                      std::isfinite(to.y) && std::isfinite(to.z);
+  if (!finite || start.value >= poly_count() || !filter.passes(flags(start))) {
+    return Status::failure(StatusDetail::invalid_query);
+  }
+  from = closest_point(start, from);
+  const Vec2 s = plan(from), d = plan(to) - s;
+  PolyId p = start;
+  std::uint32_t entry = PolyId::invalid_value;  // the edge p was entered by, not to leave by
+  double t_in = 0;
+  // Each polygon is entered at a larger t than the last: no more steps than polygons (the
+  // bound only guards against rounding on a hostile mesh).
+  for (std::size_t step = 0; step <= poly_count(); ++step) {
+    out.polys.push_back(p);
+    // The edge the line leaves p's (convex) plan through first: where it crosses to an edge's
+    // outer side earliest.
+    double t_out = std::numeric_limits<double>::infinity();
+    std::uint32_t exit = PolyId::invalid_value;
+    for (std::uint32_t k = data_.poly_begin[p.value]; k < data_.poly_begin[p.value + 1]; ++k) {
+      if (k == entry) continue;
+      const Segment3 e = edge(k);
+      const Vec2 a = plan(e.a), b = plan(e.b);
+      const double leaving = cross(b - a, d);  // < 0: the line heads to the edge's outer side
+      if (leaving >= 0) continue;
+      const double t = cross(b - a, s - a) / -leaving;
+      if (t < t_out) {
+        t_out = t;
+        exit = k;
+      }
+    }
+    if (exit == PolyId::invalid_value || t_out >= 1) {  // `to` lies in p
+      out.t = 1;
+      out.point = closest_point(p, to);
+      return Status::success();
+    }
+    t_in = std::max(t_in, t_out);
+    const PolyId q = data_.neighbors[exit];
+    if (!q.valid() || !filter.passes(flags(q))) {
+      out.hit = true;
+      out.t = t_in;
+      const Vec2 at = s + d * t_in;
+      out.point = closest_point(p, Vec3{at.x, from.y + (to.y - from.y) * t_in, at.y});
+      const Segment3 wall = edge(exit);
+      const Vec2 inward = normalized(Vec2{-(wall.b.z - wall.a.z), wall.b.x - wall.a.x});  // left of a CCW edge
+      out.normal = {inward.x, 0, inward.y};
+      return Status::success();
+    }
+    entry = twin(exit);
+    p = q;
+  }
+  return Status::failure(StatusDetail::out_of_nodes);
+}
+
+std::optional<NearestPoly> NavMesh::random_point(const QueryFilter& filter, double u_poly, double u_a,
+                                                 double u_b) const {
+  const std::size_t polys = poly_count();
+  const bool all = passes_all(filter);
+  double total = 0;
+  if (all) {
+    total = area_prefix_.back();
+  } else {
+    for (std::uint32_t i = 0; i < polys; ++i) total += filter.passes(data_.flags[i]) ? plan_area(PolyId{i}) : 0;
+  }
+  if (!(total > 0)) return std::nullopt;
+  // The polygon whose share of the total area holds u_poly · total, and how far into it.
+  double target = std::clamp(u_poly, 0.0, 1.0) * total;
+  PolyId p;
+  if (all) {
+    const auto it = std::upper_bound(area_prefix_.begin() + 1, area_prefix_.end(), target);
+    p = PolyId{static_cast<std::uint32_t>(std::min<std::size_t>(it - area_prefix_.begin() - 1, polys - 1))};
+    target -= area_prefix_[p.value];
+  } else {
+    for (std::uint32_t i = 0; i < polys; ++i) {
+      if (!filter.passes(data_.flags[i]) || !(plan_area(PolyId{i}) > 0)) continue;
+      p = PolyId{i};
+      if (target < plan_area(p)) break;
+      target -= plan_area(p);
+    }
+  }
+  // The fan triangle that holds the rest of target, then a uniform point in it.
+  const auto c = corners(p);
+  const Vec3 a = vertex(c[0]);
+  Vec3 b = vertex(c[1]), e = vertex(c[2]);
+  for (std::size_t k = 1; k + 1 < c.size(); ++k) {
+    b = vertex(c[k]);
+    e = vertex(c[k + 1]);
+    const double area = cross(plan(b) - plan(a), plan(e) - plan(a)) / 2;
+    if (target < area) break;
+    target -= area;
+  }
+  const double r = std::sqrt(std::clamp(u_a, 0.0, 1.0)), v = std::clamp(u_b, 0.0, 1.0);
+  const Vec3 point = a * (1 - r) + b * (r * (1 - v)) + e * (r * v);
+  return NearestPoly{p, closest_point(p, point)};
 }
 
 }  // namespace waymark::navmesh

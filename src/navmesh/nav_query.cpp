@@ -12,15 +12,22 @@
 namespace waymark::navmesh {
 
 /// The portal graph of one query: node k < corners is the portal on edge k, entered from k's
-/// polygon into its neighbour, positioned at the edge's midpoint; then the start and the goal
-/// point. Successors of a node are the portals out of the polygon it enters (the way back
-/// excluded), and the goal when that polygon is the goal's.
+/// polygon into its neighbour; then the start and the goal point. Successors of a node are the
+/// portals out of the polygon it enters (the way back excluded), and the goal when that
+/// polygon is the goal's. Funnel mode places a portal at its edge's midpoint. Centroid mode
+/// places it at the centroid of the polygon it enters, reached through the edge's midpoint,
+/// so that each stretch stays inside one convex polygon.
 class NavMeshQuery::Space {
  public:
   using node_type = std::uint32_t;
 
-  explicit Space(const NavMesh& mesh)
-      : mesh_(&mesh), start_(static_cast<node_type>(mesh.data().corners.size())), goal_(start_ + 1) {}
+  Space(const NavMesh& mesh, NavMode mode)
+      : mesh_(&mesh), start_(static_cast<node_type>(mesh.data().corners.size())), goal_(start_ + 1) {
+    if (mode == NavMode::centroids) {
+      centroids_.resize(mesh.poly_count());
+      for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) centroids_[p] = mesh.centroid(PolyId{p});
+    }
+  }
 
   void set_query(const detail::QueryEnds& ends) {
     ends_ = ends;
@@ -37,7 +44,10 @@ class NavMeshQuery::Space {
   [[nodiscard]] Vec3 position(node_type n) const {
     if (n == start_) return ends_.start;
     if (n == goal_) return ends_.goal;
-    const Segment3 e = mesh_->edge(n);
+    return centroids_.empty() ? midpoint(n) : centroids_[mesh_->data().neighbors[n].value];
+  }
+  [[nodiscard]] Vec3 midpoint(std::uint32_t k) const {
+    const Segment3 e = mesh_->edge(k);
     return (e.a + e.b) * 0.5;
   }
   /// The polygon node n stands in (for a portal: the one it enters).
@@ -60,7 +70,12 @@ class NavMeshQuery::Space {
       const PolyId next = d.neighbors[k];
       if (!next.valid() || !ends_.filter.passes(mesh_->flags(next))) continue;
       if (n != start_ && k == mesh_->twin(n)) continue;  // the way back
-      f(k, distance(from, position(k)) * factor);
+      if (centroids_.empty()) {
+        f(k, distance(from, position(k)) * factor);
+      } else {
+        const Vec3 mid = midpoint(k);
+        f(k, distance(from, mid) * factor + distance(mid, position(k)) * ends_.filter.area_cost[mesh_->area(next)]);
+      }
     }
   }
 
@@ -70,6 +85,7 @@ class NavMeshQuery::Space {
   node_type goal_;
   detail::QueryEnds ends_;
   Cost least_cost_ = 1;
+  std::vector<Vec3> centroids_;  // centroid mode: each polygon's
 };
 
 namespace {
@@ -93,7 +109,7 @@ struct NavMeshQuery::Heuristic {
 NavMeshQuery::NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options)
     : mesh_(&mesh),
       options_(options),
-      space_(std::make_unique<Space>(mesh)),
+      space_(std::make_unique<Space>(mesh, options.mode)),
       polyanya_(std::make_unique<detail::PolyanyaSpace>(mesh)),
       ends_(std::make_unique<detail::QueryEnds>()) {
   const search::BestFirstOptions bf{.reopen_closed = true, .max_nodes = options.query.max_nodes,
@@ -134,7 +150,7 @@ Status NavMeshQuery::begin(Vec3 from, Vec3 to, const QueryFilter& filter) {
     return path_.status;
   }
   *ends_ = {start->poly, goal->poly, start->point, goal->point, filter};
-  if (options_.mode == NavMode::funnel) {
+  if (options_.mode != NavMode::shortest) {
     space_->set_query(*ends_);
     path_.status = portals_search_.begin(space_->start(), space_->goal());
   } else {
@@ -151,7 +167,7 @@ Status NavMeshQuery::begin(Vec3 from, Vec3 to, const QueryFilter& filter) {
 
 Status NavMeshQuery::step(const search::Budget& budget) {
   if (!path_.status.running()) return path_.status;
-  path_.status = options_.mode == NavMode::funnel ? portals_search_.step(budget) : intervals_search_.step(budget);
+  path_.status = options_.mode == NavMode::shortest ? intervals_search_.step(budget) : portals_search_.step(budget);
   if (path_.status.finished()) finish();
   return path_.status;
 }
@@ -162,39 +178,49 @@ Status NavMeshQuery::find_path(Vec3 from, Vec3 to, const QueryFilter& filter) {
 }
 
 void NavMeshQuery::cancel() {
-  if (options_.mode == NavMode::funnel) {
-    portals_search_.cancel();
-  } else {
+  if (options_.mode == NavMode::shortest) {
     intervals_search_.cancel();
+  } else {
+    portals_search_.cancel();
   }
 }
 
 const SearchStats& NavMeshQuery::stats() const {
-  return options_.mode == NavMode::funnel ? portals_search_.stats() : intervals_search_.stats();
+  return options_.mode == NavMode::shortest ? intervals_search_.stats() : portals_search_.stats();
 }
 
 void NavMeshQuery::finish() {
-  if (options_.mode == NavMode::funnel) {
-    finish_portals();
-  } else {
+  if (options_.mode == NavMode::shortest) {
     finish_intervals();
+  } else {
+    finish_portals();
   }
 }
 
 void NavMeshQuery::finish_portals() {
   const auto& nodes = portals_search_.path().nodes;
   if (nodes.empty()) return;
+  const bool centroids = options_.mode == NavMode::centroids;
   portals_.clear();
   path_.polys.push_back(space_->poly(space_->start()));
+  if (centroids) path_.corners.push_back(space_->position(space_->start()));
   for (std::uint32_t n : nodes) {
     if (n == space_->start() || n == space_->goal()) continue;
     const Segment3 e = mesh_->edge(n);
     portals_.push_back({e.b, e.a});  // leaving a polygon wound counter-clockwise: its edge's end is on the left
     path_.polys.push_back(space_->poly(n));
+    if (centroids) {
+      path_.corners.push_back(space_->midpoint(n));
+      path_.corners.push_back(space_->position(n));
+    }
   }
   const Vec3 end = nodes.back() == space_->goal() ? space_->position(space_->goal())
                                                   : mesh_->closest_point(path_.polys.back(), to_);
-  string_pull(space_->position(space_->start()), end, portals_, path_.corners);
+  if (centroids) {
+    path_.corners.push_back(end);
+  } else {
+    string_pull(space_->position(space_->start()), end, portals_, path_.corners);
+  }
   path_.length = polyline_length(path_.corners);
 }
 

@@ -152,6 +152,82 @@ TEST(NavMesh, NearestPolyAndClosestPoint) {
   EXPECT_FALSE(nav.nearest_poly({std::nan(""), 0, 0}, ext));
 }
 
+TEST(NavMesh, RaycastCrossesPortalsAndStopsAtWalls) {
+  const NavMesh nav(two_squares());
+  RaycastHit hit;
+  // Along the middle, across the portal at x = 1, into the wall at x = 2.
+  ASSERT_TRUE(nav.raycast(PolyId{0}, {0.5, 0, 0.5}, {3.5, 0, 0.5}, {}, hit).succeeded());
+  EXPECT_TRUE(hit.hit);
+  EXPECT_NEAR(hit.t, 0.5, 1e-12);
+  EXPECT_NEAR(distance(hit.point, Vec3{2, 0, 0.5}), 0, 1e-12);
+  EXPECT_NEAR(distance(hit.normal, Vec3{-1, 0, 0}), 0, 1e-12);  // back the way it came
+  EXPECT_EQ(hit.polys, (std::vector<PolyId>{PolyId{0}, PolyId{1}}));
+  // Ending inside: no hit, t = 1, the end point on the surface.
+  ASSERT_TRUE(nav.raycast(PolyId{0}, {0.5, 0, 0.5}, {1.5, 7, 0.25}, {}, hit).succeeded());
+  EXPECT_FALSE(hit.hit);
+  EXPECT_EQ(hit.t, 1);
+  EXPECT_EQ(hit.point, (Vec3{1.5, 0, 0.25}));
+  EXPECT_EQ(hit.normal, Vec3{});
+  EXPECT_EQ(hit.polys.size(), 2u);
+  // Sideways into the wall at z = 0.
+  ASSERT_TRUE(nav.raycast(PolyId{1}, {1.5, 0, 0.5}, {1.5, 0, -0.5}, {}, hit).succeeded());
+  EXPECT_TRUE(hit.hit);
+  EXPECT_NEAR(hit.t, 0.5, 1e-12);
+  EXPECT_NEAR(distance(hit.normal, Vec3{0, 0, 1}), 0, 1e-12);
+  EXPECT_EQ(hit.polys, (std::vector<PolyId>{PolyId{1}}));
+  // A polygon the filter rejects is a wall: square 1 has flag 0x02 only.
+  ASSERT_TRUE(nav.raycast(PolyId{0}, {0.5, 0, 0.5}, {1.5, 0, 0.5}, QueryFilter{.include = walk_flag}, hit).succeeded());
+  EXPECT_TRUE(hit.hit);
+  EXPECT_NEAR(hit.t, 0.5, 1e-12);
+  EXPECT_EQ(hit.polys, (std::vector<PolyId>{PolyId{0}}));
+  // A zero-length ray reaches its end where it starts.
+  ASSERT_TRUE(nav.raycast(PolyId{0}, {0.5, 0, 0.5}, {0.5, 0, 0.5}, {}, hit).succeeded());
+  EXPECT_FALSE(hit.hit);
+  // Bad input is a status, not a crash.
+  EXPECT_TRUE(nav.raycast(PolyId{2}, {0.5, 0, 0.5}, {1, 0, 0}, {}, hit).has(StatusDetail::invalid_query));
+  EXPECT_TRUE(nav.raycast(PolyId{}, {0.5, 0, 0.5}, {1, 0, 0}, {}, hit).has(StatusDetail::invalid_query));
+  EXPECT_TRUE(nav.raycast(PolyId{0}, {std::nan(""), 0, 0.5}, {1, 0, 0}, {}, hit).has(StatusDetail::invalid_query));
+  EXPECT_TRUE(nav.raycast(PolyId{1}, {1.5, 0, 0.5}, {1, 0, 0}, QueryFilter{.include = walk_flag}, hit)
+                  .has(StatusDetail::invalid_query));
+}
+
+TEST(NavMesh, RandomPointsAreSeededOnTheSurfaceAndSpreadByArea) {
+  NavMeshData d = two_squares();
+  d.vertices[2].x = d.vertices[5].x = 4;  // the second polygon 3 units wide: 3/4 of the area
+  d.vertices[2].y = d.vertices[5].y = 3;  // and sloping up to y = 3
+  const NavMesh nav(std::move(d));
+  EXPECT_DOUBLE_EQ(nav.plan_area(PolyId{0}), 1);
+  EXPECT_DOUBLE_EQ(nav.plan_area(PolyId{1}), 3);
+  std::mt19937_64 a(42), b(42);
+  int in_second = 0;
+  constexpr int draws = 40000;
+  for (int i = 0; i < draws; ++i) {
+    const auto p = nav.random_point(a), q = nav.random_point(b);
+    ASSERT_TRUE(p && q);
+    EXPECT_EQ(p->point, q->point);  // the same seed, the same points
+    EXPECT_TRUE(nav.contains_in_plan(p->poly, plan(p->point)));
+    const double surface = p->poly == PolyId{0} ? 0 : p->point.x - 1;  // y on the slope
+    EXPECT_NEAR(p->point.y, surface, 1e-9);
+    in_second += p->poly == PolyId{1};
+  }
+  // 3/4 expected; 4 standard deviations of a binomial of 40,000 draws is 0.0087.
+  EXPECT_NEAR(static_cast<double>(in_second) / draws, 0.75, 0.0087);
+  // Within a polygon, uniform: a quarter of square 0 (x < 0.5, z < 0.5) holds a quarter.
+  int quarter = 0, first = 0;
+  for (int i = 0; i < draws; ++i) {
+    const auto p = nav.random_point(a, QueryFilter{.include = walk_flag});
+    ASSERT_TRUE(p);
+    ASSERT_EQ(p->poly, PolyId{0});  // the filter leaves only square 0
+    ++first;
+    quarter += p->point.x < 0.5 && p->point.z < 0.5;
+  }
+  EXPECT_NEAR(static_cast<double>(quarter) / first, 0.25, 0.0087);
+  EXPECT_FALSE(nav.random_point(a, QueryFilter{.include = 0x04}));
+  // The three-number form at its ends stays in range.
+  EXPECT_TRUE(nav.random_point({}, 0, 0, 0));
+  EXPECT_TRUE(nav.random_point({}, 1, 1, 1));
+}
+
 /// The nearest polygon by looking at every one: what the index must agree with.
 std::optional<NearestPoly> brute_nearest(const NavMesh& nav, Vec3 c, Vec3 h) {
   const Aabb3 box = Aabb3::around(c - h, c + h);

@@ -134,6 +134,30 @@ TEST(NavMeshQuery, RecastDemoQueriesGivePathsOnTheMesh) {
   }
 }
 
+// The centroid graph: the same polygons reached as the funnel mode's search, a path through
+// centroids and edge midpoints that stays on the mesh, never shorter than the shortest mode's.
+TEST(NavMeshQuery, CentroidModeWalksCentroidsOnTheMesh) {
+  const NavMesh nav = build_from_triangles(io::load_obj(WAYMARK_DATA_DIR "/meshes/nav_test.obj"));
+  NavMeshQuery centroids(nav, {.mode = NavMode::centroids}), shortest(nav);
+  int longer = 0;
+  for (const auto& [from, to] : test::recast_demo_queries()) {
+    ASSERT_TRUE(centroids.find_path(from, to).succeeded());
+    ASSERT_TRUE(shortest.find_path(from, to).succeeded());
+    const NavPath& p = centroids.path();
+    EXPECT_TRUE(test::stays_on_mesh(nav, p.corners));
+    EXPECT_GE(p.length + 1e-9, shortest.path().length);
+    longer += p.length > shortest.path().length * 1.01;
+    EXPECT_EQ(p.polys.front(), shortest.path().polys.front());
+    EXPECT_EQ(p.polys.back(), shortest.path().polys.back());
+    // start, then a midpoint and a centroid per polygon entered, then the goal
+    ASSERT_EQ(p.corners.size(), 2 * p.polys.size());
+    for (std::size_t i = 1; i < p.polys.size(); ++i) {
+      EXPECT_NEAR(distance(p.corners[2 * i], nav.centroid(p.polys[i])), 0, 1e-9);
+    }
+  }
+  EXPECT_GT(longer, 10);  // the crude graph's detours are what the other modes remove
+}
+
 TEST(NavMeshQuery, RandomPairsOnRecastDemoMeshesGivePathsOnTheMesh) {
   // dungeon.obj's floors meet other triangles mid-edge (T-junctions), so its triangles fall
   // into many islands: most of its pairs end in partial paths, which must be on the mesh too.
@@ -144,7 +168,7 @@ TEST(NavMeshQuery, RandomPairsOnRecastDemoMeshesGivePathsOnTheMesh) {
     NavMeshQuery q(nav);
     int found = 0;
     for (int i = 0; i < 200; ++i) {
-      const Vec3 from = test::random_point(nav, rng), to = test::random_point(nav, rng);
+      const Vec3 from = nav.random_point(rng)->point, to = nav.random_point(rng)->point;
       const Status s = q.find_path(from, to);
       ASSERT_TRUE(s.succeeded() || s.has(StatusDetail::partial_result));
       found += s.succeeded();

@@ -122,7 +122,7 @@ TEST(NavMeshShortest, EqualsTheVisibilityGraphOnRandomFloors) {
     const NavMesh nav = random_floor(rng, 8, 6, 0.25);
     NavMeshQuery shortest(nav), funnel(nav, {.mode = NavMode::funnel});
     for (int i = 0; i < 10; ++i) {
-      const Vec3 from = test::random_point(nav, rng), to = test::random_point(nav, rng);
+      const Vec3 from = nav.random_point(rng)->point, to = nav.random_point(rng)->point;
       const double truth = visibility_graph_distance(nav, plan(from), plan(to));
       const Status s = shortest.find_path(from, to);
       if (std::isinf(truth)) {

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <vector>
 
@@ -122,6 +123,31 @@ class DetourReference {
     query_->findStraightPath(sp, target, polys_, count, straight_, nullptr, nullptr, &n, max_polys);
     for (int i = 0; i < n; ++i) r.corners.push_back({straight_[3 * i], straight_[3 * i + 1], straight_[3 * i + 2]});
     for (std::size_t i = 1; i < r.corners.size(); ++i) r.length += distance(r.corners[i - 1], r.corners[i]);
+  }
+
+  struct Ray {
+    bool ok = false;   // the start polygon was valid
+    bool hit = false;  // a wall stopped the ray
+    double t = 1;      // fraction travelled (1 when it reached the end)
+    Vec3 normal;
+    std::vector<std::uint32_t> polys;  // polygon indices crossed (one tile: the ref's poly index)
+  };
+  /// Detour's raycast from polygon `start` (an index into Recast's polygon mesh).
+  Ray raycast(std::uint32_t start, Vec3 from, Vec3 to) {
+    Ray r;
+    dtQueryFilter filter;
+    const float s[3] = {float(from.x), float(from.y), float(from.z)}, e[3] = {float(to.x), float(to.y), float(to.z)};
+    float t = 0, normal[3] = {0, 0, 0};
+    int count = 0;
+    const dtMeshTile* tile = static_cast<const dtNavMesh*>(mesh_)->getTile(0);
+    const dtPolyRef ref = mesh_->getPolyRefBase(tile) | start;
+    if (dtStatusFailed(query_->raycast(ref, s, e, &filter, &t, normal, polys_, &count, max_polys))) return r;
+    r.ok = true;
+    r.hit = t <= 1;  // FLT_MAX when the end was reached
+    r.t = r.hit ? t : 1;
+    r.normal = {normal[0], normal[1], normal[2]};
+    for (int i = 0; i < count; ++i) r.polys.push_back(mesh_->decodePolyIdPoly(polys_[i]));
+    return r;
   }
 
  private:

@@ -1,6 +1,6 @@
 #pragma once
 // What the navmesh tests (and bench/navmesh_bench.cpp) share: RecastDemo's path queries,
-// seeded pairs and random points on a mesh, and the check that a path stays on the mesh.
+// seeded pairs on a mesh, and the check that a path stays on the mesh.
 
 #include <random>
 #include <string>
@@ -28,17 +28,6 @@ inline std::vector<std::pair<Vec3, Vec3>> centroid_pairs(const navmesh::NavMesh&
   std::vector<std::pair<Vec3, Vec3>> pairs;
   for (int i = 0; i < count; ++i) pairs.emplace_back(nav.centroid(PolyId{any_poly(rng)}), nav.centroid(PolyId{any_poly(rng)}));
   return pairs;
-}
-
-/// A point drawn uniformly from a random triangle of a triangle navmesh.
-inline Vec3 random_point(const navmesh::NavMesh& nav, std::mt19937_64& rng) {
-  std::uniform_int_distribution<std::uint32_t> any_poly(0, static_cast<std::uint32_t>(nav.poly_count() - 1));
-  std::uniform_real_distribution<double> unit(0, 1);
-  const auto c = nav.corners(PolyId{any_poly(rng)});
-  double u = unit(rng), v = unit(rng);
-  if (u + v > 1) u = 1 - u, v = 1 - v;
-  const Vec3 a = nav.vertex(c[0]);
-  return a + (nav.vertex(c[1]) - a) * u + (nav.vertex(c[2]) - a) * v;
 }
 
 /// Whether every point of the polyline, sampled every `step` units in plan, lies on a polygon

@@ -12,6 +12,7 @@
 #include "waymark/core/errors.hpp"
 #include "waymark/core/geometry.hpp"
 #include "waymark/core/ids.hpp"
+#include "waymark/core/status.hpp"
 #include "waymark/core/triangle_mesh.hpp"
 #include "waymark/navmesh/query_filter.hpp"
 
@@ -50,6 +51,22 @@ struct NavMeshData {
 struct NearestPoly {
   PolyId poly;
   Vec3 point;
+};
+
+/// What a raycast along the mesh surface found (NavMesh::raycast). Reused between calls, its
+/// polygon list keeps its capacity.
+struct RaycastHit {
+  /// Whether a wall (an edge without a neighbour the filter passes) stopped the ray.
+  bool hit = false;
+  /// How far along from → to (in plan) the ray got: 1 when it reached `to`, else where it met the wall.
+  double t = 0;
+  /// Where the ray stopped, on the surface of the last polygon.
+  Vec3 point;
+  /// The wall's normal in plan (y = 0, unit length), pointing back to the side the ray came
+  /// from; zero when nothing was hit.
+  Vec3 normal;
+  /// The polygons the ray crossed, from the start's, in order.
+  std::vector<PolyId> polys;
 };
 
 /// An immutable navigation mesh. Read-only after construction: share it among threads.
@@ -118,6 +135,31 @@ class NavMesh {
   /// nullopt when none does or an input is not finite. Allocates nothing.
   [[nodiscard]] std::optional<NearestPoly> nearest_poly(Vec3 center, Vec3 half_extents,
                                                         const QueryFilter& filter = {}) const;
+  /// Walks the straight line (in plan) from `from` to `to` across the polygons `filter` passes,
+  /// starting in `start` (`from` is taken to be its point nearest to `from`), as Detour's
+  /// raycast: stops at the first wall or polygon the filter rejects. Failure flagged
+  /// invalid_query when `start` is not a polygon the filter passes or a point is not finite.
+  /// Allocates only when `out.polys` grows. O(polygons crossed × their corners).
+  Status raycast(PolyId start, Vec3 from, Vec3 to, const QueryFilter& filter, RaycastHit& out) const;
+  /// A point drawn uniformly by plan area from the polygons `filter` passes, on their surface,
+  /// made from three numbers in [0, 1) (which polygon, and where in it); nullopt when the
+  /// filter passes none. O(log polygons) when it passes all, else O(polygons). Allocates nothing.
+  [[nodiscard]] std::optional<NearestPoly> random_point(const QueryFilter& filter, double u_poly, double u_a,
+                                                        double u_b) const;
+  /// The same from a 64-bit random engine (e.g. std::mt19937_64 with a seed): the same seed,
+  /// the same points.
+  template <class Engine>
+  [[nodiscard]] std::optional<NearestPoly> random_point(Engine& engine, const QueryFilter& filter = {}) const {
+    static_assert(Engine::min() == 0 && Engine::max() == ~std::uint64_t{0}, "a 64-bit engine");
+    const auto unit = [&] { return static_cast<double>(engine() >> 11) * 0x1p-53; };  // 53 bits: [0, 1)
+    const double u_poly = unit(), u_a = unit();
+    return random_point(filter, u_poly, u_a, unit());
+  }
+  /// The area of p's plan (square world units).
+  [[nodiscard]] double plan_area(PolyId p) const {
+    return area_prefix_[p.value + 1] - area_prefix_[p.value];
+  }
+
   /// The polygon `filter` passes that lies straight below or above `p` (p inside its plan),
   /// with its surface at most `max_vertical` from p.y, the nearest such in height (ties: the
   /// lowest id), and the point of its surface there; nullopt when there is none. Which floor an
@@ -146,6 +188,7 @@ class NavMesh {
   std::vector<std::uint32_t> twin_;
   std::vector<std::uint8_t> on_wall_;
   std::vector<std::uint8_t> dead_end_;
+  std::vector<double> area_prefix_;  // plan areas summed: polygon p's is [p + 1] - [p]
   std::vector<std::uint32_t> island_;
   std::vector<std::uint16_t> distinct_flags_;
   std::vector<Aabb3> poly_bounds_;

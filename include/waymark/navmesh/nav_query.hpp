@@ -33,6 +33,10 @@ enum class NavMode : std::uint8_t {
   /// A* over the portals between polygons, then the funnel: fast, as long as Detour's paths,
   /// and not always the shortest.
   funnel,
+  /// A* over the centroid graph (each polygon's centroid, joined to its neighbours' through
+  /// the shared edge's midpoint); the path is that chain of points, unsmoothed: the crude
+  /// graph of the source material, kept for comparison.
+  centroids,
 };
 
 /// A node of the shortest mode's search (Polyanya): a root, where the path last bent (a mesh
@@ -79,6 +83,8 @@ struct NavPath {
 /// - funnel: A* over the portals between polygons (from the start point to each portal's
 ///   midpoint and on, each stretch costing its length times the area cost of the polygon it
 ///   crosses), then the funnel algorithm over the corridor found. As Detour's paths.
+/// - centroids: the same search with each portal placed at the centroid of the polygon it
+///   enters (reached through the edge's midpoint); the path is that chain, not smoothed.
 ///
 /// Steppable (begin, then step with a budget), and observable through options.query.events.
 /// Owns its scratch: after warm-up a query allocates nothing. Not thread-safe: one per thread;
