@@ -1,4 +1,4 @@
-// After warm-up, navmesh queries (nearest polygons, the portal search, the funnel) allocate
+// After warm-up, navmesh queries (nearest polygons, the searches, the funnel, raycasts, random points) allocate
 // nothing: support/allocation_counter.hpp counts every heap allocation.
 #include <gtest/gtest.h>
 
@@ -19,7 +19,7 @@ TEST(NavMeshAllocation, NoAllocationPerQueryAfterWarmUp) {
   std::uniform_int_distribution<std::uint32_t> any_poly(0, static_cast<std::uint32_t>(nav.poly_count() - 1));
   std::vector<std::pair<Vec3, Vec3>> pairs;
   for (int i = 0; i < 50; ++i) pairs.emplace_back(nav.centroid(PolyId{any_poly(rng)}), nav.centroid(PolyId{any_poly(rng)}));
-  for (const NavMode mode : {NavMode::shortest, NavMode::funnel}) {
+  for (const NavMode mode : {NavMode::shortest, NavMode::funnel, NavMode::centroids}) {
     NavMeshQuery query(nav, {.mode = mode});
     test::expect_no_allocation_after_warm_up([&] {
       std::size_t solved = 0;
@@ -27,6 +27,17 @@ TEST(NavMeshAllocation, NoAllocationPerQueryAfterWarmUp) {
       return solved;
     });
   }
+  // Raycasts and random points: the hit's polygon list keeps its capacity.
+  RaycastHit hit;
+  test::expect_no_allocation_after_warm_up([&] {
+    std::mt19937_64 points(5);  // the same rays each run
+    std::size_t walls = 0;
+    for (const auto& [from, to] : pairs) {
+      const auto start = nav.random_point(points);
+      if (start && nav.raycast(start->poly, start->point, to, {}, hit).succeeded()) walls += hit.hit ? 1 : 0;
+    }
+    return walls;
+  });
 }
 
 }  // namespace
