@@ -6,6 +6,7 @@
 #include <array>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -25,6 +26,9 @@
 #include "waymark/search/handle.hpp"
 
 namespace waymark::cli {
+
+inline constexpr double microseconds_per_second = 1e6;
+inline constexpr double milliseconds_per_second = 1e3;
 
 inline constexpr int exit_ok = 0;          ///< a path / all optimal
 inline constexpr int exit_not_found = 1;   ///< no path / some query not optimal
@@ -71,6 +75,18 @@ std::optional<std::array<T, N>> comma_numbers(std::string_view text) {
     p = stop + 1;
   }
   return out;
+}
+
+/// N finite numbers "a,b,…" from option `option`, or UsageError "--opt must be N finite
+/// numbers `spelled`, got 'text'" (`spelled`: "x,y", "x,y,z").
+template <std::size_t N>
+std::array<double, N> finite_numbers(std::string_view text, std::string_view option, std::string_view spelled) {
+  const auto c = comma_numbers<double, N>(text);
+  if (!c || !std::all_of(c->begin(), c->end(), [](double v) { return std::isfinite(v); })) {
+    throw UsageError(std::string(option) + " must be " + std::to_string(N) + " finite numbers " + std::string(spelled) +
+                     ", got " + waymark::quoted(text));
+  }
+  return *c;
 }
 
 /// A whole-number option checked against [lo, hi] (options are read as signed, so "-5" is

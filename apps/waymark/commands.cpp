@@ -23,7 +23,6 @@ using namespace render;
 using namespace scenario;
 namespace {
 
-constexpr double microseconds_per_second = 1e6;
 constexpr double bytes_per_mib = 1024.0 * 1024.0;
 
 void add_search_options(CLI::App* cmd, SearchArgs& a) {

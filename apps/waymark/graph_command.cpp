@@ -16,7 +16,6 @@ using namespace graph;  // NOLINT: this file is the graph command
 using namespace io;
 namespace {
 
-constexpr double microseconds_per_second = 1e6;
 constexpr double bytes_per_mib = 1024.0 * 1024.0;
 
 LoadedGraph load_graph(const GraphArgs& a) {

@@ -11,9 +11,11 @@
 #include "graph_command.hpp"
 #include "navmesh_command.hpp"
 #include "puzzle_command.hpp"
+#include "regions_command.hpp"
+#include "visibility_command.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"waymark: game navigation - grid path queries, Moving AI benchmark runs, JPS+ preprocessing, road-graph routes, sliding-tile puzzles, navmesh paths"};
+  CLI::App app{"waymark: game navigation - grid path queries, Moving AI benchmark runs, JPS+ preprocessing, road-graph routes, sliding-tile puzzles, navmesh paths, regions, visibility paths"};
   app.require_subcommand(1);
   waymark::cli::PathArgs path_args;
   waymark::cli::ScenArgs scen_args;
@@ -21,12 +23,16 @@ int main(int argc, char** argv) {
   waymark::cli::GraphArgs graph_args;
   waymark::cli::PuzzleArgs puzzle_args;
   waymark::cli::NavmeshArgs navmesh_args;
+  waymark::cli::RegionsArgs regions_args;
+  waymark::cli::VisibilityArgs visibility_args;
   CLI::App* path_cmd = waymark::cli::add_path_command(app, path_args);
   CLI::App* scen_cmd = waymark::cli::add_scen_command(app, scen_args);
   CLI::App* jps_table_cmd = waymark::cli::add_jps_table_command(app, jps_table_args);
   CLI::App* graph_cmd = waymark::cli::add_graph_command(app, graph_args);
   CLI::App* puzzle_cmd = waymark::cli::add_puzzle_command(app, puzzle_args);
   CLI::App* navmesh_cmd = waymark::cli::add_navmesh_command(app, navmesh_args);
+  CLI::App* regions_cmd = waymark::cli::add_regions_command(app, regions_args);
+  CLI::App* visibility_cmd = waymark::cli::add_visibility_command(app, visibility_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -37,7 +43,7 @@ int main(int argc, char** argv) {
     // One line, like every other error: "waymark: reason (see waymark [command] --help)".
     std::string reason = e.what();
     std::replace(reason.begin(), reason.end(), '\n', ' ');
-    constexpr const char* commands = "path, scen, jps-table, graph, puzzle or navmesh";
+    constexpr const char* commands = "path, scen, jps-table, graph, puzzle, navmesh, regions or visibility";
     if (argc < 2) {
       reason = std::string("a command is required: ") + commands;
     } else if (argv[1][0] != '-' && app.get_subcommands().empty()) {
@@ -52,5 +58,7 @@ int main(int argc, char** argv) {
   if (graph_cmd->parsed()) return waymark::cli::run_graph(graph_args);
   if (puzzle_cmd->parsed()) return waymark::cli::run_puzzle(puzzle_args);
   if (navmesh_cmd->parsed()) return waymark::cli::run_navmesh(navmesh_args);
+  if (regions_cmd->parsed()) return waymark::cli::run_regions(regions_args);
+  if (visibility_cmd->parsed()) return waymark::cli::run_visibility(visibility_args);
   return waymark::cli::exit_bad_input;
 }

@@ -12,6 +12,7 @@
 #include "waymark/core/stopwatch.hpp"
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/nav_query.hpp"
+#include "waymark/render/navmesh_png.hpp"
 
 namespace waymark::cli {
 
@@ -19,16 +20,10 @@ using navmesh::NavMesh;
 using navmesh::NavMeshQuery;
 namespace {
 
-constexpr double microseconds_per_second = 1e6;
-constexpr double milliseconds_per_second = 1e3;
-
 /// "x,y,z" as a point, or UsageError naming the option.
 Vec3 point_arg(const std::string& text, const char* option) {
-  const auto c = comma_numbers<double, 3>(text);
-  if (!c || !std::all_of(c->begin(), c->end(), [](double v) { return std::isfinite(v); })) {
-    throw UsageError(std::string(option) + " must be three finite numbers x,y,z, got " + waymark::quoted(text));
-  }
-  return {(*c)[0], (*c)[1], (*c)[2]};
+  const auto c = finite_numbers<3>(text, option, "x,y,z");
+  return {c[0], c[1], c[2]};
 }
 
 NavMesh build(const NavmeshArgs& a, const TriangleMesh& model) {
@@ -87,6 +82,9 @@ CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& a) {
   cmd->add_option("--detail-max-error", r.detail_sample_max_error, "recast: detail height error, cell heights")
       ->capture_default_str();
   cmd->add_option("--weld", a.weld, "triangles: vertices closer than this become one")->capture_default_str();
+  cmd->add_option("--png", a.png,
+                  "draw the mesh from above and every path found to this PNG (one query with --mode shortest: "
+                  "the funnel path too, in blue)");
   cmd->add_flag("--json", a.json,
                 "one JSON object per query (status, length, corners, polys), then {queries, mean_us, build_ms}");
   return cmd;
@@ -119,12 +117,14 @@ int run_navmesh(const NavmeshArgs& a) {
     NavMeshQuery query(nav, {.mode = *mode});
     double total_s = 0;
     std::size_t found = 0;
+    std::vector<std::vector<Vec3>> drawn;  // --png: the paths
     for (const io::NavQueryLine& q : queries) {
       const Stopwatch t;
       const Status st = query.find_path(q.from, q.to, navmesh::QueryFilter{.include = q.include, .exclude = q.exclude});
       total_s += t.seconds();
       found += st.succeeded() ? 1 : 0;
       const navmesh::NavPath& p = query.path();
+      if (!a.png.empty() && !p.corners.empty()) drawn.push_back(p.corners);
       if (a.json) {
         std::cout << nlohmann::ordered_json{{"status", status_name(st)},
                                             {"length", p.length},
@@ -144,6 +144,14 @@ int run_navmesh(const NavmeshArgs& a) {
       }
     }
     const double mean_us = queries.empty() ? 0.0 : total_s * microseconds_per_second / static_cast<double>(queries.size());
+    if (!a.png.empty()) {
+      if (single && *mode == navmesh::NavMode::shortest) {  // what the shortest path saves, in sight
+        NavMeshQuery funnel(nav, {.mode = navmesh::NavMode::funnel});
+        funnel.find_path(queries[0].from, queries[0].to);
+        if (!funnel.path().corners.empty()) drawn.push_back(funnel.path().corners);
+      }
+      if (!render::write_navmesh_png(nav, drawn, a.png)) throw UsageError("cannot write picture to " + a.png);
+    }
     if (a.json) {
       std::cout << nlohmann::ordered_json{{"queries", queries.size()}, {"mean_us", mean_us}, {"build_ms", build_ms}}.dump()
                 << "\n";

@@ -21,6 +21,7 @@ struct NavmeshArgs {
   recast::RecastParams recast;
   double weld = navmesh::TriangleBuildParams{}.weld_distance;
   bool json = false;
+  std::string png;  ///< picture of the mesh and the paths
 };
 
 CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& args);

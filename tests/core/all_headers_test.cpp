@@ -50,7 +50,9 @@
 #include "waymark/io/graph_loaders.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/io/obj.hpp"
+#include "waymark/io/polygons.hpp"
 #include "waymark/io/puzzle_instances.hpp"
+#include "waymark/io/seeds.hpp"
 #include "waymark/navmesh/funnel.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/nav_query.hpp"
@@ -60,7 +62,13 @@
 #include "waymark/puzzle/sliding_puzzle.hpp"
 #include "waymark/puzzle/solver.hpp"
 #include "waymark/recast/recast_build.hpp"
+#include "waymark/regions/coarse_fine.hpp"
+#include "waymark/regions/labeling.hpp"
+#include "waymark/regions/regions.hpp"
+#include "waymark/regions/seed_index.hpp"
+#include "waymark/regions/tracker.hpp"
 #include "waymark/render/grid_png.hpp"
+#include "waymark/render/navmesh_png.hpp"
 #include "waymark/scenario/runner.hpp"
 #include "waymark/search/best_first.hpp"
 #include "waymark/search/budget.hpp"
@@ -77,6 +85,8 @@
 #include "waymark/search/search_core.hpp"
 #include "waymark/search/shortest_path_tree.hpp"
 #include "waymark/search/traversal.hpp"
+#include "waymark/visibility/visibility_graph.hpp"
+#include "waymark/visibility/visibility_query.hpp"
 
 namespace {
 

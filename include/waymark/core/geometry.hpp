@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
+#include <span>
 
 namespace waymark {
 
@@ -95,6 +97,33 @@ struct Segment {
 };
 using Segment2 = Segment<Vec2>;
 using Segment3 = Segment<Vec3>;
+
+/// The distance between two closed segments: 0 when they touch or cross.
+[[nodiscard]] inline double segment_distance(const Segment2& s, const Segment2& t) {
+  const double s_a = cross(s.b - s.a, t.a - s.a), s_b = cross(s.b - s.a, t.b - s.a);
+  const double t_a = cross(t.b - t.a, s.a - t.a), t_b = cross(t.b - t.a, s.b - t.a);
+  if (((s_a < 0 && s_b > 0) || (s_a > 0 && s_b < 0)) && ((t_a < 0 && t_b > 0) || (t_a > 0 && t_b < 0))) return 0;
+  return std::min(std::min(s.distance_to(t.a), s.distance_to(t.b)), std::min(t.distance_to(s.a), t.distance_to(s.b)));
+}
+
+/// The signed area of a polygon given by its corners in order (the closing edge implied):
+/// > 0 when they run counter-clockwise (y up); 0 for fewer than three corners.
+[[nodiscard]] inline double polygon_signed_area(std::span<const Vec2> polygon) {
+  double twice = 0;
+  for (std::size_t i = 0, n = polygon.size(); i < n; ++i) twice += cross(polygon[i], polygon[(i + 1) % n]);
+  return polygon.size() < 3 ? 0.0 : twice / 2;
+}
+
+/// Whether `p` lies inside the polygon (even-odd rule, the closing edge implied). Points on the
+/// boundary may go either way: callers that care test the boundary distance first.
+[[nodiscard]] inline bool polygon_contains(std::span<const Vec2> polygon, Vec2 p) {
+  bool inside = false;
+  for (std::size_t i = 0, n = polygon.size(), j = n - 1; i < n; j = i++) {
+    const Vec2 a = polygon[i], b = polygon[j];
+    if ((a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y)) inside = !inside;
+  }
+  return inside;
+}
 
 /// An axis-aligned box. Default-constructed it is empty (min above max) and grows with
 /// expand(); contains() treats it as closed.

@@ -1,0 +1,215 @@
+#pragma once
+/// @file VisibilityGraph: points of visibility among 2D polygon obstacles inflated by an agent
+/// radius. Built once (immutable), searched by any number of VisibilityQuery objects. See
+/// docs/visibility.md for the inflation, the segment test and the measured costs.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "waymark/core/cost.hpp"
+#include "waymark/core/errors.hpp"
+#include "waymark/core/geometry.hpp"
+#include "waymark/search/generation_array.hpp"
+
+namespace waymark::visibility {
+
+/// The default distance (world units) within which a point counts as on a boundary: segments
+/// may touch obstacles, and enter them by at most this much.
+inline constexpr double default_tolerance = 1e-7;
+/// Largest coordinate magnitude accepted, world units: keeps rounding far below the tolerance.
+inline constexpr double max_abs_coordinate = 1e6;
+
+/// What a world is built from: simple polygons (either winding, closing edge implied), extra
+/// hand-placed points of visibility, and optional bounds the agent's centre must stay in.
+struct Obstacles {
+  std::vector<std::vector<Vec2>> polygons;
+  std::vector<Vec2> points;
+  std::optional<Aabb2> bounds;
+};
+
+/// Parameters of a build, world units unless said otherwise.
+struct VisibilityParams {
+  /// Agent radius: paths keep at least this clearance from every polygon. [Limit: finite, >= 0]
+  double radius = 0;
+  /// Largest angle between neighbouring tangent directions of the polygon circumscribed about
+  /// the agent's disc at each corner, degrees: the inflated corner sticks out at most
+  /// radius·(1/cos(step/2) − 1) beyond the disc (1.9% of the radius at 22.5). [Limit: 1 to 90]
+  double arc_step_degrees = 22.5;
+  /// Distance within which points count as on a boundary. [Limit: > 0, <= 1e-3]
+  double tolerance = default_tolerance;
+  /// Place points of visibility at the convex corners of the inflated obstacles; off: only the
+  /// hand-placed points (paths are then no longer the shortest).
+  bool corner_points = true;
+};
+
+/// Why a polygon is not simple, and the vertex where that shows.
+struct PolygonProblem {
+  std::string reason;
+  std::size_t vertex = 0;
+};
+
+/// Checks that `polygon` is simple and not degenerate: at least 3 vertices, finite coordinates
+/// within ±max_abs_coordinate, no vertex within `tolerance` of the one before it (the first
+/// after the last included), non-adjacent edges farther apart than `tolerance`, no edge folding
+/// back over its neighbour, an area above tolerance × perimeter. nullopt when it is.
+/// @warning O(n²) in the vertex count.
+[[nodiscard]] std::optional<PolygonProblem> polygon_problem(std::span<const Vec2> polygon,
+                                                            double tolerance = default_tolerance);
+
+/// A build refused its input. `what()` is the reason; `item` and `index` name the culprit
+/// (polygon i, point i, the bounds, or the parameters), so loaders can point at its line.
+class InputError : public BuildError {
+ public:
+  enum class Item : std::uint8_t { polygon, point, bounds, params };
+  InputError(Item item, std::size_t index, const std::string& reason)
+      : BuildError(reason), item_(item), index_(index) {}
+  [[nodiscard]] Item item() const { return item_; }
+  [[nodiscard]] std::size_t index() const { return index_; }
+
+ private:
+  Item item_;
+  std::size_t index_;
+};
+
+/// Scratch of segment tests (which parts a walk already tested, where a segment meets a
+/// polygon's boundary). One per thread; make_scratch() sizes it for a graph.
+struct ProbeScratch {
+  search::GenerationSet tested;
+  std::vector<double> cuts;
+};
+
+/// One arc of the graph: the other point and the segment's length.
+struct VisibilityArc {
+  std::uint32_t to = 0;
+  Cost cost = 0;
+};
+
+/// Points of visibility among inflated polygons, and an arc between every two that see each
+/// other (and could lie on a shortest path), costed by length; adjacency in CSR form.
+///
+/// Inflation: every obstacle P becomes P ∪ (each edge swept by a 2·radius-wide rectangle) ∪
+/// (each vertex's polygon circumscribed about the agent's disc). Those convex pieces hold the
+/// disc swept along P (clearance ≥ radius) and stay within radius / cos(step/2) of P.
+/// Obstacles are open sets: a segment may touch a boundary, run along an edge or graze a
+/// corner, but not pass through an interior (by more than the tolerance).
+///
+/// Points: the corners of the inflated obstacles that lie on no other's inside (radius 0: the
+/// convex corners of the polygons), then the hand-placed points. Arcs join two points when the
+/// segment between them is free and tangent to the obstacle at each corner end.
+///
+/// Building is O(N²) tangency tests plus a segment test for each survivor, each walking a
+/// uniform grid of the parts it passes (N points). Immutable once built; thread-safe to read.
+class VisibilityGraph {
+ public:
+  /// Builds the graph. @throws InputError for a polygon polygon_problem() refuses, a
+  /// hand-placed point inside an inflated obstacle or outside the bounds, bounds that are not
+  /// finite or leave no room for the radius, or parameters outside their limits.
+  explicit VisibilityGraph(const Obstacles& obstacles, const VisibilityParams& params = {});
+
+  [[nodiscard]] const VisibilityParams& params() const { return params_; }
+  /// Points of visibility: corners first (0..corner_count()-1), then the hand-placed ones in
+  /// the order given.
+  [[nodiscard]] std::size_t point_count() const { return points_.size(); }
+  [[nodiscard]] std::size_t corner_count() const { return corner_count_; }
+  [[nodiscard]] Vec2 point(std::uint32_t i) const { return points_[i]; }
+  [[nodiscard]] std::span<const Vec2> points() const { return points_; }
+  /// Arcs out of point i (each undirected edge appears once from each end).
+  [[nodiscard]] std::span<const VisibilityArc> arcs(std::uint32_t i) const {
+    return {arcs_.data() + arc_begin_[i], arcs_.data() + arc_begin_[i + 1]};
+  }
+  /// Undirected edges (half the arcs).
+  [[nodiscard]] std::size_t edge_count() const { return arcs_.size() / 2; }
+
+  /// The input polygons, counter-clockwise.
+  [[nodiscard]] std::size_t obstacle_count() const { return obstacle_begin_.size() - 1; }
+  [[nodiscard]] std::span<const Vec2> obstacle(std::uint32_t i) const {
+    return {obstacle_vertices_.data() + obstacle_begin_[i], obstacle_vertices_.data() + obstacle_begin_[i + 1]};
+  }
+  /// The parts the obstacles are made of, counter-clockwise: each input polygon, then (radius
+  /// > 0) the convex pieces of its inflation. A point is blocked when inside any of them.
+  [[nodiscard]] std::size_t part_count() const { return parts_.size(); }
+  [[nodiscard]] std::span<const Vec2> part(std::uint32_t i) const {
+    return {part_vertices_.data() + parts_[i].begin, part_vertices_.data() + parts_[i].end};
+  }
+  /// The obstacle (input polygon index) part i belongs to.
+  [[nodiscard]] std::uint32_t part_obstacle(std::uint32_t i) const { return parts_[i].obstacle; }
+  [[nodiscard]] const std::optional<Aabb2>& bounds() const { return bounds_; }
+
+  /// The obstacle whose inflation holds `p` inside (farther than the tolerance from its
+  /// boundary), or nullopt when `p` is free. O(parts in p's grid cell).
+  [[nodiscard]] std::optional<std::uint32_t> obstacle_at(Vec2 p) const;
+  /// Whether the agent's centre may stand at `p`: finite, free, and within the bounds shrunk
+  /// by the radius.
+  [[nodiscard]] bool standable(Vec2 p) const;
+  /// Whether the segment a-b passes through no obstacle's inside (the raycast). Allocation:
+  /// none once `scratch` came from make_scratch() and has cut polygons as large as the largest.
+  [[nodiscard]] bool visible(Vec2 a, Vec2 b, ProbeScratch& scratch) const;
+  /// Whether the segment from point i towards `other` could be part of a shortest path at i:
+  /// true for hand-placed points; for corners, when the line is tangent to the obstacle there.
+  [[nodiscard]] bool tangent_at(std::uint32_t i, Vec2 other) const;
+  /// Scratch for visible(), sized for this graph.
+  [[nodiscard]] ProbeScratch make_scratch() const;
+
+  /// Memory held, bytes (about).
+  [[nodiscard]] std::size_t memory_bytes() const;
+
+ private:
+  struct Part {
+    std::uint32_t begin = 0;  ///< into part_vertices_ and planes_
+    std::uint32_t end = 0;
+    std::uint32_t obstacle = 0;
+    bool convex = false;
+    Aabb2 box;
+  };
+  /// n·x <= offset on the closed part; outward unit normal n.
+  struct Plane {
+    Vec2 n;
+    double offset = 0;
+  };
+  /// Corner points keep their part's neighbouring vertices for the tangency test.
+  struct Corner {
+    Vec2 prev;
+    Vec2 next;
+  };
+
+  void add_part(std::span<const Vec2> ccw, std::uint32_t obstacle, bool convex);
+  void index_parts();
+  [[nodiscard]] bool inside_part(std::uint32_t part, Vec2 p) const;
+  /// Whether `p` lies on a part's edge away from its ends: that part covers a half-disc
+  /// around p, so p is no convex corner of the obstacles (a corner circle's vertex on its
+  /// edge's rectangle, a polygon's corner on another's side).
+  [[nodiscard]] bool on_part_side(Vec2 p) const;
+  [[nodiscard]] bool segment_enters(std::uint32_t part, Vec2 a, Vec2 b, ProbeScratch& scratch) const;
+  template <class F>
+  bool walk_cells(Vec2 a, Vec2 b, F&& visit) const;
+  [[nodiscard]] std::size_t cell_of(Vec2 p) const;
+  void build_arcs();
+
+  VisibilityParams params_;
+  std::optional<Aabb2> bounds_;
+  std::optional<Aabb2> centre_bounds_;  ///< bounds shrunk by the radius
+  std::vector<Vec2> obstacle_vertices_;
+  std::vector<std::uint32_t> obstacle_begin_{0};
+  std::vector<Part> parts_;
+  std::vector<Vec2> part_vertices_;
+  std::vector<Plane> planes_;  ///< one per part vertex (the edge from it to the next)
+  // Broad phase: a uniform grid over the parts' boxes, each cell listing the parts touching it.
+  Vec2 grid_origin_;
+  double cell_size_ = 1;
+  std::uint32_t grid_width_ = 0;
+  std::uint32_t grid_height_ = 0;
+  std::vector<std::uint32_t> cell_begin_;
+  std::vector<std::uint32_t> cell_parts_;
+  std::size_t largest_part_ = 0;
+  std::vector<Vec2> points_;
+  std::vector<Corner> corners_;
+  std::size_t corner_count_ = 0;
+  std::vector<std::uint32_t> arc_begin_;
+  std::vector<VisibilityArc> arcs_;
+};
+
+}  // namespace waymark::visibility

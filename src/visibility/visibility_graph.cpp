@@ -1,0 +1,507 @@
+#include "waymark/visibility/visibility_graph.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numbers>
+#include <sstream>
+#include <utility>
+
+namespace waymark::visibility {
+namespace {
+
+/// Most grid cells along one side of the broad phase (memory: side² cell heads).
+constexpr std::uint32_t max_grid_side = 1024;
+/// Normals closer than this (radians) are one: the corner is straight.
+constexpr double straight_angle = 1e-9;
+/// Largest accepted tolerance, world units.
+constexpr double max_tolerance = 1e-3;
+constexpr double min_arc_step_degrees = 1;
+constexpr double max_arc_step_degrees = 90;
+
+std::string number(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+std::string point_text(Vec2 p) {
+  std::ostringstream s;
+  s << '(' << p.x << ", " << p.y << ')';
+  return s.str();
+}
+
+bool coordinate_ok(double v) { return std::isfinite(v) && std::abs(v) <= max_abs_coordinate; }
+
+/// The outward unit normal of the edge a → b of a counter-clockwise polygon (its right side).
+Vec2 outward_normal(Vec2 a, Vec2 b) {
+  const Vec2 e = normalized(b - a);
+  return {e.y, -e.x};
+}
+
+Vec2 rotated(Vec2 v, double angle) {
+  const double c = std::cos(angle), s = std::sin(angle);
+  return {v.x * c - v.y * s, v.x * s + v.y * c};
+}
+
+bool is_convex(std::span<const Vec2> ccw) {
+  const std::size_t n = ccw.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (cross(ccw[(i + 1) % n] - ccw[i], ccw[(i + 2) % n] - ccw[(i + 1) % n]) < 0) return false;
+  }
+  return true;
+}
+
+/// The polygon circumscribed about the disc of `radius` around `v` whose tangent directions
+/// include both edges' normals (so the edges' rectangles continue its sides) and are at most
+/// `step` radians apart, counter-clockwise.
+void corner_polygon(Vec2 v, Vec2 n1, Vec2 n2, double radius, double step, std::vector<Vec2>& normals,
+                    std::vector<Vec2>& out) {
+  normals.clear();
+  const auto sweep = [&](Vec2 from, double angle) {  // the normals strictly inside the sweep
+    const int pieces = static_cast<int>(std::ceil(angle / step - straight_angle));  // 90/90 is one piece, not two
+    for (int k = 1; k < pieces; ++k) normals.push_back(rotated(from, angle * k / pieces));
+  };
+  double phi = std::atan2(cross(n1, n2), dot(n1, n2));  // counter-clockwise from n1 to n2
+  if (phi < 0) phi += 2 * std::numbers::pi;
+  normals.push_back(n1);
+  if (phi > straight_angle && 2 * std::numbers::pi - phi > straight_angle) {
+    sweep(n1, phi);
+    normals.push_back(n2);
+    sweep(n2, 2 * std::numbers::pi - phi);
+  } else {
+    sweep(n1, 2 * std::numbers::pi);
+  }
+  out.clear();
+  for (std::size_t k = 0; k < normals.size(); ++k) {
+    const Vec2 a = normals[k], b = normals[(k + 1) % normals.size()];
+    out.push_back(v + (a + b) * (radius / (1 + dot(a, b))));  // where the two tangent lines meet
+  }
+}
+
+}  // namespace
+
+std::optional<PolygonProblem> polygon_problem(std::span<const Vec2> p, double tolerance) {
+  const std::size_t n = p.size();
+  if (n < 3) return PolygonProblem{std::to_string(n) + " vertices; at least 3 are needed", 0};
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!std::isfinite(p[k].x) || !std::isfinite(p[k].y)) return PolygonProblem{"vertex " + std::to_string(k) + " is not finite", k};
+    if (!coordinate_ok(p[k].x) || !coordinate_ok(p[k].y))
+      return PolygonProblem{"vertex " + std::to_string(k) + " lies outside ±" + number(max_abs_coordinate), k};
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    if (distance(p[k], p[(k + n - 1) % n]) > tolerance) continue;
+    if (k == 0) return PolygonProblem{"the last vertex repeats the first (polygons close by themselves: leave it out)", n - 1};
+    return PolygonProblem{"vertex " + std::to_string(k) + " repeats vertex " + std::to_string(k - 1), k};
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    const Vec2 a = p[(k + n - 1) % n], b = p[k], c = p[(k + 1) % n];
+    if (Segment2{b, c}.distance_to(a) <= tolerance || Segment2{a, b}.distance_to(c) <= tolerance)
+      return PolygonProblem{"the edges at vertex " + std::to_string(k) + " fold back over each other", k};
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const Segment2 s{p[i], p[(i + 1) % n]};
+    Aabb2 box = Aabb2::around(s.a, s.b);
+    box.min -= Vec2{tolerance, tolerance};
+    box.max += Vec2{tolerance, tolerance};
+    for (std::size_t j = i + 2; j < n; ++j) {
+      if (i == 0 && j == n - 1) continue;  // adjacent through the closing edge
+      const Segment2 t{p[j], p[(j + 1) % n]};
+      if (!box.overlaps(Aabb2::around(t.a, t.b)) || segment_distance(s, t) > tolerance) continue;
+      return PolygonProblem{"edges " + std::to_string(i) + "-" + std::to_string((i + 1) % n) + " and " +
+                                std::to_string(j) + "-" + std::to_string((j + 1) % n) + " cross or touch (not a simple polygon)",
+                            j};
+    }
+  }
+  double perimeter = 0;
+  for (std::size_t k = 0; k < n; ++k) perimeter += distance(p[k], p[(k + 1) % n]);
+  if (std::abs(polygon_signed_area(p)) <= tolerance * perimeter) return PolygonProblem{"no area", 0};
+  return std::nullopt;
+}
+
+VisibilityGraph::VisibilityGraph(const Obstacles& obstacles, const VisibilityParams& params) : params_(params) {
+  using Item = InputError::Item;
+  const double r = params.radius;
+  if (!(std::isfinite(r) && r >= 0 && r <= max_abs_coordinate))
+    throw InputError(Item::params, 0, "radius must be a finite number from 0 to " + number(max_abs_coordinate) + ", got " + number(r));
+  if (!(params.arc_step_degrees >= min_arc_step_degrees && params.arc_step_degrees <= max_arc_step_degrees))
+    throw InputError(Item::params, 0, "arc step must be from 1 to 90 degrees, got " + number(params.arc_step_degrees));
+  if (!(params.tolerance > 0 && params.tolerance <= max_tolerance))
+    throw InputError(Item::params, 0, "tolerance must be above 0 and at most 1e-3, got " + number(params.tolerance));
+  if (obstacles.bounds) {
+    const Aabb2& b = *obstacles.bounds;
+    if (!(coordinate_ok(b.min.x) && coordinate_ok(b.min.y) && coordinate_ok(b.max.x) && coordinate_ok(b.max.y) &&
+          b.min.x < b.max.x && b.min.y < b.max.y))
+      throw InputError(Item::bounds, 0, "bounds must be finite, within ±" + number(max_abs_coordinate) + ", with min < max");
+    Aabb2 inner = b;
+    inner.min += Vec2{r, r};
+    inner.max -= Vec2{r, r};
+    if (!(inner.min.x <= inner.max.x && inner.min.y <= inner.max.y))
+      throw InputError(Item::bounds, 0, "bounds leave no room for an agent of radius " + number(r));
+    bounds_ = b;
+    centre_bounds_ = inner;
+  }
+
+  // The obstacles, counter-clockwise, then the parts: each polygon, and with a radius its
+  // edges' rectangles and its vertices' circumscribed polygons.
+  for (std::size_t i = 0; i < obstacles.polygons.size(); ++i) {
+    const auto& poly = obstacles.polygons[i];
+    if (const auto problem = polygon_problem(poly, params.tolerance))
+      throw InputError(Item::polygon, i, "polygon " + std::to_string(i) + ": " + problem->reason);
+    if (polygon_signed_area(poly) > 0) {
+      obstacle_vertices_.insert(obstacle_vertices_.end(), poly.begin(), poly.end());
+    } else {
+      obstacle_vertices_.insert(obstacle_vertices_.end(), poly.rbegin(), poly.rend());
+    }
+    obstacle_begin_.push_back(static_cast<std::uint32_t>(obstacle_vertices_.size()));
+  }
+  struct Candidate {
+    Vec2 at;
+    Corner corner;
+  };
+  std::vector<Candidate> candidates;
+  std::vector<Vec2> normals, piece;
+  const double step = params.arc_step_degrees * std::numbers::pi / 180;
+  for (std::uint32_t i = 0; i < obstacle_count(); ++i) {
+    const std::span<const Vec2> p = obstacle(i);
+    const std::size_t n = p.size();
+    add_part(p, i, is_convex(p));
+    for (std::size_t k = 0; k < n; ++k) {
+      const Vec2 prev = p[(k + n - 1) % n], v = p[k], next = p[(k + 1) % n];
+      if (r == 0) {
+        if (params.corner_points && cross(v - prev, next - v) > 0) candidates.push_back({v, {prev, next}});
+        continue;
+      }
+      const Vec2 n2 = outward_normal(v, next);
+      add_part(std::array{v + n2 * r, next + n2 * r, next - n2 * r, v - n2 * r}, i, true);
+      corner_polygon(v, outward_normal(prev, v), n2, r, step, normals, piece);
+      add_part(piece, i, true);
+      if (!params.corner_points) continue;
+      for (std::size_t c = 0; c < piece.size(); ++c) {
+        candidates.push_back({piece[c], {piece[(c + piece.size() - 1) % piece.size()], piece[(c + 1) % piece.size()]}});
+      }
+    }
+  }
+  index_parts();
+
+  // Corners on no part's inside, once each, then the hand-placed points.
+  std::sort(candidates.begin(), candidates.end(),
+            [](const Candidate& a, const Candidate& b) { return a.at.x < b.at.x || (a.at.x == b.at.x && a.at.y < b.at.y); });
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    if (c > 0 && candidates[c].at == candidates[c - 1].at) continue;
+    if (!standable(candidates[c].at) || on_part_side(candidates[c].at)) continue;
+    points_.push_back(candidates[c].at);
+    corners_.push_back(candidates[c].corner);
+  }
+  corner_count_ = points_.size();
+  for (std::size_t i = 0; i < obstacles.points.size(); ++i) {
+    const Vec2 q = obstacles.points[i];
+    const std::string name = "point " + std::to_string(i) + " " + point_text(q);
+    if (!coordinate_ok(q.x) || !coordinate_ok(q.y))
+      throw InputError(Item::point, i, name + " is not finite or lies outside ±" + number(max_abs_coordinate));
+    if (const auto inside = obstacle_at(q))
+      throw InputError(Item::point, i, name + " lies inside obstacle " + std::to_string(*inside) + " inflated by radius " + number(r));
+    if (!standable(q)) throw InputError(Item::point, i, name + " lies outside the bounds shrunk by radius " + number(r));
+    points_.push_back(q);
+  }
+  build_arcs();
+}
+
+void VisibilityGraph::add_part(std::span<const Vec2> ccw, std::uint32_t obstacle, bool convex) {
+  Part part;
+  part.begin = static_cast<std::uint32_t>(part_vertices_.size());
+  part.obstacle = obstacle;
+  part.convex = convex;
+  for (const Vec2 v : ccw) {
+    if (part_vertices_.size() > part.begin && part_vertices_.back() == v) continue;
+    part_vertices_.push_back(v);
+    part.box.expand(v);
+  }
+  while (part_vertices_.size() > part.begin + 1 && part_vertices_.back() == part_vertices_[part.begin]) part_vertices_.pop_back();
+  part.end = static_cast<std::uint32_t>(part_vertices_.size());
+  for (std::uint32_t k = part.begin; k < part.end; ++k) {
+    const Vec2 a = part_vertices_[k], b = part_vertices_[k + 1 == part.end ? part.begin : k + 1];
+    const Vec2 n = outward_normal(a, b);
+    planes_.push_back({n, dot(n, a)});
+  }
+  largest_part_ = std::max<std::size_t>(largest_part_, part.end - part.begin);
+  parts_.push_back(part);
+}
+
+void VisibilityGraph::index_parts() {
+  Aabb2 all;
+  for (const Part& p : parts_) all.expand(p.box);
+  if (all.empty()) {
+    cell_begin_.assign(1, 0);
+    return;
+  }
+  const Vec2 size = all.size();
+  const double area = std::max(size.x, params_.tolerance) * std::max(size.y, params_.tolerance);
+  cell_size_ = std::max({std::sqrt(area / static_cast<double>(parts_.size())), std::max(size.x, size.y) / max_grid_side,
+                         params_.tolerance});
+  grid_origin_ = all.min;
+  const auto side = [&](double extent) {
+    return std::min<std::uint32_t>(max_grid_side, static_cast<std::uint32_t>(extent / cell_size_) + 1);
+  };
+  grid_width_ = side(size.x);
+  grid_height_ = side(size.y);
+  // A part is listed in every cell its box, widened by the tolerance, touches: walks and point
+  // lookups that round across a cell border still find it.
+  const double margin = params_.tolerance + cell_size_ * 1e-9;
+  const auto cell_range = [&](const Aabb2& b, std::uint32_t& x0, std::uint32_t& y0, std::uint32_t& x1, std::uint32_t& y1) {
+    const auto clamp_cell = [](double v, std::uint32_t n) {
+      return static_cast<std::uint32_t>(std::clamp(std::floor(v), 0.0, static_cast<double>(n - 1)));
+    };
+    x0 = clamp_cell((b.min.x - margin - grid_origin_.x) / cell_size_, grid_width_);
+    x1 = clamp_cell((b.max.x + margin - grid_origin_.x) / cell_size_, grid_width_);
+    y0 = clamp_cell((b.min.y - margin - grid_origin_.y) / cell_size_, grid_height_);
+    y1 = clamp_cell((b.max.y + margin - grid_origin_.y) / cell_size_, grid_height_);
+  };
+  const std::size_t cells = std::size_t{grid_width_} * grid_height_;
+  cell_begin_.assign(cells + 1, 0);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::uint32_t i = 0; i < parts_.size(); ++i) {
+      std::uint32_t x0, y0, x1, y1;
+      cell_range(parts_[i].box, x0, y0, x1, y1);
+      for (std::uint32_t y = y0; y <= y1; ++y) {
+        for (std::uint32_t x = x0; x <= x1; ++x) {
+          const std::size_t c = std::size_t{y} * grid_width_ + x;
+          if (pass == 0) {
+            ++cell_begin_[c + 1];
+          } else {
+            cell_parts_[cell_begin_[c]++] = i;
+          }
+        }
+      }
+    }
+    if (pass == 0) {
+      for (std::size_t c = 0; c < cells; ++c) cell_begin_[c + 1] += cell_begin_[c];
+      cell_parts_.resize(cell_begin_[cells]);
+    } else {
+      for (std::size_t c = cells; c > 0; --c) cell_begin_[c] = cell_begin_[c - 1];  // the fill moved heads to the ends
+      cell_begin_[0] = 0;
+    }
+  }
+}
+
+std::size_t VisibilityGraph::cell_of(Vec2 p) const {
+  if (grid_width_ == 0) return SIZE_MAX;
+  const double fx = std::floor((p.x - grid_origin_.x) / cell_size_), fy = std::floor((p.y - grid_origin_.y) / cell_size_);
+  if (!(fx >= 0 && fy >= 0 && fx < grid_width_ && fy < grid_height_)) return SIZE_MAX;
+  return static_cast<std::size_t>(fy) * grid_width_ + static_cast<std::size_t>(fx);
+}
+
+bool VisibilityGraph::inside_part(std::uint32_t i, Vec2 p) const {
+  const Part& part = parts_[i];
+  if (!part.box.contains(p)) return false;
+  const double tol = params_.tolerance;
+  if (part.convex) {
+    for (std::uint32_t k = part.begin; k < part.end; ++k) {
+      if (!(dot(planes_[k].n, p) < planes_[k].offset - tol)) return false;
+    }
+    return true;
+  }
+  for (std::uint32_t k = part.begin; k < part.end; ++k) {
+    const Segment2 e{part_vertices_[k], part_vertices_[k + 1 == part.end ? part.begin : k + 1]};
+    if (e.distance_to(p) <= tol) return false;
+  }
+  return polygon_contains(this->part(i), p);
+}
+
+bool VisibilityGraph::on_part_side(Vec2 p) const {
+  const std::size_t c = cell_of(p);
+  if (c == SIZE_MAX) return false;
+  const double tol = params_.tolerance;
+  for (std::uint32_t k = cell_begin_[c]; k < cell_begin_[c + 1]; ++k) {
+    const Part& part = parts_[cell_parts_[k]];
+    for (std::uint32_t v = part.begin; v < part.end; ++v) {
+      const Segment2 e{part_vertices_[v], part_vertices_[v + 1 == part.end ? part.begin : v + 1]};
+      if (e.distance_to(p) <= tol && distance(e.a, p) > tol && distance(e.b, p) > tol) return true;
+    }
+  }
+  return false;
+}
+
+std::optional<std::uint32_t> VisibilityGraph::obstacle_at(Vec2 p) const {
+  const std::size_t c = cell_of(p);
+  if (c == SIZE_MAX) return std::nullopt;
+  for (std::uint32_t k = cell_begin_[c]; k < cell_begin_[c + 1]; ++k) {
+    if (inside_part(cell_parts_[k], p)) return parts_[cell_parts_[k]].obstacle;
+  }
+  return std::nullopt;
+}
+
+bool VisibilityGraph::standable(Vec2 p) const {
+  if (!std::isfinite(p.x) || !std::isfinite(p.y)) return false;
+  if (centre_bounds_) {
+    const double tol = params_.tolerance;
+    const Aabb2& b = *centre_bounds_;
+    if (p.x < b.min.x - tol || p.y < b.min.y - tol || p.x > b.max.x + tol || p.y > b.max.y + tol) return false;
+  }
+  return !obstacle_at(p);
+}
+
+bool VisibilityGraph::segment_enters(std::uint32_t i, Vec2 a, Vec2 b, ProbeScratch& scratch) const {
+  const Part& part = parts_[i];
+  if (!part.box.overlaps(Aabb2::around(a, b))) return false;
+  const double tol = params_.tolerance;
+  const Vec2 d = b - a;
+  if (part.convex) {
+    // The segment against the part shrunk by the tolerance (Cyrus-Beck): enters when the
+    // parameters inside every edge's half-plane form an interval of positive length.
+    double t0 = 0, t1 = 1;
+    for (std::uint32_t k = part.begin; k < part.end; ++k) {
+      const double num = dot(planes_[k].n, a) - planes_[k].offset + tol;  // < 0: a is inside this plane
+      const double den = dot(planes_[k].n, d);
+      if (den == 0) {
+        if (num >= 0) return false;
+        continue;
+      }
+      const double t = -num / den;
+      if (den > 0) {
+        t1 = std::min(t1, t);
+      } else {
+        t0 = std::max(t0, t);
+      }
+      if (!(t0 < t1)) return false;
+    }
+    return true;
+  }
+  // A simple polygon: cut the segment where it crosses or touches the boundary; between two
+  // cuts it is wholly inside or outside, which its midpoint tells.
+  const double len = length(d);
+  if (len <= tol) return inside_part(i, a);
+  auto& cuts = scratch.cuts;
+  cuts.clear();
+  cuts.push_back(0);
+  cuts.push_back(1);
+  for (std::uint32_t k = part.begin; k < part.end; ++k) {
+    const Vec2 p = part_vertices_[k], q = part_vertices_[k + 1 == part.end ? part.begin : k + 1];
+    const double sp = cross(d, p - a) / len, sq = cross(d, q - a) / len;
+    if ((sp > tol && sq < -tol) || (sp < -tol && sq > tol)) {
+      const double t = cross(p - a, q - p) / cross(d, q - p);
+      if (t > 0 && t < 1) cuts.push_back(t);
+    }
+    if (std::abs(sp) <= tol) {
+      const double t = dot(p - a, d) / (len * len);
+      if (t > 0 && t < 1) cuts.push_back(t);
+    }
+  }
+  std::sort(cuts.begin(), cuts.end());
+  for (std::size_t k = 1; k < cuts.size(); ++k) {
+    if (cuts[k] - cuts[k - 1] <= 0) continue;
+    if (inside_part(i, a + d * ((cuts[k] + cuts[k - 1]) / 2))) return true;
+  }
+  return false;
+}
+
+template <class F>
+bool VisibilityGraph::walk_cells(Vec2 a, Vec2 b, F&& visit) const {
+  if (grid_width_ == 0) return false;
+  const Vec2 d = b - a;
+  const Vec2 lo = grid_origin_;
+  const Vec2 hi = grid_origin_ + Vec2{grid_width_ * cell_size_, grid_height_ * cell_size_};
+  double t0 = 0, t1 = 1;
+  const auto clip = [&](double start, double delta, double min, double max) {  // Liang-Barsky, one axis
+    if (delta == 0) return start >= min && start <= max;
+    double ta = (min - start) / delta, tb = (max - start) / delta;
+    if (ta > tb) std::swap(ta, tb);
+    t0 = std::max(t0, ta);
+    t1 = std::min(t1, tb);
+    return t0 <= t1;
+  };
+  if (!clip(a.x, d.x, lo.x, hi.x) || !clip(a.y, d.y, lo.y, hi.y)) return false;
+  const Vec2 p = a + d * t0;
+  const auto cell_coord = [&](double v, double origin, std::uint32_t n) {
+    return static_cast<std::int64_t>(std::clamp(std::floor((v - origin) / cell_size_), 0.0, static_cast<double>(n - 1)));
+  };
+  std::int64_t x = cell_coord(p.x, lo.x, grid_width_), y = cell_coord(p.y, lo.y, grid_height_);
+  const int sx = d.x > 0 ? 1 : d.x < 0 ? -1 : 0, sy = d.y > 0 ? 1 : d.y < 0 ? -1 : 0;
+  constexpr double never = std::numeric_limits<double>::infinity();
+  // Parameters where the segment crosses the next vertical and horizontal cell border.
+  double next_x = sx > 0 ? (lo.x + static_cast<double>(x + 1) * cell_size_ - a.x) / d.x : sx < 0 ? (lo.x + static_cast<double>(x) * cell_size_ - a.x) / d.x : never;
+  double next_y = sy > 0 ? (lo.y + static_cast<double>(y + 1) * cell_size_ - a.y) / d.y : sy < 0 ? (lo.y + static_cast<double>(y) * cell_size_ - a.y) / d.y : never;
+  const double step_x = sx != 0 ? cell_size_ / std::abs(d.x) : never, step_y = sy != 0 ? cell_size_ / std::abs(d.y) : never;
+  for (std::uint32_t guard = 0; guard <= grid_width_ + grid_height_ + 2; ++guard) {
+    if (visit(static_cast<std::size_t>(y) * grid_width_ + static_cast<std::size_t>(x))) return true;
+    if (std::min(next_x, next_y) > t1) return false;
+    if (next_x < next_y) {
+      x += sx;
+      next_x += step_x;
+    } else {
+      y += sy;
+      next_y += step_y;
+    }
+    if (x < 0 || y < 0 || x >= grid_width_ || y >= grid_height_) return false;
+  }
+  return false;
+}
+
+bool VisibilityGraph::visible(Vec2 a, Vec2 b, ProbeScratch& scratch) const {
+  if (scratch.tested.size() != parts_.size()) scratch.tested.assign(parts_.size());  // not from make_scratch()
+  scratch.tested.reset();
+  const bool blocked = walk_cells(a, b, [&](std::size_t c) {
+    for (std::uint32_t k = cell_begin_[c]; k < cell_begin_[c + 1]; ++k) {
+      const std::uint32_t part = cell_parts_[k];
+      if (scratch.tested.insert(part) && segment_enters(part, a, b, scratch)) return true;
+    }
+    return false;
+  });
+  return !blocked;
+}
+
+bool VisibilityGraph::tangent_at(std::uint32_t i, Vec2 other) const {
+  if (i >= corner_count_) return true;
+  const Vec2 v = points_[i];
+  const Vec2 dir = v - other;
+  const double len = length(dir);
+  if (len <= params_.tolerance) return true;
+  const double tol = params_.tolerance * len;
+  const double s1 = cross(dir, corners_[i].prev - v), s2 = cross(dir, corners_[i].next - v);
+  // Neighbours strictly on both sides: the line passes through the obstacle at v.
+  return !((s1 > tol && s2 < -tol) || (s1 < -tol && s2 > tol));
+}
+
+ProbeScratch VisibilityGraph::make_scratch() const {
+  ProbeScratch s;
+  s.tested.assign(parts_.size());
+  s.cuts.reserve(2 * largest_part_ + 2);  // both ends, a crossing and a touch per vertex
+  return s;
+}
+
+void VisibilityGraph::build_arcs() {
+  const auto n = static_cast<std::uint32_t>(points_.size());
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+  ProbeScratch scratch = make_scratch();
+  for (std::uint32_t i = 0; i < n; ++i) {
+    for (std::uint32_t j = i + 1; j < n; ++j) {
+      if (tangent_at(i, points_[j]) && tangent_at(j, points_[i]) && visible(points_[i], points_[j], scratch))
+        edges.emplace_back(i, j);
+    }
+  }
+  arc_begin_.assign(n + 1, 0);
+  for (const auto& [i, j] : edges) {
+    ++arc_begin_[i + 1];
+    ++arc_begin_[j + 1];
+  }
+  for (std::uint32_t i = 0; i < n; ++i) arc_begin_[i + 1] += arc_begin_[i];
+  arcs_.resize(edges.size() * 2);
+  std::vector<std::uint32_t> fill(arc_begin_.begin(), arc_begin_.end() - 1);
+  for (const auto& [i, j] : edges) {
+    const Cost c = distance(points_[i], points_[j]);
+    arcs_[fill[i]++] = {j, c};
+    arcs_[fill[j]++] = {i, c};
+  }
+}
+
+std::size_t VisibilityGraph::memory_bytes() const {
+  return obstacle_vertices_.capacity() * sizeof(Vec2) + obstacle_begin_.capacity() * sizeof(std::uint32_t) +
+         parts_.capacity() * sizeof(Part) + part_vertices_.capacity() * sizeof(Vec2) + planes_.capacity() * sizeof(Plane) +
+         (cell_begin_.capacity() + cell_parts_.capacity()) * sizeof(std::uint32_t) + points_.capacity() * sizeof(Vec2) +
+         corners_.capacity() * sizeof(Corner) + arc_begin_.capacity() * sizeof(std::uint32_t) +
+         arcs_.capacity() * sizeof(VisibilityArc);
+}
+
+}  // namespace waymark::visibility
