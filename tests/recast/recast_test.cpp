@@ -126,6 +126,17 @@ TEST(RecastDetour, ShortestModeIsNeverLongerThanDetour) {
     const test::LengthTally c = compare_with_detour(meshes, queries, navmesh::NavMode::shortest);
     EXPECT_EQ(c.longer, 0);
     EXPECT_GT(c.compared, static_cast<int>(queries.size()) / 2);
+    // and never longer than the funnel mode's path on the same mesh
+    const NavMesh nav = to_nav_mesh(meshes);
+    NavMeshQuery shortest(nav), funnel(nav, {.mode = navmesh::NavMode::funnel});
+    int both = 0;
+    for (const auto& [from, to] : queries) {
+      const navmesh::QueryFilter filter{.include = 0x3};
+      if (!shortest.find_path(from, to, filter).succeeded() || !funnel.find_path(from, to, filter).succeeded()) continue;
+      ++both;
+      EXPECT_LE(shortest.path().length, funnel.path().length + 1e-6);
+    }
+    EXPECT_EQ(both, c.compared);
   }
 }
 
