@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
-#include <optional>
-#include <utility>
 #include <vector>
 
 #include "waymark/core/stopwatch.hpp"
@@ -37,15 +35,6 @@ NavMesh build(const NavmeshArgs& a, const TriangleMesh& model) {
 const char* status_name(Status s) {
   if (s.succeeded()) return "success";
   return s.has(StatusDetail::partial_result) ? "partial" : "failure";
-}
-
-std::optional<navmesh::NavMode> mode_of(const std::string& name) {
-  using navmesh::NavMode;
-  for (const auto& [n, m] : {std::pair{"shortest", NavMode::shortest}, std::pair{"funnel", NavMode::funnel},
-                             std::pair{"centroids", NavMode::centroids}}) {
-    if (name == n) return m;
-  }
-  return std::nullopt;
 }
 
 }  // namespace
@@ -92,7 +81,7 @@ CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& a) {
 
 int run_navmesh(const NavmeshArgs& a) {
   return guarded([&] {
-    const auto mode = mode_of(a.mode);
+    const auto mode = value_of(navmesh::nav_mode_names, a.mode);
     if (!mode) throw UsageError("--mode must be shortest, funnel or centroids, got " + waymark::quoted(a.mode));
     const bool single = !a.from.empty() || !a.to.empty();
     if (single == !a.queries.empty()) throw UsageError("give either --from x,y,z --to x,y,z or --queries FILE");

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <string>
 
 #include "plan_geometry.hpp"
@@ -20,6 +21,13 @@ namespace {
 }
 
 bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+/// Twice the plan area of the polygon with these corners (> 0 when counter-clockwise).
+double twice_plan_area(const NavMeshData& d, std::span<const std::uint32_t> c) {
+  double twice = 0;
+  for (std::size_t k = 0; k < c.size(); ++k) twice += cross(plan(d.vertices[c[k]]), plan(d.vertices[c[(k + 1) % c.size()]]));
+  return twice;
+}
 
 }  // namespace
 
@@ -63,14 +71,12 @@ void NavMesh::check() const {
     for (std::uint32_t v : c) {
       if (v >= d.vertices.size()) fail(p, "corner " + std::to_string(v) + " is not a vertex");
     }
-    double twice_area = 0;
     for (std::size_t k = 0; k < n; ++k) {
       const Vec2 a = plan(d.vertices[c[k]]), b = plan(d.vertices[c[(k + 1) % n]]), e = plan(d.vertices[c[(k + 2) % n]]);
       if (a == b) fail(p, "two consecutive corners are at the same place");
       if (!turns_left_or_straight(a, b, e)) fail(p, "is not convex and counter-clockwise in plan (x, z)");
-      twice_area += cross(a, b);
     }
-    if (!(twice_area > 0)) fail(p, "has no area in plan");
+    if (!(twice_plan_area(d, c) > 0)) fail(p, "has no area in plan");
     const auto nb = neighbors(p);
     for (std::size_t k = 0; k < n; ++k) {
       const PolyId q = nb[k];
@@ -222,12 +228,7 @@ void NavMesh::build_index() {
     dead_end_[i] = std::count_if(n.begin(), n.end(), [](PolyId q) { return q.valid(); }) <= 1;
   }
   area_prefix_.assign(polys + 1, 0.0);
-  for (std::uint32_t i = 0; i < polys; ++i) {
-    const auto c = corners(PolyId{i});
-    double twice = 0;
-    for (std::size_t k = 0; k < c.size(); ++k) twice += cross(plan(vertex(c[k])), plan(vertex(c[(k + 1) % c.size()])));
-    area_prefix_[i + 1] = area_prefix_[i] + twice / 2;
-  }
+  for (std::uint32_t i = 0; i < polys; ++i) area_prefix_[i + 1] = area_prefix_[i] + twice_plan_area(data_, corners(PolyId{i})) / 2;
   island_.assign(polys, PolyId::invalid_value);
   std::vector<PolyId> stack;
   for (std::uint32_t i = 0, next = 0; i < polys; ++i) {
@@ -290,18 +291,12 @@ std::uint32_t NavMesh::build_node(std::uint32_t first, std::uint32_t count, std:
   return self;
 }
 
-}  // namespace waymark::navmesh
-
-namespace waymark::navmesh {
-
 Status NavMesh::raycast(PolyId start, Vec3 from, Vec3 to, const QueryFilter& filter, RaycastHit& out) const {
   out.polys.clear();
   out.hit = false;
   out.t = 0;
   out.normal = {};
-  const bool finite = std::isfinite(from.x) && std::isfinite(from.y) && std::isfinite(from.z) && std::isfinite(to.x) &&
-                      std::isfinite(to.y) && std::isfinite(to.z);
-  if (!finite || start.value >= poly_count() || !filter.passes(flags(start))) {
+  if (!finite(from) || !finite(to) || start.value >= poly_count() || !filter.passes(flags(start))) {
     return Status::failure(StatusDetail::invalid_query);
   }
   from = closest_point(start, from);
@@ -342,7 +337,8 @@ Status NavMesh::raycast(PolyId start, Vec3 from, Vec3 to, const QueryFilter& fil
       const Vec2 at = s + d * t_in;
       out.point = closest_point(p, Vec3{at.x, from.y + (to.y - from.y) * t_in, at.y});
       const Segment3 wall = edge(exit);
-      const Vec2 inward = normalized(Vec2{-(wall.b.z - wall.a.z), wall.b.x - wall.a.x});  // left of a CCW edge
+      const Vec2 along = plan(wall.b) - plan(wall.a);
+      const Vec2 inward = normalized(Vec2{-along.y, along.x});  // left of a counter-clockwise edge
       out.normal = {inward.x, 0, inward.y};
       return Status::success();
     }

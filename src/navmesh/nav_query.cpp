@@ -22,12 +22,10 @@ class NavMeshQuery::Space {
   using node_type = std::uint32_t;
 
   Space(const NavMesh& mesh, NavMode mode)
-      : mesh_(&mesh), start_(static_cast<node_type>(mesh.data().corners.size())), goal_(start_ + 1) {
-    if (mode == NavMode::centroids) {
-      centroids_.resize(mesh.poly_count());
-      for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) centroids_[p] = mesh.centroid(PolyId{p});
-    }
-  }
+      : mesh_(&mesh),
+        start_(static_cast<node_type>(mesh.data().corners.size())),
+        goal_(start_ + 1),
+        centroids_(mode == NavMode::centroids) {}
 
   void set_query(const detail::QueryEnds& ends) {
     ends_ = ends;
@@ -44,12 +42,9 @@ class NavMeshQuery::Space {
   [[nodiscard]] Vec3 position(node_type n) const {
     if (n == start_) return ends_.start;
     if (n == goal_) return ends_.goal;
-    return centroids_.empty() ? midpoint(n) : centroids_[mesh_->data().neighbors[n].value];
+    return centroids_ ? mesh_->centroid(mesh_->data().neighbors[n]) : midpoint(n);
   }
-  [[nodiscard]] Vec3 midpoint(std::uint32_t k) const {
-    const Segment3 e = mesh_->edge(k);
-    return (e.a + e.b) * 0.5;
-  }
+  [[nodiscard]] Vec3 midpoint(std::uint32_t k) const { return mesh_->edge(k).at(0.5); }
   /// The polygon node n stands in (for a portal: the one it enters).
   [[nodiscard]] PolyId poly(node_type n) const {
     if (n == start_) return ends_.start_poly;
@@ -70,11 +65,11 @@ class NavMeshQuery::Space {
       const PolyId next = d.neighbors[k];
       if (!next.valid() || !ends_.filter.passes(mesh_->flags(next))) continue;
       if (n != start_ && k == mesh_->twin(n)) continue;  // the way back
-      if (centroids_.empty()) {
-        f(k, distance(from, position(k)) * factor);
-      } else {
+      if (centroids_) {
         const Vec3 mid = midpoint(k);
         f(k, distance(from, mid) * factor + distance(mid, position(k)) * ends_.filter.area_cost[mesh_->area(next)]);
+      } else {
+        f(k, distance(from, position(k)) * factor);
       }
     }
   }
@@ -85,7 +80,7 @@ class NavMeshQuery::Space {
   node_type goal_;
   detail::QueryEnds ends_;
   Cost least_cost_ = 1;
-  std::vector<Vec3> centroids_;  // centroid mode: each polygon's
+  bool centroids_;  // centroid mode: portals stand at the centroid of the polygon they enter
 };
 
 namespace {

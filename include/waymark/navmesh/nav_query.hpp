@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "waymark/core/enum_names.hpp"
 #include "waymark/core/geometry.hpp"
 #include "waymark/core/hash.hpp"
 #include "waymark/core/ids.hpp"
@@ -38,6 +39,10 @@ enum class NavMode : std::uint8_t {
   /// graph of the source material, kept for comparison.
   centroids,
 };
+
+/// Each mode's spelling (CLI, JSON).
+inline constexpr EnumNames<NavMode, 3> nav_mode_names{
+    {{NavMode::shortest, "shortest"}, {NavMode::funnel, "funnel"}, {NavMode::centroids, "centroids"}}};
 
 /// A node of the shortest mode's search (Polyanya): a root, where the path last bent (a mesh
 /// vertex, or the start or goal: vertex_count() and vertex_count() + 1), and the interval of a
