@@ -23,12 +23,16 @@
 #include "waymark/core/errors.hpp"
 #include "waymark/core/status.hpp"
 #include "waymark/core/text.hpp"
+#include "waymark/grid/moves.hpp"
 #include "waymark/search/handle.hpp"
 
 namespace waymark::cli {
 
 inline constexpr double microseconds_per_second = 1e6;
 inline constexpr double milliseconds_per_second = 1e3;
+
+/// The --diagonal option's help, for every grid command.
+inline constexpr const char* diagonal_rule_help = "never|always|at-most-one-obstacle|no-corner-cutting";
 
 inline constexpr int exit_ok = 0;          ///< a path / all optimal
 inline constexpr int exit_not_found = 1;   ///< no path / some query not optimal
@@ -42,6 +46,13 @@ inline constexpr std::int64_t default_max_nodes = 50'000'000;
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+/// The --diagonal option's rule, or UsageError "unknown diagonal rule 'text'".
+inline grid::DiagonalRule diagonal_rule_arg(const std::string& text) {
+  const auto rule = grid::parse_diagonal_rule(text);
+  if (!rule) throw UsageError("unknown diagonal rule '" + text + "'");
+  return *rule;
+}
 
 /// Runs a command body: every exception that reaches it becomes one line "waymark: reason" on
 /// stderr and exit code 2, so no input, option or failing write can terminate the process.

@@ -122,7 +122,7 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& a) {
   cmd->add_option("--map,-m", a.map, "Moving AI .map file")->required();
   cmd->add_option("--from", a.from, "start cell X,Y (column,row, 0-based)")->required();
   cmd->add_option("--to", a.to, "goal cell X,Y")->required();
-  cmd->add_option("--diagonal", a.diagonal, "never|always|at-most-one-obstacle|no-corner-cutting")
+  cmd->add_option("--diagonal", a.diagonal, diagonal_rule_help)
       ->capture_default_str();
   cmd->add_flag("--terrain", a.terrain, "treat S (swamp, cost 3) and W (water, cost 5) as passable terrain");
   cmd->add_option("--jump-table", a.jump_table, "jps-plus: use this table (from `waymark jps-table`)");
@@ -157,9 +157,8 @@ CLI::App* add_scen_command(CLI::App& app, ScenArgs& a) {
 
 int run_path(const PathArgs& a) {
   return guarded([&] {
-    const auto rule = parse_diagonal_rule(a.diagonal);
-    if (!rule) throw UsageError("unknown diagonal rule '" + a.diagonal + "'");
-    const GridPlannerOptions options = planner_options(a.search, *rule);
+    const grid::DiagonalRule rule = diagonal_rule_arg(a.diagonal);
+    const GridPlannerOptions options = planner_options(a.search, rule);
     const search::Budget limit = time_limit(a.search.time_limit_s);
     MapLoadOptions load;
     load.max_cells = checked_positive(a.search.max_cells, "--max-cells");

@@ -98,7 +98,7 @@ CLI::App* add_regions_command(CLI::App& app, RegionsArgs& a) {
   cmd->add_option("--seeds-file", a.seeds_file, "file of seed cells, one 'X Y' or 'X,Y' per line, # comments");
   cmd->add_flag("--geodesic", a.geodesic,
                 "label each cell with the seed nearest by path cost (default: nearest in a straight line)");
-  cmd->add_option("--diagonal", a.diagonal, "never|always|at-most-one-obstacle|no-corner-cutting")
+  cmd->add_option("--diagonal", a.diagonal, diagonal_rule_help)
       ->capture_default_str();
   cmd->add_flag("--json", a.json, "machine-readable output");
   cmd->add_option("--png", a.png, "write a region map (a colour per region, walls black, seeds white) to this PNG");
@@ -115,8 +115,7 @@ CLI::App* add_regions_command(CLI::App& app, RegionsArgs& a) {
 
 int run_regions(const RegionsArgs& a) {
   return guarded([&] {
-    const auto rule = grid::parse_diagonal_rule(a.diagonal);
-    if (!rule) throw UsageError("unknown diagonal rule '" + a.diagonal + "'");
+    const grid::DiagonalRule rule = diagonal_rule_arg(a.diagonal);
     if (a.seeds.empty() == a.seeds_file.empty())
       throw UsageError("give either --seeds \"X,Y;X,Y;...\" or --seeds-file FILE");
     const auto margin = static_cast<unsigned>(
@@ -131,11 +130,11 @@ int run_regions(const RegionsArgs& a) {
 
     const Stopwatch watch;
     const Regions regions =
-        label_grid(map, cells, {.diagonal = *rule, .metric = a.geodesic ? Metric::geodesic : Metric::euclidean});
+        label_grid(map, cells, {.diagonal = rule, .metric = a.geodesic ? Metric::geodesic : Metric::euclidean});
     const double ms = watch.seconds() * milliseconds_per_second;
 
     std::optional<PlanComparison> plans;
-    if (!a.scen.empty()) plans = compare_plans(map, regions, *rule, a.scen, margin);
+    if (!a.scen.empty()) plans = compare_plans(map, regions, rule, a.scen, margin);
     if (!a.png.empty()) {
       std::vector<CellId> seed_cells;
       for (const std::uint32_t s : regions.seeds()) seed_cells.push_back(CellId{s});

@@ -38,6 +38,11 @@ std::optional<grid::CellCoord> parse_seed(std::string_view text) {
   return c;
 }
 
+/// The error for seed `number` (from 1) of inline text: "NAME: seed N: reason".
+LoadError inline_seed_error(const std::string& name, std::size_t number, const std::string& reason) {
+  return LoadError(name, 0, "seed " + std::to_string(number) + ": " + reason);
+}
+
 std::string over_limit(const SeedListOptions& options) {
   return "more than " + std::to_string(options.max_seeds) + " seeds (SeedListOptions::max_seeds)";
 }
@@ -53,7 +58,7 @@ std::vector<grid::CellCoord> SeedList::cells() const {
 
 LoadError SeedList::error(std::size_t index, const std::string& reason) const {
   const std::size_t line = index < seeds.size() ? seeds[index].line : 0;
-  if (inline_text) return LoadError(source, 0, "seed " + std::to_string(line) + ": " + reason);
+  if (inline_text) return inline_seed_error(source, line, reason);
   return LoadError(source, line, reason);
 }
 
@@ -90,9 +95,7 @@ SeedList parse_seed_text(std::string_view text, const std::string& name, const S
     const std::size_t end = std::min(text.find(';', begin), text.size());
     const std::string_view entry = text.substr(begin, end - begin);
     ++number;
-    const auto fail = [&](const std::string& reason) {
-      throw LoadError(name, 0, "seed " + std::to_string(number) + ": " + reason);
-    };
+    const auto fail = [&](const std::string& reason) { throw inline_seed_error(name, number, reason); };
     if (number > options.max_seeds) fail(over_limit(options));
     const auto cell = parse_seed(entry);
     if (!cell) fail("expected X,Y (integers), got " + quoted(entry));

@@ -14,18 +14,13 @@ namespace waymark::regions {
 namespace {
 
 /// The grid's moves, kept inside the cells of the allowed regions: the fine search's space.
-class CorridorSpace {
+class CorridorSpace : public grid::GridCells {
  public:
-  using node_type = CellId;
-
   CorridorSpace(const grid::GridSpace& space, std::span<const RegionId> labels, const std::vector<std::uint8_t>& allowed)
-      : space_(&space), labels_(labels), allowed_(&allowed) {}
+      : GridCells(space.map()), space_(&space), labels_(labels), allowed_(&allowed) {}
 
-  [[nodiscard]] std::size_t node_count() const { return space_->node_count(); }
-  [[nodiscard]] std::size_t index_of(CellId c) const { return c.value; }
-  [[nodiscard]] CellId node_at(std::size_t i) const { return CellId{static_cast<std::uint32_t>(i)}; }
   [[nodiscard]] bool stale() const { return space_->stale(); }
-  [[nodiscard]] bool is_traversable(CellId c) const { return space_->is_traversable(c) && inside(c); }
+  [[nodiscard]] bool is_traversable(CellId c) const { return GridCells::is_traversable(c) && inside(c); }
 
   template <class F>
   [[gnu::always_inline]] void for_each_successor(CellId c, F&& f) const {
@@ -53,8 +48,7 @@ using CoarseSearch = search::Dijkstra<graph::Graph>;
 
 struct CoarseFinePlanner::Impl {
   Impl(const grid::GridMap& m, const Regions& r, const CoarseFineParams& p)
-      : map(&m),
-        regions(&r),
+      : regions(&r),
         params(p),
         space(m, p.diagonal),
         allowed(r.region_count(), 0),
@@ -106,8 +100,7 @@ struct CoarseFinePlanner::Impl {
     stats.fine_expanded += fine.stats().expanded;
     close_corridor();
     if (!fine.status().succeeded()) return false;
-    path.nodes.assign(fine.path().nodes.begin(), fine.path().nodes.end());
-    path.cost = fine.path().cost;
+    path = fine.path();  // copy-assignment reuses path's capacity: no allocation after warm-up
     return true;
   }
 
@@ -122,7 +115,8 @@ struct CoarseFinePlanner::Impl {
   }
 
   Status run(CellId start, CellId goal) {
-    if (space.stale() || map->version() != regions->world_version()) return Status::failure(StatusDetail::stale_world);
+    if (space.stale() || space.map().version() != regions->world_version())
+      return Status::failure(StatusDetail::stale_world);
     if (!space.is_traversable(start) || !space.is_traversable(goal)) return Status::failure(StatusDetail::invalid_query);
     if (plan_in_corridor(start, goal)) return Status::success();
     if (!params.fallback) return Status::failure();
@@ -131,12 +125,10 @@ struct CoarseFinePlanner::Impl {
     full.step();
     stats.fine_expanded += full.stats().expanded;
     if (!full.status().succeeded()) return Status::failure();
-    path.nodes.assign(full.path().nodes.begin(), full.path().nodes.end());
-    path.cost = full.path().cost;
+    path = full.path();
     return Status::success();
   }
 
-  const grid::GridMap* map;
   const Regions* regions;
   CoarseFineParams params;
   grid::GridSpace space;

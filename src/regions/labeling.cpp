@@ -127,14 +127,16 @@ class RegionsBuilder {
     return r;
   }
 
-  /// Euclidean labels of a grid: each passable cell's centre goes to the nearest seed centre.
-  static Regions euclidean(const grid::GridMap& map, std::span<const grid::CellCoord> seeds) {
+  /// Euclidean labels of a grid: each passable cell's centre goes to the nearest seed centre
+  /// (`centers[i]`: the centre of seed cell `seeds[i]`).
+  static Regions euclidean(const grid::GridMap& map, std::span<const CellId> seeds, std::span<const Vec3> centers) {
     Regions r;
     r.metric_ = Metric::euclidean;
     std::vector<SeedArea> areas;
-    for (const grid::CellCoord c : seeds) {
-      areas.push_back({map.position(map.cell(c.x, c.y))});
-      r.seeds_.push_back(map.cell(c.x, c.y).value);
+    areas.reserve(seeds.size());
+    for (std::size_t i = 0; i < seeds.size(); ++i) {
+      areas.push_back({centers[i]});
+      r.seeds_.push_back(seeds[i].value);
     }
     const SeedIndex index(areas);
     r.labels_.assign(map.cell_count(), no_region);
@@ -201,17 +203,17 @@ std::optional<SeedProblem> find_seed_problem(const grid::GridMap& map, std::span
 Regions label_grid(const grid::GridMap& map, std::span<const grid::CellCoord> seeds, const GridRegionParams& params) {
   if (seeds.empty()) throw BuildError("regions need at least one seed");
   if (const auto problem = find_seed_problem(map, seeds)) refuse_seed(problem->index, problem->reason);
-  const grid::GridSpace space(map, params.diagonal);
-  Regions r;
-  if (params.metric == Metric::geodesic) {
-    std::vector<CellId> cells;
-    for (const grid::CellCoord c : seeds) cells.push_back(map.cell(c.x, c.y));
-    r = RegionsBuilder::geodesic(space, std::span<const CellId>(cells));
-  } else {
-    r = RegionsBuilder::euclidean(map, seeds);
-  }
+  std::vector<CellId> cells;
   std::vector<Vec3> positions;
-  for (const grid::CellCoord c : seeds) positions.push_back(map.position(map.cell(c.x, c.y)));
+  cells.reserve(seeds.size());
+  positions.reserve(seeds.size());
+  for (const grid::CellCoord c : seeds) {
+    cells.push_back(map.cell(c.x, c.y));
+    positions.push_back(map.position(cells.back()));
+  }
+  const grid::GridSpace space(map, params.diagonal);
+  Regions r = params.metric == Metric::geodesic ? RegionsBuilder::geodesic(space, std::span<const CellId>(cells))
+                                                : RegionsBuilder::euclidean(map, cells, positions);
   RegionsBuilder::finish(r, space, std::move(positions), graph::Coordinates::xy, map.version());
   return r;
 }

@@ -39,7 +39,7 @@ SeedIndex::SeedIndex(std::span<const SeedArea> seeds, graph::VertexIndexParams p
     : seeds_(seeds.begin(), seeds.end()), bounded_(any_finite_radius(seeds)), index_(seed_points(seeds), params) {}
 
 RegionId SeedIndex::nearest(Vec3 p) const {
-  const auto v = index_.nearest(p, [](VertexId) { return true; });
+  const auto v = index_.nearest(p);
   return v ? v->value : no_region;
 }
 

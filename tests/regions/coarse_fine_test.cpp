@@ -23,16 +23,6 @@ using grid::DiagonalRule;
 using grid::GridMap;
 using grid::GridSpace;
 
-std::vector<CellCoord> spread_seeds(const GridMap& map, std::size_t count, std::mt19937& rng) {
-  std::vector<CellCoord> seeds;
-  std::set<std::uint32_t> used;
-  while (seeds.size() < std::min(count, map.passable_count())) {
-    const CellId c = test::random_passable(map, rng);
-    if (used.insert(c.value).second) seeds.push_back(map.coord(c));
-  }
-  return seeds;
-}
-
 TEST(CoarseFine, ValidPathsNeverBelowOptimalAndFoundWheneverOneExists) {
   std::mt19937 rng(44);
   std::size_t queries = 0, reachable = 0, fallbacks = 0, optimal = 0;
@@ -42,7 +32,7 @@ TEST(CoarseFine, ValidPathsNeverBelowOptimalAndFoundWheneverOneExists) {
       for (int i = 0; i < 20; ++i) {
         const GridMap map = test::random_grid({40, 30, 0.15 + 0.02 * (i % 8), i % 4 == 0}, rng);
         if (map.passable_count() < 2) continue;
-        const auto seeds = spread_seeds(map, 2 + i % 10, rng);
+        const auto seeds = test::random_seeds(map, 2 + i % 10, rng);
         const Regions r = label_grid(map, seeds, {.diagonal = rule, .metric = metric});
         const GridSpace space(map, rule);
         for (const unsigned margin : {0u, 1u}) {

@@ -30,18 +30,6 @@ constexpr double eps = 1e-9;
 
 double tolerance(double d) { return eps * std::max(1.0, d); }
 
-/// `count` distinct random passable cells (fewer when the map has fewer).
-std::vector<CellCoord> random_seeds(const GridMap& map, std::size_t count, std::mt19937& rng) {
-  std::vector<CellCoord> seeds;
-  std::set<std::uint32_t> used;
-  const std::size_t want = std::min(count, map.passable_count());
-  while (seeds.size() < want) {
-    const CellId c = test::random_passable(map, rng);
-    if (used.insert(c.value).second) seeds.push_back(map.coord(c));
-  }
-  return seeds;
-}
-
 /// Region pairs whose elements touch through a move, computed from the labels alone.
 template <class Space>
 std::set<std::pair<RegionId, RegionId>> touching_pairs(const Space& space, std::span<const RegionId> labels) {
@@ -102,7 +90,7 @@ TEST(GridRegions, GeodesicLabelsEqualOneDijkstraPerSeed) {
       const int w = std::uniform_int_distribution<int>(1, 40)(rng), h = std::uniform_int_distribution<int>(1, 40)(rng);
       const GridMap map = test::random_grid({w, h, 0.1 + 0.03 * (i % 10), i % 3 == 0}, rng);
       if (map.passable_count() == 0) continue;
-      const auto seeds = random_seeds(map, 1 + i % 9, rng);
+      const auto seeds = test::random_seeds(map, 1 + i % 9, rng);
       const Regions r = label_grid(map, seeds, {.diagonal = rule});
       const GridSpace space(map, rule);
       std::vector<std::vector<Cost>> per_seed;
@@ -156,7 +144,7 @@ TEST(GridRegions, EuclideanLabelsEqualTheNearestSeedLowestIndexOnTies) {
     const int w = std::uniform_int_distribution<int>(1, 50)(rng), h = std::uniform_int_distribution<int>(1, 50)(rng);
     const GridMap map = test::random_grid({w, h, 0.2, false}, rng);
     if (map.passable_count() == 0) continue;
-    const auto seeds = random_seeds(map, 1 + i % 12, rng);
+    const auto seeds = test::random_seeds(map, 1 + i % 12, rng);
     const Regions r = label_grid(map, seeds, {.metric = Metric::euclidean});
     EXPECT_EQ(r.metric(), Metric::euclidean);
     for (std::uint32_t c = 0; c < map.cell_count(); ++c) {

@@ -1,15 +1,18 @@
 #pragma once
-// Seeded random grids, the checks every returned grid path must pass, and a reference Dijkstra.
+// Seeded random grids and seed cells, the checks every returned grid path must pass, and a reference Dijkstra.
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <algorithm>
+#include <cstdint>
 #include <queue>
-#include <vector>
 #include <random>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "waymark/core/path.hpp"
 #include "waymark/grid/grid_space.hpp"
@@ -52,6 +55,18 @@ inline CellId random_passable(const GridMap& map, std::mt19937& rng) {
     const CellId c{pick(rng)};
     if (map.passable(c)) return c;
   }
+}
+
+/// `count` distinct random passable cells (fewer when the map has fewer): region seeds.
+inline std::vector<CellCoord> random_seeds(const GridMap& map, std::size_t count, std::mt19937& rng) {
+  std::vector<CellCoord> seeds;
+  std::set<std::uint32_t> used;
+  const std::size_t want = std::min(count, map.passable_count());
+  while (seeds.size() < want) {
+    const CellId c = random_passable(map, rng);
+    if (used.insert(c.value).second) seeds.push_back(map.coord(c));
+  }
+  return seeds;
 }
 
 /// Connected, obeys the diagonal rule, avoids obstacles, and the cost is the sum of its steps.
