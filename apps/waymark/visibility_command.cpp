@@ -25,9 +25,9 @@ Vec2 point_arg(const std::string& text, const char* option) {
 /// A start or goal the agent cannot stand on is bad input (exit 2), as a blocked cell is for
 /// `path`: the message names the obstacle and its line.
 void check_end(const VisibilityGraph& g, const io::PolygonFile& file, Vec2 p, const std::string& text,
-               const char* option, double radius) {
+               const char* option) {
   std::ostringstream r;
-  r << radius;
+  r << g.params().radius;
   if (const auto inside = g.obstacle_at(p)) {
     throw UsageError(std::string(option) + " " + text + " lies inside obstacle " + std::to_string(*inside) + " (" +
                      file.name + ":" + std::to_string(file.polygon_lines[*inside]) + ") inflated by radius " + r.str());
@@ -82,8 +82,8 @@ int run_visibility(const VisibilityArgs& a) {
       }
     }();
     const double build_ms = build_time.seconds() * milliseconds_per_second;
-    check_end(graph, file, from, a.from, "--from", a.radius);
-    check_end(graph, file, to, a.to, "--to", a.radius);
+    check_end(graph, file, from, a.from, "--from");
+    check_end(graph, file, to, a.to, "--to");
 
     VisibilityQuery query(graph);
     const Stopwatch t;

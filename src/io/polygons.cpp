@@ -5,13 +5,12 @@
 
 #include <array>
 #include <cctype>
-#include <charconv>
 #include <cmath>
-#include <cstdint>
 #include <sstream>
 #include <string_view>
-#include <system_error>
+#include <utility>
 
+#include "text_lines.hpp"
 #include "waymark/core/binary_io.hpp"
 #include "waymark/core/text.hpp"
 
@@ -64,11 +63,18 @@ class Reader {
     }
     fail(std::string("expected ',' or '") + close + "' " + what + ", got " + byte_text());
   }
-  /// An empty list: `[` was taken and `]` follows.
-  bool empty_list() {
-    if (next() != ']') return false;
-    take();
-    return true;
+  /// `open`, then elements separated by commas (none at all allowed), then `close`: `element()`
+  /// reads each. `what` names the expected `open`, `in` the list, in messages.
+  template <class F>
+  void list(char open, char close, std::string_view what, const char* in, F&& element) {
+    expect(open, what);
+    if (next() == static_cast<unsigned char>(close)) {
+      take();
+      return;
+    }
+    do {
+      element();
+    } while (more(close, in));
   }
 
   std::string key() {
@@ -105,9 +111,7 @@ class Reader {
     if (n == 0) fail("expected a number, got " + byte_text());
     if (!json_number(token)) fail("expected a number, got " + quoted(token));
     double v = 0;
-    const auto [end, ec] = std::from_chars(token.data(), token.data() + n, v);
-    if (ec != std::errc{} || end != token.data() + n || !std::isfinite(v))
-      fail("number " + quoted(token) + " is out of range");
+    if (!detail::parse_number(token, v) || !std::isfinite(v)) fail("number " + quoted(token) + " is out of range");
     if (std::abs(v) > visibility::max_abs_coordinate) {
       std::ostringstream limit;
       limit << visibility::max_abs_coordinate;
@@ -194,83 +198,69 @@ PolygonFile parse_polygons(std::istream& in, const std::string& name, const Poly
   file.name = name;
   Reader r(in, name);
   if (r.at_end()) r.fail("empty file: expected a JSON object");
-  r.expect('{', "'{' (a JSON object)");
   bool seen_polygons = false, seen_points = false, seen_bounds = false;
   std::size_t total_vertices = 0;
   std::vector<std::size_t> vertex_lines;
-  if (r.next() != '}') {
-    do {
-      r.next();
-      const std::size_t key_line = r.line();
-      const std::string key = r.key();
-      r.expect(':', "':' after a key");
-      const auto once = [&](bool& seen) {
-        if (seen) r.fail("key \"" + key + "\" appears twice", key_line);
-        seen = true;
-      };
-      if (key == "polygons") {
-        once(seen_polygons);
-        r.expect('[', "'[' (the list of polygons)");
-        if (r.empty_list()) continue;
-        do {
-          if (file.obstacles.polygons.size() == options.max_polygons)
-            r.fail(count_limit("polygons", options.max_polygons, "max_polygons"));
-          r.next();
-          const std::size_t polygon_line = r.line();
-          r.expect('[', "'[' (a polygon: a list of [x, y] vertices)");
-          std::vector<Vec2> polygon;
-          vertex_lines.clear();
-          if (!r.empty_list()) {
-            do {
-              if (polygon.size() == options.max_polygon_vertices)
-                r.fail(count_limit("vertices in one polygon", options.max_polygon_vertices, "max_polygon_vertices"));
-              if (total_vertices == options.max_vertices)
-                r.fail(count_limit("vertices", options.max_vertices, "max_vertices"));
-              r.next();
-              vertex_lines.push_back(r.line());
-              polygon.push_back(r.pair("a vertex"));
-              ++total_vertices;
-            } while (r.more(']', "in a polygon"));
-          }
-          const std::size_t index = file.obstacles.polygons.size();
-          if (const auto problem = visibility::polygon_problem(polygon)) {
-            const std::size_t line = problem->vertex < vertex_lines.size() ? vertex_lines[problem->vertex] : polygon_line;
-            r.fail("polygon " + std::to_string(index) + ": " + problem->reason, line);
-          }
-          file.obstacles.polygons.push_back(std::move(polygon));
-          file.polygon_lines.push_back(polygon_line);
-        } while (r.more(']', "in the list of polygons"));
-      } else if (key == "points") {
-        once(seen_points);
-        r.expect('[', "'[' (the list of points)");
-        if (r.empty_list()) continue;
-        do {
-          if (file.obstacles.points.size() == options.max_points)
-            r.fail(count_limit("points", options.max_points, "max_points"));
-          r.next();
-          file.point_lines.push_back(r.line());
-          file.obstacles.points.push_back(r.pair("a point"));
-        } while (r.more(']', "in the list of points"));
-      } else if (key == "bounds") {
-        once(seen_bounds);
+  r.list('{', '}', "'{' (a JSON object)", "in the object", [&] {
+    r.next();
+    const std::size_t key_line = r.line();
+    const std::string key = r.key();
+    r.expect(':', "':' after a key");
+    const auto once = [&](bool& seen) {
+      if (seen) r.fail("key \"" + key + "\" appears twice", key_line);
+      seen = true;
+    };
+    if (key == "polygons") {
+      once(seen_polygons);
+      r.list('[', ']', "'[' (the list of polygons)", "in the list of polygons", [&] {
+        if (file.obstacles.polygons.size() == options.max_polygons)
+          r.fail(count_limit("polygons", options.max_polygons, "max_polygons"));
         r.next();
-        file.bounds_line = r.line();
-        r.expect('[', "'[' (bounds [minx, miny, maxx, maxy])");
-        std::array<double, 4> b{};
-        for (std::size_t i = 0; i < b.size(); ++i) {
-          if (i > 0) r.expect(',', "',' between the four numbers of bounds");
-          b[i] = r.number();
+        const std::size_t polygon_line = r.line();
+        std::vector<Vec2> polygon;
+        vertex_lines.clear();
+        r.list('[', ']', "'[' (a polygon: a list of [x, y] vertices)", "in a polygon", [&] {
+          if (polygon.size() == options.max_polygon_vertices)
+            r.fail(count_limit("vertices in one polygon", options.max_polygon_vertices, "max_polygon_vertices"));
+          if (total_vertices == options.max_vertices) r.fail(count_limit("vertices", options.max_vertices, "max_vertices"));
+          r.next();
+          vertex_lines.push_back(r.line());
+          polygon.push_back(r.pair("a vertex"));
+          ++total_vertices;
+        });
+        const std::size_t index = file.obstacles.polygons.size();
+        if (const auto problem = visibility::polygon_problem(polygon)) {
+          const std::size_t line = problem->vertex < vertex_lines.size() ? vertex_lines[problem->vertex] : polygon_line;
+          r.fail("polygon " + std::to_string(index) + ": " + problem->reason, line);
         }
-        r.expect(']', "']' after the four numbers of bounds");
-        if (!(b[0] < b[2] && b[1] < b[3])) r.fail("bounds must be [minx, miny, maxx, maxy] with min < max", file.bounds_line);
-        file.obstacles.bounds = Aabb2{{b[0], b[1]}, {b[2], b[3]}};
-      } else {
-        r.fail("unknown key " + quoted(key) + " (expected polygons, points or bounds)", key_line);
+        file.obstacles.polygons.push_back(std::move(polygon));
+        file.polygon_lines.push_back(polygon_line);
+      });
+    } else if (key == "points") {
+      once(seen_points);
+      r.list('[', ']', "'[' (the list of points)", "in the list of points", [&] {
+        if (file.obstacles.points.size() == options.max_points) r.fail(count_limit("points", options.max_points, "max_points"));
+        r.next();
+        file.point_lines.push_back(r.line());
+        file.obstacles.points.push_back(r.pair("a point"));
+      });
+    } else if (key == "bounds") {
+      once(seen_bounds);
+      r.next();
+      file.bounds_line = r.line();
+      r.expect('[', "'[' (bounds [minx, miny, maxx, maxy])");
+      std::array<double, 4> b{};
+      for (std::size_t i = 0; i < b.size(); ++i) {
+        if (i > 0) r.expect(',', "',' between the four numbers of bounds");
+        b[i] = r.number();
       }
-    } while (r.more('}', "in the object"));
-  } else {
-    r.expect('}', "'}'");
-  }
+      r.expect(']', "']' after the four numbers of bounds");
+      if (!(b[0] < b[2] && b[1] < b[3])) r.fail("bounds must be [minx, miny, maxx, maxy] with min < max", file.bounds_line);
+      file.obstacles.bounds = Aabb2{{b[0], b[1]}, {b[2], b[3]}};
+    } else {
+      r.fail("unknown key " + quoted(key) + " (expected polygons, points or bounds)", key_line);
+    }
+  });
   if (!seen_polygons) r.fail("missing key \"polygons\"");
   if (!r.at_end()) r.fail("unexpected text after the object");
   return file;

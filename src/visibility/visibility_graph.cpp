@@ -35,6 +35,11 @@ std::string point_text(Vec2 p) {
 
 bool coordinate_ok(double v) { return std::isfinite(v) && std::abs(v) <= max_abs_coordinate; }
 
+/// The grid cell at cell coordinate `q` (floor), clamped into 0..n-1.
+std::uint32_t clamp_cell(double q, std::uint32_t n) {
+  return static_cast<std::uint32_t>(std::clamp(std::floor(q), 0.0, static_cast<double>(n - 1)));
+}
+
 /// The outward unit normal of the edge a → b of a counter-clockwise polygon (its right side).
 Vec2 outward_normal(Vec2 a, Vec2 b) {
   const Vec2 e = normalized(b - a);
@@ -195,7 +200,6 @@ VisibilityGraph::VisibilityGraph(const Obstacles& obstacles, const VisibilityPar
     points_.push_back(candidates[c].at);
     corners_.push_back(candidates[c].corner);
   }
-  corner_count_ = points_.size();
   for (std::size_t i = 0; i < obstacles.points.size(); ++i) {
     const Vec2 q = obstacles.points[i];
     const std::string name = "point " + std::to_string(i) + " " + point_text(q);
@@ -222,7 +226,7 @@ void VisibilityGraph::add_part(std::span<const Vec2> ccw, std::uint32_t obstacle
   while (part_vertices_.size() > part.begin + 1 && part_vertices_.back() == part_vertices_[part.begin]) part_vertices_.pop_back();
   part.end = static_cast<std::uint32_t>(part_vertices_.size());
   for (std::uint32_t k = part.begin; k < part.end; ++k) {
-    const Vec2 a = part_vertices_[k], b = part_vertices_[k + 1 == part.end ? part.begin : k + 1];
+    const Vec2 a = part_vertices_[k], b = part_vertices_[part.next(k)];
     const Vec2 n = outward_normal(a, b);
     planes_.push_back({n, dot(n, a)});
   }
@@ -251,9 +255,6 @@ void VisibilityGraph::index_parts() {
   // lookups that round across a cell border still find it.
   const double margin = params_.tolerance + cell_size_ * 1e-9;
   const auto cell_range = [&](const Aabb2& b, std::uint32_t& x0, std::uint32_t& y0, std::uint32_t& x1, std::uint32_t& y1) {
-    const auto clamp_cell = [](double v, std::uint32_t n) {
-      return static_cast<std::uint32_t>(std::clamp(std::floor(v), 0.0, static_cast<double>(n - 1)));
-    };
     x0 = clamp_cell((b.min.x - margin - grid_origin_.x) / cell_size_, grid_width_);
     x1 = clamp_cell((b.max.x + margin - grid_origin_.x) / cell_size_, grid_width_);
     y0 = clamp_cell((b.min.y - margin - grid_origin_.y) / cell_size_, grid_height_);
@@ -304,7 +305,7 @@ bool VisibilityGraph::inside_part(std::uint32_t i, Vec2 p) const {
     return true;
   }
   for (std::uint32_t k = part.begin; k < part.end; ++k) {
-    const Segment2 e{part_vertices_[k], part_vertices_[k + 1 == part.end ? part.begin : k + 1]};
+    const Segment2 e{part_vertices_[k], part_vertices_[part.next(k)]};
     if (e.distance_to(p) <= tol) return false;
   }
   return polygon_contains(this->part(i), p);
@@ -317,7 +318,7 @@ bool VisibilityGraph::on_part_side(Vec2 p) const {
   for (std::uint32_t k = cell_begin_[c]; k < cell_begin_[c + 1]; ++k) {
     const Part& part = parts_[cell_parts_[k]];
     for (std::uint32_t v = part.begin; v < part.end; ++v) {
-      const Segment2 e{part_vertices_[v], part_vertices_[v + 1 == part.end ? part.begin : v + 1]};
+      const Segment2 e{part_vertices_[v], part_vertices_[part.next(v)]};
       if (e.distance_to(p) <= tol && distance(e.a, p) > tol && distance(e.b, p) > tol) return true;
     }
   }
@@ -378,7 +379,7 @@ bool VisibilityGraph::segment_enters(std::uint32_t i, Vec2 a, Vec2 b, ProbeScrat
   cuts.push_back(0);
   cuts.push_back(1);
   for (std::uint32_t k = part.begin; k < part.end; ++k) {
-    const Vec2 p = part_vertices_[k], q = part_vertices_[k + 1 == part.end ? part.begin : k + 1];
+    const Vec2 p = part_vertices_[k], q = part_vertices_[part.next(k)];
     const double sp = cross(d, p - a) / len, sq = cross(d, q - a) / len;
     if ((sp > tol && sq < -tol) || (sp < -tol && sq > tol)) {
       const double t = cross(p - a, q - p) / cross(d, q - p);
@@ -414,10 +415,7 @@ bool VisibilityGraph::walk_cells(Vec2 a, Vec2 b, F&& visit) const {
   };
   if (!clip(a.x, d.x, lo.x, hi.x) || !clip(a.y, d.y, lo.y, hi.y)) return false;
   const Vec2 p = a + d * t0;
-  const auto cell_coord = [&](double v, double origin, std::uint32_t n) {
-    return static_cast<std::int64_t>(std::clamp(std::floor((v - origin) / cell_size_), 0.0, static_cast<double>(n - 1)));
-  };
-  std::int64_t x = cell_coord(p.x, lo.x, grid_width_), y = cell_coord(p.y, lo.y, grid_height_);
+  std::int64_t x = clamp_cell((p.x - lo.x) / cell_size_, grid_width_), y = clamp_cell((p.y - lo.y) / cell_size_, grid_height_);
   const int sx = d.x > 0 ? 1 : d.x < 0 ? -1 : 0, sy = d.y > 0 ? 1 : d.y < 0 ? -1 : 0;
   constexpr double never = std::numeric_limits<double>::infinity();
   // Parameters where the segment crosses the next vertical and horizontal cell border.
@@ -453,7 +451,7 @@ bool VisibilityGraph::visible(Vec2 a, Vec2 b, ProbeScratch& scratch) const {
 }
 
 bool VisibilityGraph::tangent_at(std::uint32_t i, Vec2 other) const {
-  if (i >= corner_count_) return true;
+  if (i >= corners_.size()) return true;
   const Vec2 v = points_[i];
   const Vec2 dir = v - other;
   const double len = length(dir);

@@ -106,24 +106,16 @@ struct VisibilityQuery::Heuristic {
   Cost operator()(std::uint32_t n, std::uint32_t goal) const { return distance(space->position(n), space->position(goal)); }
 };
 
-namespace {
-
-template <class Search, class Space, class H, class Obs>
-search::SearchHandle<std::uint32_t> warm_handle(const Space& space, H heuristic, Obs observer, search::BestFirstOptions bf) {
-  auto model = std::make_unique<search::EngineModel<Search>>(space, heuristic, search::AStarPriority{}, observer, bf);
-  model->search().reserve();  // node records for every point: the first query allocates none
-  return search::SearchHandle<std::uint32_t>(std::move(model));
-}
-
-}  // namespace
-
 VisibilityQuery::VisibilityQuery(const VisibilityGraph& graph, const VisibilityQueryOptions& options)
     : graph_(&graph), space_(std::make_unique<Space>(graph)) {
   const search::BestFirstOptions bf{.reopen_closed = true, .max_nodes = options.query.max_nodes,
                                     .partial_result = options.query.partial_result};
   const auto make = [&](auto observer) {
     using Search = search::BestFirstSearch<Space, Heuristic, search::AStarPriority, decltype(observer)>;
-    return warm_handle<Search>(*space_, Heuristic{space_.get()}, observer, bf);
+    auto model = std::make_unique<search::EngineModel<Search>>(*space_, Heuristic{space_.get()}, search::AStarPriority{},
+                                                               observer, bf);
+    model->search().reserve();  // node records for every point: the first query allocates none
+    return search::SearchHandle<std::uint32_t>(std::move(model));
   };
   search_ = options.query.events ? make(search::EventObserver<std::uint32_t>(options.query.events))
                                  : make(search::NullObserver{});

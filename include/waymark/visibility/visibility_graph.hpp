@@ -114,7 +114,7 @@ class VisibilityGraph {
   /// Points of visibility: corners first (0..corner_count()-1), then the hand-placed ones in
   /// the order given.
   [[nodiscard]] std::size_t point_count() const { return points_.size(); }
-  [[nodiscard]] std::size_t corner_count() const { return corner_count_; }
+  [[nodiscard]] std::size_t corner_count() const { return corners_.size(); }
   [[nodiscard]] Vec2 point(std::uint32_t i) const { return points_[i]; }
   [[nodiscard]] std::span<const Vec2> points() const { return points_; }
   /// Arcs out of point i (each undirected edge appears once from each end).
@@ -164,13 +164,16 @@ class VisibilityGraph {
     std::uint32_t obstacle = 0;
     bool convex = false;
     Aabb2 box;
+    /// The vertex after k (the first after the last): edge k runs from k to next(k).
+    [[nodiscard]] std::uint32_t next(std::uint32_t k) const { return k + 1 == end ? begin : k + 1; }
   };
   /// n·x <= offset on the closed part; outward unit normal n.
   struct Plane {
     Vec2 n;
     double offset = 0;
   };
-  /// Corner points keep their part's neighbouring vertices for the tangency test.
+  /// Corner points keep their part's neighbouring vertices for the tangency test (one per
+  /// corner point, in point order).
   struct Corner {
     Vec2 prev;
     Vec2 next;
@@ -207,7 +210,6 @@ class VisibilityGraph {
   std::size_t largest_part_ = 0;
   std::vector<Vec2> points_;
   std::vector<Corner> corners_;
-  std::size_t corner_count_ = 0;
   std::vector<std::uint32_t> arc_begin_;
   std::vector<VisibilityArc> arcs_;
 };
