@@ -4,6 +4,8 @@
 # PathFinding.js and Boost Graph (bench/grid_peers.sh), then the road-graph algorithms against
 # Boost's Dijkstra (bench/graph_bench.sh), then Korf's 15-puzzle instances 1-50 with each
 # heuristic (bench/puzzle_bench.sh), then navmesh queries against Detour (waymark_bench_navmesh).
+# Between them, issue 13's planning services: the request queue's overhead per update, any-angle
+# lengths and times, batch throughput on 1 and 2 threads, D* Lite against A* from scratch.
 # Results: bench/results/.
 set -euo pipefail
 build=${1:-build/release}
@@ -12,6 +14,9 @@ out=bench/results
 mkdir -p "$out"
 
 "$build/bin/waymark_bench_grid" --benchmark_out="$out/grid_astar.json" --benchmark_out_format=json
+
+echo "request queue: overhead per update against the same searches run straight (docs/request_queue.md)"
+"$build/bin/waymark_bench_queue" --benchmark_out="$out/request_queue.json" --benchmark_out_format=json
 
 dao="$shared/movingai/dao"
 if [ -d "$dao" ]; then
@@ -24,6 +29,30 @@ if [ -d "$dao" ]; then
     "$out/dao_astar.json"
 else
   echo "no $dao: skipping the full dao run"
+fi
+
+echo "any-angle paths: Theta* against A* and smoothed A* (mean length / Moving AI optimum, us/query; docs/smoothing.md)"
+"$build/bin/waymark_bench_any_angle" --name bundled data/maps/*.map.scen | tee "$out/any_angle.jsonl"
+echo "any-angle paths on rectangle maps: mean length / the true Euclidean shortest path (visibility graph)"
+"$build/bin/waymark_bench_any_angle" --rectangles | tee -a "$out/any_angle.jsonl"
+if [ -d "$dao" ]; then
+  "$build/bin/waymark_bench_any_angle" --name dao --sample-every 50 "$dao"/*.map.scen | tee -a "$out/any_angle.jsonl"
+fi
+
+echo "batch throughput: run_batch on 1 and 2 threads, queries/s and the ratio (target >= 1.8; docs/batch.md)"
+if [ -d "$dao" ]; then
+  "$build/bin/waymark_bench_batch" --name dao --algorithm astar --sample-every 10 "$dao"/*.map.scen | tee "$out/batch.jsonl"
+  "$build/bin/waymark_bench_batch" --name dao --algorithm jps "$dao"/*.map.scen | tee -a "$out/batch.jsonl"
+else
+  "$build/bin/waymark_bench_batch" --name bundled --algorithm astar data/maps/*.map.scen | tee "$out/batch.jsonl"
+  "$build/bin/waymark_bench_batch" --name bundled --algorithm jps data/maps/*.map.scen | tee -a "$out/batch.jsonl"
+fi
+
+echo "re-planning after edits: D* Lite against A* from scratch (µs per re-plan, expansions; docs/replanning.md)"
+if [ -d "$dao" ]; then
+  "$build/bin/waymark_bench_replan" "$dao" 10 > "$out/replan.json"
+else
+  "$build/bin/waymark_bench_replan" data/maps 10 > "$out/replan.json"
 fi
 
 bash "$(dirname "$0")/grid_peers.sh" "$build" "$shared"

@@ -10,6 +10,7 @@
 #include "waymark/core/errors.hpp"
 #include "waymark/core/stopwatch.hpp"
 #include "waymark/grid/grid_planner.hpp"
+#include "waymark/grid/path_smoothing.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/render/grid_png.hpp"
 #include "waymark/scenario/runner.hpp"
@@ -27,7 +28,7 @@ constexpr double bytes_per_mib = 1024.0 * 1024.0;
 
 void add_search_options(CLI::App* cmd, SearchArgs& a) {
   std::string algorithms = choices(algorithm_names);
-  algorithms.append(" (jps, jps-plus: uniform costs, no corner cutting)");
+  algorithms.append(" (jps, jps-plus: uniform costs, no corner cutting; theta: euclidean heuristic, no --weight)");
   cmd->add_option("--algorithm,-a", a.algorithm, algorithms)->capture_default_str();
   cmd->add_option("--weight,-w", a.weight, "weighted A* inflation (>= 1)")->capture_default_str();
   cmd->add_option("--heuristic", a.heuristic,
@@ -41,6 +42,8 @@ void add_search_options(CLI::App* cmd, SearchArgs& a) {
                   "refuse maps with more cells than this (width x height; raise it for larger maps)")
       ->capture_default_str();
 }
+
+}  // namespace
 
 GridPlannerOptions planner_options(const SearchArgs& a, DiagonalRule rule) {
   GridPlannerOptions o;
@@ -60,8 +63,15 @@ GridPlannerOptions planner_options(const SearchArgs& a, DiagonalRule rule) {
       std::cerr << "waymark: warning: " << a.heuristic << " overestimates under diagonal rule '"
                 << to_string(rule) << "'; paths may not be optimal\n";
   }
+  // Theta* runs A* with the euclidean heuristic, the only one admissible for segments.
+  if (o.algorithm == Algorithm::theta && o.heuristic && *o.heuristic != HeuristicKind::euclidean)
+    throw UsageError("theta always uses the euclidean heuristic; drop --heuristic " + a.heuristic);
+  if (o.algorithm == Algorithm::theta && a.weight != SearchArgs{}.weight)
+    throw UsageError("theta takes no --weight (it is for wastar)");
   return o;
 }
+
+namespace {
 
 CellCoord parse_coord(const std::string& text, const char* what) {
   if (const auto xy = comma_numbers<int, 2>(text)) return {(*xy)[0], (*xy)[1]};
@@ -97,9 +107,10 @@ struct SpellCell {
 
 /// Runs the query once more with events on (so the timed run above is not slowed by them):
 /// streams them to `trace` and draws the path and the cells expanded to `png`, each when set.
-/// `limit` is the first run's whole-query budget beyond the planner's node limit.
+/// `limit` is the first run's whole-query budget beyond the planner's node limit. `drawn`, when
+/// given, is the polyline drawn instead of the replay's path (the smoothed waypoints).
 void replay(const GridPlanner& planner, CellId start, CellId goal, const std::string& trace, const std::string& png,
-            const search::Budget& limit = {}) {
+            const search::Budget& limit = {}, const std::vector<CellId>* drawn = nullptr) {
   if (trace.empty() && png.empty()) return;
   FanOut<CellId> sinks;
   std::optional<TraceWriter<CellId, SpellCell>> writer;
@@ -111,7 +122,7 @@ void replay(const GridPlanner& planner, CellId start, CellId goal, const std::st
   search::SearchHandle<CellId> search = planner.make_search(query);
   search::run_within(search, start, goal, limit);
   if (writer) writer->finish();
-  if (!png.empty() && !write_grid_png(planner.map(), search.path().nodes, expanded.nodes, png))
+  if (!png.empty() && !write_grid_png(planner.map(), drawn ? *drawn : search.path().nodes, expanded.nodes, png))
     throw UsageError("cannot write picture to " + png);
 }
 
@@ -130,6 +141,12 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& a) {
                   "write the search's events to this file as JSON lines (begin, open, expand, close, goal, end)");
   add_search_options(cmd, a.search);
   cmd->add_option("--time-limit", a.search.time_limit_s, "stop the search after this many seconds (> 0; default: none)");
+  cmd->add_flag("--partial", a.partial,
+                "when no path is found (unreachable, --max-nodes, --time-limit), print the path to the reached "
+                "cell nearest the goal");
+  cmd->add_flag("--smooth", a.smooth,
+                "smooth the path by line of sight under the --diagonal rule (never dearer): print its waypoints and "
+                "cost, and the search's cost as raw_cost; --png draws the smoothed waypoints");
   return cmd;
 }
 
@@ -169,6 +186,7 @@ int run_path(const PathArgs& a) {
     if (const auto why = planner_unsupported(map, options)) throw UsageError(*why);
     std::optional<JumpTable> table;
     GridPlannerOptions planner_opts = options;
+    planner_opts.query.partial_result = a.partial;
     if (!a.jump_table.empty()) {
       if (options.algorithm != Algorithm::jps_plus) throw UsageError("--jump-table goes with --algorithm jps-plus");
       planner_opts.jump_table = &table.emplace(JumpTable::load(a.jump_table, map));
@@ -176,14 +194,20 @@ int run_path(const PathArgs& a) {
 
     GridPlanner planner(map, planner_opts);
     const Status st = search::run_within(planner.search(), start, goal, limit);
-    const Path<CellId>& path = planner.path();
     const SearchStats& stats = planner.stats();
     const double time_us = stats.time_s * microseconds_per_second;
+    const bool partial = st.has(StatusDetail::partial_result);  // a failure's path to the cell nearest the goal
+    Path<CellId> smoothed;
+    if (a.smooth) smoothed.cost = smooth_path(map, rule, planner.path().nodes, smoothed.nodes).cost;
+    const Path<CellId>& path = a.smooth ? smoothed : planner.path();  // what is printed
     if (a.search.json) {
       nlohmann::json j;
       j["status"] = to_string(st.state);
-      if (!st.succeeded()) j["reason"] = failure_reason(st);
-      j["cost"] = st.succeeded() ? nlohmann::json(path.cost) : nlohmann::json(nullptr);
+      if (!st.succeeded()) j["reason"] = reason_name(st);
+      if (a.partial) j["partial"] = partial;
+      j["cost"] = st.succeeded() || partial ? nlohmann::json(path.cost) : nlohmann::json(nullptr);
+      if (a.smooth)
+        j["raw_cost"] = st.succeeded() || partial ? nlohmann::json(planner.path().cost) : nlohmann::json(nullptr);
       j["steps"] = path.steps();
       j["path"] = coords_json(map, path);
       j["expanded"] = stats.expanded;
@@ -194,11 +218,12 @@ int run_path(const PathArgs& a) {
       std::cout << "status:   " << to_string(st.state);
       if (!st.succeeded()) std::cout << ": " << failure_reason(st);
       std::cout << "\n";
-      if (st.succeeded()) {
-        std::cout << "cost:     " << path.cost << "\nsteps:    " << path.steps() << "\n";
+      if (st.succeeded() || partial) {
+        std::cout << (partial ? "partial:  cost " : "cost:     ") << path.cost << "\nsteps:    " << path.steps() << "\n";
+        if (a.smooth) std::cout << "raw cost: " << planner.path().cost << " (" << planner.path().steps() << " steps)\n";
       }
       std::cout << "expanded: " << stats.expanded << "\ntime:     " << time_us << " us\n";
-      if (st.succeeded()) {
+      if (st.succeeded() || partial) {
         std::cout << "path:    ";
         for (const CellId c : path.nodes) {
           const CellCoord p = map.coord(c);
@@ -207,7 +232,7 @@ int run_path(const PathArgs& a) {
         std::cout << "\n";
       }
     }
-    replay(planner, start, goal, a.trace, a.search.png, limit);
+    replay(planner, start, goal, a.trace, a.search.png, limit, a.smooth ? &smoothed.nodes : nullptr);
     return st.succeeded() ? exit_ok : exit_not_found;
   });
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli_support.hpp"
+#include "waymark/grid/grid_planner.hpp"
 #include "waymark/io/movingai.hpp"
 
 namespace waymark::cli {
@@ -37,6 +38,8 @@ struct PathArgs {
   bool terrain = false;  ///< 'S' and 'W' passable at a cost instead of S=free, W=blocked
   std::string jump_table;  ///< jps-plus: a table saved by `waymark jps-table`
   std::string trace;       ///< events of the search as JSON lines, when set
+  bool partial = false;    ///< on failure, print the path to the reached cell nearest the goal
+  bool smooth = false;     ///< print the path smoothed by line of sight (cost: smoothed; raw_cost: the search's)
 };
 
 struct JpsTableArgs {
@@ -51,6 +54,10 @@ struct ScenArgs {
   std::string maps_dir;
   std::int64_t sample_every = 1;  ///< run query i of each file when i % sample_every == 0
 };
+
+/// The planner options a grid command's --algorithm, --weight, --max-nodes and --heuristic ask
+/// for under `rule`, or UsageError (a heuristic that overestimates under the rule: a warning).
+grid::GridPlannerOptions planner_options(const SearchArgs& args, grid::DiagonalRule rule);
 
 CLI::App* add_path_command(CLI::App& app, PathArgs& args);
 CLI::App* add_scen_command(CLI::App& app, ScenArgs& args);

@@ -130,7 +130,7 @@ int run_graph(const GraphArgs& a) {
                   << "path: " << path.dump() << "\n";
       } else {
         std::cout << "no path from " << *a.from << " to " << *a.to;
-        if (st.detail != StatusDetail::none) std::cout << ": " << failure_reason(st);
+        if (st.reason() != FailureReason::unreachable) std::cout << ": " << failure_reason(st);
         std::cout << "\n";
       }
       if (!a.trace.empty()) {  // once more with events on, so the timed query above is not slowed

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <string>
 
+#include "batch_command.hpp"
 #include "commands.hpp"
 #include "graph_command.hpp"
 #include "navmesh_command.hpp"
@@ -15,7 +16,7 @@
 #include "visibility_command.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"waymark: game navigation - grid path queries, Moving AI benchmark runs, JPS+ preprocessing, road-graph routes, sliding-tile puzzles, navmesh paths, regions, visibility paths"};
+  CLI::App app{"waymark: game navigation - grid path queries, batch queries on threads, Moving AI benchmark runs, JPS+ preprocessing, road-graph routes, sliding-tile puzzles, navmesh paths, regions, visibility paths"};
   app.require_subcommand(1);
   waymark::cli::PathArgs path_args;
   waymark::cli::ScenArgs scen_args;
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
   waymark::cli::NavmeshArgs navmesh_args;
   waymark::cli::RegionsArgs regions_args;
   waymark::cli::VisibilityArgs visibility_args;
+  waymark::cli::BatchArgs batch_args;
   CLI::App* path_cmd = waymark::cli::add_path_command(app, path_args);
   CLI::App* scen_cmd = waymark::cli::add_scen_command(app, scen_args);
   CLI::App* jps_table_cmd = waymark::cli::add_jps_table_command(app, jps_table_args);
@@ -33,6 +35,7 @@ int main(int argc, char** argv) {
   CLI::App* navmesh_cmd = waymark::cli::add_navmesh_command(app, navmesh_args);
   CLI::App* regions_cmd = waymark::cli::add_regions_command(app, regions_args);
   CLI::App* visibility_cmd = waymark::cli::add_visibility_command(app, visibility_args);
+  CLI::App* batch_cmd = waymark::cli::add_batch_command(app, batch_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -43,7 +46,7 @@ int main(int argc, char** argv) {
     // One line, like every other error: "waymark: reason (see waymark [command] --help)".
     std::string reason = e.what();
     std::replace(reason.begin(), reason.end(), '\n', ' ');
-    constexpr const char* commands = "path, scen, jps-table, graph, puzzle, navmesh, regions or visibility";
+    constexpr const char* commands = "path, batch, scen, jps-table, graph, puzzle, navmesh, regions or visibility";
     if (argc < 2) {
       reason = std::string("a command is required: ") + commands;
     } else if (argv[1][0] != '-' && app.get_subcommands().empty()) {
@@ -60,5 +63,6 @@ int main(int argc, char** argv) {
   if (navmesh_cmd->parsed()) return waymark::cli::run_navmesh(navmesh_args);
   if (regions_cmd->parsed()) return waymark::cli::run_regions(regions_args);
   if (visibility_cmd->parsed()) return waymark::cli::run_visibility(visibility_args);
+  if (batch_cmd->parsed()) return waymark::cli::run_batch(batch_args);
   return waymark::cli::exit_bad_input;
 }

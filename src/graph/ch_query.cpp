@@ -89,11 +89,12 @@ void ChQuery::begin(std::span<const search::Source<VertexId>> sources, const sea
   const std::size_t n = ch_->node_count();
   const std::span<const VertexId> targets =
       goal.kind() == Kind::node ? std::span<const VertexId>(&goal.node(), 1) : goal.nodes();
+  constexpr StatusDetail outside = StatusDetail::invalid_query | StatusDetail::out_of_bounds;
   for (const search::Source<VertexId>& s : sources) {
-    if (s.node.value >= n) return fail(StatusDetail::none);
+    if (s.node.value >= n) return fail(outside);
   }
   for (const VertexId t : targets) {
-    if (t.value >= n) return fail(StatusDetail::none);
+    if (t.value >= n) return fail(outside);
   }
   if (records_.size() != n) {
     records_.assign(n);
@@ -155,7 +156,7 @@ void ChQuery::fail(StatusDetail why) {
 }
 
 void ChQuery::finish() {
-  if (best_ == infinite_cost) return fail(StatusDetail::none);
+  if (best_ == infinite_cost) return fail(StatusDetail::unreachable);
   distance_ = best_;
   if (options_.unpack_path) unpack(meet_);
   status_ = Status::success();

@@ -17,7 +17,6 @@ namespace waymark::graph {
 namespace {
 
 constexpr Status success = Status::success();
-constexpr Status failure = Status::failure();
 
 }  // namespace
 
@@ -183,7 +182,9 @@ Status RouteTable::route(VertexId source, VertexId target, Path<VertexId>& out) 
   });
   if (!found) {
     out.clear();
-    return failure;
+    if (!graph_->contains(source) || !graph_->contains(target))
+      return Status::failure(StatusDetail::invalid_query | StatusDetail::out_of_bounds);
+    return Status::failure(StatusDetail::unreachable);
   }
   return success;
 }

@@ -4,10 +4,13 @@
 #include <type_traits>
 #include <utility>
 
+#include "waymark/grid/path_smoothing.hpp"
 #include "waymark/search/best_first.hpp"
 #include "waymark/search/events.hpp"
 #include "waymark/search/ida_star.hpp"
 #include "waymark/search/traversal.hpp"
+#include "sparse_searches.hpp"
+#include "tie_quantizer.hpp"
 
 namespace waymark::grid {
 namespace {
@@ -18,23 +21,20 @@ using search::BestFirstSearch;
 using search::Goal;
 using search::Source;
 
-/// Exact f ties on uniform-cost maps (see KeyQuantizer); exact keys with terrain, where
-/// rounding could merge distinct costs.
-search::KeyQuantizer tie_quantizer(const GridMap& map) {
-  constexpr double steps_per_quantum = 0x1p-20;
-  return map.has_costs() ? search::KeyQuantizer{} : search::KeyQuantizer{map.cell_size() * steps_per_quantum};
-}
+using detail::tie_quantizer;
 
 bool is_jump_search(Algorithm a) { return a == Algorithm::jps || a == Algorithm::jps_plus; }
 
 /// A handle model for the planner's searches. Around the engine it keeps A*'s key rounding in
 /// step with the map's costs (edits may add or remove them), expands the jump points of jump
-/// searches into every cell, and turns goals a jump search cannot serve into invalid_query.
+/// searches into every cell, turns goals a jump search cannot serve into invalid_query, and
+/// gives Theta*'s waypoints without collinear ones, costed segment by segment.
 template <class Search>
 class GridSearchModel final : public search::EngineModel<Search> {
   using Base = search::EngineModel<Search>;
   using Space = typename Search::space_type;
-  static constexpr bool jumps = !std::is_same_v<Space, GridSpace>;
+  static constexpr bool any_angle = std::is_same_v<Space, AnyAngleSpace>;
+  static constexpr bool jumps = !std::is_same_v<Space, GridSpace> && !any_angle;
   static constexpr bool quantized = requires(const Search& s) {
     { s.priority() } -> std::same_as<const AStarPriority&>;
   };
@@ -46,7 +46,10 @@ class GridSearchModel final : public search::EngineModel<Search> {
   }
 
   void begin(std::span<const Source<CellId>> sources, const Goal<CellId>& goal) override {
-    if constexpr (quantized) this->search().set_priority(AStarPriority{tie_quantizer(*map_)});
+    // Theta*'s keys stay exact: its costs are sums of irrational lengths, not of two steps.
+    if constexpr (quantized && !any_angle) this->search().set_priority(AStarPriority{tie_quantizer(*map_)});
+    // While the new query runs, path() must not show the previous one (keeps capacity).
+    cells_.clear();
     // Jumps stop only at a goal they know: one cell. An empty source list fails the query
     // with invalid_query and clears the previous result.
     if (jumps && goal.kind() != Goal<CellId>::Kind::node) {
@@ -61,7 +64,7 @@ class GridSearchModel final : public search::EngineModel<Search> {
     expand_path();
     return s;
   }
-  [[nodiscard]] const Path<CellId>& path() const override { return jumps ? cells_ : Base::path(); }
+  [[nodiscard]] const Path<CellId>& path() const override { return jumps || any_angle ? cells_ : Base::path(); }
 
  private:
   void expand_path() {
@@ -69,11 +72,17 @@ class GridSearchModel final : public search::EngineModel<Search> {
       if (this->status().running()) return;
       expand_jump_path(*map_, Base::path().nodes, cells_.nodes);
       cells_.cost = Base::path().cost;
+    } else if constexpr (any_angle) {
+      if (this->status().running()) return;
+      // A parent improved after its child was costed leaves the goal's g above its chain's
+      // cost: the path's cost is its segments' sum.
+      compress_path(*map_, Base::path().nodes, cells_.nodes);
+      cells_.cost = waypoint_path_cost(*map_, this->search().space().rule(), cells_.nodes);
     }
   }
 
   const GridMap* map_;
-  Path<CellId> cells_;  ///< jump searches: every cell of the path
+  Path<CellId> cells_;  ///< jump searches: every cell of the path; theta: its waypoints
 };
 
 /// Hands out searches for a combination that cannot run: every query fails at once.
@@ -104,7 +113,7 @@ std::optional<std::string> planner_unsupported(const GridMap& map, const GridPla
 }
 
 GridPlanner::GridPlanner(const GridMap& map, const GridPlannerOptions& options)
-    : map_(&map), options_(options), space_(map, options.diagonal) {
+    : map_(&map), options_(options), space_(map, options.diagonal), any_angle_space_(space_) {
   // Jump structures are built unless the rule rules them out for good; costs only make them
   // refuse queries (stale) while the map has any.
   const bool jumps_possible = options.diagonal == DiagonalRule::no_corner_cutting;
@@ -129,6 +138,9 @@ std::unique_ptr<search::SearchModel<CellId>> GridPlanner::make_model(const searc
   using search::WeightedAStarPriority;
   using search::ZeroHeuristic;
   const GridMap& map = *map_;
+  if (query.table == search::NodeTableKind::sparse) {  // best-first searches; the others stay dense
+    if (auto sparse = detail::make_sparse_model(map, space_, options_, query, observer)) return sparse;
+  }
   const AnyGridHeuristic h(map, options_.heuristic.value_or(default_heuristic(options_.diagonal)));
   const BestFirstOptions bf{.reopen_closed = true, .max_nodes = query.max_nodes, .partial_result = query.partial_result};
   const AStarPriority astar{tie_quantizer(map)};
@@ -161,6 +173,9 @@ std::unique_ptr<search::SearchModel<CellId>> GridPlanner::make_model(const searc
       if (!jump_plus_space_) break;
       return model<BestFirstSearch<JumpPointPlusSpace, OctileHeuristic, AStarPriority, Obs>>(
           map, *jump_plus_space_, OctileHeuristic(map), astar, observer, bf);
+    case Algorithm::theta:  // the straight-line heuristic: the only one admissible for segments
+      return model<BestFirstSearch<AnyAngleSpace, AnyGridHeuristic, AStarPriority, Obs>>(
+          map, any_angle_space_, AnyGridHeuristic(map, HeuristicKind::euclidean), AStarPriority{}, observer, bf);
   }
   return std::make_unique<RefusingModel>();
 }

@@ -127,7 +127,7 @@ GridMap load_movingai_map(const std::string& path, const MapLoadOptions& options
   return parse_movingai_map(in, path, options);
 }
 
-Scenario parse_movingai_scenario(std::istream& in, const std::string& name) {
+Scenario parse_movingai_scenario(std::istream& in, const std::string& name, const ScenarioLoadOptions& options) {
   LineReader reader(in, name);
   Scenario scenario{name, {}};
   std::string line;
@@ -166,14 +166,16 @@ Scenario parse_movingai_scenario(std::istream& in, const std::string& name) {
                   std::to_string(q.map_height) + " map");
     if (!parse_length(f[8], q.optimal, q.printed_unit))
       reader.fail("optimal length must be a finite number >= 0, got " + quoted(f[8]));
+    if (scenario.queries.size() >= options.max_queries)
+      reader.fail("more than " + std::to_string(options.max_queries) + " queries (ScenarioLoadOptions::max_queries)");
     scenario.queries.push_back(std::move(q));
   }
   return scenario;
 }
 
-Scenario load_movingai_scenario(const std::string& path) {
+Scenario load_movingai_scenario(const std::string& path, const ScenarioLoadOptions& options) {
   std::ifstream in = open_input_file(path);
-  return parse_movingai_scenario(in, path);
+  return parse_movingai_scenario(in, path, options);
 }
 
 void validate_query(const Scenario& scenario, const ScenarioQuery& q, const GridMap& map) {

@@ -141,7 +141,15 @@ Status NavMeshQuery::begin(Vec3 from, Vec3 to, const QueryFilter& filter) {
   const auto start = mesh_->nearest_poly(from, options_.half_extents, filter);
   const auto goal = mesh_->nearest_poly(to, options_.half_extents, filter);
   if (!costs_ok || !start || !goal) {
-    path_.status = Status::failure(StatusDetail::invalid_query);
+    // An end with no polygon of the filter's near it is blocked when the default filter finds
+    // one there (the filter excludes it), else off the mesh (or not finite).
+    const auto why = [&](Vec3 p, bool found, StatusDetail blocked) {
+      if (found) return StatusDetail::none;
+      return mesh_->nearest_poly(p, options_.half_extents) ? blocked : StatusDetail::out_of_bounds;
+    };
+    path_.status = Status::failure(StatusDetail::invalid_query |
+                                   why(from, start.has_value(), StatusDetail::start_blocked) |
+                                   why(to, goal.has_value(), StatusDetail::goal_blocked));
     return path_.status;
   }
   *ends_ = {start->poly, goal->poly, start->point, goal->point, filter};
@@ -151,7 +159,7 @@ Status NavMeshQuery::begin(Vec3 from, Vec3 to, const QueryFilter& filter) {
   } else {
     polyanya_->set_query(*ends_);
     if (mesh_->island(start->poly) != mesh_->island(goal->poly) && mesh_->passes_all(filter)) {
-      path_.status = Status::failure();  // apart: straight to the partial path, if one is asked for
+      path_.status = Status::failure(StatusDetail::unreachable);  // apart: straight to the partial path, if asked for
     } else {
       path_.status = intervals_search_.begin(polyanya_->start_node(), polyanya_->goal_node());
     }
@@ -235,7 +243,7 @@ void NavMeshQuery::finish_intervals() {
     polyanya_->set_query(nearest);
     intervals_search_.begin(polyanya_->start_node(), polyanya_->goal_node());
     if (!intervals_search_.step().succeeded()) return;
-    path_.status = Status::failure(StatusDetail::partial_result);
+    path_.status = Status::failure(StatusDetail::unreachable | StatusDetail::partial_result);
   }
   const auto& nodes = intervals_search_.path().nodes;
   if (nodes.empty() || !(path_.status.succeeded() || path_.status.has(StatusDetail::partial_result))) return;

@@ -222,12 +222,13 @@ BoardClass classify(const SlidingPuzzle& puzzle, const PuzzleState& s) {
   }
 }
 
-/// Why a query must not start: a state that is not a board of the puzzle (invalid_query), or,
-/// for a one-board goal, no source that can reach it (failure without detail: the boards fall
-/// into two halves that no move joins, so a search would never end). nullopt: it may start.
+/// Why a query must not start: a state that is not a board of the puzzle (invalid_query and
+/// out_of_bounds: no node of the world), or, for a one-board goal, no source that can reach it
+/// (unreachable: the boards fall into two halves that no move joins, so a search would never
+/// end). nullopt: it may start.
 std::optional<Status> refusal(const SlidingPuzzle& puzzle, std::span<const Source<PuzzleState>> sources,
                               const Goal<PuzzleState>& goal) {
-  const Status invalid = Status::failure(StatusDetail::invalid_query);
+  const Status invalid = Status::failure(StatusDetail::invalid_query | StatusDetail::out_of_bounds);
   const bool one_board = goal.kind() == Goal<PuzzleState>::Kind::node;
   const BoardClass target = one_board ? classify(puzzle, goal.node()) : BoardClass::solvable;
   if (target == BoardClass::malformed) return invalid;
@@ -237,7 +238,7 @@ std::optional<Status> refusal(const SlidingPuzzle& puzzle, std::span<const Sourc
     if (c == BoardClass::malformed) return invalid;
     reachable = reachable || !one_board || c == target;
   }
-  if (!reachable) return Status::failure();
+  if (!reachable) return Status::failure(StatusDetail::unreachable);
   return std::nullopt;
 }
 
@@ -404,7 +405,7 @@ class InPlaceIda : public search::SearchCore<PuzzleState, Obs> {
         }
         save(f, next, expanded, generated, excess);
         if (excess == no_excess) {  // nothing beyond the bound: every board was searched
-          this->finish_failure();
+          this->finish_failure(StatusDetail::unreachable);
           return;
         }
         start_iteration(bound_ + excess);

@@ -117,14 +117,18 @@ struct CoarseFinePlanner::Impl {
   Status run(CellId start, CellId goal) {
     if (space.stale() || space.map().version() != regions->world_version())
       return Status::failure(StatusDetail::stale_world);
-    if (!space.is_traversable(start) || !space.is_traversable(goal)) return Status::failure(StatusDetail::invalid_query);
+    if (!space.is_traversable(goal))
+      return Status::failure(search::endpoint_refusal(space, goal, StatusDetail::goal_blocked));
+    if (!space.is_traversable(start))
+      return Status::failure(search::endpoint_refusal(space, start, StatusDetail::start_blocked));
     if (plan_in_corridor(start, goal)) return Status::success();
-    if (!params.fallback) return Status::failure();
+    // Without the fallback, no path in the corridor is the answer: unreachable within it.
+    if (!params.fallback) return Status::failure(StatusDetail::unreachable);
     stats.fallback = true;
     full.begin(start, goal);
     full.step();
     stats.fine_expanded += full.stats().expanded;
-    if (!full.status().succeeded()) return Status::failure();
+    if (!full.status().succeeded()) return Status::failure(full.status().detail);  // unreachable, out of nodes
     path = full.path();
     return Status::success();
   }

@@ -1,5 +1,6 @@
 #include "waymark/visibility/visibility_query.hpp"
 
+#include <cmath>
 #include <utility>
 
 #include "waymark/search/best_first.hpp"
@@ -133,7 +134,13 @@ Status VisibilityQuery::begin(Vec2 from, Vec2 to) {
   path_.points.clear();
   path_.length = 0;
   if (!space_->set_query(from, to)) {
-    path_.status = Status::failure(StatusDetail::invalid_query);
+    // Inside an inflated obstacle: blocked; not finite or outside the bounds: out of bounds.
+    const auto why = [&](Vec2 p, StatusDetail blocked) {
+      if (graph_->standable(p)) return StatusDetail::none;
+      return std::isfinite(p.x) && std::isfinite(p.y) && graph_->obstacle_at(p) ? blocked : StatusDetail::out_of_bounds;
+    };
+    path_.status = Status::failure(StatusDetail::invalid_query | why(from, StatusDetail::start_blocked) |
+                                   why(to, StatusDetail::goal_blocked));
     return path_.status;
   }
   path_.status = search_.begin(space_->start(), space_->goal());

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "support/random_graph.hpp"
+#include "waymark/io/movingai.hpp"
 
 namespace {
 
@@ -178,6 +179,50 @@ std::string sealed_map() {
   return temp_file("sealed.map", "type octile\nheight 64\nwidth 64\nmap\n" + rows);
 }
 
+TEST(Cli, PathPartialPrintsThePathToTheCellNearestTheGoalAndWhyItStopped) {
+  const std::string sealed = sealed_map();
+  const std::string query = "path --map " + sealed + " --from 1,1 --to 60,60 --json ";
+  CliRun r = run(query);
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["reason"], "unreachable");
+  EXPECT_FALSE(j.contains("partial"));
+  EXPECT_TRUE(j["cost"].is_null());
+  EXPECT_TRUE(j["path"].empty());
+  // The goal is walled in: the nearest cells reached (h = 2) are (58,60) and (60,58), both
+  // 57 diagonal steps and 2 straight ones from (1,1).
+  r = run(query + "--partial");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "failure");
+  EXPECT_EQ(j["reason"], "unreachable");
+  EXPECT_EQ(j["partial"], true);
+  ASSERT_FALSE(j["path"].empty());
+  EXPECT_EQ(j["path"].front(), nlohmann::json::parse("[1,1]"));
+  const auto end = j["path"].back();
+  EXPECT_TRUE(end == nlohmann::json::parse("[58,60]") || end == nlohmann::json::parse("[60,58]")) << end;
+  EXPECT_NEAR(j["cost"].get<double>(), 57 * std::sqrt(2.0) + 2, 1e-9);
+  EXPECT_EQ(j["steps"].get<std::size_t>() + 1, j["path"].size());
+  // Budgets: the reason names the limit; the partial path still starts at the start.
+  for (const auto& [limit, reason] : {std::pair<std::string, std::string>{"--max-nodes 50", "out-of-nodes"},
+                                      {"--time-limit 0.000001", "time-limit"}}) {
+    r = run(query + "--partial " + limit);
+    EXPECT_EQ(r.exit_code, 1) << limit << r.out;
+    j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["reason"], reason) << limit;
+    EXPECT_EQ(j["partial"], true) << limit;
+    ASSERT_FALSE(j["path"].empty()) << limit;
+    EXPECT_EQ(j["path"].front(), nlohmann::json::parse("[1,1]")) << limit;
+  }
+  r = run("path --map " + sealed + " --from 1,1 --to 60,60 --partial");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("status:   failure: no path\npartial:  cost 82.6"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("path:     (1,1) (2,2)"), std::string::npos) << r.out;
+  // A blocked or outside start is still bad input, refused before searching.
+  EXPECT_EQ(run("path --map " + sealed + " --from 59,59 --to 60,60 --partial").exit_code, 2);
+  EXPECT_EQ(run("path --map " + sealed + " --from 1,1 --to 99,1 --partial").exit_code, 2);
+}
+
 TEST(Cli, HostileOptionsAndFilesGetOneLineAndExitTwo) {
   const std::string arena = data + "/maps/arena.map";
   const std::string scen = data + "/maps/arena.map.scen";
@@ -187,7 +232,7 @@ TEST(Cli, HostileOptionsAndFilesGetOneLineAndExitTwo) {
     std::string args, expect;
   };
   for (const Case& c : std::initializer_list<Case>{
-           {"nosuch", "waymark: unknown command 'nosuch' (expected path, scen, jps-table, graph, puzzle, navmesh, regions or visibility)"},
+           {"nosuch", "waymark: unknown command 'nosuch' (expected path, batch, scen, jps-table, graph, puzzle, navmesh, regions or visibility)"},
            {"", "waymark: a command is required"},
            {"scen " + scen + " --sample-every 0", "waymark: --sample-every must be an integer from 1 to"},
            {path + "--max-nodes -5", "waymark: --max-nodes must be an integer from 1 to"},
@@ -226,7 +271,7 @@ TEST(Cli, EverySearchIsBoundedByNodesAndTime) {
   EXPECT_NE(r.out.find("status:   failure: out of nodes (--max-nodes)"), std::string::npos) << r.out;
   r = run(query + "-a ida --max-nodes 4000000000000 --time-limit 0.2 --json");
   EXPECT_EQ(r.exit_code, 1) << r.out;
-  EXPECT_NE(r.out.find("\"reason\":\"time limit (--time-limit)\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"reason\":\"time-limit\""), std::string::npos) << r.out;
   // Road graphs: every algorithm counts expansions against --max-nodes.
   const std::string rome = "graph --gr " + data + "/roads/rome99.gr --from 1 --to 3000 --max-nodes 5 -a ";
   for (const char* a : {"dijkstra", "bidijkstra", "alt", "ch"}) {
@@ -873,6 +918,161 @@ TEST(Cli, VisibilityBadInputExitsTwoWithAReason) {
   const std::string missing = temp_file("missing.json", "{\"points\": []}\n");
   expect_bad("--polygons " + missing + " --from 5,5 --to 6,6", missing + ":1: missing key \"polygons\"");
   expect_bad("--polygons " + data + "/nope.json --from 5,5 --to 6,6", data + "/nope.json: cannot open file");
+}
+
+TEST(Cli, PathSmoothPrintsWaypointsTheirCostAndTheRawCost) {
+  std::string rows;
+  for (int y = 0; y < 5; ++y) rows += "..........\n";
+  const std::string open = temp_file("open10x5.map", "type octile\nheight 5\nwidth 10\nmap\n" + rows);
+  CliRun r = run("path --map " + open + " --from 0,0 --to 9,4 --json --smooth");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["path"], nlohmann::json::parse("[[0,0],[9,4]]"));  // in sight: one segment
+  EXPECT_NEAR(j["cost"].get<double>(), std::sqrt(97.0), 1e-12);
+  EXPECT_NEAR(j["raw_cost"].get<double>(), 5 + 4 * std::sqrt(2.0), 1e-12);
+  // Theta* finds the straight line itself; smoothing keeps it.
+  r = run("path --map " + open + " --from 0,0 --to 9,4 --json -a theta --smooth");
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["path"].size(), 2u);
+  EXPECT_NEAR(j["raw_cost"].get<double>(), std::sqrt(97.0), 1e-12);
+  // Around obstacles: the waypoints keep the ends and the cost never exceeds the raw one.
+  r = run("path --map " + data + "/maps/arena.map --from 3,1 --to 35,7 --json --smooth --diagonal never");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["path"].front(), nlohmann::json::array({3, 1}));
+  EXPECT_EQ(j["path"].back(), nlohmann::json::array({35, 7}));
+  EXPECT_LT(j["cost"].get<double>(), j["raw_cost"].get<double>());
+  r = run("path --map " + data + "/maps/arena.map --from 3,1 --to 35,7 --smooth");
+  EXPECT_NE(r.out.find("raw cost: "), std::string::npos) << r.out;
+  EXPECT_EQ(run("path --map " + data + "/maps/arena.map --from 3,1 --to 35,7 -a theta").exit_code, 0);
+  // The picture shows the smoothed waypoints.
+  const std::string png = ::testing::TempDir() + "/waymark_cli_smooth.png";
+  std::filesystem::remove(png);
+  r = run("path --map " + data + "/maps/arena.map --from 3,1 --to 35,7 --smooth --png " + png);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  expect_png(png);
+}
+
+TEST(Cli, ThetaRefusesAHeuristicAndAWeightItWouldIgnore) {
+  const std::string theta = "path --map " + data + "/maps/arena.map --from 3,1 --to 35,7 -a theta";
+  CliRun r = run(theta + " --heuristic octile");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("theta always uses the euclidean heuristic"), std::string::npos) << r.out;
+  r = run(theta + " --weight 2");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("theta takes no --weight"), std::string::npos) << r.out;
+  EXPECT_EQ(run(theta + " --heuristic euclidean").exit_code, 0);
+}
+
+
+/// The lines of `text`, each parsed as JSON.
+std::vector<nlohmann::json> json_lines(const std::string& text) {
+  std::vector<nlohmann::json> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+  return lines;
+}
+
+/// The keys of a JSON object, sorted.
+std::vector<std::string> keys_of(const nlohmann::json& j) {
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : j.items()) keys.push_back(key);
+  return keys;
+}
+
+TEST(Cli, BatchJsonLinesInInputOrderThenASummary) {
+  const std::string scen_path = data + "/maps/arena.map.scen";
+  const io::Scenario scen = io::load_movingai_scenario(scen_path);
+  const CliRun r = run("batch --map " + data + "/maps/arena.map --queries " + scen_path + " --threads 2 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(r.out.substr(0, 9), "{\"from\":[");  // the documented key order
+  // stderr is in r.out too: every line is JSON, so no progress bar was drawn off a terminal.
+  const std::vector<nlohmann::json> lines = json_lines(r.out);
+  ASSERT_EQ(lines.size(), scen.queries.size() + 1);
+  for (std::size_t i = 0; i < scen.queries.size(); ++i) {
+    const io::ScenarioQuery& q = scen.queries[i];
+    const nlohmann::json& j = lines[i];
+    SCOPED_TRACE("line " + std::to_string(q.line));
+    EXPECT_EQ(keys_of(j), (std::vector<std::string>{"cost", "from", "status", "to"}));
+    EXPECT_EQ(j["from"], nlohmann::json::array({q.start.x, q.start.y}));
+    EXPECT_EQ(j["to"], nlohmann::json::array({q.goal.x, q.goal.y}));
+    EXPECT_EQ(j["status"], "success");
+    EXPECT_TRUE(q.matches_optimal(j["cost"].get<double>())) << j["cost"] << " vs " << q.optimal;
+  }
+  const nlohmann::json& summary = lines.back();
+  EXPECT_EQ(keys_of(summary), (std::vector<std::string>{"queries", "threads", "time_s"}));
+  EXPECT_EQ(summary["queries"], scen.queries.size());
+  EXPECT_EQ(summary["threads"], 2);
+  EXPECT_GE(summary["time_s"].get<double>(), 0.0);
+}
+
+TEST(Cli, BatchPlainQueriesThatFailAndTheTextForm) {
+  const std::string map = temp_file("batch_wall.map", "type octile\nheight 3\nwidth 5\nmap\n..@..\n..@..\n..@..\n");
+  const std::string queries = temp_file("batch_wall.txt", "# start goal\n0 0 1 2\n\n0 0 4 0\r\n2 1 0 0\n");
+  CliRun r = run("batch --map " + map + " --queries " + queries + " --threads 4 --json");
+  EXPECT_EQ(r.exit_code, 1) << r.out;  // some query found no path
+  const std::vector<nlohmann::json> lines = json_lines(r.out);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0]["status"], "success");
+  EXPECT_NEAR(lines[0]["cost"].get<double>(), 1 + std::sqrt(2.0), 1e-12);
+  EXPECT_EQ(lines[1]["from"], nlohmann::json::array({0, 0}));
+  EXPECT_EQ(lines[1]["to"], nlohmann::json::array({4, 0}));
+  EXPECT_EQ(lines[1]["status"], "failure");
+  EXPECT_EQ(lines[1]["reason"], "unreachable");
+  EXPECT_TRUE(lines[1]["cost"].is_null());
+  EXPECT_EQ(lines[2]["reason"], "start-blocked");
+  EXPECT_TRUE(lines[2]["cost"].is_null());
+  EXPECT_EQ(lines[3]["queries"], 3);
+  EXPECT_EQ(lines[3]["threads"], 1);  // three queries are one chunk: one thread
+  r = run("batch --map " + map + " --queries " + queries + " --threads 1");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  const std::string expected =
+      "(0,0) -> (1,2): cost 2.41421\n(0,0) -> (4,0): no path: unreachable\n(2,1) -> (0,0): no path: start-blocked\n"
+      "3 queries, 1 solved, on 1 thread in ";
+  EXPECT_EQ(r.out.substr(0, expected.size()), expected);
+}
+
+TEST(Cli, BatchOnTwoThreadsPrintsWhatOneThreadPrints) {
+  const std::string args =
+      "batch --map " + data + "/maps/den520d.map --queries " + data + "/maps/den520d.map.scen -a jps --json --threads ";
+  const CliRun one = run(args + "1");
+  const CliRun two = run(args + "2");
+  ASSERT_EQ(one.exit_code, 0) << one.out;
+  ASSERT_EQ(two.exit_code, 0) << two.out;
+  // Everything but the summary (its time and thread count) is the same, byte for byte.
+  const std::size_t cut_one = one.out.rfind("{\"queries\""), cut_two = two.out.rfind("{\"queries\"");
+  ASSERT_NE(cut_one, std::string::npos);
+  EXPECT_EQ(one.out.substr(0, cut_one), two.out.substr(0, cut_two));
+  EXPECT_EQ(std::count(one.out.begin(), one.out.end(), '\n'), 871);  // 870 queries and the summary
+}
+
+TEST(Cli, BatchBadFilesAndOptionsExitTwoWithFileLineAndReason) {
+  const std::string arena = data + "/maps/arena.map";
+  const auto expect_bad = [](const std::string& args, const std::string& message) {
+    const CliRun r = run("batch " + args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_EQ(r.out, "waymark: " + message + "\n") << args;
+  };
+  const std::string outside = temp_file("batch_outside.txt", "19 26 19 29\n1 1 49 0\n");
+  expect_bad("--map " + arena + " --queries " + outside, outside + ":2: goal (49,0) is outside the 49x49 map");
+  const std::string fields = temp_file("batch_fields.txt", "# c\n1 2 3 x\n");
+  expect_bad("--map " + arena + " --queries " + fields, fields + ":2: expected an integer in column 4, got 'x'");
+  const std::string three = temp_file("batch_three.txt", "1 2 3\n");
+  expect_bad("--map " + arena + " --queries " + three, three + ":1: expected 4 integers 'sx sy gx gy', got 3 fields");
+  const std::string empty = temp_file("batch_empty.txt", "# nothing\n");
+  expect_bad("--map " + arena + " --queries " + empty, empty + ": no queries in the file (expected lines 'sx sy gx gy')");
+  const std::string scen = temp_file("batch_other.scen", "version 1\n0\tden.map\t256\t257\t1\t1\t2\t2\t1.4\n");
+  expect_bad("--map " + arena + " --queries " + scen, scen + ":2: the scenario says its map is 256x257, the map given is 49x49");
+  expect_bad("--map " + arena + " --queries /nonexistent/q.txt", "/nonexistent/q.txt: cannot open file");
+  const std::string two = temp_file("batch_two.txt", "19 26 19 29\n\n19 29 19 26\n");
+  expect_bad("--map " + arena + " --queries " + two + " --max-queries 1",
+             two + ":3: more than 1 queries (BatchQueryOptions::max_queries)");
+  expect_bad("--map " + arena + " --queries " + outside + " --threads 0", "--threads must be an integer from 1 to 64, got 0");
+  expect_bad("--map " + arena + " --queries " + outside + " --threads 65", "--threads must be an integer from 1 to 64, got 65");
+  const CliRun unknown = run("batch --map " + arena + " --queries " + two + " -a nosuch");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_EQ(unknown.out.substr(0, 49), "waymark: unknown algorithm 'nosuch' (astar|wastar");
+  EXPECT_EQ(run("batch --map " + arena + " --queries " + outside + " -a jps --diagonal always").exit_code, 2);
 }
 
 }  // namespace

@@ -55,7 +55,8 @@ TEST(NavMeshQuery, SamePolygonAndOffTheMesh) {
   ASSERT_EQ(q.find_path({0.1, 0.5, 0.1}, {0.2, 0, 0.15}), Status::success());
   EXPECT_EQ(q.path().corners.size(), 2u);
   EXPECT_EQ(q.path().corners[0], (Vec3{0.1, 0, 0.1}));  // the start, on the surface
-  EXPECT_EQ(q.find_path({10, 0, 10}, {0.5, 0, 0.5}), Status::failure(StatusDetail::invalid_query));
+  EXPECT_EQ(q.find_path({10, 0, 10}, {0.5, 0, 0.5}),
+            Status::failure(StatusDetail::invalid_query | StatusDetail::out_of_bounds));
   EXPECT_TRUE(q.path().corners.empty());
   QueryFilter cheap;
   cheap.area_cost[3] = 0.5;
@@ -72,7 +73,7 @@ TEST(NavMeshQuery, PartialPathToThePolygonClosestToACutOffGoal) {
   ASSERT_FALSE(q.path().corners.empty());
   EXPECT_NEAR(q.path().corners.back().x, 2.0, 1e-12);  // the edge of the reachable floor
   NavMeshQuery strict(nav, {.query = {.partial_result = false}});
-  EXPECT_EQ(strict.find_path({0.5, 0, 0.5}, {3.5, 0, 0.5}), Status::failure());
+  EXPECT_EQ(strict.find_path({0.5, 0, 0.5}, {3.5, 0, 0.5}), Status::failure(StatusDetail::unreachable));
   EXPECT_TRUE(strict.path().corners.empty());
 }
 

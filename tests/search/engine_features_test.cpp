@@ -95,7 +95,7 @@ TEST_F(EngineFeatures, NoUsableSourceFailsAtOnce) {
   }
   const std::vector<Source<CellId>> blocked{{wall, 0}};
   dijkstra.begin(blocked, Goal<CellId>::none());
-  EXPECT_EQ(dijkstra.status(), Status::failure());
+  EXPECT_EQ(dijkstra.status(), Status::failure(StatusDetail::invalid_query | StatusDetail::start_blocked));
   EXPECT_EQ(dijkstra.stats().expanded, 0u);
 }
 
@@ -176,7 +176,7 @@ TEST_F(EngineFeatures, NoGoalExploresEverythingReachable) {
   const Source<CellId> source{s, 0};
   dijkstra.begin(std::span(&source, 1), Goal<CellId>::none());
   const Status st = dijkstra.step();
-  EXPECT_EQ(st, Status::failure());  // ran out of nodes: nothing was a goal
+  EXPECT_EQ(st, Status::failure(StatusDetail::unreachable));  // searched all it reached: nothing was a goal
   const std::vector<Cost> d = distances_from(space, s);
   std::size_t reachable = 0;
   for (std::size_t c = 0; c < d.size(); ++c) {

@@ -179,14 +179,14 @@ TEST(VisibilityQuery, StartOrGoalInsideAnObstacleIsAnInvalidQuery) {
 }
 
 TEST(VisibilityQuery, WallsWithoutAGapHaveNoPath) {
-  // Two overlapping walls close the box's middle: no path, Failure without a detail.
+  // Two overlapping walls close the box's middle: no path, Failure flagged unreachable.
   const Obstacles world{.polygons = {{{0, 4}, {6, 4}, {6, 5}, {0, 5}}, {{5, 4}, {10, 4}, {10, 5}, {5, 5}}},
                         .bounds = Aabb2{{0, 0}, {10, 10}}};
   const VisibilityGraph g(world, {.radius = 0.2});
   VisibilityQuery q(g);
   const Status st = q.find_path({5, 1}, {5, 9});
   EXPECT_TRUE(st.failed());
-  EXPECT_EQ(st.detail, StatusDetail::none);
+  EXPECT_EQ(st.detail, StatusDetail::unreachable);
   // A gap of 0.5 lets radius 0.2 through, not radius 0.3.
   const Obstacles gap{.polygons = {{{0, 4}, {5, 4}, {5, 5}, {0, 5}}, {{5.5, 4}, {10, 4}, {10, 5}, {5.5, 5}}},
                       .bounds = Aabb2{{0, 0}, {10, 10}}};

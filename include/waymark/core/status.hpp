@@ -12,19 +12,43 @@ namespace waymark {
 enum class SearchState : std::uint8_t { not_started, running, success, failure };
 
 /// Why a search ended the way it did, or what a finished result carries; combinable bit flags.
-enum class StatusDetail : std::uint8_t {
+/// A query refused before searching carries invalid_query plus, where an end is the cause,
+/// out_of_bounds, start_blocked or goal_blocked; Status::reason() names the one that matters.
+enum class StatusDetail : std::uint16_t {
   none = 0,
   partial_result = 1 << 0,  ///< path() holds a path to the node closest to the goal (lowest h)
-  out_of_nodes = 1 << 1,    ///< the node table reached its configured limit
+  out_of_nodes = 1 << 1,    ///< the node table reached its configured limit, or a whole-query
+                            ///< expansion or scan limit ran out (search::run_within)
   cancelled = 1 << 2,       ///< cancel() was called
-  stale_world = 1 << 3,     ///< the world changed since the planner last synced: nothing was searched
-  invalid_query = 1 << 4,   ///< a start or goal is not a node of the world, or the request is malformed
+  stale_world = 1 << 3,     ///< the world changed since the planner last synced: nothing was searched;
+                            ///< or (request queues) it kept changing past RequestQueueOptions::max_restarts
+  invalid_query = 1 << 4,   ///< refused before searching: a start or goal is not usable, or the request is malformed
   time_limit = 1 << 5,      ///< the query's time limit ran out (search::run_within)
+  unreachable = 1 << 6,     ///< everything reachable from the start was searched: the goal is not
+  start_blocked = 1 << 7,   ///< a start is a node of the world that may not be stood on (a wall)
+  goal_blocked = 1 << 8,    ///< the goal is a node of the world that may not be stood on
+  out_of_bounds = 1 << 9,   ///< a start or goal is not a node of the world (a cell past the map, off the mesh)
 };
 
 [[nodiscard]] constexpr StatusDetail operator|(StatusDetail a, StatusDetail b) {
-  return static_cast<StatusDetail>(static_cast<std::uint8_t>(a) | static_cast<std::uint8_t>(b));
+  return static_cast<StatusDetail>(static_cast<std::uint16_t>(a) | static_cast<std::uint16_t>(b));
 }
+
+/// Why a query failed, one name per cause (Status::reason()); budget_exhausted covers the
+/// node limit and the whole-query limits of search::run_within (the flags out_of_nodes and
+/// time_limit tell which).
+enum class FailureReason : std::uint8_t {
+  none,              ///< not a failure (success, running, not started)
+  stale_world,       ///< the world changed since the planner last synced
+  out_of_bounds,     ///< a start or goal is not a node of the world
+  start_blocked,     ///< every start may not be stood on
+  goal_blocked,      ///< the goal may not be stood on
+  invalid_query,     ///< a malformed request (no start, a goal kind the search cannot serve, ...)
+  budget_exhausted,  ///< the node, expansion, scan or time limit ran out
+  cancelled,         ///< cancel() was called
+  unreachable,       ///< the search space reachable from the start holds no goal
+  unspecified,       ///< a failure without a detail flag (a status made by hand)
+};
 
 struct Status {
   SearchState state = SearchState::not_started;
@@ -38,7 +62,23 @@ struct Status {
   [[nodiscard]] constexpr bool failed() const { return state == SearchState::failure; }
   [[nodiscard]] constexpr bool finished() const { return succeeded() || failed(); }
   [[nodiscard]] constexpr bool has(StatusDetail d) const {
-    return (static_cast<std::uint8_t>(detail) & static_cast<std::uint8_t>(d)) != 0;
+    return (static_cast<std::uint16_t>(detail) & static_cast<std::uint16_t>(d)) != 0;
+  }
+  /// The cause of a failure, most specific first: stale world, out of bounds, start blocked,
+  /// goal blocked, invalid query, budget exhausted, cancelled, unreachable.
+  [[nodiscard]] constexpr FailureReason reason() const {
+    if (!failed()) return FailureReason::none;
+    if (has(StatusDetail::stale_world)) return FailureReason::stale_world;
+    if (has(StatusDetail::out_of_bounds)) return FailureReason::out_of_bounds;
+    // The goal first, as the engine checks it: a query with both ends blocked names the goal
+    // in every world, whether it flags one end or both.
+    if (has(StatusDetail::goal_blocked)) return FailureReason::goal_blocked;
+    if (has(StatusDetail::start_blocked)) return FailureReason::start_blocked;
+    if (has(StatusDetail::invalid_query)) return FailureReason::invalid_query;
+    if (has(StatusDetail::out_of_nodes | StatusDetail::time_limit)) return FailureReason::budget_exhausted;
+    if (has(StatusDetail::cancelled)) return FailureReason::cancelled;
+    if (has(StatusDetail::unreachable)) return FailureReason::unreachable;
+    return FailureReason::unspecified;
   }
   friend constexpr bool operator==(Status, Status) = default;
 };
@@ -55,14 +95,36 @@ struct Status {
 }
 
 /// Each detail flag's spelling, in bit order.
-inline constexpr std::array<std::pair<StatusDetail, std::string_view>, 6> status_detail_names{{
+inline constexpr std::array<std::pair<StatusDetail, std::string_view>, 10> status_detail_names{{
     {StatusDetail::partial_result, "partial-result"},
     {StatusDetail::out_of_nodes, "out-of-nodes"},
     {StatusDetail::cancelled, "cancelled"},
     {StatusDetail::stale_world, "stale-world"},
     {StatusDetail::invalid_query, "invalid-query"},
     {StatusDetail::time_limit, "time-limit"},
+    {StatusDetail::unreachable, "unreachable"},
+    {StatusDetail::start_blocked, "start-blocked"},
+    {StatusDetail::goal_blocked, "goal-blocked"},
+    {StatusDetail::out_of_bounds, "out-of-bounds"},
 }};
+
+/// "none", "stale-world", "out-of-bounds", "start-blocked", "goal-blocked", "invalid-query",
+/// "budget-exhausted", "cancelled", "unreachable" or "unspecified".
+[[nodiscard]] constexpr std::string_view to_string(FailureReason r) {
+  switch (r) {
+    case FailureReason::none: return "none";
+    case FailureReason::stale_world: return "stale-world";
+    case FailureReason::out_of_bounds: return "out-of-bounds";
+    case FailureReason::start_blocked: return "start-blocked";
+    case FailureReason::goal_blocked: return "goal-blocked";
+    case FailureReason::invalid_query: return "invalid-query";
+    case FailureReason::budget_exhausted: return "budget-exhausted";
+    case FailureReason::cancelled: return "cancelled";
+    case FailureReason::unreachable: return "unreachable";
+    case FailureReason::unspecified: return "unspecified";
+  }
+  return "unspecified";
+}
 
 /// The set flags joined by '+' ("partial-result+out-of-nodes"), or "" for none.
 [[nodiscard]] inline std::string to_string(StatusDetail d) {

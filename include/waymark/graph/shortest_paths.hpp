@@ -136,7 +136,8 @@ class BidirectionalDijkstra : public search::SearchCore<VertexId, Obs> {
     backward_.begin(targets_, search::Goal<VertexId>::none());
     searched_ = true;
     if (!forward_.status().running() || !backward_.status().running()) {
-      this->finish_failure();
+      // A side refused its vertices: not in the graph (out_of_bounds).
+      this->finish_failure(forward_.status().detail | backward_.status().detail);
       return;
     }
     // A vertex that is both a source and a target meets without an arc.
@@ -250,7 +251,7 @@ class BidirectionalDijkstra : public search::SearchCore<VertexId, Obs> {
 
   void finish_query() {
     if (best_ == infinite_cost) {
-      this->finish_failure();
+      this->finish_failure(StatusDetail::unreachable);
       return;
     }
     auto& nodes = this->path_.nodes;

@@ -10,10 +10,14 @@
 namespace waymark::grid {
 
 /// `jps` and `jps_plus` are grid-only: A* over jump points (online, or from a precomputed
-/// JPS+ table).
-enum class Algorithm : std::uint8_t { astar, wastar, dijkstra, greedy, bfs, dfs, ida, jps, jps_plus };
+/// JPS+ table). `theta` is Theta*, any-angle: its path is a list of waypoint cells joined by
+/// straight segments (see any_angle.hpp), not a chain of adjacent cells. It always runs plain
+/// A*'s priority with the euclidean heuristic (the only grid heuristic admissible for
+/// segments): GridPlannerOptions::heuristic and QueryOptions::weight do not apply to it and
+/// are ignored (the CLI refuses them).
+enum class Algorithm : std::uint8_t { astar, wastar, dijkstra, greedy, bfs, dfs, ida, jps, jps_plus, theta };
 
-inline constexpr EnumNames<Algorithm, 9> algorithm_names{{
+inline constexpr EnumNames<Algorithm, 10> algorithm_names{{
     {Algorithm::astar, "astar"},
     {Algorithm::wastar, "wastar"},
     {Algorithm::dijkstra, "dijkstra"},
@@ -23,6 +27,7 @@ inline constexpr EnumNames<Algorithm, 9> algorithm_names{{
     {Algorithm::ida, "ida"},
     {Algorithm::jps, "jps"},
     {Algorithm::jps_plus, "jps-plus"},
+    {Algorithm::theta, "theta"},
 }};
 
 [[nodiscard]] constexpr std::string_view to_string(Algorithm a) { return name_of(algorithm_names, a); }
@@ -30,7 +35,9 @@ inline constexpr EnumNames<Algorithm, 9> algorithm_names{{
 [[nodiscard]] constexpr std::optional<Algorithm> parse_algorithm(std::string_view name) {
   return name == "jps+" ? std::optional<Algorithm>(Algorithm::jps_plus) : value_of(algorithm_names, name);
 }
-/// Whether the algorithm returns minimum-cost paths (given an admissible heuristic).
+/// Whether the algorithm returns minimum-cost paths (given an admissible heuristic). Not
+/// theta: its any-angle paths may cost less than the grid's optimum, and more than the
+/// shortest any-angle path.
 [[nodiscard]] constexpr bool is_cost_optimal(Algorithm a) {
   return a == Algorithm::astar || a == Algorithm::dijkstra || a == Algorithm::ida || a == Algorithm::jps ||
          a == Algorithm::jps_plus;

@@ -11,6 +11,7 @@
 #include "waymark/core/stats.hpp"
 #include "waymark/core/status.hpp"
 #include "waymark/grid/algorithm.hpp"
+#include "waymark/grid/any_angle.hpp"
 #include "waymark/grid/grid_space.hpp"
 #include "waymark/grid/heuristics.hpp"
 #include "waymark/grid/jump_point.hpp"
@@ -23,7 +24,7 @@ struct GridPlannerOptions {
   Algorithm algorithm = Algorithm::astar;
   DiagonalRule diagonal = DiagonalRule::no_corner_cutting;
   /// Unset: the tightest admissible one for the rule (octile, or manhattan when 4-connected).
-  /// Jump searches always use octile.
+  /// Jump searches always use octile, theta euclidean (it ignores this and the query's weight).
   std::optional<HeuristicKind> heuristic{};
   /// JPS+ only: a prebuilt table for this map (shared, e.g. loaded from a file; it must
   /// outlive the planner); null: the planner builds its own.
@@ -92,6 +93,7 @@ class GridPlanner : public search::PlannerHandle<CellId> {
   const GridMap* map_;
   GridPlannerOptions options_;
   GridSpace space_;
+  AnyAngleSpace any_angle_space_;  ///< theta: space_ with straight segments
   std::unique_ptr<JumpPointSpace> jump_space_;    ///< jps
   std::unique_ptr<JumpTable> owned_table_;        ///< jps-plus without a shared table
   std::unique_ptr<JumpPointPlusSpace> jump_plus_space_;

@@ -25,9 +25,9 @@ class GridCells {
   [[nodiscard]] std::size_t node_count() const { return map_->cell_count(); }
   [[nodiscard]] std::size_t index_of(CellId c) const { return c.value; }
   [[nodiscard]] CellId node_at(std::size_t i) const { return CellId{static_cast<std::uint32_t>(i)}; }
-  [[nodiscard]] bool is_traversable(CellId c) const {
-    return c.value < map_->cell_count() && map_->passable(c);
-  }
+  /// Whether `c` is a cell of the map (a start or goal that is not fails as out_of_bounds).
+  [[nodiscard]] bool contains(CellId c) const { return c.value < map_->cell_count(); }
+  [[nodiscard]] bool is_traversable(CellId c) const { return contains(c) && map_->passable(c); }
 
  protected:
   const GridMap* map_;
@@ -66,13 +66,7 @@ class GridSpace : public GridCells {
   /// Whether the rule lets a diagonal pass between two cardinal cells with these
   /// passabilities (the destination itself must be passable too).
   [[nodiscard]] bool diagonal_rule_allows(bool side_a_open, bool side_b_open) const {
-    switch (rule_) {
-      case DiagonalRule::never: return false;
-      case DiagonalRule::always: return true;
-      case DiagonalRule::at_most_one_obstacle: return side_a_open || side_b_open;
-      case DiagonalRule::no_corner_cutting: return side_a_open && side_b_open;
-    }
-    return false;
+    return grid::diagonal_rule_allows(rule_, side_a_open, side_b_open);
   }
 
   /// Whether a diagonal from (x,y) by (dx,dy) is allowed, given the destination is passable.

@@ -20,6 +20,18 @@ enum class DiagonalRule : std::uint8_t {
 
 [[nodiscard]] constexpr bool is_eight_connected(DiagonalRule r) { return r != DiagonalRule::never; }
 
+/// Whether `rule` lets a move (or a straight segment) pass diagonally through a cell corner
+/// whose two side cells have these passabilities.
+[[nodiscard]] constexpr bool diagonal_rule_allows(DiagonalRule rule, bool side_a_open, bool side_b_open) {
+  switch (rule) {
+    case DiagonalRule::never: return false;
+    case DiagonalRule::always: return true;
+    case DiagonalRule::at_most_one_obstacle: return side_a_open || side_b_open;
+    case DiagonalRule::no_corner_cutting: return side_a_open && side_b_open;
+  }
+  return false;
+}
+
 /// Length of a cardinal and a diagonal step, in cells.
 inline constexpr double cardinal_step = 1.0;
 inline constexpr double diagonal_step = std::numbers::sqrt2;

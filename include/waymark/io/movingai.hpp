@@ -71,8 +71,18 @@ struct Scenario {
   std::vector<ScenarioQuery> queries;
 };
 
-[[nodiscard]] Scenario parse_movingai_scenario(std::istream& in, const std::string& name);
-[[nodiscard]] Scenario load_movingai_scenario(const std::string& path);
+/// The default most queries a scenario file may hold: 2^20 (the Moving AI files hold a few
+/// thousand each). Counted while reading, so a file over it is refused before it grows further.
+inline constexpr std::size_t default_max_scenario_queries = std::size_t{1} << 20;
+
+struct ScenarioLoadOptions {
+  /// Most queries accepted; more is a LoadError naming this limit. [Limit: >= 1]
+  std::size_t max_queries = default_max_scenario_queries;
+};
+
+[[nodiscard]] Scenario parse_movingai_scenario(std::istream& in, const std::string& name,
+                                               const ScenarioLoadOptions& options = {});
+[[nodiscard]] Scenario load_movingai_scenario(const std::string& path, const ScenarioLoadOptions& options = {});
 
 /// Checks a query against the map it runs on: sizes match the scenario's columns, both
 /// endpoints inside and passable. Throws LoadError pointing at the scenario line.

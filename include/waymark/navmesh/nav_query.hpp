@@ -104,7 +104,10 @@ class NavMeshQuery {
 
   /// Starts a query from `from` to `to` over the polygons `filter` passes. Failure flagged
   /// invalid_query, at once, when no such polygon lies within the half extents of either point
-  /// or a point is not finite, or when a filter's area cost is below 1 or not finite.
+  /// or a point is not finite, or when a filter's area cost is below 1 or not finite; plus
+  /// out_of_bounds for an end off the mesh (no polygon near it at all, or not finite), or
+  /// start_blocked / goal_blocked for one whose polygons the filter excludes. Ends on
+  /// islands no portal joins fail unreachable (with a partial path when asked for).
   Status begin(Vec3 from, Vec3 to, const QueryFilter& filter = {});
   /// Advances the query within `budget` (default: to the end); path() is filled when it ends.
   Status step(const search::Budget& budget = {});

@@ -81,8 +81,9 @@ class PuzzleSolver {
   ///   kept between queries: after warm-up a query allocates nothing.
   /// - A*: the generic engine with a hashed node table, any goal; QueryOptions::max_nodes
   ///   (0: PuzzleSolverOptions::max_nodes) and partial_result apply. The weight is not used.
-  /// Both: a state that is not a board of the puzzle fails with invalid_query; a start that
-  /// cannot reach a one-board goal (unsolvable) fails at once without detail. With
+  /// Both: a state that is not a board of the puzzle fails with invalid_query and
+  /// out_of_bounds; a start that cannot reach a one-board goal (unsolvable) fails at once,
+  /// unreachable. With
   /// QueryOptions::events the search reports begin, open, expand, close (IDA*: a frame
   /// popped), goal, end and slice-end events; without it, nothing is made.
   [[nodiscard]] search::SearchHandle<PuzzleState> make_search(

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "waymark/core/cost.hpp"
+#include "waymark/core/status.hpp"
 
 namespace waymark::search {
 
@@ -70,6 +71,15 @@ concept DominancePruningSpace = SearchSpace<S> && requires(const S& s, typename 
   { s.dominated(n, g) } -> std::convertible_to<bool>;
 };
 
+/// Optional: any-angle spaces (Theta*): `shortcut_cost(from, to)` is the cost of going
+/// straight from `from` to `to` (infinite_cost when the world does not allow it). The
+/// best-first engine then also tries to reach each successor straight from the expanded node's
+/// parent and keeps the cheaper way; other spaces compile to the plain relaxation.
+template <class S>
+concept ShortcutSearchSpace = SearchSpace<S> && requires(const S& s, typename S::node_type n) {
+  { s.shortcut_cost(n, n) } -> std::convertible_to<Cost>;
+};
+
 /// Optional: derived data that can fall behind the world it was made from (move masks after a
 /// map edit, a heuristic whose bound an edit broke). `stale()` is true until it is synced;
 /// searches refuse to run on stale spaces and heuristics (StatusDetail::stale_world), so an
@@ -96,6 +106,14 @@ concept TraversabilityAware = requires(const S& s, typename S::node_type n) {
   { s.is_traversable(n) } -> std::convertible_to<bool>;
 };
 
+/// Optional: spaces that can tell their nodes from values that name none (a CellId past the
+/// map's last cell, a vertex id past the graph's): `contains(n)`. A start or goal they do not
+/// contain fails as out_of_bounds; one they contain but cannot traverse as blocked.
+template <class S>
+concept BoundedSearchSpace = requires(const S& s, typename S::node_type n) {
+  { s.contains(n) } -> std::convertible_to<bool>;
+};
+
 /// A heuristic: an estimate of the cost from `n` to `goal`. Admissible (never above the true
 /// cost) for optimal results from A* and IDA*.
 template <class H, class Node>
@@ -120,6 +138,29 @@ bool node_is_traversable(const S& space, const typename S::node_type& n) {
     (void)n;
     return true;
   }
+}
+
+/// Why `n` cannot be a start (`blocked` = start_blocked) or the goal (goal_blocked), for a node
+/// the space does not traverse: invalid_query plus out_of_bounds when the space can tell it
+/// names no node of the world, else plus `blocked`. Called only on refusal, never per expansion.
+template <class S>
+[[nodiscard]] StatusDetail endpoint_refusal(const S& space, const typename S::node_type& n, StatusDetail blocked) {
+  if constexpr (BoundedSearchSpace<S>) {
+    if (!space.contains(n)) return StatusDetail::invalid_query | StatusDetail::out_of_bounds;
+  } else {
+    (void)space;
+    (void)n;
+  }
+  return StatusDetail::invalid_query | blocked;
+}
+
+/// The refusal of a query none of whose `sources` can be stood on: every source's reason
+/// together (invalid_query alone for no sources).
+template <class S, class Sources>
+[[nodiscard]] StatusDetail sources_refusal(const S& space, const Sources& sources) {
+  StatusDetail why = StatusDetail::invalid_query;
+  for (const auto& s : sources) why = why | endpoint_refusal(space, s.node, StatusDetail::start_blocked);
+  return why;
 }
 
 }  // namespace waymark::search

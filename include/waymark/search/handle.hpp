@@ -5,6 +5,7 @@
 /// per expansion: the search inside is the compile-time engine.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <utility>
@@ -20,6 +21,12 @@
 
 namespace waymark::search {
 
+/// Where a search keeps its per-node scratch.
+enum class NodeTableKind : std::uint8_t {
+  dense,   ///< one record per node of the world, touched up front (fastest; O(nodes) memory)
+  sparse,  ///< records only for the nodes a query reaches, in pages; grids' best-first searches
+};
+
 /// Options a planner passes to each search it hands out.
 template <class Node>
 struct QueryOptions {
@@ -28,11 +35,21 @@ struct QueryOptions {
   /// Most nodes one query may reach; beyond it the query fails with out_of_nodes. 0 = no
   /// limit (dense worlds are then bounded by their size).
   std::size_t max_nodes = 0;
-  /// Best-first searches: on failure, path() leads to the expanded node closest to the goal
-  /// (lowest h) and the status carries partial_result.
+  /// Best-first searches (not BFS, DFS or IDA*): when a started search fails (unreachable,
+  /// out of nodes, cancelled, run_within's limits), path() leads from the start to the
+  /// expanded node closest to the goal (lowest h, ties lowest g) and the status carries
+  /// partial_result. Without a heuristic (Dijkstra) that node is the start.
   bool partial_result = false;
   /// Receives every event of the search; null: none are made (no cost).
   EventSink<Node>* events = nullptr;
+  /// Node scratch. Planners without a sparse table for an algorithm use the dense one
+  /// (grids: astar, wastar, dijkstra and greedy have one; see docs/request_queue.md).
+  NodeTableKind table = NodeTableKind::dense;
+  /// Sparse tables: most bytes of node pages one query may hold; beyond it the query fails with
+  /// out_of_nodes (checked per expansion, so one expansion's pages may go past it). 0 = no limit.
+  std::size_t max_table_bytes = 0;
+
+  friend bool operator==(const QueryOptions&, const QueryOptions&) = default;
 };
 
 /// What a handle drives. Planners implement it for their searches (EngineModel below covers
@@ -51,6 +68,8 @@ class SearchModel {
   [[nodiscard]] virtual Status status() const = 0;
   [[nodiscard]] virtual const Path<Node>& path() const = 0;
   [[nodiscard]] virtual const SearchStats& stats() const = 0;
+  /// Bytes of scratch the search holds now (node records, open list); 0 when not reported.
+  [[nodiscard]] virtual std::size_t memory_bytes() const { return 0; }
 };
 
 /// A SearchModel around any engine with begin(sources, goal) / step(budget) / cancel() /
@@ -69,6 +88,13 @@ class EngineModel : public SearchModel<typename Search::Node> {
   [[nodiscard]] Status status() const override { return search_.status(); }
   [[nodiscard]] const Path<Node>& path() const override { return search_.path(); }
   [[nodiscard]] const SearchStats& stats() const override { return search_.stats(); }
+  [[nodiscard]] std::size_t memory_bytes() const override {
+    if constexpr (requires(const Search& s) { s.memory_bytes(); }) {
+      return search_.memory_bytes();
+    } else {
+      return 0;
+    }
+  }
 
   [[nodiscard]] Search& search() { return search_; }
   [[nodiscard]] const Search& search() const { return search_; }
@@ -130,6 +156,8 @@ class SearchHandle {
   /// next begin().
   [[nodiscard]] const Path<Node>& path() const { return model_ ? model_->path() : no_path(); }
   [[nodiscard]] const SearchStats& stats() const { return model_ ? model_->stats() : no_stats(); }
+  /// Bytes of scratch the search holds now (0 when its kind does not report them).
+  [[nodiscard]] std::size_t memory_bytes() const { return model_ ? model_->memory_bytes() : 0; }
 
   /// Copies status, path and stats into `out`, which survives the next begin(). Reuses
   /// `out`'s capacity: no allocation once it has held as long a path.
@@ -181,7 +209,8 @@ class PlannerHandle {
 /// Runs one query to its end, or until `limit` is spent: the whole query's expansions, scanned
 /// cells and wall time, where Budget is otherwise one step's. A query the limit stops is
 /// cancelled, and the returned status is Failure flagged out_of_nodes (expansions or scanned
-/// ran out) or time_limit; the handle's own status() then says cancelled.
+/// ran out) or time_limit, plus partial_result when the search left a partial path (asked
+/// for with QueryOptions::partial_result); the handle's own status() then says cancelled.
 template <class Node>
 Status run_within(SearchHandle<Node>& search, const Node& start, const Node& goal, const Budget& limit) {
   search.begin(start, goal);
@@ -189,8 +218,9 @@ Status run_within(SearchHandle<Node>& search, const Node& start, const Node& goa
   const SearchStats& done = search.stats();
   const bool out_of_nodes = done.expanded >= limit.expansions || done.scanned >= limit.scanned;
   search.cancel();
-  search.step();
-  return Status::failure(out_of_nodes ? StatusDetail::out_of_nodes : StatusDetail::time_limit);
+  const StatusDetail partial = search.step().has(StatusDetail::partial_result) ? StatusDetail::partial_result
+                                                                               : StatusDetail::none;
+  return Status::failure((out_of_nodes ? StatusDetail::out_of_nodes : StatusDetail::time_limit) | partial);
 }
 
 }  // namespace waymark::search

@@ -61,7 +61,7 @@ class IdaStar : public SearchCore<typename Space::node_type, Obs> {
     sources_.clear();
     if (refuse_stale()) return;
     if (goal.kind() == Goal<Node>::Kind::node && !node_is_traversable(*space_, goal.node())) {
-      this->finish_failure();
+      this->finish_failure(endpoint_refusal(*space_, goal.node(), StatusDetail::goal_blocked));
       return;
     }
     threshold_ = infinite_cost;
@@ -72,7 +72,7 @@ class IdaStar : public SearchCore<typename Space::node_type, Obs> {
       threshold_ = std::min(threshold_, s.cost + this->goal_.estimate(heuristic_, s.node));
     }
     if (sources_.empty()) {
-      this->finish_failure(sources.empty() ? StatusDetail::invalid_query : StatusDetail::none);
+      this->finish_failure(sources_refusal(*space_, sources));
       return;
     }
     start_iteration();
@@ -93,7 +93,7 @@ class IdaStar : public SearchCore<typename Space::node_type, Obs> {
         this->finish_failure(StatusDetail::cancelled);
       } else if (frames_.empty()) {
         if (next_threshold_ == infinite_cost) {
-          this->finish_failure();
+          this->finish_failure(StatusDetail::unreachable);
         } else {
           threshold_ = next_threshold_;
           start_iteration();

@@ -65,6 +65,8 @@ class IndexedDaryHeap {
   }
   void clear() { entries_.clear(); }
   void reserve(std::size_t n) { entries_.reserve(n); }
+  /// Bytes the entries hold (capacity, not size).
+  [[nodiscard]] std::size_t memory_bytes() const { return entries_.capacity() * sizeof(Entry); }
 
   [[gnu::always_inline]] void push(std::uint32_t slot, Cost key, Cost g) {
     entries_.emplace_back(key, g, slot);

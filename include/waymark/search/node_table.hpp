@@ -83,6 +83,7 @@ class DenseNodeTable {
   NodeRecord& operator[](std::uint32_t slot) { return records_[slot]; }
   const NodeRecord& operator[](std::uint32_t slot) const { return records_[slot]; }
   Node node(const Space& space, std::uint32_t slot) const { return space.node_at(slot); }
+  [[nodiscard]] std::size_t memory_bytes() const { return records_.memory_bytes(); }
 
  private:
   GenerationArray<NodeRecord> records_;
@@ -132,6 +133,10 @@ class HashedNodeTable {
   const NodeRecord& operator[](std::uint32_t slot) const { return records_[slot]; }
   Node node(const Space&, std::uint32_t slot) const { return nodes_[slot]; }
   [[nodiscard]] std::size_t size() const { return nodes_.size(); }
+  /// Bytes held (capacities: records, nodes, buckets).
+  [[nodiscard]] std::size_t memory_bytes() const {
+    return records_.capacity() * sizeof(NodeRecord) + nodes_.capacity() * sizeof(Node) + buckets_.memory_bytes();
+  }
 
  private:
   static constexpr std::size_t initial_buckets = 1024;

@@ -47,7 +47,7 @@ class ShortestPathTree {
     }
     search_.step();
     // A search without a goal ends by running out of nodes to expand: here that is success.
-    status_ = search_.status().detail == StatusDetail::none ? Status::success() : search_.status();
+    status_ = search_.status().detail == StatusDetail::unreachable ? Status::success() : search_.status();
     return status_;
   }
 

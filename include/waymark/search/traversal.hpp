@@ -64,7 +64,7 @@ class TraversalSearch : public SearchCore<typename Space::node_type, Obs> {
       return;
     }
     if (goal.kind() == Goal<Node>::Kind::node && !node_is_traversable(*space_, goal.node())) {
-      this->finish_failure();
+      this->finish_failure(endpoint_refusal(*space_, goal.node(), StatusDetail::goal_blocked));
       return;
     }
     for (const Source<Node>& s : sources) {
@@ -78,7 +78,7 @@ class TraversalSearch : public SearchCore<typename Space::node_type, Obs> {
       this->observer_.on_open(s.node, static_cast<const Node*>(nullptr), s.cost, Cost{0}, !l.fresh);
     }
     if (frontier_.empty()) {
-      this->finish_failure(sources.empty() ? StatusDetail::invalid_query : StatusDetail::none);
+      this->finish_failure(sources_refusal(*space_, sources));
       return;
     }
     this->note_frontier_size(frontier_.size());
@@ -101,7 +101,7 @@ class TraversalSearch : public SearchCore<typename Space::node_type, Obs> {
         break;
       }
       if (head_ == frontier_.size()) {
-        this->finish_failure();
+        this->finish_failure(StatusDetail::unreachable);
         break;
       }
       const Entry e = take();

@@ -36,7 +36,8 @@ struct VisibilityPath {
 /// Finds shortest paths on one VisibilityGraph.
 ///
 /// begin() checks both ends (Failure flagged invalid_query, at once, when either is not finite,
-/// lies inside an inflated obstacle or outside the bounds) and links them to every point they
+/// lies inside an inflated obstacle — plus start_blocked / goal_blocked — or outside the
+/// bounds — plus out_of_bounds, as for not finite) and links them to every point they
 /// see: O(N) tangency tests and a segment test for each survivor. step() runs A* over the graph
 /// and the two overlay nodes. Owns all scratch: after warm-up a query allocates nothing. Not
 /// thread-safe: one per thread; any number may share the graph, which must outlive them.

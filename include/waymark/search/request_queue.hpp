@@ -1,0 +1,499 @@
+#pragma once
+/// @file PathRequestQueue: many path requests on any worlds, advanced a frame's budget at a
+/// time over a bounded pool of searches. See docs/request_queue.md for the scheduling, the
+/// memory it holds and what it was measured at.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "waymark/core/assert.hpp"
+#include "waymark/core/path.hpp"
+#include "waymark/core/status.hpp"
+#include "waymark/search/budget.hpp"
+#include "waymark/search/handle.hpp"
+#include "waymark/search/node_table.hpp"
+#include "waymark/search/search_source.hpp"
+
+namespace waymark::search {
+
+/// Names a request of one queue: a slot and the generation of its use, so an id kept after its
+/// request was released names nothing (never another request).
+struct RequestId {
+  static constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+  std::uint32_t slot = none;
+  std::uint32_t generation = 0;
+
+  [[nodiscard]] bool valid() const { return slot != none; }
+  friend bool operator==(RequestId, RequestId) = default;
+};
+
+enum class RequestState : std::uint8_t {
+  unknown,    ///< the id names no live request (never submitted, or released)
+  queued,     ///< waiting for a search from the pool
+  running,    ///< holds a search, advanced by update()
+  succeeded,  ///< finished with a path
+  failed,     ///< finished without one (the status says why; a partial path if asked for)
+  cancelled,  ///< cancel() ended it
+};
+
+/// What the queue knows of one request.
+struct RequestInfo {
+  RequestState state = RequestState::unknown;
+  Status status{};                ///< the search's status once finished (or now, while running)
+  int priority = 0;
+  std::uint64_t submitted = 0;    ///< frame (update() count) when submitted
+  std::uint64_t started = 0;      ///< frame of its first turn
+  std::uint64_t finished = 0;     ///< frame it finished in
+  std::uint64_t max_wait = 0;     ///< most frames in a row it went without a turn while unfinished
+  std::uint32_t turns = 0;        ///< steps it was given
+  std::uint32_t restarts = 0;     ///< times it began again because its world changed
+};
+
+struct RequestQueueOptions {
+  /// Default of sparse_above_nodes: maps above 512².
+  static constexpr std::size_t default_sparse_above_nodes = std::size_t{1} << 18;
+  /// Default of max_table_bytes: what a dense table at sparse_above_nodes holds (8 MiB), so
+  /// no search of the queue holds more node records than the largest dense one it makes.
+  static constexpr std::size_t default_max_table_bytes = default_sparse_above_nodes * sizeof(NodeRecord);
+  /// Default of max_restarts: a request may cost up to nine searches of its length before the
+  /// queue decides its world changes faster than it can be answered.
+  static constexpr std::uint32_t default_max_restarts = 8;
+  /// max_restarts: restart however often the world changes.
+  static constexpr std::uint32_t unlimited_restarts = std::numeric_limits<std::uint32_t>::max();
+
+  /// Requests held at once (queued, running or finished and not yet released); submit()
+  /// refuses more. Slots are allocated by the constructor. [Limit: >= 1]
+  std::size_t max_requests = 256;
+  /// Searches in the pool: at most this many requests run at once, the rest wait. Each search
+  /// holds its node table (dense: 32 bytes per node of its world; sparse: at most
+  /// max_table_bytes of pages) and open list: see docs/request_queue.md. [Limit: >= 1]
+  std::size_t max_searches = 8;
+  /// The most one request may use per turn; a frame's budget is handed out in such turns.
+  /// [Limit: each limit >= 1]
+  Budget turn = Budget::of_expansions(256);
+  /// A request gains one priority level per this many frames since its last turn (or its
+  /// submission), so that none starves behind higher priorities. [Limit: >= 1]
+  std::uint32_t aging_frames = 16;
+  /// Worlds with more nodes than this get sparse node tables (NodeTableKind::sparse) for their
+  /// searches, whatever the request asked: a dense table would cost 32 bytes per node per
+  /// search. 0: always sparse (then see dense_fallback).
+  std::size_t sparse_above_nodes = default_sparse_above_nodes;
+  /// Nodes reserved up front in each request's result path, so that keeping results of up to
+  /// that length allocates nothing even on the first frames. 0: results grow as needed.
+  std::size_t reserve_path_nodes = 0;
+  /// Most bytes of node pages one sparse search may hold (QueryOptions::max_table_bytes):
+  /// requests that leave theirs 0, or ask for more, get this one. A search that needs more
+  /// fails with out_of_nodes (with a partial path when it asked for partial_result), so an
+  /// unreachable goal on a large map costs this much, not the goal's whole component.
+  /// 0: no limit (a request's own limit, if any, still applies).
+  std::size_t max_table_bytes = default_max_table_bytes;
+  /// Requests on worlds above sparse_above_nodes whose search has no sparse table
+  /// (SearchSource::has_sparse_table: grid bfs, dfs, ida, jps, jps-plus and theta; graphs):
+  /// false: submit() refuses them (failed, invalid_query), so that every search keeps within
+  /// max_table_bytes or a dense table of at most sparse_above_nodes nodes; true: they run
+  /// over a dense table (32 bytes per node of the world per search, outside max_table_bytes).
+  bool dense_fallback = false;
+  /// Times a running request may begin again because its world got a new version; at the
+  /// next change it fails with stale_world instead (its world changes faster than its search
+  /// ends: re-submit later, or re-plan with repair, Replanner). unlimited_restarts: no limit.
+  std::uint32_t max_restarts = default_max_restarts;
+};
+
+/// A queue of path requests advanced by a frame budget.
+///
+/// submit() takes a request (world, start, goal, options, priority) and returns its id;
+/// update(budget) spends one frame's budget on the requests in flight; info() and status()
+/// report on a request, copy_result() hands out its path, cancel() ends it and release()
+/// frees its slot (a finished request keeps its result until released).
+///
+/// Scheduling: each update() orders the unfinished requests by priority plus age (one level per
+/// aging_frames frames since the request's last turn), then by how long ago their last turn
+/// was, and gives them turns of at most `turn` in that order until the frame's budget is spent.
+/// So requests of one priority take turns round-robin, and a low priority waits at most
+/// (levels × aging_frames) frames more than the highest. A queued request needs a search from
+/// the pool when its turn comes: an idle one made for the same world and options, a new one
+/// while the pool has fewer than max_searches, or an idle one of another kind made again;
+/// otherwise it waits. A running request keeps its search until it finishes.
+///
+/// Worlds that change: a request whose world is stale waits (no turn) until its owner syncs;
+/// one whose world's version differs from the one its search began at begins again from its
+/// start (restart, not repair: see docs/request_queue.md), so every result answers the world as
+/// it is when the result is made; after max_restarts it fails with stale_world instead.
+///
+/// Memory: each of the max_searches searches holds either a dense table on a world of at most
+/// sparse_above_nodes nodes, or a sparse one of at most max_table_bytes of pages (plus its
+/// directory and open list); searches that could hold neither are refused (dense_fallback).
+/// The bound, and what it measured at, are in docs/request_queue.md.
+///
+/// Allocation: the constructor allocates the slots; update() allocates only to make searches
+/// (the pool's warm-up, or a search made again for another world or options) and while result
+/// paths and search scratch grow past their largest size so far. Not thread-safe: one queue
+/// per thread; the worlds (sources) may be shared by queues on other threads.
+template <class Node>
+class PathRequestQueue {
+ public:
+  explicit PathRequestQueue(const RequestQueueOptions& options = {}) : options_(options) {
+    WAYMARK_ASSERT(options.max_requests >= 1 && options.max_searches >= 1 && options.aging_frames >= 1);
+    requests_.resize(options.max_requests);
+    free_.reserve(options.max_requests);
+    active_.reserve(options.max_requests);
+    order_.reserve(options.max_requests);
+    waiting_.reserve(options.max_requests);
+    pool_.reserve(options.max_searches);
+    for (std::size_t i = options.max_requests; i-- > 0;) {
+      free_.push_back(static_cast<std::uint32_t>(i));
+      requests_[i].result.path.nodes.reserve(options.reserve_path_nodes);
+    }
+  }
+  PathRequestQueue(const PathRequestQueue&) = delete;
+  PathRequestQueue& operator=(const PathRequestQueue&) = delete;
+
+  /// Queues a path request from `start` to `goal` on `world`, which must outlive the request.
+  /// Higher priorities go first. Returns an invalid id when all max_requests slots are taken.
+  /// A request whose search would need a dense table on a world above sparse_above_nodes
+  /// (without dense_fallback) is refused: its id names a request already failed with
+  /// invalid_query.
+  RequestId submit(const SearchSource<Node>& world, const Node& start, const Node& goal,
+                   const QueryOptions<Node>& options = {}, int priority = 0) {
+    if (free_.empty()) return {};
+    const std::uint32_t slot = free_.back();
+    free_.pop_back();
+    Request& r = requests_[slot];
+    r.live = true;
+    r.world = &world;
+    r.start = start;
+    r.goal = goal;
+    r.options = options;
+    const bool large = world.node_count() > options_.sparse_above_nodes;
+    if (large) r.options.table = NodeTableKind::sparse;
+    if (r.options.table == NodeTableKind::sparse && options_.max_table_bytes != 0 &&
+        (r.options.max_table_bytes == 0 || r.options.max_table_bytes > options_.max_table_bytes)) {
+      r.options.max_table_bytes = options_.max_table_bytes;
+    }
+    r.info = RequestInfo{.state = RequestState::queued, .priority = priority, .submitted = frame_};
+    r.last_turn = frame_;
+    r.search = none;
+    r.result.status = Status{};
+    r.result.path.nodes.clear();
+    r.result.path.cost = 0;
+    r.result.stats = SearchStats{};
+    if (large && !options_.dense_fallback && !world.has_sparse_table(r.options)) {
+      r.result.status = Status::failure(StatusDetail::invalid_query);
+      r.info.status = r.result.status;
+      r.info.state = RequestState::failed;
+      r.info.finished = frame_;
+      return {slot, r.generation};
+    }
+    active_.push_back(slot);
+    return {slot, r.generation};
+  }
+
+  /// Spends at most `frame` (expansions, scanned cells, wall time; each turn may go past by one
+  /// expansion, as a step does) on the unfinished requests, in turns of at most options.turn.
+  /// Returns the requests that finished in this frame.
+  std::size_t update(const Budget& frame) {
+    ++frame_;
+    drop_inactive();
+    plan_turns();
+    const bool timed = frame.time != Budget::Clock::duration::max();
+    const Budget::Clock::time_point deadline = timed ? Budget::Clock::now() + frame.time : Budget::Clock::time_point{};
+    std::uint64_t expansions_left = frame.expansions;
+    std::uint64_t scanned_left = frame.scanned;
+    std::size_t finished = 0;
+    for (const Turn& next : order_) {
+      const std::uint32_t slot = next.slot;
+      if (expansions_left == 0 || scanned_left == 0) break;
+      Budget turn = options_.turn;
+      if (timed) {
+        const Budget::Clock::duration left = deadline - Budget::Clock::now();
+        if (left <= Budget::Clock::duration::zero()) break;
+        turn.time = std::min(turn.time, left);
+      }
+      turn.expansions = std::min(turn.expansions, expansions_left);
+      turn.scanned = std::min(turn.scanned, scanned_left);
+      Request& r = requests_[slot];
+      if (r.world->stale()) continue;  // its owner syncs first
+      if (r.info.state == RequestState::queued && !start_search(r)) continue;
+      if (r.info.status.running() && r.world->world_version() != r.version && !restart(r)) {
+        ++finished;  // gave up: max_restarts
+        continue;
+      }
+      SearchHandle<Node>& search = pool_[r.search].handle;
+      const SearchStats& stats = search.stats();
+      const std::uint64_t expanded_before = stats.expanded;
+      const std::uint64_t scanned_before = stats.scanned;
+      if (r.info.status.running()) {
+        r.info.status = search.step(turn);
+        // Counters may restart within a step (a navmesh query's partial path is a second search).
+        const auto grown = [](std::uint64_t after, std::uint64_t before) { return after > before ? after - before : 0; };
+        const std::uint64_t spent = std::max<std::uint64_t>(grown(stats.expanded, expanded_before), 1);
+        expansions_left -= std::min(expansions_left, spent);
+        scanned_left -= std::min(scanned_left, grown(stats.scanned, scanned_before));
+      }
+      r.info.max_wait = std::max(r.info.max_wait, frame_ - r.last_turn - 1);
+      r.last_turn = frame_;
+      ++r.info.turns;
+      if (!r.info.status.finished()) continue;
+      if (r.info.status.has(StatusDetail::stale_world) && !r.world->stale()) {
+        // Edited and synced between its version check and its step: begin again.
+        if (!restart(r)) ++finished;
+        continue;
+      }
+      finish(r);
+      ++finished;
+    }
+    return finished;
+  }
+
+  /// Ends a request: a queued one at once, a running one after one step that only cancels.
+  /// Returns false when the id names no unfinished request.
+  bool cancel(RequestId id) {
+    Request* r = find(id);
+    if (r == nullptr || !unfinished(*r)) return false;
+    if (r->info.state == RequestState::queued) {
+      r->info.status = Status::failure(StatusDetail::cancelled);
+      r->result.status = r->info.status;
+      r->info.state = RequestState::cancelled;
+      r->info.finished = frame_;
+      return true;
+    }
+    SearchHandle<Node>& search = pool_[r->search].handle;
+    search.cancel();
+    search.step();
+    finish(*r);
+    // A stale world ends the step before the cancel is seen: cancelled all the same.
+    r->result.status = Status::failure(r->result.status.detail | StatusDetail::cancelled);
+    r->info.status = r->result.status;
+    r->info.state = RequestState::cancelled;
+    return true;
+  }
+
+  /// Frees the request's slot (cancelling it first if unfinished); its id then names nothing.
+  /// Returns false when the id names no live request.
+  bool release(RequestId id) {
+    Request* r = find(id);
+    if (r == nullptr) return false;
+    if (unfinished(*r)) cancel(id);
+    std::erase(active_, id.slot);  // a slot is in active_ at most once, even when reused at once
+    r->live = false;
+    ++r->generation;
+    free_.push_back(id.slot);
+    return true;
+  }
+
+  [[nodiscard]] RequestInfo info(RequestId id) const {
+    const Request* r = find(id);
+    return r == nullptr ? RequestInfo{} : r->info;
+  }
+  [[nodiscard]] RequestState state(RequestId id) const { return info(id).state; }
+
+  /// Copies a finished request's status, path and stats into `out` (reusing its capacity).
+  /// Returns false, leaving `out` alone, while the request is unfinished or unknown.
+  bool copy_result(RequestId id, SearchResult<Node>& out) const {
+    const Request* r = find(id);
+    if (r == nullptr || unfinished(*r)) return false;
+    out.status = r->result.status;
+    out.path.nodes.assign(r->result.path.nodes.begin(), r->result.path.nodes.end());
+    out.path.cost = r->result.path.cost;
+    out.stats = r->result.stats;
+    return true;
+  }
+  /// The finished request's result, valid until it is released; null while unfinished.
+  [[nodiscard]] const SearchResult<Node>* result(RequestId id) const {
+    const Request* r = find(id);
+    return r == nullptr || unfinished(*r) ? nullptr : &r->result;
+  }
+
+  /// Frames so far (update() calls).
+  [[nodiscard]] std::uint64_t frame() const { return frame_; }
+  /// Requests queued or running.
+  [[nodiscard]] std::size_t in_flight() const {
+    std::size_t n = 0;
+    for (const std::uint32_t slot : active_) n += unfinished(requests_[slot]) ? 1 : 0;
+    return n;
+  }
+  /// Searches the pool holds (made so far, at most max_searches).
+  [[nodiscard]] std::size_t searches() const { return pool_.size(); }
+  /// Bytes held: the pool's search scratch, the request slots and their result paths.
+  [[nodiscard]] std::size_t memory_bytes() const {
+    std::size_t bytes = requests_.capacity() * sizeof(Request) + pool_.capacity() * sizeof(Pooled) +
+                        (free_.capacity() + active_.capacity()) * sizeof(std::uint32_t) +
+                        (order_.capacity() + waiting_.capacity()) * sizeof(Turn);
+    for (const Pooled& p : pool_) bytes += p.handle.memory_bytes();
+    for (const Request& r : requests_) bytes += r.result.path.nodes.capacity() * sizeof(Node);
+    return bytes;
+  }
+  [[nodiscard]] const RequestQueueOptions& options() const { return options_; }
+
+ private:
+  static constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+
+  struct Request {
+    std::uint32_t generation = 0;
+    bool live = false;
+    const SearchSource<Node>* world = nullptr;
+    Node start{};
+    Node goal{};
+    QueryOptions<Node> options{};
+    RequestInfo info{};
+    std::uint64_t last_turn = 0;  ///< frame of its last turn, or of its submission
+    std::uint64_t version = 0;    ///< the world's version its search began at
+    std::uint32_t search = none;  ///< its search in the pool while running
+    SearchResult<Node> result{};
+  };
+  /// A search of the pool, made for one world and options; `request` holds it (none: idle).
+  struct Pooled {
+    SearchHandle<Node> handle;
+    const SearchSource<Node>* world = nullptr;
+    QueryOptions<Node> options{};
+    std::uint32_t request = none;
+  };
+
+  [[nodiscard]] static bool unfinished(const Request& r) {
+    return r.info.state == RequestState::queued || r.info.state == RequestState::running;
+  }
+
+  Request* find(RequestId id) {
+    if (id.slot >= requests_.size()) return nullptr;
+    Request& r = requests_[id.slot];
+    return r.live && r.generation == id.generation ? &r : nullptr;
+  }
+  const Request* find(RequestId id) const { return const_cast<PathRequestQueue*>(this)->find(id); }
+
+  /// A request's place in this frame's order: higher priority (with age) first, then the one
+  /// whose last turn is oldest, then the lower slot.
+  struct Turn {
+    std::int64_t priority;
+    std::uint64_t last_turn;
+    std::uint32_t slot;
+
+    [[nodiscard]] bool operator<(const Turn& o) const {
+      if (priority != o.priority) return priority > o.priority;
+      if (last_turn != o.last_turn) return last_turn < o.last_turn;
+      return slot < o.slot;
+    }
+  };
+
+  /// This frame's order: every running request, and as many of the queued ones as the pool
+  /// has searches to spare (the first in order), sorted. O(requests) plus a sort of at most
+  /// 2 × max_searches: queued requests that cannot start this frame are not sorted.
+  void plan_turns() {
+    order_.clear();
+    waiting_.clear();
+    std::size_t busy = 0;
+    for (const Pooled& p : pool_) busy += p.request != none ? 1 : 0;
+    for (const std::uint32_t slot : active_) {
+      const Request& r = requests_[slot];
+      const Turn t{effective_priority(r), r.last_turn, slot};
+      if (r.info.state == RequestState::running) {
+        order_.push_back(t);
+      } else {
+        waiting_.push_back(t);
+      }
+    }
+    const std::size_t spare = options_.max_searches - busy;
+    if (waiting_.size() > spare) {
+      std::nth_element(waiting_.begin(), waiting_.begin() + static_cast<std::ptrdiff_t>(spare), waiting_.end());
+      waiting_.resize(spare);
+    }
+    order_.insert(order_.end(), waiting_.begin(), waiting_.end());
+    std::sort(order_.begin(), order_.end());
+  }
+
+  [[nodiscard]] std::int64_t effective_priority(const Request& r) const {
+    return static_cast<std::int64_t>(r.info.priority) +
+           static_cast<std::int64_t>((frame_ - r.last_turn) / options_.aging_frames);
+  }
+
+  /// Keeps only unfinished requests in active_ (finished ones stay in their slots).
+  void drop_inactive() {
+    std::erase_if(active_, [&](std::uint32_t slot) { return !unfinished(requests_[slot]); });
+  }
+
+  /// Gives a queued request a search from the pool and begins it; false when none is free.
+  bool start_search(Request& r) {
+    std::uint32_t chosen = none;
+    std::uint32_t idle = none;
+    for (std::uint32_t i = 0; i < pool_.size(); ++i) {
+      if (pool_[i].request != none) continue;
+      if (pool_[i].world == r.world && pool_[i].options == r.options) {
+        chosen = i;
+        break;
+      }
+      if (idle == none) idle = i;
+    }
+    if (chosen == none) {
+      if (pool_.size() < options_.max_searches) {
+        chosen = static_cast<std::uint32_t>(pool_.size());
+        pool_.emplace_back();
+      } else if (idle != none) {
+        chosen = idle;
+      } else {
+        return false;
+      }
+      Pooled& p = pool_[chosen];
+      p.handle = r.world->make_search(r.options);
+      p.world = r.world;
+      p.options = r.options;
+    }
+    pool_[chosen].request = static_cast<std::uint32_t>(&r - requests_.data());
+    r.search = chosen;
+    r.info.state = RequestState::running;
+    r.info.started = frame_;
+    begin(r);
+    return true;
+  }
+
+  void begin(Request& r) {
+    r.version = r.world->world_version();
+    r.info.status = pool_[r.search].handle.begin(r.start, r.goal);
+  }
+
+  /// Begins the request's search again on its world's new version; false (the request failed
+  /// with stale_world, its search back in the pool) once it has used up max_restarts.
+  bool restart(Request& r) {
+    if (r.info.restarts >= options_.max_restarts) {
+      Pooled& p = pool_[r.search];
+      r.result.status = Status::failure(StatusDetail::stale_world);
+      r.result.path.nodes.clear();
+      r.result.path.cost = 0;
+      r.result.stats = p.handle.stats();
+      r.info.status = r.result.status;
+      r.info.state = RequestState::failed;
+      r.info.finished = frame_;
+      p.request = none;  // its next begin() discards the unfinished search
+      r.search = none;
+      return false;
+    }
+    ++r.info.restarts;
+    begin(r);
+    return true;
+  }
+
+  /// Keeps the search's result in the request and gives the search back to the pool.
+  void finish(Request& r) {
+    Pooled& p = pool_[r.search];
+    p.handle.copy_result(r.result);
+    r.info.status = r.result.status;
+    r.info.state = r.result.status.succeeded()                  ? RequestState::succeeded
+                   : r.result.status.has(StatusDetail::cancelled) ? RequestState::cancelled
+                                                                  : RequestState::failed;
+    r.info.finished = frame_;
+    p.request = none;
+    r.search = none;
+  }
+
+  RequestQueueOptions options_;
+  std::vector<Request> requests_;      ///< max_requests slots
+  std::vector<std::uint32_t> free_;    ///< free slots, the next one last
+  std::vector<std::uint32_t> active_;  ///< slots of queued and running requests (and some just finished)
+  std::vector<Turn> order_;            ///< this frame's turn order
+  std::vector<Turn> waiting_;          ///< this frame's queued requests, then those that may start
+  std::vector<Pooled> pool_;           ///< at most max_searches, reserved up front
+  std::uint64_t frame_ = 0;
+};
+
+}  // namespace waymark::search

@@ -1,0 +1,51 @@
+// PathRequestQueue::update allocates nothing after warm-up: submitting, updating with small
+// budgets, copying results out and releasing, on dense and sparse tables, and an update with
+// nothing in flight.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "support/allocation_counter.hpp"
+#include "support/random_grid.hpp"
+#include "waymark/grid/grid_planner.hpp"
+#include "waymark/grid/search_source.hpp"
+#include "waymark/io/movingai.hpp"
+#include "waymark/search/request_queue.hpp"
+
+namespace waymark {
+namespace {
+
+using test::expect_no_allocation_after_warm_up;
+
+TEST(QueueAllocation, UpdateAllocatesNothingAfterWarmUp) {
+  const grid::GridMap map = io::load_movingai_map(test::data_dir + "/maps/den520d.map");
+  const grid::GridPlanner planner(map, {.algorithm = grid::Algorithm::astar});
+  const grid::GridSearchSource world(planner);
+  std::mt19937 rng(6);
+  std::vector<std::pair<CellId, CellId>> queries;
+  for (int i = 0; i < 40; ++i) queries.emplace_back(test::random_passable(map, rng), test::random_passable(map, rng));
+  for (const search::NodeTableKind table : {search::NodeTableKind::dense, search::NodeTableKind::sparse}) {
+    SCOPED_TRACE(table == search::NodeTableKind::dense ? "dense" : "sparse");
+    search::PathRequestQueue<CellId> queue({.max_requests = 64, .max_searches = 6, .turn = search::Budget::of_expansions(30)});
+    std::vector<search::RequestId> ids;
+    ids.reserve(queries.size());
+    search::SearchResult<CellId> kept;
+    expect_no_allocation_after_warm_up([&] {
+      ids.clear();
+      for (const auto& [s, g] : queries) ids.push_back(queue.submit(world, s, g, {.table = table}, static_cast<int>(s.value % 3)));
+      while (queue.in_flight() > 0) queue.update(search::Budget::of_expansions(200));
+      queue.update(search::Budget::of_expansions(200));  // nothing in flight
+      std::size_t solved = 0;
+      for (const search::RequestId id : ids) {
+        queue.copy_result(id, kept);
+        solved += kept.status.succeeded() ? 1 : 0;
+        queue.release(id);
+      }
+      return solved;
+    });
+  }
+}
+
+}  // namespace
+}  // namespace waymark
