@@ -5,7 +5,9 @@
 # Boost's Dijkstra (bench/graph_bench.sh), then Korf's 15-puzzle instances 1-50 with each
 # heuristic (bench/puzzle_bench.sh), then navmesh queries against Detour (waymark_bench_navmesh).
 # Between them, issue 13's planning services: the request queue's overhead per update, any-angle
-# lengths and times, batch throughput on 1 and 2 threads, D* Lite against A* from scratch.
+# lengths and times, batch throughput on 1 and 2 threads, D* Lite against A* from scratch. Then
+# issue 14's steering: raycasts, crowd solvers, flow fields, simulation ticks, and a 1,000-agent
+# navmesh crowd against Detour's dtCrowd.
 # Results: bench/results/.
 set -euo pipefail
 build=${1:-build/release}
@@ -64,3 +66,19 @@ bash "$(dirname "$0")/puzzle_bench.sh" "$build" "$shared"
 echo "navmesh queries against Detour on the same Recast meshes"
 "$build/bin/waymark_bench_navmesh" > "$out/navmesh.json"
 cat "$out/navmesh.json"
+
+# Steering (issue 14; docs/steering.md).
+echo "steering: raycasts per second against every collider kind, broad phase against brute force"
+"$build/bin/waymark_bench_steer_raycast" --benchmark_out="$out/steer_raycast.json" --benchmark_out_format=json
+echo "steering: crowd solvers per tick (ORCA against sampled velocity obstacles) and their quality"
+"$build/bin/waymark_bench_steer_crowd" | tee "$out/steer_crowd.txt"
+echo "steering: flow-field build time and cost per agent"
+"$build/bin/waymark_bench_steer_flow" --benchmark_out="$out/steer_flow.json" --benchmark_out_format=json
+echo "steering: simulation tick time for 100, 1,000 and 10,000 agents (path following, obstacle and agent avoidance)"
+steer_map=data/maps/den520d.map
+if [ -f "$dao/orz703d.map" ]; then steer_map="$dao/orz703d.map"; fi
+"$build/bin/waymark_bench_steer" --agents 100,1000,10000 --ticks 200 "$steer_map" | tee "$out/steer_sim.jsonl"
+if [ -x "$build/bin/waymark_bench_crowd_detour" ]; then
+  echo "steering: 1,000 agents on a navmesh, waymark's Simulation against Detour's dtCrowd (target <= 1.0x its tick time)"
+  "$build/bin/waymark_bench_crowd_detour" | tee "$out/crowd_detour.jsonl"
+fi

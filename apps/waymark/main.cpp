@@ -13,10 +13,11 @@
 #include "navmesh_command.hpp"
 #include "puzzle_command.hpp"
 #include "regions_command.hpp"
+#include "simulate_command.hpp"
 #include "visibility_command.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"waymark: game navigation - grid path queries, batch queries on threads, Moving AI benchmark runs, JPS+ preprocessing, road-graph routes, sliding-tile puzzles, navmesh paths, regions, visibility paths"};
+  CLI::App app{"waymark: game navigation - grid path queries, batch queries on threads, Moving AI benchmark runs, JPS+ preprocessing, road-graph routes, sliding-tile puzzles, navmesh paths, regions, visibility paths, steering simulations"};
   app.require_subcommand(1);
   waymark::cli::PathArgs path_args;
   waymark::cli::ScenArgs scen_args;
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   waymark::cli::RegionsArgs regions_args;
   waymark::cli::VisibilityArgs visibility_args;
   waymark::cli::BatchArgs batch_args;
+  waymark::cli::SimulateArgs simulate_args;
   CLI::App* path_cmd = waymark::cli::add_path_command(app, path_args);
   CLI::App* scen_cmd = waymark::cli::add_scen_command(app, scen_args);
   CLI::App* jps_table_cmd = waymark::cli::add_jps_table_command(app, jps_table_args);
@@ -36,6 +38,7 @@ int main(int argc, char** argv) {
   CLI::App* regions_cmd = waymark::cli::add_regions_command(app, regions_args);
   CLI::App* visibility_cmd = waymark::cli::add_visibility_command(app, visibility_args);
   CLI::App* batch_cmd = waymark::cli::add_batch_command(app, batch_args);
+  CLI::App* simulate_cmd = waymark::cli::add_simulate_command(app, simulate_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -46,7 +49,7 @@ int main(int argc, char** argv) {
     // One line, like every other error: "waymark: reason (see waymark [command] --help)".
     std::string reason = e.what();
     std::replace(reason.begin(), reason.end(), '\n', ' ');
-    constexpr const char* commands = "path, batch, scen, jps-table, graph, puzzle, navmesh, regions or visibility";
+    constexpr const char* commands = "path, batch, scen, jps-table, graph, puzzle, navmesh, regions, visibility or simulate";
     if (argc < 2) {
       reason = std::string("a command is required: ") + commands;
     } else if (argv[1][0] != '-' && app.get_subcommands().empty()) {
@@ -64,5 +67,6 @@ int main(int argc, char** argv) {
   if (regions_cmd->parsed()) return waymark::cli::run_regions(regions_args);
   if (visibility_cmd->parsed()) return waymark::cli::run_visibility(visibility_args);
   if (batch_cmd->parsed()) return waymark::cli::run_batch(batch_args);
+  if (simulate_cmd->parsed()) return waymark::cli::run_simulate(simulate_args);
   return waymark::cli::exit_bad_input;
 }

@@ -1,0 +1,122 @@
+#include "simulate_command.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli_support.hpp"
+#include "waymark/io/movingai.hpp"
+#include "waymark/io/scene.hpp"
+#include "waymark/steer/simulation.hpp"
+
+namespace waymark::cli {
+
+namespace {
+
+/// --trace: JSON lines, a header object and then one object per tick (and one for the start):
+///   {"scene":"…","map":"…","dt":0.05,"agents":[{"radius":0.35,"goal":[x,y]},…]}
+///   {"tick":0,"p":[[x,y],…],"arrived":[0,1,…]}
+/// Positions with 9 significant digits: a fixed text for a fixed run (the determinism tests
+/// compare traces byte for byte).
+class SceneTrace {
+ public:
+  SceneTrace(const std::string& path, const std::string& scene, const steer::SceneSpec& spec,
+             const steer::Simulation& sim)
+      : out_(path), path_(path) {
+    if (!out_) throw UsageError("cannot write trace to " + path);
+    nlohmann::ordered_json head;
+    head["scene"] = scene;
+    head["map"] = spec.map;
+    head["dt"] = spec.dt;
+    nlohmann::ordered_json agents = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < sim.size(); ++i) {
+      const steer::AgentId id{static_cast<std::uint32_t>(i)};
+      agents.push_back({{"radius", sim.params(id).radius}, {"goal", {sim.goal(id).x, sim.goal(id).y}}});
+    }
+    head["agents"] = std::move(agents);
+    out_ << head.dump() << '\n';
+  }
+
+  void tick(const steer::Simulation& sim) {
+    line_ = "{\"tick\":" + std::to_string(sim.stats().ticks) + ",\"p\":[";
+    char number[64];
+    for (std::size_t i = 0; i < sim.size(); ++i) {
+      const Vec2 p = sim.state(steer::AgentId{static_cast<std::uint32_t>(i)}).position;
+      std::snprintf(number, sizeof number, "%s[%.9g,%.9g]", i == 0 ? "" : ",", p.x, p.y);
+      line_ += number;
+    }
+    line_ += "],\"arrived\":[";
+    for (std::size_t i = 0; i < sim.size(); ++i) {
+      line_ += i == 0 ? "" : ",";
+      line_ += sim.arrived(steer::AgentId{static_cast<std::uint32_t>(i)}) ? '1' : '0';
+    }
+    line_ += "]}\n";
+    out_ << line_;
+    if (!out_) throw UsageError("cannot write trace to " + path_);
+  }
+
+ private:
+  std::ofstream out_;
+  std::string path_;
+  std::string line_;
+};
+
+}  // namespace
+
+CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "simulate", "run a scene of agents on a Moving AI map (JSON, see docs/steering.md) until all arrive or max_steps");
+  cmd->add_option("--scene,-s", a.scene, "scene file (.json)")->required();
+  cmd->add_option("--steps", a.steps, "stop after this many ticks (default: the scene's max_steps)");
+  cmd->add_flag("--json", a.json, "end with one JSON summary object");
+  cmd->add_option("--trace", a.trace, "write every tick's positions to FILE (JSON lines)");
+  return cmd;
+}
+
+int run_simulate(const SimulateArgs& a) {
+  return guarded([&] {
+    const steer::SceneSpec spec = io::load_scene(a.scene);
+    const std::uint64_t steps =
+        a.steps == 0 ? spec.max_steps
+                     : checked_count(a.steps, 1, static_cast<std::int64_t>(steer::SceneLimits::max_steps), "--steps");
+    grid::GridMap map = io::load_movingai_map(spec.map);
+    io::check_scene_against_map(spec, map, a.scene);
+    const std::unique_ptr<steer::Simulation> sim = steer::make_simulation(spec, std::move(map));
+    std::unique_ptr<SceneTrace> trace;
+    if (!a.trace.empty()) {
+      trace = std::make_unique<SceneTrace>(a.trace, a.scene, spec, *sim);
+      trace->tick(*sim);
+    }
+    while (sim->stats().ticks < steps && !sim->all_arrived()) {
+      sim->step(spec.dt);
+      if (trace) trace->tick(*sim);
+    }
+    const steer::SimulationStats& s = sim->stats();
+    const double clearance = std::isfinite(s.min_clearance) ? s.min_clearance : sim->params().clearance_cap;
+    if (a.json) {
+      nlohmann::ordered_json out;
+      out["agents"] = sim->size();
+      out["arrived"] = s.arrived;
+      out["collisions"] = s.collisions;
+      out["min_clearance"] = clearance;
+      out["ticks"] = s.ticks;
+      out["mean_tick_us"] = s.mean_tick_us();
+      out["plans"] = s.plans;
+      out["replans"] = s.replans;
+      out["failed_plans"] = s.failed_plans;
+      out["wall_pushes"] = s.wall_pushes;
+      std::cout << out.dump() << '\n';
+    } else {
+      std::printf("%zu agents, %zu arrived, %llu collisions, min clearance %.3f, %llu ticks (%.2f s simulated), mean tick "
+                  "%.1f us\n",
+                  sim->size(), s.arrived, static_cast<unsigned long long>(s.collisions), clearance,
+                  static_cast<unsigned long long>(s.ticks), static_cast<double>(s.ticks) * spec.dt, s.mean_tick_us());
+    }
+    return sim->all_arrived() ? exit_ok : exit_not_found;
+  });
+}
+
+}  // namespace waymark::cli

@@ -1,0 +1,299 @@
+// Fuzz target: simulation scene files (JSON), read and then checked against a map. Input: the
+// scene text; or, with a NUL, a Moving AI .map before it and the scene after it. Every scene
+// read keeps each value within SceneLimits and the format's rules; written back as JSON and
+// read again it is the same scene; and check_scene_against_map accepts it exactly when a brute
+// force over every cell and every pair of agents finds nothing wrong, naming an agent when not.
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fuzz_input.hpp"
+#include "waymark/core/errors.hpp"
+#include "waymark/io/movingai.hpp"
+#include "waymark/io/scene.hpp"
+
+namespace {
+
+using waymark::Vec2;
+using waymark::steer::AgentSpec;
+using waymark::steer::ObstacleSpec;
+using waymark::steer::SceneLimits;
+using waymark::steer::SceneSpec;
+
+/// Small enough that inputs reach it; what matters is that it is checked.
+constexpr std::size_t fuzz_max_cells = 4096;
+constexpr int max_layer = 31;
+
+/// The map when the input brings none: 16x12 with a wall (x = 7, y = 0..9) and a blocked corner.
+waymark::grid::GridMap default_map() {
+  constexpr int width = 16, height = 12, wall_x = 7, wall_end = 10;
+  waymark::grid::GridMap map(width, height);
+  map.set_passable(waymark::grid::CellRect{wall_x, 0, wall_x + 1, wall_end}, false);
+  map.set_passable(width - 1, height - 1, false);
+  return map;
+}
+
+bool coordinate_ok(double v) { return std::isfinite(v) && std::abs(v) <= SceneLimits::max_abs_coordinate; }
+bool point_ok(Vec2 p) { return coordinate_ok(p.x) && coordinate_ok(p.y); }
+bool layer_ok(int layer) { return layer >= 0 && layer <= max_layer; }
+
+void check_values(const SceneSpec& s) {
+  using waymark::fuzz::finding;
+  if (s.map.empty()) finding();
+  if (!(s.dt >= SceneLimits::min_dt && s.dt <= SceneLimits::max_dt)) finding();
+  if (s.max_steps < 1 || s.max_steps > SceneLimits::max_steps) finding();
+  if (s.agents.empty() || s.agents.size() > SceneLimits::max_agents) finding();
+  for (const AgentSpec& a : s.agents) {
+    if (!point_ok(a.start) || !point_ok(a.goal)) finding();
+    if (!(a.radius > 0 && a.radius <= SceneLimits::max_radius)) finding();
+    if (!(a.max_speed > 0 && a.max_speed <= SceneLimits::max_speed)) finding();
+    if (!(a.max_force > 0 && a.max_force <= SceneLimits::max_force)) finding();
+    if (!(a.mass >= SceneLimits::min_mass && a.mass <= SceneLimits::max_mass)) finding();
+    if (!layer_ok(a.layer)) finding();
+    if (a.waypoints.size() > SceneLimits::max_waypoints) finding();
+    for (const Vec2 w : a.waypoints) {
+      if (!point_ok(w)) finding();
+    }
+    if (!a.waypoints.empty() && !(a.goal == a.waypoints.back())) finding();
+    if (a.loop && a.waypoints.empty()) finding();
+    if (a.laps != 0 && !a.loop) finding();
+  }
+  if (s.obstacles.size() > SceneLimits::max_obstacles) finding();
+  for (const ObstacleSpec& o : s.obstacles) {
+    using Kind = ObstacleSpec::Kind;
+    if (!layer_ok(o.layer) || !std::isfinite(o.angle)) finding();
+    for (const Vec2 p : o.points) {
+      if (!point_ok(p)) finding();
+    }
+    const std::size_t n = o.points.size();
+    switch (o.kind) {
+      case Kind::circle:
+        if (n != 1 || !(o.radius > 0 && o.radius <= SceneLimits::max_abs_coordinate)) finding();
+        break;
+      case Kind::box:
+        if (n != 2 || !(o.points[0].x < o.points[1].x && o.points[0].y < o.points[1].y)) finding();
+        break;
+      case Kind::oriented_box:
+        if (n != 2 || !(o.points[1].x > 0 && o.points[1].y > 0)) finding();
+        break;
+      case Kind::polygon:
+        if (n < 3 || n > SceneLimits::max_polygon_corners) finding();
+        break;
+      case Kind::segment:
+        if (n != 2 || o.points[0] == o.points[1]) finding();
+        break;
+    }
+  }
+}
+
+// ---- writing a scene back, to read it again
+
+void write_number(std::string& out, double v) {
+  std::array<char, 32> buf{};
+  const auto end = std::to_chars(buf.data(), buf.data() + buf.size(), v).ptr;  // shortest that reads back
+  out.append(buf.data(), end);
+}
+void write_point(std::string& out, Vec2 p) {
+  out += '[';
+  write_number(out, p.x);
+  out += ',';
+  write_number(out, p.y);
+  out += ']';
+}
+void write_points(std::string& out, const std::vector<Vec2>& points) {
+  out += '[';
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (i > 0) out += ',';
+    write_point(out, points[i]);
+  }
+  out += ']';
+}
+
+std::string write_scene(const SceneSpec& s) {
+  std::string out = "{\"map\":\"";
+  for (const char c : s.map) {  // the reader refuses control bytes; any other byte is kept as read
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  out += "\",\"dt\":";
+  write_number(out, s.dt);
+  out += ",\"max_steps\":" + std::to_string(s.max_steps) + ",\"seed\":" + std::to_string(s.seed) + ",\"agents\":[";
+  for (std::size_t i = 0; i < s.agents.size(); ++i) {
+    const AgentSpec& a = s.agents[i];
+    if (i > 0) out += ',';
+    out += "{\"start\":";
+    write_point(out, a.start);
+    out += ",\"goal\":";  // also with waypoints: it is their last one, which the reader accepts
+    write_point(out, a.goal);
+    out += ",\"radius\":";
+    write_number(out, a.radius);
+    out += ",\"max_speed\":";
+    write_number(out, a.max_speed);
+    out += ",\"max_force\":";
+    write_number(out, a.max_force);
+    out += ",\"mass\":";
+    write_number(out, a.mass);
+    out += ",\"layer\":" + std::to_string(a.layer);
+    if (!a.waypoints.empty()) {
+      out += ",\"waypoints\":";
+      write_points(out, a.waypoints);
+    }
+    if (a.loop) out += ",\"loop\":true,\"laps\":" + std::to_string(a.laps);
+    out += '}';
+  }
+  out += "],\"obstacles\":[";
+  for (std::size_t i = 0; i < s.obstacles.size(); ++i) {
+    const ObstacleSpec& o = s.obstacles[i];
+    using Kind = ObstacleSpec::Kind;
+    if (i > 0) out += ',';
+    switch (o.kind) {
+      case Kind::circle:
+        out += "{\"circle\":{\"centre\":";
+        write_point(out, o.points[0]);
+        out += ",\"radius\":";
+        write_number(out, o.radius);
+        out += '}';
+        break;
+      case Kind::box:
+        out += "{\"box\":{\"min\":";
+        write_point(out, o.points[0]);
+        out += ",\"max\":";
+        write_point(out, o.points[1]);
+        out += '}';
+        break;
+      case Kind::oriented_box:
+        out += "{\"oriented_box\":{\"centre\":";
+        write_point(out, o.points[0]);
+        out += ",\"half_extents\":";
+        write_point(out, o.points[1]);
+        out += ",\"angle\":";
+        write_number(out, o.angle);
+        out += '}';
+        break;
+      case Kind::polygon:
+        out += "{\"polygon\":";
+        write_points(out, o.points);
+        break;
+      case Kind::segment:
+        out += "{\"segment\":";
+        write_points(out, o.points);
+        break;
+    }
+    out += ",\"layer\":" + std::to_string(o.layer) + "}";
+  }
+  out += "]}";
+  return out;
+}
+
+bool same_agent(const AgentSpec& a, const AgentSpec& b) {
+  return a.start == b.start && a.goal == b.goal && a.radius == b.radius && a.max_speed == b.max_speed &&
+         a.max_force == b.max_force && a.mass == b.mass && a.layer == b.layer && a.waypoints == b.waypoints &&
+         a.loop == b.loop && a.laps == b.laps;
+}
+bool same_obstacle(const ObstacleSpec& a, const ObstacleSpec& b) {
+  return a.kind == b.kind && a.points == b.points && a.radius == b.radius && a.angle == b.angle && a.layer == b.layer;
+}
+bool same_scene(const SceneSpec& a, const SceneSpec& b) {
+  if (a.map != b.map || a.dt != b.dt || a.max_steps != b.max_steps || a.seed != b.seed) return false;
+  if (a.agents.size() != b.agents.size() || a.obstacles.size() != b.obstacles.size()) return false;
+  for (std::size_t i = 0; i < a.agents.size(); ++i) {
+    if (!same_agent(a.agents[i], b.agents[i])) return false;
+  }
+  for (std::size_t i = 0; i < a.obstacles.size(); ++i) {
+    if (!same_obstacle(a.obstacles[i], b.obstacles[i])) return false;
+  }
+  return true;
+}
+
+// ---- the map check by brute force
+
+bool on_passable_cell(const waymark::grid::GridMap& map, Vec2 p) {
+  const auto c = map.world_to_cell(p);
+  return c && map.passable(c->x, c->y);
+}
+
+/// Whether the scene fits the map: every cell looked at for every disc, every pair of agents.
+bool fits(const SceneSpec& s, const waymark::grid::GridMap& map) {
+  const double cell = map.cell_size();
+  const Vec2 lo = map.cell_center({0, 0}) - Vec2{0.5 * cell, 0.5 * cell};
+  const Vec2 hi = lo + Vec2{map.width() * cell, map.height() * cell};
+  for (const AgentSpec& a : s.agents) {
+    if (!on_passable_cell(map, a.start) || !on_passable_cell(map, a.goal)) return false;
+    for (const Vec2 w : a.waypoints) {
+      if (!on_passable_cell(map, w)) return false;
+    }
+    const double r = a.radius;
+    if (a.start.x - r < lo.x || a.start.x + r > hi.x || a.start.y - r < lo.y || a.start.y + r > hi.y) return false;
+    for (int y = 0; y < map.height(); ++y) {
+      for (int x = 0; x < map.width(); ++x) {
+        if (map.passable(x, y)) continue;
+        const double x0 = lo.x + x * cell, y0 = lo.y + y * cell;
+        const double dx = std::max({x0 - a.start.x, 0.0, a.start.x - (x0 + cell)});
+        const double dy = std::max({y0 - a.start.y, 0.0, a.start.y - (y0 + cell)});
+        if (dx * dx + dy * dy < r * r) return false;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < s.agents.size(); ++i) {
+    for (std::size_t j = i + 1; j < s.agents.size(); ++j) {
+      const Vec2 d = s.agents[j].start - s.agents[i].start;
+      const double reach = s.agents[i].radius + s.agents[j].radius;
+      if (d.x * d.x + d.y * d.y < reach * reach) return false;
+    }
+  }
+  return true;
+}
+
+void check_against_map(const SceneSpec& s, const waymark::grid::GridMap& map) {
+  bool accepted = true;
+  try {
+    waymark::io::check_scene_against_map(s, map, "fuzz.json");
+  } catch (const waymark::LoadError& e) {
+    accepted = false;
+    if (e.line() != 0 || e.reason().rfind("agents[", 0) != 0) waymark::fuzz::finding();
+  }
+  if (accepted != fits(s, map)) waymark::fuzz::finding();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace waymark;
+  const std::string_view input = fuzz::text_of(data, size);
+  const bool with_map = input.find('\0') != std::string_view::npos;
+  const auto [map_text, scene_text] = fuzz::two_files(input);
+  const std::string& text = with_map ? scene_text : map_text;
+  grid::GridMap map = default_map();
+  if (with_map) {
+    try {
+      std::istringstream in(map_text);
+      map = io::parse_movingai_map(in, "fuzz.map", {.max_cells = fuzz_max_cells});
+    } catch (const LoadError&) {
+      return 0;
+    }
+  }
+  SceneSpec scene;
+  try {
+    scene = io::parse_scene(text, "fuzz.json", {});
+  } catch (const LoadError& e) {
+    const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+    if (e.file() != "fuzz.json" || e.reason().empty() || e.line() > lines) fuzz::finding();
+    return 0;
+  }
+  check_values(scene);
+  const std::string written = write_scene(scene);
+  try {
+    if (!same_scene(io::parse_scene(written, "fuzz-again.json", {}), scene)) fuzz::finding();
+  } catch (const LoadError&) {
+    fuzz::finding();  // what the reader returned must read again
+  }
+  check_against_map(scene, map);
+  return 0;
+}

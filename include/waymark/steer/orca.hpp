@@ -1,0 +1,153 @@
+#pragma once
+/// @file Agent–agent avoidance for crowds: each tick, every agent's preferred velocity becomes a
+/// new velocity that avoids the other agents. OrcaSolver is ORCA (van den Berg, Guy, Lin and
+/// Manocha, "Reciprocal n-body collision avoidance", 2011): each pair of neighbours gives a
+/// half-plane of permitted velocities, each agent taking half the avoidance, and a linear
+/// program picks the permitted velocity nearest the preferred one. SampledVoSolver is the older
+/// sampled reciprocal velocity obstacle, kept as the measured alternative (docs/steering.md,
+/// "Crowds: reciprocal avoidance"). Both look at the k nearest agents through a SpatialHash,
+/// are deterministic (same input, bit-identical output) and allocate nothing per tick once they
+/// have seen as many agents. Static walls are not handled here.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "waymark/core/geometry.hpp"
+#include "waymark/steer/spatial_hash.hpp"
+
+namespace waymark::steer {
+
+/// One agent as the crowd solvers see it for one tick.
+struct OrcaAgent {
+  Vec2 position;            ///< world units
+  Vec2 velocity;            ///< the velocity it has now (last tick's answer), world units / s
+  Vec2 preferred_velocity;  ///< where it wants to go, world units / s (longer than max_speed is clipped)
+  double radius = 0.35;     ///< world units. [Limit: >= 0]
+  double max_speed = 3.0;   ///< world units / s. [Limit: >= 0]
+  /// false: an inert agent (a parked unit, a player) that keeps its preferred velocity (clipped);
+  /// the others avoid it fully (responsibility 1 instead of 1/2), assuming it keeps `velocity`.
+  bool avoids = true;
+};
+
+struct OrcaParams {
+  /// Seconds ahead within which collisions are avoided. Longer: earlier, wider swerves and
+  /// more agents constraining each other. [Limit: > 0]
+  double time_horizon = 2.0;
+  /// Agents farther apart are ignored, world units. 0: 2 × the largest radius + the largest
+  /// max_speed × time_horizon, recomputed each tick. [Limit: >= 0]
+  double neighbour_distance = 0;
+  /// At most this many nearest neighbours per agent (ties by index). Bounds the cost per agent.
+  std::size_t max_neighbours = 10;
+  /// When an agent's preferred velocity p is not permitted, it aims at p + keep_right · (p
+  /// turned a right angle clockwise) instead: everyone passing on the right turns symmetric
+  /// standoffs (agents on a circle) into a roundabout. Plain ORCA, 0, deadlocks there; see
+  /// docs/steering.md for the measurements behind the default. [Limit: >= 0]
+  double keep_right = 0.5;
+};
+
+struct SampledVoParams {
+  /// Collisions later than this are not penalised, seconds. [Limit: > 0]
+  double time_horizon = 2.0;
+  /// As OrcaParams::neighbour_distance. [Limit: >= 0]
+  double neighbour_distance = 0;
+  std::size_t max_neighbours = 10;
+  /// Candidate velocities per agent: a sunflower spiral filling the max-speed disc, plus the
+  /// preferred velocity and rest. Cost per agent is samples × neighbours. [Limit: >= 1]
+  std::size_t samples = 250;
+  /// Penalty of a candidate: |candidate − preferred| + collision_weight / time to collision
+  /// (both in world units / s), so collision_weight is in world units. [Limit: >= 0]
+  double collision_weight = 2.0;
+};
+
+/// What a tick of a crowd solver came to. Anything but `ok` leaves new_velocities untouched.
+enum class AvoidanceStatus : std::uint8_t {
+  ok,
+  size_mismatch,   ///< new_velocities is not as long as agents
+  bad_time_step,   ///< dt not finite and > 0
+  bad_agent,       ///< a non-finite vector, or a negative or non-finite radius or max_speed
+};
+[[nodiscard]] const char* to_string(AvoidanceStatus status);
+
+struct AvoidanceStats {
+  std::size_t neighbours = 0;  ///< neighbour pairs looked at, summed over agents
+  /// Agents whose half-planes left no permitted velocity (ORCA then minimised the deepest
+  /// violation: dense crowds, overlaps). Always 0 for SampledVoSolver.
+  std::size_t infeasible = 0;
+};
+
+namespace detail {
+/// The velocities v with cross(direction, v − point) >= 0: left of the unit direction.
+struct HalfPlane {
+  Vec2 point;
+  Vec2 direction;
+};
+
+/// The k nearest agents of each agent within a distance, through one SpatialHash per tick.
+class CrowdNeighbours {
+ public:
+  struct Neighbour {
+    double distance_squared;
+    std::uint32_t index;
+  };
+  /// Hashes the positions; `distance` 0 means the default of OrcaParams::neighbour_distance.
+  void rebuild(std::span<const OrcaAgent> agents, double distance, double time_horizon);
+  /// The nearest (at most `k`) other agents of agent `i` by (distance, index), nearest first.
+  /// Valid until the next call.
+  std::span<const Neighbour> nearest(std::size_t i, std::size_t k);
+
+ private:
+  SpatialHash hash_;
+  std::vector<Vec2> positions_;
+  std::vector<Neighbour> found_;
+  double distance_ = 0;
+};
+}  // namespace detail
+
+/// ORCA. solve() costs O(n · (hash query + k)) expected: each agent's linear program is
+/// incremental in k half-planes (k = max_neighbours), plus the 3D fallback when infeasible.
+class OrcaSolver {
+ public:
+  /// Throws std::invalid_argument when a parameter breaks its limit.
+  explicit OrcaSolver(OrcaParams params = {});
+
+  /// Writes each agent's new velocity (|v| <= max_speed) for a tick of `dt` seconds; dt only
+  /// matters for agents that already overlap, which are pushed apart within one tick. Never
+  /// throws; allocates only when the agent count exceeds every earlier one.
+  AvoidanceStatus solve(std::span<const OrcaAgent> agents, double dt, std::span<Vec2> new_velocities);
+
+  [[nodiscard]] const AvoidanceStats& stats() const { return stats_; }
+  [[nodiscard]] const OrcaParams& params() const { return params_; }
+
+ private:
+  OrcaParams params_;
+  AvoidanceStats stats_;
+  detail::CrowdNeighbours neighbours_;
+  std::vector<detail::HalfPlane> planes_;
+  std::vector<detail::HalfPlane> projected_;
+};
+
+/// Sampled reciprocal velocity obstacles: each agent takes the candidate velocity of least
+/// penalty (SampledVoParams::collision_weight), assuming each avoiding neighbour moves halfway
+/// (a candidate c is judged by the relative velocity 2c − own velocity − neighbour velocity)
+/// and inert ones keep their velocity. No guarantee of collision freedom; O(n · samples · k).
+class SampledVoSolver {
+ public:
+  /// Throws std::invalid_argument when a parameter breaks its limit.
+  explicit SampledVoSolver(SampledVoParams params = {});
+
+  /// As OrcaSolver::solve; `dt` is the shortest time to collision the penalty distinguishes.
+  AvoidanceStatus solve(std::span<const OrcaAgent> agents, double dt, std::span<Vec2> new_velocities);
+
+  [[nodiscard]] const AvoidanceStats& stats() const { return stats_; }
+  [[nodiscard]] const SampledVoParams& params() const { return params_; }
+
+ private:
+  SampledVoParams params_;
+  AvoidanceStats stats_;
+  detail::CrowdNeighbours neighbours_;
+  std::vector<Vec2> unit_samples_;  // in the unit disc, scaled by each agent's max speed
+};
+
+}  // namespace waymark::steer

@@ -1,0 +1,126 @@
+#pragma once
+/// @file Where a simulation's agents get their paths: time-sliced searches on some world
+/// (search::PathRequestQueue), answered as points in the simulation's plane. GridPathService
+/// plans on a GridMap (cells; the plane is the map's world coordinates); NavMeshPathService
+/// plans on a NavMesh (the plane is the mesh's plan, x and z, Y being up). add_navmesh_walls
+/// gives an ObstacleWorld the mesh's outline, so agents stay on the mesh.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "waymark/core/geometry.hpp"
+#include "waymark/core/status.hpp"
+#include "waymark/grid/grid_map.hpp"
+#include "waymark/grid/grid_planner.hpp"
+#include "waymark/grid/search_source.hpp"
+#include "waymark/navmesh/nav_mesh.hpp"
+#include "waymark/navmesh/search_source.hpp"
+#include "waymark/search/request_queue.hpp"
+#include "waymark/steer/obstacle_world.hpp"
+
+namespace waymark::steer {
+
+class PathService {
+ public:
+  enum class Answer : std::uint8_t { pending, found, failed };
+
+  virtual ~PathService() = default;
+  /// Asks for a path from `from` to `to`; an invalid id when refused (the queue is full, or
+  /// a point is off the world).
+  virtual search::RequestId submit(Vec2 from, Vec2 to) = 0;
+  /// Spends one tick's budget on the searches in flight.
+  virtual void update(const search::Budget& budget) = 0;
+  [[nodiscard]] virtual std::size_t in_flight() const = 0;
+  /// pending while the search runs; otherwise writes the path's points (`points` cleared
+  /// first; cell centres or mesh corners between the two ends, which are given exactly as
+  /// asked) for found, and frees the request either way.
+  virtual Answer take(search::RequestId id, std::vector<Vec2>& points) = 0;
+  /// Frees a request that is no longer wanted (cancelling it when it runs).
+  virtual void release(search::RequestId id) = 0;
+};
+
+/// What the two services share: a request queue over one world, and for each request slot the
+/// two ends asked for (a path begins and ends exactly there).
+template <class Node>
+class QueuedPathService : public PathService {
+ public:
+  void update(const search::Budget& budget) override { queue_.update(budget); }
+  [[nodiscard]] std::size_t in_flight() const override { return queue_.in_flight(); }
+  void release(search::RequestId id) override { queue_.release(id); }
+  Answer take(search::RequestId id, std::vector<Vec2>& points) override {
+    const search::RequestState state = queue_.state(id);
+    if (state == search::RequestState::queued || state == search::RequestState::running) return Answer::pending;
+    points.clear();
+    // A partial path (the goal out of reach) is no path to the goal.
+    const bool found = queue_.copy_result(id, result_) && result_.status.succeeded() &&
+                       !result_.status.has(StatusDetail::partial_result) && !result_.path.nodes.empty();
+    const Ends ends = id.slot < ends_.size() ? ends_[id.slot] : Ends{};
+    queue_.release(id);
+    if (!found) return Answer::failed;
+    points.push_back(ends.from);
+    for (std::size_t i = 1; i + 1 < result_.path.nodes.size(); ++i) points.push_back(point(result_.path.nodes[i]));
+    points.push_back(ends.to);
+    return Answer::found;
+  }
+
+ protected:
+  explicit QueuedPathService(const search::RequestQueueOptions& queue) : queue_(queue), ends_(queue.max_requests) {}
+  /// Submits on `world` and keeps the ends.
+  search::RequestId submit_on(const search::SearchSource<Node>& world, Node start, Node goal, Vec2 from, Vec2 to) {
+    const search::RequestId id = queue_.submit(world, start, goal);
+    if (id.valid()) ends_[id.slot] = {from, to};
+    return id;
+  }
+  /// A path node as a point of the plane.
+  [[nodiscard]] virtual Vec2 point(const Node& node) const = 0;
+
+ private:
+  struct Ends {
+    Vec2 from;
+    Vec2 to;
+  };
+  search::PathRequestQueue<Node> queue_;
+  std::vector<Ends> ends_;  ///< by request slot
+  search::SearchResult<Node> result_;
+};
+
+class GridPathService final : public QueuedPathService<CellId> {
+ public:
+  /// Refers to `map`, which must outlive the service.
+  GridPathService(const grid::GridMap& map, const grid::GridPlannerOptions& planner,
+                  const search::RequestQueueOptions& queue);
+  GridPathService(grid::GridMap&&, const grid::GridPlannerOptions&, const search::RequestQueueOptions&) = delete;
+
+  search::RequestId submit(Vec2 from, Vec2 to) override;
+
+ private:
+  [[nodiscard]] Vec2 point(const CellId& cell) const override { return map_->cell_center(cell); }
+  const grid::GridMap* map_;
+  grid::GridPlanner planner_;
+  grid::GridSearchSource source_;
+};
+
+class NavMeshPathService final : public QueuedPathService<Vec3> {
+ public:
+  /// Refers to `mesh`, which must outlive the service. Plane points are lifted to the mesh's
+  /// middle height and found with a box tall enough for the whole mesh, so the simulation is
+  /// planar: on a mesh with floors above each other, a point takes the nearest floor.
+  NavMeshPathService(const navmesh::NavMesh& mesh, const navmesh::NavQueryOptions& query,
+                     const search::RequestQueueOptions& queue);
+  NavMeshPathService(navmesh::NavMesh&&, const navmesh::NavQueryOptions&, const search::RequestQueueOptions&) = delete;
+
+  search::RequestId submit(Vec2 from, Vec2 to) override;
+
+ private:
+  [[nodiscard]] Vec2 point(const Vec3& corner) const override { return navmesh::plan(corner); }
+  [[nodiscard]] static navmesh::NavQueryOptions tall(const navmesh::NavMesh& mesh, navmesh::NavQueryOptions query);
+  double height_;
+  navmesh::NavSearchSource source_;
+};
+
+/// Adds every boundary edge of `mesh` (an edge with no polygon beyond it) to `world` as a
+/// segment in plan (x, z) on `layer`. Returns how many it added.
+std::size_t add_navmesh_walls(ObstacleWorld& world, const navmesh::NavMesh& mesh, int layer = 0);
+
+}  // namespace waymark::steer

@@ -1,0 +1,37 @@
+// Simulation::step allocates nothing once its scratch has grown: agents following planned
+// paths, avoiding walls and each other, on a grid map and with extra colliders.
+#include <gtest/gtest.h>
+
+#include "support/allocation_counter.hpp"
+#include "waymark/io/movingai.hpp"
+#include "waymark/steer/simulation.hpp"
+
+namespace waymark::steer {
+namespace {
+
+TEST(SteerAllocation, StepAllocatesNothingAfterWarmUp) {
+  grid::GridMap map = io::load_movingai_map(std::string(WAYMARK_DATA_DIR) + "/maps/arena.map");
+  std::vector<Vec2> free;
+  for (int y = 0; y < map.height(); ++y) {
+    for (int x = 0; x < map.width(); ++x) {
+      if (map.passable(x, y) && (x * 7 + y * 3) % 11 == 0) free.push_back(map.cell_center({x, y}));
+    }
+  }
+  ASSERT_GE(free.size(), 120u);
+  SimulationParams params;
+  params.stuck_time = 1e9;  // no re-plans: a new path may be longer than any before and grow its vector
+  Simulation sim(std::move(map), params);
+  sim.obstacles().add(Circle{free[5], 0.2}, 3);  // a collider on a layer of its own, besides the grid
+  for (std::size_t i = 0; i < 60; ++i) sim.add_agent({}, free[i], free[free.size() - 1 - i]);
+  while (sim.plan_pending() > 0) {
+  }
+  for (int t = 0; t < 40; ++t) sim.step(0.05);  // warm-up: hashes, solver, contacts, results
+  const std::uint64_t plans = sim.stats().plans;
+  const std::size_t before = test::allocation_count();
+  for (int t = 0; t < 100; ++t) sim.step(0.05);
+  EXPECT_EQ(test::allocation_count() - before, 0u);
+  EXPECT_EQ(sim.stats().plans, plans) << "a re-plan in the counted ticks: the check did not cover what it meant to";
+}
+
+}  // namespace
+}  // namespace waymark::steer
