@@ -64,6 +64,7 @@
 #include <vector>
 
 #include "support/detour_reference.hpp"
+#include "support/grid_level.hpp"
 #include "waymark/core/stopwatch.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/recast/recast_build.hpp"
@@ -156,95 +157,12 @@ Args parse_args(int argc, char** argv) {
 
 // ---- the level -------------------------------------------------------------------------------
 
-/// The map's free cells as floor quads at y = 0 (x and z the map's world coordinates), walls
-/// `wall_height` tall (sides only) along every side a free cell shares with a blocked one,
-/// `inset` into the blocked cell, and two unused vertices one cell beyond the corners that
-/// pin Recast's bounds to whole cells.
-TriangleMesh level_geometry(const grid::GridMap& map, double inset, double wall_height) {
-  TriangleMesh mesh;
-  const double s = map.cell_size();
-  const int w = map.width(), h = map.height();
-  // Floor corners shared between neighbouring quads: grid point (i, j) is a cell corner.
-  std::vector<std::uint32_t> corner(static_cast<std::size_t>(w + 1) * static_cast<std::size_t>(h + 1),
-                                    std::numeric_limits<std::uint32_t>::max());
-  const Vec2 origin = map.cell_center(grid::CellCoord{0, 0}) - Vec2{s / 2, s / 2};
-  const auto point = [&](double i, double j, double y = 0) { return Vec3{origin.x + i * s, y, origin.y + j * s}; };
-  const auto floor_corner = [&](int i, int j) {
-    std::uint32_t& v = corner[static_cast<std::size_t>(j) * static_cast<std::size_t>(w + 1) + static_cast<std::size_t>(i)];
-    if (v == std::numeric_limits<std::uint32_t>::max()) {
-      v = static_cast<std::uint32_t>(mesh.vertices.size());
-      mesh.vertices.push_back(point(i, j));
-    }
-    return v;
-  };
-  // Counter-clockwise seen from above (+y): (x, z) → (x, z + 1) → (x + 1, z) has its normal up.
-  const auto quad = [&](std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
-    mesh.triangles.push_back({a, b, c});
-    mesh.triangles.push_back({a, c, d});
-  };
-  const auto wall = [&](Vec3 a, Vec3 b) {  // a vertical quad over the floor line a–b
-    const auto base = static_cast<std::uint32_t>(mesh.vertices.size());
-    mesh.vertices.insert(mesh.vertices.end(), {a, b, Vec3{b.x, wall_height, b.z}, Vec3{a.x, wall_height, a.z}});
-    quad(base, base + 1, base + 2, base + 3);
-  };
-  const double e = inset / s;  // the inset in cells
-  for (int y = 0; y < h; ++y) {
-    for (int x = 0; x < w; ++x) {
-      if (!map.passable(x, y)) continue;
-      quad(floor_corner(x, y), floor_corner(x, y + 1), floor_corner(x + 1, y + 1), floor_corner(x + 1, y));
-      if (!map.passable(x - 1, y)) wall(point(x - e, y), point(x - e, y + 1));
-      if (!map.passable(x + 1, y)) wall(point(x + 1 + e, y), point(x + 1 + e, y + 1));
-      if (!map.passable(x, y - 1)) wall(point(x, y - e), point(x + 1, y - e));
-      if (!map.passable(x, y + 1)) wall(point(x, y + 1 + e), point(x + 1, y + 1 + e));
-    }
-  }
-  mesh.vertices.push_back(point(-1, -1));
-  mesh.vertices.push_back(point(w + 1, h + 1));
-  return mesh;
-}
 
-/// Detour's navmesh and a query on Recast's polygons, built as DetourReference builds them
-/// (which keeps its dtNavMesh to itself).
+/// Detour's navmesh and query of a DetourReference (the same build the navmesh tests compare
+/// with), and where dtCrowd would place a point.
 class DetourMesh {
  public:
-  explicit DetourMesh(const recast::RecastMeshes& meshes) {
-    const rcPolyMesh& pm = meshes.poly_mesh();
-    const rcPolyMeshDetail& dm = meshes.detail_mesh();
-    dtNavMeshCreateParams p{};
-    p.verts = pm.verts;
-    p.vertCount = pm.nverts;
-    p.polys = pm.polys;
-    p.polyAreas = pm.areas;
-    p.polyFlags = pm.flags;
-    p.polyCount = pm.npolys;
-    p.nvp = pm.nvp;
-    p.detailMeshes = dm.meshes;
-    p.detailVerts = dm.verts;
-    p.detailVertsCount = dm.nverts;
-    p.detailTris = dm.tris;
-    p.detailTriCount = dm.ntris;
-    p.walkableHeight = static_cast<float>(meshes.params().agent_height);
-    p.walkableRadius = static_cast<float>(meshes.params().agent_radius);
-    p.walkableClimb = static_cast<float>(meshes.params().agent_max_climb);
-    rcVcopy(p.bmin, pm.bmin);
-    rcVcopy(p.bmax, pm.bmax);
-    p.cs = pm.cs;
-    p.ch = pm.ch;
-    p.buildBvTree = true;
-    unsigned char* data = nullptr;
-    int size = 0;
-    if (!dtCreateNavMeshData(&p, &data, &size)) throw std::runtime_error("dtCreateNavMeshData failed");
-    mesh_ = dtAllocNavMesh();
-    if (dtStatusFailed(mesh_->init(data, size, DT_TILE_FREE_DATA))) throw std::runtime_error("dtNavMesh::init failed");
-    query_ = dtAllocNavMeshQuery();
-    if (dtStatusFailed(query_->init(mesh_, 2048))) throw std::runtime_error("dtNavMeshQuery::init failed");
-  }
-  DetourMesh(const DetourMesh&) = delete;
-  DetourMesh& operator=(const DetourMesh&) = delete;
-  ~DetourMesh() {
-    dtFreeNavMeshQuery(query_);
-    dtFreeNavMesh(mesh_);
-  }
+  explicit DetourMesh(const test::DetourReference& reference) : mesh_(reference.nav_mesh()), query_(reference.nav_query()) {}
   [[nodiscard]] dtNavMesh* mesh() const { return mesh_; }
 
   struct Snapped {
@@ -264,8 +182,8 @@ class DetourMesh {
   }
 
  private:
-  dtNavMesh* mesh_ = nullptr;
-  dtNavMeshQuery* query_ = nullptr;
+  dtNavMesh* mesh_;
+  dtNavMeshQuery* query_;
   dtQueryFilter filter_;
 };
 
@@ -589,13 +507,13 @@ int main(int argc, char** argv) {
     rp.agent_radius = radius;
     rp.agent_height = 2;
     rp.agent_max_climb = 0.5;
-    const TriangleMesh level = level_geometry(map, args.cell_size / 2, 3);
+    const TriangleMesh level = test::level_geometry(map, args.cell_size / 2, 3);
     const Stopwatch build;
     const recast::RecastMeshes meshes = recast::build_recast_meshes(level, rp);
     const double recast_ms = build.seconds() * 1e3;
     const navmesh::NavMesh nav = recast::to_nav_mesh(meshes);
-    const DetourMesh detour(meshes);
     test::DetourReference reference(meshes);
+    const DetourMesh detour(reference);
     const Connectivity kept = connectivity(map, nav);
 
     for (const std::size_t n : args.agents) {

@@ -70,7 +70,7 @@ CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& a) {
   CLI::App* cmd = app.add_subcommand(
       "simulate", "run a scene of agents on a Moving AI map (JSON, see docs/steering.md) until all arrive or max_steps");
   cmd->add_option("--scene,-s", a.scene, "scene file (.json)")->required();
-  cmd->add_option("--steps", a.steps, "stop after this many ticks (default: the scene's max_steps)");
+  cmd->add_option("--steps", a.steps, "stop after this many ticks, 1 or more (default: the scene's max_steps)");
   cmd->add_flag("--json", a.json, "end with one JSON summary object");
   cmd->add_option("--trace", a.trace, "write every tick's positions to FILE (JSON lines)");
   return cmd;
@@ -80,11 +80,15 @@ int run_simulate(const SimulateArgs& a) {
   return guarded([&] {
     const steer::SceneSpec spec = io::load_scene(a.scene);
     const std::uint64_t steps =
-        a.steps == 0 ? spec.max_steps
-                     : checked_count(a.steps, 1, static_cast<std::int64_t>(steer::SceneLimits::max_steps), "--steps");
+        a.steps == unset_steps ? spec.max_steps
+                               : checked_count(a.steps, 1, static_cast<std::int64_t>(steer::SceneLimits::max_steps), "--steps");
     grid::GridMap map = io::load_movingai_map(spec.map);
     io::check_scene_against_map(spec, map, a.scene);
     const std::unique_ptr<steer::Simulation> sim = steer::make_simulation(spec, std::move(map));
+    // Every path planned before the first tick (a game would spread this over frames; the
+    // request queue does, with the simulation's planning budget, for re-plans).
+    while (sim->plan_pending() > 0) {
+    }
     std::unique_ptr<SceneTrace> trace;
     if (!a.trace.empty()) {
       trace = std::make_unique<SceneTrace>(a.trace, a.scene, spec, *sim);

@@ -5,13 +5,17 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 
 namespace waymark::cli {
 
+/// --steps when not given: the scene's max_steps.
+inline constexpr std::int64_t unset_steps = std::numeric_limits<std::int64_t>::min();
+
 struct SimulateArgs {
   std::string scene;
-  std::int64_t steps = 0;  ///< 0: the scene's max_steps
+  std::int64_t steps = unset_steps;
   bool json = false;
   std::string trace;
 };

@@ -23,6 +23,7 @@
 #include "waymark/core/binary_io.hpp"
 #include "waymark/core/text.hpp"
 #include "waymark/steer/obstacle_world.hpp"
+#include "waymark/steer/simulation.hpp"
 
 namespace waymark::io {
 namespace {
@@ -890,6 +891,22 @@ void check_scene_against_map(const steer::SceneSpec& scene, const grid::GridMap&
         fail(i, ".waypoints[" + std::to_string(k) + "] " + why);
     }
     if (const std::string why = placement_problem(map, a.goal); !why.empty()) fail(i, ".goal " + why);
+  }
+  // The scene's own obstacles: a start disc must not overlap one (a disc that starts inside a
+  // solid cannot move out), a goal or waypoint must not lie inside one.
+  if (!scene.obstacles.empty()) {
+    steer::ObstacleWorld obstacles;
+    for (const steer::ObstacleSpec& o : scene.obstacles) obstacles.add(steer::obstacle_shape(o), o.layer);
+    for (std::size_t i = 0; i < scene.agents.size(); ++i) {
+      const AgentSpec& a = scene.agents[i];
+      if (obstacles.clearance(a.start, a.radius) < a.radius)
+        fail(i, ": the start disc (radius " + spell(a.radius) + " around " + spell(a.start) + ") overlaps an obstacle");
+      if (obstacles.clearance(a.goal, 1) <= 0) fail(i, ".goal " + spell(a.goal) + " lies inside an obstacle");
+      for (std::size_t k = 0; k < a.waypoints.size(); ++k) {
+        if (obstacles.clearance(a.waypoints[k], 1) <= 0)
+          fail(i, ".waypoints[" + std::to_string(k) + "] " + spell(a.waypoints[k]) + " lies inside an obstacle");
+      }
+    }
   }
   if (const auto pair = overlapping_starts(scene.agents)) {
     const AgentSpec& a = scene.agents[pair->first];

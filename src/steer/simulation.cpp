@@ -2,29 +2,54 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 
 namespace waymark::steer {
 
+bool SimulationParams::valid() const {
+  const auto at_least = [](double x, double lo) { return std::isfinite(x) && x >= lo; };
+  const AvoidanceParams& a = avoidance;
+  return at_least(path_weight, 0) && at_least(avoidance_weight, 0) && at_least(a.min_look, 0) &&
+         at_least(a.look_time, 0) && at_least(a.whisker_angle, 0) && a.whisker_angle <= std::numbers::pi &&
+         at_least(a.whisker_share, 0) && a.whisker_share <= 1 && at_least(a.strength, 0) &&
+         at_least(preferred_jitter, 0) && preferred_jitter <= std::numbers::pi && smoothing_window >= 1 &&
+         at_least(stuck_time, 0) && stuck_time > 0 && at_least(stuck_distance, 0) && separation_passes >= 0 &&
+         at_least(collision_tolerance, 0) && at_least(clearance_cap, 0) && clearance_cap > 0;
+}
+
+namespace {
+
+const SimulationParams& checked(const SimulationParams& params) {
+  if (!params.valid()) throw std::invalid_argument("simulation parameters out of range");
+  return params;
+}
+
+}  // namespace
+
 Simulation::Simulation(grid::GridMap map, SimulationParams params)
     : map_(std::make_unique<grid::GridMap>(std::move(map))),
-      params_(params),
+      params_(checked(params)),
       paths_(std::make_unique<GridPathService>(*map_, params_.planner, params_.queue)),
       orca_(params_.orca) {
   obstacles_.set_grid(map_.get(), 0);
 }
 
 Simulation::Simulation(std::unique_ptr<PathService> paths, ObstacleWorld obstacles, SimulationParams params)
-    : params_(params), obstacles_(std::move(obstacles)), paths_(std::move(paths)), orca_(params_.orca) {
+    : params_(checked(params)), obstacles_(std::move(obstacles)), paths_(std::move(paths)), orca_(params_.orca) {
   if (!paths_) throw std::invalid_argument("Simulation: a path service is required");
 }
 
 AgentId Simulation::add_agent(const AgentParams& params, Vec2 start, Vec2 goal) {
   if (!params.valid()) throw std::invalid_argument("agent parameters out of range");
+  if (!std::isfinite(start.x) || !std::isfinite(start.y) || !std::isfinite(goal.x) || !std::isfinite(goal.y)) {
+    throw std::invalid_argument("an agent's start and goal must be finite");
+  }
   Agent a;
   a.params = params;
   a.state.position = start;
   a.goal = goal;
+  a.anchor = start;
   a.random = Random(params_.seed ^ (0x9E3779B97F4A7C15ULL * (agents_.size() + 1)));
   agents_.push_back(std::move(a));
   return AgentId{static_cast<std::uint32_t>(agents_.size() - 1)};
@@ -104,7 +129,10 @@ void Simulation::step(double dt) {
                                 .max_speed = p.max_speed};
     velocities_[i] = preferred;
   }
-  if (params_.agent_avoidance && n > 1) orca_.solve(orca_agents_, dt, velocities_);
+  // Agents and parameters are checked when added, so the solver has nothing to refuse.
+  if (params_.agent_avoidance && n > 1 && orca_.solve(orca_agents_, dt, velocities_) != AvoidanceStatus::ok) {
+    throw std::logic_error("Simulation::step: the crowd solver refused a checked agent");
+  }
 
   for (std::size_t i = 0; i < n; ++i) {
     Agent& a = agents_[i];
@@ -162,14 +190,16 @@ void Simulation::separate_agents() {
     bool moved = false;
     for (std::size_t i = 0; i < n; ++i) {
       Agent& a = agents_[i];
-      hash_.for_each_within(positions_[i], 2 * max_radius, [&](std::size_t j, double d2) {
+      hash_.for_each_within(positions_[i], 2 * max_radius, [&](std::size_t j, double) {
         if (j <= i) return;
         Agent& b = agents_[j];
+        // Where they are now: earlier pairs of this pass may have moved either.
+        const Vec2 apart = a.state.position - b.state.position;
         const double reach = a.params.radius + b.params.radius;
-        if (d2 >= reach * reach) return;
-        const double d = std::sqrt(d2);
-        // Coincident centres part along x, the lower index to the left: deterministic.
-        const Vec2 normal = d > 0 ? (a.state.position - b.state.position) / d : Vec2{1, 0};
+        const double d = length(apart);
+        if (d >= reach) return;
+        // Coincident centres part along x, the lower index to the right: deterministic.
+        const Vec2 normal = d > 0 ? apart / d : Vec2{1, 0};
         // Each takes half the overlap, swept so that no wall is crossed (a segment has no inside
         // to push out of); what a wall keeps one of them from taking, the other takes.
         const double depth = reach - d;
@@ -234,8 +264,6 @@ AgentParams agent_params(const AgentSpec& spec) {
   return p;
 }
 
-namespace {
-
 Shape obstacle_shape(const ObstacleSpec& o) {
   const auto point = [&](std::size_t i) { return i < o.points.size() ? o.points[i] : Vec2{}; };
   switch (o.kind) {
@@ -247,8 +275,6 @@ Shape obstacle_shape(const ObstacleSpec& o) {
   }
   return Circle{};
 }
-
-}  // namespace
 
 std::unique_ptr<Simulation> make_simulation(const SceneSpec& scene, grid::GridMap map, SimulationParams params) {
   params.seed = scene.seed;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/grid_level.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/recast/recast_build.hpp"
 #include "waymark/steer/path_service.hpp"
@@ -18,39 +19,6 @@
 namespace waymark::steer {
 namespace {
 
-/// The map's free cells as floor quads at y = 0 (x, z: the map's world coordinates) and
-/// 3-unit walls, sides only, along every side a free cell shares with a blocked one, set
-/// `inset` into the blocked cell (so Recast puts them in the blocked cell's voxels and erodes
-/// the floor by the agent radius from there; a floor edge without a wall is a drop, which the
-/// ledge filter eats a voxel of first). Two vertices no triangle uses pin Recast's bounds to
-/// whole cells, so voxels line up with cells.
-TriangleMesh level_geometry(const grid::GridMap& map, double inset) {
-  TriangleMesh mesh;
-  const double s = map.cell_size();
-  const Vec2 origin = map.cell_center(grid::CellCoord{0, 0}) - Vec2{s / 2, s / 2};
-  const auto point = [&](double i, double j, double y = 0) { return Vec3{origin.x + i * s, y, origin.y + j * s}; };
-  const auto quad = [&](Vec3 a, Vec3 b, Vec3 c, Vec3 d) {  // counter-clockwise from above for floors
-    const auto base = static_cast<std::uint32_t>(mesh.vertices.size());
-    mesh.vertices.insert(mesh.vertices.end(), {a, b, c, d});
-    mesh.triangles.push_back({base, base + 1, base + 2});
-    mesh.triangles.push_back({base, base + 2, base + 3});
-  };
-  const auto wall = [&](Vec3 a, Vec3 b) { quad(a, b, {b.x, 3, b.z}, {a.x, 3, a.z}); };
-  const double e = inset / s;
-  for (int y = 0; y < map.height(); ++y) {
-    for (int x = 0; x < map.width(); ++x) {
-      if (!map.passable(x, y)) continue;
-      quad(point(x, y), point(x, y + 1), point(x + 1, y + 1), point(x + 1, y));
-      if (!map.passable(x - 1, y)) wall(point(x - e, y), point(x - e, y + 1));
-      if (!map.passable(x + 1, y)) wall(point(x + 1 + e, y), point(x + 1 + e, y + 1));
-      if (!map.passable(x, y - 1)) wall(point(x, y - e), point(x + 1, y - e));
-      if (!map.passable(x, y + 1)) wall(point(x, y + 1 + e), point(x + 1, y + 1 + e));
-    }
-  }
-  mesh.vertices.push_back(point(-1, -1));
-  mesh.vertices.push_back(point(map.width() + 1, map.height() + 1));
-  return mesh;
-}
 
 /// How far `p` lies from the mesh in plan (0 on it; 1 when no polygon is near).
 double off_mesh(const navmesh::NavMesh& mesh, Vec2 p) {
@@ -65,7 +33,7 @@ navmesh::NavMesh build_mesh(const grid::GridMap& map) {
   rp.agent_radius = 0.35;
   rp.agent_height = 2;
   rp.agent_max_climb = 0.5;
-  return recast::to_nav_mesh(recast::build_recast_meshes(level_geometry(map, rp.cell_size / 2), rp));
+  return recast::to_nav_mesh(recast::build_recast_meshes(test::level_geometry(map, rp.cell_size / 2), rp));
 }
 
 struct Outcome {

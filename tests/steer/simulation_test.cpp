@@ -3,6 +3,7 @@
 // summary, its trace and its errors.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -129,6 +130,30 @@ TEST(Simulation, AnUnreachableGoalIsReportedAndTheAgentStays) {
   EXPECT_LT(distance(sim.state(AgentId{0}).position, Vec2{3.5, 3.5}), 1e-9);
 }
 
+// Three agents overlapping at once (one pair nearly coincident): pushing them apart moves
+// none further than the overlap it had (the pushes once used distances from before earlier
+// pushes of the same pass and threw agents across the map), and leaves them nearly apart
+// after one tick (their followers pull each back to its overlapping start).
+TEST(Simulation, OverlappingAgentsPartByNoMoreThanTheirOverlap) {
+  SimulationParams params;
+  params.agent_avoidance = false;
+  params.separation_passes = 4;
+  Simulation sim(grid::GridMap(40, 20), params);
+  const std::vector<Vec2> starts{{20, 10}, {20, 9.5}, {20 + 1e-6, 10}};
+  for (const Vec2 p : starts) sim.add_follower({}, p, std::vector<Vec2>{p}, false);
+  sim.step(0.05);
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    const Vec2 now = sim.state(AgentId{static_cast<std::uint32_t>(i)}).position;
+    EXPECT_LT(distance(now, starts[i]), 0.7 + 1e-9) << i;  // at most both radii
+    for (std::size_t j = i + 1; j < starts.size(); ++j) {
+      EXPECT_GE(distance(now, sim.state(AgentId{static_cast<std::uint32_t>(j)}).position), 0.7 - 0.05) << i << "," << j;
+    }
+  }
+  params.preferred_jitter = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(Simulation(grid::GridMap(4, 4), params), std::invalid_argument);
+  EXPECT_THROW(sim.add_agent({}, {std::nan(""), 1}, {2, 2}), std::invalid_argument);
+}
+
 TEST(Simulation, RefusesBadParameters) {
   Simulation sim(grid::GridMap(5, 5), {});
   AgentParams p;
@@ -143,8 +168,14 @@ TEST(Simulation, RefusesBadParameters) {
 
 #ifdef WAYMARK_CLI
 /// Runs the CLI; returns its exit code and stdout.
+/// A scratch path of this test's own (ctest runs tests, and the sanitizer builds, side by side).
+std::string scratch(const std::string& name) {
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  return ::testing::TempDir() + "waymark_" + test->name() + "_" + std::to_string(getpid()) + "_" + name;
+}
+
 std::pair<int, std::string> cli(const std::string& args) {
-  const std::string out = ::testing::TempDir() + "simulate_out.txt";
+  const std::string out = scratch("out.txt");
   const int rc = std::system((std::string(WAYMARK_CLI) + " " + args + " > " + out + " 2> " + out + ".err").c_str());
   std::ifstream in(out);
   std::stringstream text;
@@ -160,7 +191,7 @@ std::string read(const std::string& path) {
 }
 
 TEST(SimulateCommand, PrintsTheSummaryAndATraceThatRepeats) {
-  const std::string trace1 = ::testing::TempDir() + "trace1.jsonl", trace2 = ::testing::TempDir() + "trace2.jsonl";
+  const std::string trace1 = scratch("trace1.jsonl"), trace2 = scratch("trace2.jsonl");
   const auto [rc, out] = cli("simulate --scene " + scenes_dir + "/circle_swap.json --json --trace " + trace1);
   ASSERT_EQ(rc, 0) << out;
   const nlohmann::json summary = nlohmann::json::parse(out);
@@ -181,10 +212,13 @@ TEST(SimulateCommand, StepsCutTheRunShort) {
   const auto [rc, out] = cli("simulate --scene " + scenes_dir + "/circle_swap.json --steps 5 --json");
   EXPECT_EQ(rc, 1);
   EXPECT_EQ(nlohmann::json::parse(out)["ticks"], 5);
+  EXPECT_EQ(cli("simulate --scene " + scenes_dir + "/circle_swap.json --steps 0").first, 2);
+  EXPECT_EQ(cli("simulate --scene " + scenes_dir + "/circle_swap.json --steps -3").first, 2);
 }
 
 TEST(SimulateCommand, BadScenesExitWithTwo) {
-  const std::string dir = ::testing::TempDir();
+  const std::string dir = scratch("dir/");
+  std::filesystem::create_directories(dir);
   std::filesystem::copy_file(scenes_dir + "/maps/open24.map", dir + "open24.map",
                              std::filesystem::copy_options::overwrite_existing);
   struct Case {
@@ -200,11 +234,14 @@ TEST(SimulateCommand, BadScenesExitWithTwo) {
       {"no map", R"({"map":"nothere.map","dt":0.05,"max_steps":10,"seed":1,"agents":[{"start":[3.5,3.5],"goal":[5.5,5.5]}]})",
        "nothere.map"},
       {"syntax", "{\"map\":\"open24.map\",\n\"dt\":0.05,,\n}"},
+      {"inside an obstacle",
+       R"({"map":"open24.map","dt":0.05,"max_steps":10,"seed":1,"agents":[{"start":[3.5,3.5],"goal":[5.5,5.5]}],
+           "obstacles":[{"circle":{"centre":[3.7,3.5],"radius":0.5}}]})"},
   };
   for (const auto& [what, text, named] : cases) {
     const std::string path = dir + "bad_scene.json";
     std::ofstream(path) << text;
-    const std::string err_path = ::testing::TempDir() + "simulate_out.txt.err";
+    const std::string err_path = scratch("out.txt.err");
     const auto [rc, out] = cli("simulate --scene " + path);
     EXPECT_EQ(rc, 2) << what << ": " << out;
     const std::string err = read(err_path);

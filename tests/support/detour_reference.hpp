@@ -80,6 +80,9 @@ class DetourReference {
   }
   DetourReference(const DetourReference&) = delete;
   DetourReference& operator=(const DetourReference&) = delete;
+  /// Detour's own objects, for peers that drive Detour themselves (the dtCrowd benchmark).
+  [[nodiscard]] dtNavMesh* nav_mesh() const { return mesh_; }
+  [[nodiscard]] dtNavMeshQuery* nav_query() const { return query_; }
   ~DetourReference() {
     dtFreeNavMeshQuery(query_);
     dtFreeNavMesh(mesh_);

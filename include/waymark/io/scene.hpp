@@ -35,7 +35,8 @@ inline constexpr std::size_t max_scene_file_bytes = std::size_t{64} << 20;
 /// and waypoints lie inside the map in passable cells; each start disc (the agent's radius)
 /// overlaps no blocked cell and stays inside the map; no two start discs overlap (touching is
 /// allowed). Throws LoadError(source, 0, reason) naming the agent index and the problem, for
-/// the lowest agent index with one. Obstacles are not checked against agents.
+/// the lowest agent index with one. Against the scene's obstacles: no start disc overlaps one,
+/// no goal or waypoint lies inside one.
 /// Cost: the cells under each start disc, plus a sort of the agents (agents of similar size).
 void check_scene_against_map(const steer::SceneSpec& scene, const grid::GridMap& map, const std::string& source);
 

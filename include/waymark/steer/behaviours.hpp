@@ -96,9 +96,10 @@ class PathFollower {
   bool loop_ = false;
 };
 
-/// Obstacle avoidance by rays: one ahead from the centre and two whiskers from the disc's
-/// sides, all as long as min_look + speed · look_time, into the obstacle world on the agent's
-/// avoid_mask. Each hit pushes along its surface normal, harder the nearer the hit.
+/// Obstacle avoidance by rays from the centre: one ahead and two whiskers turned by
+/// ±whisker_angle, reaching min_look + speed · look_time beyond the disc's rim (the whiskers a
+/// share of that), into the obstacle world on the agent's avoid_mask. Each hit pushes along its
+/// surface normal, harder the nearer the hit.
 struct AvoidanceParams {
   double min_look = 0.5;       ///< ray length at rest [world units, ≥ 0]
   double look_time = 0.6;      ///< extra length per unit of speed [s, ≥ 0]

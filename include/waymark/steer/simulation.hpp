@@ -64,6 +64,9 @@ struct SimulationParams {
   /// Clearances are measured up to this far from an agent's disc; min_clearance never
   /// reports more. [world units]
   double clearance_cap = 2.0;
+
+  /// Every limit above holds (the planner's and queue's are checked by their owners).
+  [[nodiscard]] bool valid() const;
 };
 
 struct SimulationStats {
@@ -169,6 +172,8 @@ class Simulation {
   std::vector<Vec2> smoothed_;
 };
 
+/// The collider an ObstacleSpec describes.
+[[nodiscard]] Shape obstacle_shape(const ObstacleSpec& spec);
 /// The agent parameters an AgentSpec gives (the rest AgentParams' defaults).
 [[nodiscard]] AgentParams agent_params(const AgentSpec& spec);
 /// A simulation of `scene` on `map` (the map its `map` field names, loaded by the caller): its

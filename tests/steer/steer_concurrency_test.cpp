@@ -1,0 +1,82 @@
+// Steering worlds shared by threads: an ObstacleWorld (raycasts, contacts, clearance) and a
+// FlowField read by two threads at once answer exactly as one thread (and are clean under
+// ThreadSanitizer: make test-tsan).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "support/random_grid.hpp"
+#include "waymark/io/movingai.hpp"
+#include "waymark/steer/behaviours.hpp"
+#include "waymark/steer/flow_field.hpp"
+#include "waymark/steer/obstacle_world.hpp"
+
+namespace waymark::steer {
+namespace {
+
+struct Answer {
+  double ray = -1;
+  Vec2 normal;
+  std::size_t contacts = 0;
+  double clearance = 0;
+  Vec2 flow;
+  friend bool operator==(const Answer&, const Answer&) = default;
+};
+
+TEST(Concurrency, ObstacleWorldAndFlowFieldShareAcrossThreads) {
+  const grid::GridMap map = io::load_movingai_map(test::data_dir + "/maps/den520d.map");
+  ObstacleWorld world;
+  world.set_grid(&map, 0);
+  Random random(11);
+  for (int i = 0; i < 300; ++i) {
+    const Vec2 c{random.uniform(0, map.width()), random.uniform(0, map.height())};
+    world.add(Circle{c, random.uniform(0.1, 1.0)}, i % 4);
+    world.add(Segment2{c, c + Vec2{random.uniform(-2, 2), random.uniform(-2, 2)}}, 4 + i % 4);
+  }
+  FlowField field(map);
+  std::mt19937 rng(5);
+  const grid::CellCoord goal = map.coord(test::random_passable(map, rng));
+  ASSERT_TRUE(field.build(goal).succeeded());
+
+  std::vector<Vec2> points;
+  for (int i = 0; i < 4000; ++i) points.push_back({random.uniform(0, map.width()), random.uniform(0, map.height())});
+  const auto answer = [&](std::size_t i, std::vector<Contact>& contacts) {
+    const Vec2 p = points[i];
+    const double angle = static_cast<double>(i) * 0.7;
+    const LayerMask mask = i % 3 == 0 ? all_layers : layer_bit(0) | layer_bit(static_cast<int>(i % 8));
+    Answer a;
+    if (const auto hit = world.raycast(p, {std::cos(angle), std::sin(angle)}, 60, mask)) {
+      a.ray = hit->distance;
+      a.normal = hit->normal;
+    }
+    a.contacts = world.disc_contacts(p, 0.6, mask, contacts);
+    a.clearance = world.clearance(p, 5, mask);
+    a.flow = field.direction_at(p);
+    return a;
+  };
+  std::vector<Answer> one(points.size());
+  std::vector<Contact> scratch;
+  for (std::size_t i = 0; i < points.size(); ++i) one[i] = answer(i, scratch);
+
+  std::vector<Answer> two(points.size());
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < 2; ++t) {
+    threads.emplace_back([&, t] {
+      std::vector<Contact> contacts;
+      for (std::size_t i = t; i < points.size(); i += 2) two[i] = answer(i, contacts);
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  std::size_t hits = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    ASSERT_EQ(one[i], two[i]) << i;
+    hits += one[i].ray >= 0 ? 1 : 0;
+  }
+  EXPECT_GT(hits, points.size() / 2);  // the rays did meet walls: the check covered the walk
+}
+
+}  // namespace
+}  // namespace waymark::steer
