@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -16,6 +18,7 @@
 
 #include "fuzz_input.hpp"
 #include "waymark/core/errors.hpp"
+#include "waymark/core/geometry.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/io/scene.hpp"
 
@@ -251,15 +254,75 @@ bool fits(const SceneSpec& s, const waymark::grid::GridMap& map) {
   return true;
 }
 
+/// The signed distance from `p` to an obstacle (negative inside, 0 on its boundary), written
+/// from the shapes' definitions, apart from the ObstacleWorld the reader checks with.
+double signed_distance(const ObstacleSpec& o, Vec2 p) {
+  const auto box = [](Vec2 q, Vec2 lo, Vec2 hi) {
+    const double dx = std::max(lo.x - q.x, q.x - hi.x), dy = std::max(lo.y - q.y, q.y - hi.y);
+    if (dx <= 0 && dy <= 0) return std::max(dx, dy);
+    return std::hypot(std::max(dx, 0.0), std::max(dy, 0.0));
+  };
+  switch (o.kind) {
+    case ObstacleSpec::Kind::circle: return std::hypot(p.x - o.points[0].x, p.y - o.points[0].y) - o.radius;
+    case ObstacleSpec::Kind::box: return box(p, o.points[0], o.points[1]);
+    case ObstacleSpec::Kind::oriented_box: {
+      const Vec2 d = p - o.points[0];
+      const double c = std::cos(o.angle), sn = std::sin(o.angle);
+      const Vec2 local{d.x * c + d.y * sn, -d.x * sn + d.y * c};
+      return box(local, -o.points[1], o.points[1]);
+    }
+    case ObstacleSpec::Kind::segment: return waymark::Segment2{o.points[0], o.points[1]}.distance_to(p);
+    case ObstacleSpec::Kind::polygon: {
+      double edge = std::numeric_limits<double>::infinity();
+      for (std::size_t i = 0; i < o.points.size(); ++i)
+        edge = std::min(edge, waymark::Segment2{o.points[i], o.points[(i + 1) % o.points.size()]}.distance_to(p));
+      return waymark::polygon_contains(o.points, p) ? -edge : edge;
+    }
+  }
+  return 0;
+}
+
+/// What the obstacles say of the scene: refused when a start disc overlaps one or a goal or
+/// waypoint lies in one; nullopt when a distance is too close to its limit for two
+/// computations to be sure to agree.
+std::optional<bool> fits_obstacles(const SceneSpec& s) {
+  bool fits = true;
+  bool sure = true;
+  const auto judge = [&](double d, double limit) {  // refused when d < limit
+    const double slack = 1e-9 * (1 + std::abs(limit) + std::abs(d));
+    if (std::abs(d - limit) <= slack) sure = false;
+    else if (d < limit) fits = false;
+  };
+  for (const AgentSpec& a : s.agents) {
+    for (const ObstacleSpec& o : s.obstacles) {
+      judge(signed_distance(o, a.start), a.radius);
+      judge(signed_distance(o, a.goal), 0);
+      for (const Vec2 w : a.waypoints) judge(signed_distance(o, w), 0);
+    }
+  }
+  if (!fits) return false;  // a sure refusal stands whatever else was unsure
+  if (!sure) return std::nullopt;
+  return true;
+}
+
 void check_against_map(const SceneSpec& s, const waymark::grid::GridMap& map) {
   bool accepted = true;
+  std::string reason;
   try {
     waymark::io::check_scene_against_map(s, map, "fuzz.json");
   } catch (const waymark::LoadError& e) {
     accepted = false;
+    reason = e.reason();
     if (e.line() != 0 || e.reason().rfind("agents[", 0) != 0) waymark::fuzz::finding();
   }
-  if (accepted != fits(s, map)) waymark::fuzz::finding();
+  const bool on_map = fits(s, map);
+  if (!on_map) {
+    if (accepted) waymark::fuzz::finding();
+    return;
+  }
+  const std::optional<bool> clear = fits_obstacles(s);
+  if (clear && accepted != *clear) waymark::fuzz::finding();
+  if (!accepted && reason.find("obstacle") == std::string::npos) waymark::fuzz::finding();
 }
 
 }  // namespace
