@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages waymark needs to build, test and benchmark, and the npm peer
-# used by `make bench` (bench/peers).
+# Installs the Debian packages waymark needs to build, test and benchmark, the npm peer used by
+# `make bench` (bench/peers) and the npm driver of the viewer's browser tests (web/tests).
 # Idempotent: installs only what is missing. Called by `make` targets; safe to run by hand.
 set -euo pipefail
 
@@ -13,6 +13,8 @@ packages=(
   libcairo2-dev                      # PNG rendering of paths
   libboost-graph-dev                 # graph tests (reference Dijkstra); make bench: Boost Graph A* peer
   librecast-dev                      # navmeshes built by Recast; Detour: reference in tests, peer in make bench
+  libcpp-httplib-dev                 # waymark serve: the web viewer's HTTP server
+  chromium                           # make test: the viewer end to end in headless Chromium
 )
 
 # `setup.sh fuzz` (make fuzz): also the fuzzing toolchain.
@@ -37,6 +39,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The viewer's browser tests drive Chromium with playwright-core, pinned by web/tests/package-lock.json.
+viewer_tests="$(dirname "$0")/../web/tests"
+if [ ! -d "$viewer_tests/node_modules/playwright-core" ]; then
+  echo "setup: npm ci in web/tests"
+  (cd "$viewer_tests" && npm ci --no-audit --no-fund) ||
+    echo "setup: warning: npm ci failed in web/tests; make test will not run the browser tests" >&2
 fi
 
 # The npm peer, pinned by bench/peers/package-lock.json.

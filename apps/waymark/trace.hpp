@@ -8,15 +8,12 @@
 #include <vector>
 
 #include "cli_support.hpp"
+#include "waymark/io/event_json.hpp"
 #include "waymark/search/events.hpp"
 
 namespace waymark::cli {
 
-/// Writes one JSON object per event:
-///   {"event":"open","node":[3,1],"parent":[2,1],"g":1,"h":33.1,"improved":false}
-/// Nodes are spelled by `spell` (grid cells as [x,y], graph vertices as the file's id);
-/// "direction":"backward" marks the second side of a bidirectional search. Numbers use 17
-/// significant digits, so costs read back exactly.
+/// Writes one JSON object per event and line (io::append_event_json).
 template <class Node, class Spell>
 class TraceWriter final : public search::EventSink<Node> {
  public:
@@ -25,37 +22,9 @@ class TraceWriter final : public search::EventSink<Node> {
   }
 
   void on_event(const search::Event<Node>& e) override {
-    line_ = "{\"event\":\"";
-    line_ += to_string(e.kind);
-    line_ += '"';
-    if (e.direction == search::Direction::backward) line_ += ",\"direction\":\"backward\"";
-    if (e.has_node) {
-      line_ += e.kind == search::EventKind::begin ? ",\"goal\":" : ",\"node\":";
-      line_ += spell_(e.node);
-    }
-    if (e.has_parent) {
-      line_ += ",\"parent\":";
-      line_ += spell_(e.parent);
-    }
-    switch (e.kind) {
-      case search::EventKind::open:
-        number("g", e.g);
-        number("h", e.h);
-        line_ += e.improved ? ",\"improved\":true" : ",\"improved\":false";
-        break;
-      case search::EventKind::expand:
-        number("g", e.g);
-        number("h", e.h);
-        break;
-      case search::EventKind::goal: number("g", e.g); break;
-      case search::EventKind::end:
-        line_ += ",\"status\":\"";
-        line_ += to_string(e.status);
-        line_ += '"';
-        break;
-      default: break;
-    }
-    line_ += "}\n";
+    line_.clear();
+    io::append_event_json(line_, e, spell_);
+    line_ += '\n';
     out_ << line_;
     ++events_;
   }
@@ -68,12 +37,6 @@ class TraceWriter final : public search::EventSink<Node> {
   [[nodiscard]] std::size_t events() const { return events_; }
 
  private:
-  void number(const char* key, double v) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, ",\"%s\":%.17g", key, v);
-    line_ += buf;
-  }
-
   std::ofstream out_;
   Spell spell_;
   std::string path_;

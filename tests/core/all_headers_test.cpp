@@ -56,6 +56,7 @@
 #include "waymark/grid/replanner.hpp"
 #include "waymark/grid/search_source.hpp"
 #include "waymark/io/batch_queries.hpp"
+#include "waymark/io/event_json.hpp"
 #include "waymark/io/graph_loaders.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/io/obj.hpp"

@@ -1,0 +1,157 @@
+#include "serve_command.hpp"
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/socket.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "cli_support.hpp"
+#include "web/api.hpp"
+
+namespace waymark::cli {
+namespace {
+
+/// Threads answering requests when --threads is not given: enough that a slow query does not
+/// hold up the page's other requests.
+constexpr int default_server_threads = 8;
+/// Most worker threads --threads accepts.
+constexpr int max_server_threads = 256;
+constexpr int max_port = 65535;
+/// How long a connection may wait between reads or writes before the server drops it.
+constexpr std::chrono::seconds socket_timeout{10};
+
+/// The time a worker thread started on its current request (for the log line).
+thread_local std::chrono::steady_clock::time_point request_started;
+
+/// Waits for SIGINT or SIGTERM on a thread of its own and stops the server: the listening
+/// thread then returns from listen() and the process ends normally. The signals are blocked
+/// in every other thread (the mask is set before any is started, and inherited).
+class StopOnSignal {
+ public:
+  explicit StopOnSignal(httplib::Server& server) {
+    sigemptyset(&signals_);
+    sigaddset(&signals_, SIGINT);
+    sigaddset(&signals_, SIGTERM);
+    sigaddset(&signals_, SIGUSR1);  // sent by the destructor: stop waiting
+    pthread_sigmask(SIG_BLOCK, &signals_, nullptr);
+    waiter_ = std::thread([this, &server] {
+      int signal = 0;
+      sigwait(&signals_, &signal);
+      if (signal != SIGUSR1) {
+        std::cerr << "waymark: stopping (signal " << signal << ")\n";
+        server.stop();
+      }
+    });
+  }
+  StopOnSignal(const StopOnSignal&) = delete;
+  StopOnSignal& operator=(const StopOnSignal&) = delete;
+  ~StopOnSignal() {
+    pthread_kill(waiter_.native_handle(), SIGUSR1);
+    waiter_.join();
+  }
+
+ private:
+  sigset_t signals_{};
+  std::thread waiter_;
+};
+
+std::filesystem::path folder_arg(const std::string& given, const char* built_in, const char* what) {
+  const std::filesystem::path dir = given.empty() ? std::filesystem::path(built_in) : std::filesystem::path(given);
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) throw UsageError(std::string(what) + " " + dir.string() + " is not a folder");
+  return std::filesystem::canonical(dir);
+}
+
+}  // namespace
+
+CLI::App* add_serve_command(CLI::App& app, ServeArgs& a) {
+  CLI::App* cmd = app.add_subcommand("serve", "serve the web viewer and its JSON API (Ctrl-C stops)");
+  cmd->add_option("--port,-p", a.port, "TCP port (0: any free one, printed)")->capture_default_str();
+  cmd->add_option("--host", a.host, "address to listen on (0.0.0.0: every interface)")->capture_default_str();
+  cmd->add_option("--data", a.data, "folder with maps/ (bundled Moving AI maps); default: the repository's data/");
+  cmd->add_option("--web", a.web, "folder with the page (index.html); default: the repository's web/");
+  cmd->add_option("--threads", a.threads, "worker threads (default 8)");
+  return cmd;
+}
+
+int run_serve(const ServeArgs& a) {
+  return guarded([&] {
+    if (a.port < 0 || a.port > max_port) throw UsageError("--port must be from 0 to 65535");
+    if (a.threads < 0 || a.threads > max_server_threads) throw UsageError("--threads must be from 1 to 256");
+    const std::filesystem::path data = folder_arg(a.data, WAYMARK_DATA_DIR, "--data");
+    const std::filesystem::path web = folder_arg(a.web, WAYMARK_WEB_DIR, "--web");
+    if (!std::filesystem::is_regular_file(web / "index.html"))
+      throw UsageError("--web " + web.string() + " has no index.html");
+    const web::Api api(data);
+
+    httplib::Server server;
+    const int threads = a.threads == 0 ? default_server_threads : a.threads;
+    server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
+    server.set_payload_max_length(api.limits().max_body_bytes);
+    // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, which lets a second server bind
+    // the same port without an error.
+    server.set_socket_options([](int sock) {
+      const int yes = 1;
+      setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
+    server.set_read_timeout(socket_timeout);
+    server.set_write_timeout(socket_timeout);
+    // Static files: httplib refuses paths that climb out of the mount ("..").
+    if (!server.set_mount_point("/", web.string())) throw UsageError("cannot serve " + web.string());
+    server.set_file_extension_and_mimetype_mapping("mjs", "text/javascript");
+
+    const auto answer = [&api](const httplib::Request& req, httplib::Response& res) {
+      web::Request request{req.method, req.path, {}, req.body};
+      for (const auto& [key, value] : req.params) request.params.emplace(key, value);
+      const web::Response response = api.handle(request);
+      res.status = response.status;
+      res.set_content(response.body, "application/json");
+    };
+    server.Get(R"(/api/.*)", answer);
+    server.Post(R"(/api/.*)", answer);
+    // Errors the server makes itself (413 over the body limit, 404 for files) get a JSON reason.
+    server.set_error_handler([&api](const httplib::Request& req, httplib::Response& res) {
+      if (!res.body.empty()) return;
+      std::string why = "HTTP status " + std::to_string(res.status);
+      if (res.status == 413) why = "request body over " + std::to_string(api.limits().max_body_bytes) + " bytes";
+      if (res.status == 404) why = "no such file or API: " + req.path;
+      res.set_content(nlohmann::json{{"error", why}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+                      "application/json");
+    });
+    server.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
+      request_started = std::chrono::steady_clock::now();
+      return httplib::Server::HandlerResponse::Unhandled;
+    });
+    std::mutex log_mutex;
+    server.set_logger([&log_mutex](const httplib::Request& req, const httplib::Response& res) {
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - request_started).count();
+      const std::lock_guard lock(log_mutex);
+      std::fprintf(stderr, "%s \"%s %s\" %d %zu %.2f ms\n", req.remote_addr.c_str(), req.method.c_str(),
+                   req.path.c_str(), res.status, res.body.size(), ms);
+    });
+
+    const StopOnSignal stop(server);
+    int port = a.port;
+    if (port == 0) {
+      port = server.bind_to_any_port(a.host);
+      if (port < 0) throw UsageError("cannot listen on " + a.host);
+    } else if (!server.bind_to_port(a.host, port)) {
+      throw UsageError("cannot listen on " + a.host + ":" + std::to_string(port) + " (in use, or not an address here)");
+    }
+    std::cout << "waymark: serving http://" << a.host << ":" << port << "/ (web " << web.string() << ", data "
+              << data.string() << "); Ctrl-C stops" << std::endl;
+    if (!server.listen_after_bind()) throw UsageError("the server stopped with an error");
+    std::cout << "waymark: stopped" << std::endl;
+    return exit_ok;
+  });
+}
+
+}  // namespace waymark::cli

@@ -1,0 +1,24 @@
+#pragma once
+// `waymark serve`: the web viewer. Serves the page in web/ and the JSON API of src/web over
+// HTTP (cpp-httplib), on 127.0.0.1 unless told otherwise, until Ctrl-C.
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace waymark::cli {
+
+inline constexpr int default_serve_port = 8080;
+
+struct ServeArgs {
+  int port = default_serve_port;  ///< 0: any free port (printed)
+  std::string host = "127.0.0.1";
+  std::string data;  ///< empty: the repository's data/ (WAYMARK_DATA_DIR at build time)
+  std::string web;   ///< empty: the repository's web/ (WAYMARK_WEB_DIR at build time)
+  int threads = 0;   ///< 0: the server's default
+};
+
+CLI::App* add_serve_command(CLI::App& app, ServeArgs& args);
+int run_serve(const ServeArgs& args);
+
+}  // namespace waymark::cli

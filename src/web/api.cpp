@@ -1,0 +1,421 @@
+#include "web/api.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+#include <utility>
+
+#include "waymark/core/errors.hpp"
+#include "waymark/grid/grid_planner.hpp"
+#include "waymark/grid/path_smoothing.hpp"
+#include "waymark/io/event_json.hpp"
+#include "waymark/io/movingai.hpp"
+#include "waymark/search/budget.hpp"
+
+namespace waymark::web {
+namespace {
+
+using nlohmann::json;
+using grid::CellCoord;
+
+constexpr int http_ok = 200;
+constexpr int http_bad_request = 400;
+constexpr int http_not_found = 404;
+constexpr int http_method_not_allowed = 405;
+constexpr int http_too_large = 413;
+constexpr double microseconds_per_second = 1e6;
+/// Longest map name a request may give (names are file stems of DATA/maps).
+constexpr std::size_t max_map_name_length = 128;
+
+/// A request the API refuses: its HTTP status and the reason sent back.
+struct ApiError : std::runtime_error {
+  ApiError(int status_code, const std::string& why) : std::runtime_error(why), status(status_code) {}
+  int status;
+};
+
+/// JSON text; bytes that are not UTF-8 (echoed from a request) become U+FFFD instead of throwing.
+std::string text_of(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+Response error(int status, const std::string& why) { return {status, text_of(json{{"error", why}})}; }
+
+/// Runs a handler: refusals and malformed input become error responses, never exceptions.
+template <class F>
+Response guarded(F&& handler) {
+  try {
+    return handler();
+  } catch (const ApiError& e) {
+    return error(e.status, e.what());
+  } catch (const json::exception& e) {
+    return error(http_bad_request, std::string("malformed JSON: ") + e.what());
+  } catch (const LoadError& e) {
+    return error(http_bad_request, e.what());
+  } catch (const std::bad_alloc&) {
+    return error(http_too_large, "the request needs more memory than the server has");
+  } catch (const std::exception& e) {
+    return error(http_bad_request, e.what());
+  }
+}
+
+// ---- reading the request -----------------------------------------------------------------
+
+const json& field(const json& object, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end()) throw ApiError(http_bad_request, std::string("missing field \"") + key + "\"");
+  return *it;
+}
+
+std::string text_field(const json& object, const char* key, const std::string& fallback) {
+  const auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return fallback;
+  if (!it->is_string()) throw ApiError(http_bad_request, std::string("\"") + key + "\" must be a string");
+  return it->get<std::string>();
+}
+
+bool flag_field(const json& object, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return false;
+  if (!it->is_boolean()) throw ApiError(http_bad_request, std::string("\"") + key + "\" must be true or false");
+  return it->get<bool>();
+}
+
+double number_field(const json& object, const char* key, double fallback) {
+  const auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return fallback;
+  if (!it->is_number()) throw ApiError(http_bad_request, std::string("\"") + key + "\" must be a number");
+  return it->get<double>();
+}
+
+/// An integer in [lo, hi], from a JSON number without a fraction.
+int whole_number(const json& v, int lo, int hi, const std::string& what) {
+  if (v.is_number_integer() || v.is_number_unsigned()) {
+    const auto n = v.get<std::int64_t>();
+    if (n >= lo && n <= hi) return static_cast<int>(n);
+  }
+  throw ApiError(http_bad_request, what + " must be a whole number from " + std::to_string(lo) + " to " +
+                                       std::to_string(hi));
+}
+
+CellCoord cell_field(const json& object, const char* key, const grid::GridMap& map) {
+  const json& v = field(object, key);
+  const std::string what = std::string("\"") + key + "\"";
+  if (!v.is_array() || v.size() != 2) throw ApiError(http_bad_request, what + " must be [x, y]");
+  const CellCoord c{whole_number(v[0], 0, map.width() - 1, what + "[0] (x)"),
+                    whole_number(v[1], 0, map.height() - 1, what + "[1] (y)")};
+  if (!map.passable(c.x, c.y))
+    throw ApiError(http_bad_request, what + " (" + std::to_string(c.x) + "," + std::to_string(c.y) + ") is blocked");
+  return c;
+}
+
+void check_name(std::string_view name) {
+  const bool ok = !name.empty() && name.size() <= max_map_name_length &&
+                  std::all_of(name.begin(), name.end(), [](char ch) {
+                    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                           ch == '_' || ch == '-' || ch == '.';
+                  }) &&
+                  name.find("..") == std::string_view::npos;
+  if (!ok) throw ApiError(http_bad_request, "a map name is letters, digits, '_', '-' and '.'");
+}
+
+// ---- maps --------------------------------------------------------------------------------
+
+/// The rows of a .map file the loader has accepted (the lines after "map").
+std::vector<std::string> read_rows(const std::filesystem::path& file, int height) {
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line == "map") break;
+  }
+  std::vector<std::string> rows;
+  rows.reserve(static_cast<std::size_t>(height));
+  while (static_cast<int>(rows.size()) < height && std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    rows.push_back(line);
+  }
+  return rows;
+}
+
+struct LoadedMap {
+  grid::GridMap map;
+  std::string name;
+};
+
+}  // namespace
+
+Api::Api(std::filesystem::path data_dir, ApiLimits limits) : data_dir_(std::move(data_dir)), limits_(limits) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(data_dir_ / "maps", ec)) {
+    if (entry.path().extension() == ".map") map_names_.push_back(entry.path().stem().string());
+  }
+  std::sort(map_names_.begin(), map_names_.end());
+}
+
+namespace {
+
+io::MapLoadOptions load_options(const ApiLimits& limits, bool terrain) {
+  io::MapLoadOptions o;
+  o.max_cells = limits.max_map_cells;
+  if (terrain) o.terrain = io::TerrainCosts{};
+  return o;
+}
+
+}  // namespace
+
+Response Api::maps() const {
+  return guarded([&] {
+    json list = json::array();
+    for (const std::string& name : map_names_) {
+      // The header only: sizes without loading every map.
+      std::ifstream in(data_dir_ / "maps" / (name + ".map"));
+      std::string word;
+      int width = 0;
+      int height = 0;
+      for (int i = 0; i < 4 && in >> word; ++i) {
+        if (word == "width") in >> width;
+        if (word == "height") in >> height;
+      }
+      list.push_back({{"name", name}, {"width", width}, {"height", height}});
+    }
+    json algorithms = json::array();
+    for (const auto& [a, name] : grid::algorithm_names) algorithms.push_back(name);
+    return Response{http_ok, text_of(json{{"maps", list},
+                                  {"algorithms", algorithms},
+                                  {"heuristics", {"octile", "manhattan", "euclidean", "chebyshev", "zero"}},
+                                  {"diagonals", {"no-corner-cutting", "at-most-one-obstacle", "always", "never"}},
+                                  {"limits",
+                                   {{"max_body_bytes", limits_.max_body_bytes},
+                                    {"max_map_cells", limits_.max_map_cells},
+                                    {"max_map_side", limits_.max_map_side},
+                                    {"max_events", limits_.max_events},
+                                    {"max_query_seconds", limits_.max_query_seconds}}}})};
+  });
+}
+
+Response Api::map(std::string_view name) const {
+  return guarded([&] {
+    check_name(name);
+    if (!std::binary_search(map_names_.begin(), map_names_.end(), std::string(name)))
+      throw ApiError(http_not_found, "no bundled map \"" + std::string(name) + "\" (GET /api/maps lists them)");
+    const auto file = data_dir_ / "maps" / (std::string(name) + ".map");
+    const grid::GridMap map = io::load_movingai_map(file.string(), load_options(limits_, false));
+    return Response{http_ok, text_of(json{{"name", name},
+                                  {"width", map.width()},
+                                  {"height", map.height()},
+                                  {"rows", read_rows(file, map.height())}})};
+  });
+}
+
+namespace {
+
+/// The request's "map": a bundled one by name, or width, height and rows in Moving AI
+/// letters ('.' 'G' free, '@' 'O' 'T' walls, 'S' swamp and 'W' water: terrain).
+grid::GridMap request_map(const json& spec, const std::vector<std::string>& names, const std::filesystem::path& data_dir,
+                          const ApiLimits& limits, bool terrain) {
+  if (!spec.is_object()) throw ApiError(http_bad_request, "\"map\" must be {\"name\": ...} or {\"width\", \"height\", \"rows\"}");
+  if (spec.contains("name")) {
+    const std::string name = text_field(spec, "name", "");
+    check_name(name);
+    if (!std::binary_search(names.begin(), names.end(), name))
+      throw ApiError(http_not_found, "no bundled map \"" + name + "\" (GET /api/maps lists them)");
+    return io::load_movingai_map((data_dir / "maps" / (name + ".map")).string(), load_options(limits, terrain));
+  }
+  const json& w = field(spec, "width");
+  const json& h = field(spec, "height");
+  const int width = whole_number(w, 1, INT32_MAX, "\"map.width\"");
+  const int height = whole_number(h, 1, INT32_MAX, "\"map.height\"");
+  if (width > limits.max_map_side || height > limits.max_map_side ||
+      static_cast<std::size_t>(width) * static_cast<std::size_t>(height) > limits.max_map_cells)
+    throw ApiError(http_too_large, "map " + std::to_string(width) + "x" + std::to_string(height) +
+                                       " is over the limit (" + std::to_string(limits.max_map_cells) + " cells, " +
+                                       std::to_string(limits.max_map_side) + " a side)");
+  const json& rows = field(spec, "rows");
+  if (!rows.is_array() || rows.size() != static_cast<std::size_t>(height))
+    throw ApiError(http_bad_request, "\"map.rows\" must be an array of " + std::to_string(height) + " strings");
+  std::string text = "type octile\nheight " + std::to_string(height) + "\nwidth " + std::to_string(width) + "\nmap\n";
+  text.reserve(text.size() + static_cast<std::size_t>(height) * (static_cast<std::size_t>(width) + 1));
+  for (std::size_t y = 0; y < rows.size(); ++y) {
+    if (!rows[y].is_string() || rows[y].get_ref<const std::string&>().size() != static_cast<std::size_t>(width))
+      throw ApiError(http_bad_request,
+                     "\"map.rows\"[" + std::to_string(y) + "] must be a string of " + std::to_string(width) + " letters");
+    text += rows[y].get_ref<const std::string&>();
+    text += '\n';
+  }
+  std::istringstream in(text);
+  return io::parse_movingai_map(in, "map", load_options(limits, terrain));
+}
+
+/// A cell as the events spell it: [x,y].
+struct SpellCell {
+  const grid::GridMap* map;
+  std::string operator()(CellId c) const {
+    const CellCoord p = map->coord(c);
+    std::string text(1, '[');  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on a + chain
+    text += std::to_string(p.x);
+    text += ',';
+    text += std::to_string(p.y);
+    text += ']';
+    return text;
+  }
+};
+
+/// Keeps the first `limit` events as JSON text, comma-separated.
+class EventText final : public search::EventSink<CellId> {
+ public:
+  EventText(const grid::GridMap& map, std::size_t limit) : spell_{&map}, limit_(limit) {}
+  void on_event(const search::Event<CellId>& e) override {
+    if (kept_ == limit_) {
+      truncated_ = true;
+      return;
+    }
+    if (kept_ != 0) text_ += ',';
+    io::append_event_json(text_, e, spell_);
+    ++kept_;
+  }
+  [[nodiscard]] const std::string& text() const { return text_; }
+  [[nodiscard]] bool truncated() const { return truncated_; }
+  [[nodiscard]] std::size_t kept() const { return kept_; }
+
+ private:
+  SpellCell spell_;
+  std::size_t limit_;
+  std::size_t kept_ = 0;
+  bool truncated_ = false;
+  std::string text_;
+};
+
+json cells_json(const grid::GridMap& map, std::span<const CellId> cells) {
+  json a = json::array();
+  for (const CellId c : cells) {
+    const CellCoord p = map.coord(c);
+    a.push_back({p.x, p.y});
+  }
+  return a;
+}
+
+/// The polyline length of a path through cell centres, in cells.
+double polyline_length(const grid::GridMap& map, std::span<const CellId> cells) {
+  double length = 0;
+  for (std::size_t i = 1; i < cells.size(); ++i) {
+    const CellCoord a = map.coord(cells[i - 1]);
+    const CellCoord b = map.coord(cells[i]);
+    length += std::hypot(static_cast<double>(b.x - a.x), static_cast<double>(b.y - a.y));
+  }
+  return length;
+}
+
+std::string failure_reason(Status st) {
+  if (st.reason() != FailureReason::budget_exhausted) return std::string(to_string(st.reason()));
+  return st.has(StatusDetail::time_limit) ? "time-limit" : "out-of-nodes";
+}
+
+}  // namespace
+
+Response Api::path(std::string_view body) const {
+  return guarded([&] {
+    if (body.size() > limits_.max_body_bytes)
+      throw ApiError(http_too_large, "request body over " + std::to_string(limits_.max_body_bytes) + " bytes");
+    const json request = json::parse(body);
+    if (!request.is_object()) throw ApiError(http_bad_request, "the request must be a JSON object");
+    const bool terrain = flag_field(request, "terrain");
+    const grid::GridMap map = request_map(field(request, "map"), map_names_, data_dir_, limits_, terrain);
+    const CellCoord from = cell_field(request, "from", map);
+    const CellCoord to = cell_field(request, "to", map);
+
+    grid::GridPlannerOptions options;
+    const std::string algorithm = text_field(request, "algorithm", "astar");
+    const auto alg = grid::parse_algorithm(algorithm);
+    if (!alg) throw ApiError(http_bad_request, "unknown algorithm \"" + algorithm + "\" (GET /api/maps lists them)");
+    options.algorithm = *alg;
+    const std::string diagonal = text_field(request, "diagonal", "no-corner-cutting");
+    const auto rule = grid::parse_diagonal_rule(diagonal);
+    if (!rule) throw ApiError(http_bad_request, "unknown diagonal rule \"" + diagonal + "\"");
+    options.diagonal = *rule;
+    const std::string heuristic = text_field(request, "heuristic", "");
+    if (!heuristic.empty() && *alg != grid::Algorithm::theta) {
+      const auto h = grid::parse_heuristic(heuristic);
+      if (!h) throw ApiError(http_bad_request, "unknown heuristic \"" + heuristic + "\"");
+      options.heuristic = *h;
+    }
+    const double weight = number_field(request, "weight", 1.0);
+    if (!(weight >= 1.0 && weight <= 1e6))
+      throw ApiError(http_bad_request, "\"weight\" must be a number from 1 to 1000000");
+    options.query.weight = *alg == grid::Algorithm::theta ? 1.0 : weight;
+    if (const auto why = grid::planner_unsupported(map, options)) throw ApiError(http_bad_request, *why);
+
+    const bool trace = flag_field(request, "trace");
+    const bool smooth = flag_field(request, "smooth");
+    EventText events(map, limits_.max_events);
+    if (trace) options.query.events = &events;
+    const grid::GridPlanner planner(map, options);
+    search::SearchHandle<CellId> search = planner.make_search();
+    const search::Budget limit = search::Budget::of_time(std::chrono::duration_cast<search::Budget::Clock::duration>(
+        std::chrono::duration<double>(limits_.max_query_seconds)));
+    const Status st = search::run_within(search, map.cell(from.x, from.y), map.cell(to.x, to.y), limit);
+    const Path<CellId>& found = search.path();
+    const SearchStats& stats = search.stats();
+
+    json reply;
+    reply["algorithm"] = grid::to_string(*alg);
+    reply["status"] = to_string(st.state);
+    if (!st.succeeded()) reply["reason"] = failure_reason(st);
+    reply["cost"] = st.succeeded() ? json(found.cost) : json(nullptr);
+    reply["path"] = st.succeeded() ? cells_json(map, found.nodes) : json::array();
+    double length = st.succeeded() ? polyline_length(map, found.nodes) : 0.0;
+    if (smooth && st.succeeded()) {
+      std::vector<CellId> waypoints;
+      const double cost = grid::smooth_path(map, *rule, found.nodes, waypoints).cost;
+      reply["smoothed"] = {{"cost", cost}, {"path", cells_json(map, waypoints)}};
+      length = polyline_length(map, waypoints);
+    }
+    reply["stats"] = {{"expanded", stats.expanded},
+                      {"generated", stats.generated},
+                      {"reopened", stats.reopened},
+                      {"max_open", stats.max_open_size},
+                      {"time_us", stats.time_s * microseconds_per_second},
+                      {"steps", st.succeeded() ? found.steps() : 0},
+                      {"length", length}};
+    std::string text = text_of(reply);
+    if (trace) {
+      // The events are JSON text already: spliced in rather than parsed into the tree.
+      text.pop_back();
+      text += ",\"events_truncated\":";
+      text += events.truncated() ? "true" : "false";
+      text += ",\"events\":[";
+      text += events.text();
+      text += "]}";
+    }
+    return Response{http_ok, std::move(text)};
+  });
+}
+
+Response Api::handle(const Request& request) const {
+  const auto only = [&](const char* method) {
+    if (request.method != method)
+      throw ApiError(http_method_not_allowed, request.path + " takes " + method + ", not " + request.method);
+  };
+  return guarded([&] {
+    if (request.path == "/api/maps") {
+      only("GET");
+      return maps();
+    }
+    if (request.path == "/api/map") {
+      only("GET");
+      const auto it = request.params.find("name");
+      if (it == request.params.end()) throw ApiError(http_bad_request, "/api/map needs ?name=");
+      return map(it->second);
+    }
+    if (request.path == "/api/path") {
+      only("POST");
+      return path(request.body);
+    }
+    throw ApiError(http_not_found, "no API " + request.path);
+  });
+}
+
+}  // namespace waymark::web

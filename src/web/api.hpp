@@ -1,0 +1,68 @@
+#pragma once
+// The viewer's JSON API (`waymark serve`), without the HTTP server: a request in, a status
+// and a JSON body out. Kept apart from cpp-httplib so tests and the fuzz target call it
+// directly. Not installed: it is the CLI's, not the library's.
+
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace waymark::web {
+
+/// What one request may ask for. Every size is checked before anything is allocated for it.
+struct ApiLimits {
+  /// Largest request body, bytes (the server answers 413 beyond it). 16 MiB holds a 4096²
+  /// map spelled as rows.
+  std::size_t max_body_bytes = std::size_t{16} << 20;
+  /// Largest map a request may send or name, cells (413 beyond it).
+  std::size_t max_map_cells = std::size_t{1} << 22;
+  /// Longest map side, cells.
+  int max_map_side = 4096;
+  /// Events kept for one traced query; later ones are dropped and "events_truncated" is set.
+  /// About 70 bytes of JSON each.
+  std::size_t max_events = 500'000;
+  /// Wall time one query may search before it stops with reason "time-limit", seconds.
+  double max_query_seconds = 5.0;
+};
+
+struct Request {
+  std::string method;                         ///< "GET", "POST"
+  std::string path;                           ///< "/api/path"
+  std::map<std::string, std::string> params;  ///< query string
+  std::string body;
+};
+
+struct Response {
+  int status = 200;  ///< HTTP status: 200, 400 bad request, 404, 405, 413 too large
+  std::string body;  ///< JSON; errors are {"error": "reason"}
+};
+
+/// The API. const and thread-safe: the server calls it from its worker threads at once.
+///
+///   GET  /api/maps             the bundled maps (DATA/maps/*.map) and the names the other
+///                              requests accept (algorithms, heuristics, diagonal rules)
+///   GET  /api/map?name=arena   one bundled map as rows
+///   POST /api/path             a grid path query (docs/viewer.md has every field)
+class Api {
+ public:
+  /// `data_dir` holds maps/ (bundled Moving AI maps); a missing folder means no bundled maps.
+  explicit Api(std::filesystem::path data_dir, ApiLimits limits = {});
+
+  [[nodiscard]] Response handle(const Request& request) const;
+
+  [[nodiscard]] Response maps() const;
+  [[nodiscard]] Response map(std::string_view name) const;
+  [[nodiscard]] Response path(std::string_view body) const;
+
+  [[nodiscard]] const ApiLimits& limits() const { return limits_; }
+
+ private:
+  std::filesystem::path data_dir_;
+  ApiLimits limits_;
+  std::vector<std::string> map_names_;  ///< sorted stems of DATA/maps/*.map
+};
+
+}  // namespace waymark::web

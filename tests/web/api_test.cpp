@@ -1,0 +1,213 @@
+// The viewer's JSON API, called directly: answers checked against the grid planner and the
+// Moving AI optima, and every refusal's status and reason.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "waymark/grid/grid_planner.hpp"
+#include "waymark/io/movingai.hpp"
+#include "web/api.hpp"
+
+namespace {
+
+using nlohmann::json;
+using waymark::web::Api;
+using waymark::web::ApiLimits;
+using waymark::web::Request;
+using waymark::web::Response;
+
+const std::string data = WAYMARK_DATA_DIR;
+
+json body_of(const Response& r) { return json::parse(r.body); }
+
+/// A 4×3 map with a wall in column 2 but for its bottom cell.
+json walled_map() { return {{"width", 4}, {"height", 3}, {"rows", {"..@.", "..@.", "...."}}}; }
+
+TEST(WebApi, MapsListsTheBundledMapsAndTheNames) {
+  const Api api(data);
+  const json j = body_of(api.maps());
+  ASSERT_TRUE(j["maps"].is_array());
+  bool arena = false;
+  for (const json& m : j["maps"]) arena |= m["name"] == "arena" && m["width"] == 49 && m["height"] == 49;
+  EXPECT_TRUE(arena);
+  EXPECT_NE(std::find(j["algorithms"].begin(), j["algorithms"].end(), "jps"), j["algorithms"].end());
+  EXPECT_EQ(j["limits"]["max_map_cells"], ApiLimits{}.max_map_cells);
+}
+
+TEST(WebApi, MapRowsMatchTheLoader) {
+  const Api api(data);
+  const Response r = api.map("arena");
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json j = body_of(r);
+  const auto map = waymark::io::load_movingai_map(data + "/maps/arena.map");
+  ASSERT_EQ(j["rows"].size(), static_cast<std::size_t>(map.height()));
+  for (int y = 0; y < map.height(); ++y) {
+    const std::string row = j["rows"][static_cast<std::size_t>(y)];
+    ASSERT_EQ(row.size(), static_cast<std::size_t>(map.width()));
+    for (int x = 0; x < map.width(); ++x) EXPECT_EQ(row[static_cast<std::size_t>(x)] == '.', map.passable(x, y)) << x << "," << y;
+  }
+  EXPECT_EQ(api.map("no-such-map").status, 404);
+  EXPECT_EQ(api.map("../CMakeLists").status, 400);
+  EXPECT_EQ(api.map("").status, 400);
+}
+
+TEST(WebApi, PathOnAnInlineMapGoesRoundTheWall) {
+  const Api api(data);
+  const Response r = api.path(json{{"map", walled_map()}, {"from", {0, 0}}, {"to", {3, 0}}}.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json j = body_of(r);
+  EXPECT_EQ(j["status"], "success");
+  // Corners may not be cut: one diagonal to (1,1), down to (1,2), under the wall through (2,2)
+  // to (3,2), up to (3,0): 5 + sqrt 2.
+  const json path = j["path"];
+  EXPECT_EQ(path.front(), json({0, 0}));
+  EXPECT_EQ(path.back(), json({3, 0}));
+  for (const json& c : path) EXPECT_FALSE(c[0] == 2 && c[1] != 2) << c;
+  EXPECT_NEAR(j["cost"].get<double>(), 5 + std::sqrt(2.0), 1e-9);
+  EXPECT_FALSE(j.contains("events"));
+  EXPECT_GT(j["stats"]["expanded"].get<int>(), 0);
+}
+
+TEST(WebApi, BundledMapQueriesAreOptimal) {
+  // The first queries of the bundled scenario, every algorithm that promises optimal paths.
+  const Api api(data);
+  const auto scen = waymark::io::load_movingai_scenario(data + "/maps/arena.map.scen");
+  for (const char* algorithm : {"astar", "dijkstra", "jps", "jps-plus"}) {
+    for (std::size_t i = 0; i < scen.queries.size(); i += 17) {
+      const auto& q = scen.queries[i];
+      const json request = {{"map", {{"name", "arena"}}},
+                            {"from", {q.start.x, q.start.y}},
+                            {"to", {q.goal.x, q.goal.y}},
+                            {"algorithm", algorithm}};
+      const Response r = api.path(request.dump());
+      ASSERT_EQ(r.status, 200) << r.body;
+      EXPECT_NEAR(body_of(r)["cost"].get<double>(), q.optimal, q.printed_unit) << algorithm << " query " << i;
+    }
+  }
+}
+
+TEST(WebApi, TraceEventsFollowTheSearch) {
+  const Api api(data);
+  const json j = body_of(api.path(json{{"map", walled_map()}, {"from", {0, 0}}, {"to", {3, 0}}, {"trace", true}}.dump()));
+  ASSERT_TRUE(j["events"].is_array());
+  EXPECT_EQ(j["events"].front()["event"], "begin");
+  EXPECT_EQ(j["events"].back()["event"], "end");
+  EXPECT_EQ(j["events"].back()["status"], "success");
+  std::size_t expands = 0;
+  for (const json& e : j["events"]) expands += e["event"] == "expand";
+  EXPECT_EQ(expands, j["stats"]["expanded"].get<std::size_t>());
+  EXPECT_FALSE(j["events_truncated"].get<bool>());
+
+  ApiLimits few;
+  few.max_events = 5;
+  const json k = body_of(Api(data, few).path(
+      json{{"map", walled_map()}, {"from", {0, 0}}, {"to", {3, 0}}, {"trace", true}}.dump()));
+  EXPECT_EQ(k["events"].size(), 5u);
+  EXPECT_TRUE(k["events_truncated"].get<bool>());
+}
+
+TEST(WebApi, SmoothingAndTerrain) {
+  const Api api(data);
+  const json open = {{"width", 8}, {"height", 3}, {"rows", {"........", "........", "........"}}};
+  const json j = body_of(api.path(json{{"map", open}, {"from", {0, 0}}, {"to", {7, 2}}, {"smooth", true}}.dump()));
+  ASSERT_TRUE(j.contains("smoothed"));
+  EXPECT_EQ(j["smoothed"]["path"].size(), 2u);  // one straight segment
+  EXPECT_LE(j["smoothed"]["cost"].get<double>(), j["cost"].get<double>());
+  // A swamp row: with terrain on the path pays for it or goes round; water blocks without it.
+  const json swamp = {{"width", 3}, {"height", 3}, {"rows", {"...", "SSS", "..."}}};
+  const json t = body_of(api.path(json{{"map", swamp}, {"from", {1, 0}}, {"to", {1, 2}}, {"terrain", true}}.dump()));
+  EXPECT_NEAR(t["cost"].get<double>(), 2 * 0.5 * (1 + 3), 1e-9);
+  const json water = {{"width", 3}, {"height", 3}, {"rows", {"...", "WWW", "..."}}};
+  const json w = body_of(api.path(json{{"map", water}, {"from", {1, 0}}, {"to", {1, 2}}}.dump()));
+  EXPECT_EQ(w["status"], "failure");
+  EXPECT_EQ(w["reason"], "unreachable");
+  EXPECT_EQ(w["path"].size(), 0u);
+}
+
+TEST(WebApi, RefusalsCarryStatusAndReason) {
+  const Api api(data);
+  const auto refused = [&](const std::string& body, int status, const std::string& words) {
+    const Response r = api.path(body);
+    EXPECT_EQ(r.status, status) << body << " -> " << r.body;
+    const json j = json::parse(r.body);
+    EXPECT_NE(j["error"].get<std::string>().find(words), std::string::npos) << r.body;
+  };
+  const json ok = {{"map", walled_map()}, {"from", {0, 0}}, {"to", {3, 0}}};
+  refused("{\"map\":", 400, "malformed JSON");
+  refused("[1,2]", 400, "JSON object");
+  refused(json{{"from", {0, 0}}, {"to", {3, 0}}}.dump(), 400, "missing field \"map\"");
+  json blocked = ok;
+  blocked["to"] = {2, 0};
+  refused(blocked.dump(), 400, "is blocked");
+  json outside = ok;
+  outside["from"] = {9, 0};
+  refused(outside.dump(), 400, "\"from\"[0] (x)");
+  json fractional = ok;
+  fractional["from"] = {0.5, 0};
+  refused(fractional.dump(), 400, "whole number");
+  json algorithm = ok;
+  algorithm["algorithm"] = "teleport";
+  refused(algorithm.dump(), 400, "unknown algorithm");
+  json weight = ok;
+  weight["weight"] = 0.5;
+  refused(weight.dump(), 400, "\"weight\"");
+  json rows = ok;
+  rows["map"]["rows"] = {"..@", "..@.", "...."};
+  refused(rows.dump(), 400, "\"map.rows\"[0]");
+  json letters = ok;
+  letters["map"]["rows"] = {"..@.", "..@.", "..?."};
+  refused(letters.dump(), 400, "map");
+  json big = ok;
+  big["map"] = {{"width", 5000}, {"height", 5000}, {"rows", json::array()}};
+  refused(big.dump(), 413, "over the limit");
+  json wide = ok;
+  wide["map"] = {{"width", 100000}, {"height", 1}, {"rows", json::array()}};
+  refused(wide.dump(), 413, "over the limit");
+  json name = ok;
+  name["map"] = {{"name", "../../etc/passwd"}};
+  refused(name.dump(), 400, "map name");
+  json missing = ok;
+  missing["map"] = {{"name", "atlantis"}};
+  refused(missing.dump(), 404, "no bundled map");
+  json jump = ok;
+  jump["algorithm"] = "jps";
+  jump["diagonal"] = "always";
+  refused(jump.dump(), 400, "");
+  refused(std::string("{\"map\":{\"name\":\"\xff\xfe\"}}"), 400, "malformed JSON");  // its reason quotes the bytes, still valid JSON
+
+  ApiLimits small;
+  small.max_body_bytes = 64;
+  const Response r = Api(data, small).path(std::string(100, ' '));
+  EXPECT_EQ(r.status, 413);
+}
+
+TEST(WebApi, RoutesAndMethods) {
+  const Api api(data);
+  EXPECT_EQ(api.handle(Request{"GET", "/api/maps", {}, ""}).status, 200);
+  EXPECT_EQ(api.handle(Request{"POST", "/api/maps", {}, ""}).status, 405);
+  EXPECT_EQ(api.handle(Request{"GET", "/api/path", {}, ""}).status, 405);
+  EXPECT_EQ(api.handle(Request{"GET", "/api/nothing", {}, ""}).status, 404);
+  EXPECT_EQ(api.handle(Request{"GET", "/api/map", {}, ""}).status, 400);
+  EXPECT_EQ(api.handle(Request{"GET", "/api/map", {{"name", "arena"}}, ""}).status, 200);
+}
+
+TEST(WebApi, SlowQueriesStopAtTheTimeLimit) {
+  // IDA* round a wall on an open 200² grid revisits cells exponentially often: the limit
+  // stops it.
+  ApiLimits quick;
+  quick.max_query_seconds = 0.05;
+  const Api api(data, quick);
+  json rows = json::array();
+  for (int y = 0; y < 200; ++y) rows.push_back(std::string(100, '.') + (y < 199 ? "@" : ".") + std::string(99, '.'));
+  const json request = {{"map", {{"width", 200}, {"height", 200}, {"rows", rows}}},
+                        {"from", {0, 0}}, {"to", {199, 0}}, {"algorithm", "ida"}};
+  const Response r = api.path(request.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json j = body_of(r);
+  EXPECT_EQ(j["status"], "failure");
+  EXPECT_EQ(j["reason"], "time-limit");
+}
+
+}  // namespace

@@ -1,0 +1,207 @@
+// End-to-end tests of the web viewer: `waymark serve` on a free loopback port, the page in
+// Debian's headless Chromium driven by playwright-core. Run by CTest (make test):
+//   node viewer.test.mjs WAYMARK_BINARY ARTEFACT_DIR
+// Screenshots land in ARTEFACT_DIR; a failing check also saves the page as it was.
+import { spawn } from 'node:child_process';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const [waymark, artefacts] = process.argv.slice(2);
+if (!waymark || !artefacts) {
+  console.error('usage: node viewer.test.mjs WAYMARK_BINARY ARTEFACT_DIR');
+  process.exit(2);
+}
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+// The launch flags of DEVELOPERS.md; --no-proxy-server keeps loopback off any proxy.
+const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-proxy-server'];
+const WAIT_MS = 20000;
+mkdirSync(artefacts, { recursive: true });
+
+/// Starts `waymark serve --port 0` and resolves to {server, url} once it prints its address.
+function startServer() {
+  const server = spawn(waymark, ['serve', '--port', '0', '--web', path.join(repo, 'web'), '--data', path.join(repo, 'data')],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
+  server.log = '';
+  server.stderr.on('data', (d) => { server.log += d; });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no address from waymark serve: ${out}${server.log}`)), WAIT_MS);
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/[\d.]+:(\d+)\//);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ server, url: `http://127.0.0.1:${m[1]}/` });
+      }
+    });
+    server.on('exit', (code) => reject(new Error(`waymark serve exited ${code}: ${server.log}`)));
+  });
+}
+
+// ---- helpers on the page ---------------------------------------------------------------------
+
+async function cellCentre(page, canvasId, [x, y]) {
+  const box = await page.locator(`#${canvasId}`).boundingBox();
+  const { cellPx, canvasWidth } = await page.evaluate((id) => ({
+    cellPx: window.viewer.grid.cellPx, canvasWidth: document.getElementById(id).width,
+  }), canvasId);
+  const scale = box.width / canvasWidth;
+  return [box.x + (x + 0.5) * cellPx * scale, box.y + (y + 0.5) * cellPx * scale];
+}
+
+async function dragCells(page, cells) {
+  const [x0, y0] = await cellCentre(page, 'grid-canvas-a', cells[0]);
+  await page.mouse.move(x0, y0);
+  await page.mouse.down();
+  for (const cell of cells.slice(1)) {
+    const [x, y] = await cellCentre(page, 'grid-canvas-a', cell);
+    await page.mouse.move(x, y, { steps: 2 });
+  }
+  await page.mouse.up();
+}
+
+async function clickCell(page, cell) {
+  const [x, y] = await cellCentre(page, 'grid-canvas-a', cell);
+  await page.mouse.click(x, y);
+}
+
+const stat = (page, side, key) => page.locator(`#grid-stats-${side} td[data-stat=${key}]`);
+
+// ---- the tests ---------------------------------------------------------------------------------
+
+const WALL_X = 12;
+const WALL_BOTTOM = 20;  // the wall covers rows 0..20 of column 12; rows 21..23 stay open
+
+async function gridRunAvoidsTheWall(page) {
+  await page.selectOption('#grid-map', 'empty:32x24');
+  await page.check('input[name=grid-tool][value=wall]');
+  const wall = Array.from({ length: WALL_BOTTOM + 1 }, (_, y) => [WALL_X, y]);
+  await dragCells(page, wall);
+  // Place start and goal by dragging the markers from their corners.
+  await dragMarker(page, 'start', [2, 10]);
+  await dragMarker(page, 'goal', [25, 10]);
+  await page.selectOption('#grid-algorithm', 'astar');
+  await page.click('#grid-run');
+  await stat(page, 'a', 'status').filter({ hasText: 'success' }).waitFor({ timeout: WAIT_MS });
+
+  const rows = await page.evaluate(() => window.viewer.grid.map.cells.map((r) => r.join('')));
+  for (let y = 0; y <= WALL_BOTTOM; ++y) assert.equal(rows[y][WALL_X], '@', `wall drawn at (${WALL_X},${y})`);
+  const { start, goal, cells } = await page.evaluate(() => ({
+    start: window.viewer.grid.start, goal: window.viewer.grid.goal,
+    cells: window.viewer.grid.replays[0].result.path,
+  }));
+  assert.deepEqual(start, [2, 10]);
+  assert.deepEqual(goal, [25, 10]);
+  assert.deepEqual(cells[0], start);
+  assert.deepEqual(cells[cells.length - 1], goal);
+  for (const [x, y] of cells) assert.notEqual(rows[y][x], '@', `path cell (${x},${y}) is a wall`);
+  const crossing = cells.filter(([x]) => x === WALL_X);
+  assert.ok(crossing.length > 0 && crossing.every(([, y]) => y > WALL_BOTTOM), 'the path goes round the wall');
+  const expanded = Number(await stat(page, 'a', 'expanded').textContent());
+  const cost = Number(await stat(page, 'a', 'cost').textContent());
+  assert.ok(expanded > 0, `expanded ${expanded}`);
+  // Around the wall: at least down 11 rows and back, so well over the straight 23.
+  assert.ok(cost > 30, `cost ${cost}`);
+  await page.screenshot({ path: path.join(artefacts, 'grid.png') });
+}
+
+async function dragMarker(page, which, to) {
+  const from = await page.evaluate((w) => window.viewer.grid[w], which);
+  await dragCells(page, [from, to]);
+}
+
+async function stepModeAdvances(page) {
+  await page.click('#grid-step');
+  await page.locator('#grid-step-index').filter({ hasText: /^1$/ }).waitFor({ timeout: WAIT_MS });
+  await page.click('#grid-step');
+  await page.click('#grid-step');
+  assert.equal(await page.textContent('#grid-step-index'), '3');
+  const total = Number(await page.textContent('#grid-step-total'));
+  assert.ok(total > 3, `events ${total}`);
+  const current = await page.evaluate(() => window.viewer.grid.replays[0].current);
+  assert.deepEqual(current, [2, 10], 'the first expansion is the start');
+  await page.fill('#grid-speed', '5');
+  await page.click('#grid-play');
+  await page.waitForFunction(() => Number(document.getElementById('grid-step-index').textContent) > 20,
+    null, { timeout: WAIT_MS });
+  await page.click('#grid-pause');
+  const paused = Number(await page.textContent('#grid-step-index'));
+  await page.waitForTimeout(300);
+  assert.equal(Number(await page.textContent('#grid-step-index')), paused, 'pause holds the replay');
+  await page.screenshot({ path: path.join(artefacts, 'grid-step.png') });
+  await page.fill('#grid-speed', '400');
+  await page.click('#grid-play');
+  await page.waitForFunction(() => document.getElementById('grid-step-index').textContent ===
+    document.getElementById('grid-step-total').textContent, null, { timeout: WAIT_MS });
+  assert.equal(await stat(page, 'a', 'status').textContent(), 'success');
+}
+
+async function compareTwoAlgorithms(page) {
+  await page.check('#grid-compare');
+  await page.selectOption('#grid-algorithm-b', 'dijkstra');
+  await page.click('#grid-run');
+  await stat(page, 'b', 'status').filter({ hasText: 'success' }).waitFor({ timeout: WAIT_MS });
+  const a = Number(await stat(page, 'a', 'expanded').textContent());
+  const b = Number(await stat(page, 'b', 'expanded').textContent());
+  assert.equal(await stat(page, 'a', 'cost').textContent(), await stat(page, 'b', 'cost').textContent(),
+    'A* and Dijkstra find the same optimal cost');
+  assert.ok(b > a, `Dijkstra expands more than A* (${b} vs ${a})`);
+  await page.screenshot({ path: path.join(artefacts, 'grid-compare.png'), fullPage: true });
+  await page.uncheck('#grid-compare');
+}
+
+const tests = [
+  ['grid: draw a wall, place start and goal, run A*, the path avoids the wall', gridRunAvoidsTheWall],
+  ['grid: step mode advances, play and pause', stepModeAdvances],
+  ['grid: two algorithms side by side', compareTwoAlgorithms],
+];
+
+// ---- running ------------------------------------------------------------------------------------
+
+const { server, url } = await startServer();
+const profile = mkdtempSync(path.join(tmpdir(), 'waymark-chromium-'));
+let context;
+let failures = 0;
+try {
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath, headless: true, args: chromiumFlags, viewport: { width: 1280, height: 900 },
+  });
+  const page = context.pages()[0] ?? await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready=true]', { timeout: WAIT_MS });
+  for (const [name, test] of tests) {
+    try {
+      await test(page);
+      assert.deepEqual(pageErrors, [], 'no script errors on the page');
+      console.log(`PASS ${name}`);
+    } catch (e) {
+      ++failures;
+      console.log(`FAIL ${name}\n  ${e.stack ?? e}`);
+      const file = path.join(artefacts, `failed-${tests.findIndex(([n]) => n === name)}.png`);
+      await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+      console.log(`  page saved as ${file}`);
+    }
+  }
+} finally {
+  await context?.close();
+  rmSync(profile, { recursive: true, force: true });
+  server.kill('SIGINT');
+  const code = server.exitCode ?? await new Promise((resolve) => server.on('exit', (c) => resolve(c)));
+  if (code !== 0) {
+    ++failures;
+    console.log(`FAIL waymark serve stopped with ${code} after Ctrl-C\n${server.log}`);
+  } else if (!/stopping \(signal 2\)/.test(server.log)) {
+    ++failures;
+    console.log('FAIL waymark serve did not log its stop');
+  }
+}
+console.log(`${tests.length - Math.min(failures, tests.length)}/${tests.length} passed; screenshots in ${artefacts}`);
+process.exit(failures === 0 ? 0 : 1);
