@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <optional>
@@ -12,10 +13,13 @@
 #include <utility>
 
 #include "waymark/core/errors.hpp"
+#include "waymark/graph/graph_planner.hpp"
 #include "waymark/grid/grid_planner.hpp"
+#include "waymark/io/graph_loaders.hpp"
 #include "waymark/grid/path_smoothing.hpp"
 #include "waymark/io/event_json.hpp"
 #include "waymark/io/movingai.hpp"
+#include "waymark/puzzle/solver.hpp"
 #include "waymark/search/budget.hpp"
 
 namespace waymark::web {
@@ -314,14 +318,26 @@ std::string failure_reason(Status st) {
   return st.has(StatusDetail::time_limit) ? "time-limit" : "out-of-nodes";
 }
 
+/// A whole query's wall-time budget of `seconds`.
+search::Budget time_budget(double seconds) {
+  return search::Budget::of_time(
+      std::chrono::duration_cast<search::Budget::Clock::duration>(std::chrono::duration<double>(seconds)));
+}
+
+/// The parsed body of a POST: an object, or a refusal.
+json request_object(std::string_view body, const ApiLimits& limits) {
+  if (body.size() > limits.max_body_bytes)
+    throw ApiError(http_too_large, "request body over " + std::to_string(limits.max_body_bytes) + " bytes");
+  json request = json::parse(body);
+  if (!request.is_object()) throw ApiError(http_bad_request, "the request must be a JSON object");
+  return request;
+}
+
 }  // namespace
 
 Response Api::path(std::string_view body) const {
   return guarded([&] {
-    if (body.size() > limits_.max_body_bytes)
-      throw ApiError(http_too_large, "request body over " + std::to_string(limits_.max_body_bytes) + " bytes");
-    const json request = json::parse(body);
-    if (!request.is_object()) throw ApiError(http_bad_request, "the request must be a JSON object");
+    const json request = request_object(body, limits_);
     const bool terrain = flag_field(request, "terrain");
     const grid::GridMap map = request_map(field(request, "map"), map_names_, data_dir_, limits_, terrain);
     const CellCoord from = cell_field(request, "from", map);
@@ -354,9 +370,8 @@ Response Api::path(std::string_view body) const {
     if (trace) options.query.events = &events;
     const grid::GridPlanner planner(map, options);
     search::SearchHandle<CellId> search = planner.make_search();
-    const search::Budget limit = search::Budget::of_time(std::chrono::duration_cast<search::Budget::Clock::duration>(
-        std::chrono::duration<double>(limits_.max_query_seconds)));
-    const Status st = search::run_within(search, map.cell(from.x, from.y), map.cell(to.x, to.y), limit);
+    const Status st =
+        search::run_within(search, map.cell(from.x, from.y), map.cell(to.x, to.y), time_budget(limits_.max_query_seconds));
     const Path<CellId>& found = search.path();
     const SearchStats& stats = search.stats();
 
@@ -394,6 +409,184 @@ Response Api::path(std::string_view body) const {
   });
 }
 
+Response Api::puzzle(std::string_view body) const {
+  return guarded([&] {
+    const json request = request_object(body, limits_);
+    const json& tiles_json = field(request, "tiles");
+    if (!tiles_json.is_array()) throw ApiError(http_bad_request, "\"tiles\" must be an array of numbers");
+    const std::size_t n = tiles_json.size();
+    int width = 0;
+    for (int w = puzzle::min_puzzle_width; w <= puzzle::max_puzzle_width; ++w) width = n == static_cast<std::size_t>(w * w) ? w : width;
+    if (width == 0) throw ApiError(http_bad_request, "\"tiles\" must hold 4, 9 or 16 numbers (a 2x2, 3x3 or 4x4 board)");
+    std::vector<int> tiles;
+    for (std::size_t i = 0; i < n; ++i)
+      tiles.push_back(whole_number(tiles_json[i], 0, static_cast<int>(n) - 1, "\"tiles\"[" + std::to_string(i) + "]"));
+    const puzzle::SlidingPuzzle board(width);
+    if (const puzzle::PuzzleCheck check = board.check(tiles); check != puzzle::PuzzleCheck::ok)
+      throw ApiError(http_bad_request, puzzle::describe(check, tiles, width));
+    const std::string algorithm = text_field(request, "algorithm", "astar");
+    const auto alg = puzzle::parse_algorithm(algorithm);
+    if (!alg) throw ApiError(http_bad_request, "unknown puzzle algorithm \"" + algorithm + "\" (astar, ida)");
+    const std::string heuristic = text_field(request, "heuristic", "manhattan");
+    const auto h = puzzle::parse_heuristic(heuristic);
+    if (!h || *h == puzzle::HeuristicKind::pdb_663 || *h == puzzle::HeuristicKind::pdb_78)
+      throw ApiError(http_bad_request, "unknown puzzle heuristic \"" + heuristic + "\" (manhattan, linear-conflict)");
+
+    puzzle::PuzzleSolverOptions options;
+    options.limit = time_budget(limits_.max_query_seconds);
+    options.max_nodes = limits_.max_puzzle_states;
+    puzzle::PuzzleSolver solver(board, *h, nullptr, options);
+    const puzzle::PuzzleState start = board.make_state(tiles);
+    const puzzle::PuzzleSolution solution = solver.solve(*alg, start);
+    json boards = json::array();
+    if (solution.status.succeeded()) {
+      puzzle::PuzzleState at = start;
+      boards.push_back(board.tiles(at));
+      for (const puzzle::BlankMove m : solution.moves) {
+        at = *board.apply(at, m);
+        boards.push_back(board.tiles(at));
+      }
+    }
+    json reply = {{"algorithm", puzzle::to_string(*alg)},
+                  {"heuristic", puzzle::to_string(*h)},
+                  {"status", to_string(solution.status.state)},
+                  {"moves", solution.status.succeeded() ? json(solution.moves.size()) : json(nullptr)},
+                  {"solution", solution.status.succeeded() ? json(puzzle::to_string(solution.moves)) : json(nullptr)},
+                  {"boards", boards},
+                  {"estimate", solver.estimate(start)},
+                  {"stats",
+                   {{"expanded", solution.stats.expanded},
+                    {"generated", solution.stats.generated},
+                    {"iterations", solution.stats.iterations},
+                    {"time_us", solution.stats.time_s * microseconds_per_second}}}};
+    if (!solution.status.succeeded()) reply["reason"] = failure_reason(solution.status);
+    return Response{http_ok, text_of(reply)};
+  });
+}
+
+// ---- road graphs -------------------------------------------------------------------------
+
+/// The bundled road graph the viewer draws: Oldenburg (DATA/roads/OL.cnode.txt and
+/// OL.cedge.txt, with coordinates), and one planner per algorithm, preprocessing built once.
+struct Api::Roads {
+  static constexpr const char* name = "oldenburg";
+  static constexpr std::array algorithms{graph::Algorithm::dijkstra, graph::Algorithm::bidijkstra, graph::Algorithm::astar,
+                                         graph::Algorithm::alt, graph::Algorithm::ch};
+  io::LoadedGraph loaded;
+  std::vector<std::unique_ptr<graph::GraphPlanner>> planners;  ///< by index in `algorithms`
+  std::string picture;  ///< GET /api/graph's answer, made once
+};
+
+Api::~Api() = default;
+
+const Api::Roads& Api::roads() const {
+  std::call_once(roads_once_, [&] {
+    auto roads = std::make_shared<Roads>();
+    roads->loaded = io::load_node_edge_lists((data_dir_ / "roads" / "OL.cnode.txt").string(),
+                                             (data_dir_ / "roads" / "OL.cedge.txt").string());
+    const graph::Graph& g = roads->loaded.graph;
+    for (const graph::Algorithm a : Roads::algorithms) {
+      graph::GraphPlannerOptions options;
+      options.algorithm = a;
+      roads->planners.push_back(std::make_unique<graph::GraphPlanner>(g, options));
+    }
+    json vertices = json::array();
+    for (std::size_t i = 0; i < g.node_count(); ++i) {
+      const Vec3 p = g.position(g.node_at(i));
+      vertices.push_back({p.x, p.y});
+    }
+    json edges = json::array();
+    for (std::size_t i = 0; i < g.node_count(); ++i) {
+      const VertexId v = g.node_at(i);
+      for (const VertexId w : g.targets(v))
+        if (v.value < w.value) edges.push_back({v.value, w.value});  // undirected: each edge once
+    }
+    roads->picture = text_of(json{{"name", Roads::name}, {"vertices", vertices}, {"edges", edges}});
+    roads_ = std::move(roads);
+  });
+  return *roads_;
+}
+
+Response Api::graph(std::string_view name) const {
+  return guarded([&] {
+    if (name != Roads::name) throw ApiError(http_not_found, "no bundled graph \"" + std::string(name) + "\" (oldenburg)");
+    return Response{http_ok, roads().picture};
+  });
+}
+
+namespace {
+
+/// Keeps the vertices a search settled (its expand events), in order, up to a limit.
+class SettledVertices final : public search::EventSink<VertexId> {
+ public:
+  explicit SettledVertices(std::size_t limit) : limit_(limit) {}
+  void on_event(const search::Event<VertexId>& e) override {
+    if (e.kind != search::EventKind::expand) return;
+    if (settled.size() == limit_) {
+      truncated = true;
+      return;
+    }
+    settled.push_back(e.node.value);
+  }
+  std::vector<std::uint32_t> settled;
+  bool truncated = false;
+
+ private:
+  std::size_t limit_;
+};
+
+}  // namespace
+
+Response Api::route(std::string_view body) const {
+  return guarded([&] {
+    const json request = request_object(body, limits_);
+    const std::string name = text_field(request, "graph", Roads::name);
+    if (name != Roads::name) throw ApiError(http_not_found, "no bundled graph \"" + name + "\" (oldenburg)");
+    const Roads& r = roads();
+    const int last = static_cast<int>(r.loaded.graph.node_count()) - 1;
+    const VertexId from{static_cast<std::uint32_t>(whole_number(field(request, "from"), 0, last, "\"from\""))};
+    const VertexId to{static_cast<std::uint32_t>(whole_number(field(request, "to"), 0, last, "\"to\""))};
+    std::vector<std::size_t> chosen;
+    if (const auto it = request.find("algorithms"); it != request.end() && !it->is_null()) {
+      if (!it->is_array() || it->empty()) throw ApiError(http_bad_request, "\"algorithms\" must be a non-empty array of names");
+      for (const json& a : *it) {
+        const auto alg = a.is_string() ? graph::parse_algorithm(a.get<std::string>()) : std::nullopt;
+        const auto at = alg ? std::find(Roads::algorithms.begin(), Roads::algorithms.end(), *alg) : Roads::algorithms.end();
+        if (at == Roads::algorithms.end())
+          throw ApiError(http_bad_request, "\"algorithms\" takes dijkstra, bidijkstra, astar, alt and ch");
+        chosen.push_back(static_cast<std::size_t>(at - Roads::algorithms.begin()));
+      }
+    } else {
+      for (std::size_t i = 0; i < Roads::algorithms.size(); ++i) chosen.push_back(i);
+    }
+    json results = json::array();
+    for (const std::size_t i : chosen) {
+      const graph::GraphPlanner& planner = *r.planners[i];
+      // Timed without events, then once more recording the settled vertices.
+      search::SearchHandle<VertexId> timed = planner.make_search();
+      const Status st = search::run_within(timed, from, to, time_budget(limits_.max_query_seconds));
+      SettledVertices settled(limits_.max_events);
+      search::QueryOptions<VertexId> traced;
+      traced.events = &settled;
+      search::SearchHandle<VertexId> replay = planner.make_search(traced);
+      search::run_within(replay, from, to, time_budget(limits_.max_query_seconds));
+      json path = json::array();
+      for (const VertexId v : timed.path().nodes) path.push_back(v.value);
+      json result = {{"algorithm", graph::to_string(Roads::algorithms[i])},
+                     {"status", to_string(st.state)},
+                     {"cost", st.succeeded() ? json(timed.path().cost) : json(nullptr)},
+                     {"path", path},
+                     {"settled", settled.settled},
+                     {"settled_truncated", settled.truncated},
+                     {"expanded", timed.stats().expanded},
+                     {"time_us", timed.stats().time_s * microseconds_per_second}};
+      if (!st.succeeded()) result["reason"] = failure_reason(st);
+      results.push_back(std::move(result));
+    }
+    return Response{http_ok, text_of(json{{"graph", Roads::name}, {"from", from.value}, {"to", to.value}, {"results", results}})};
+  });
+}
+
 Response Api::handle(const Request& request) const {
   const auto only = [&](const char* method) {
     if (request.method != method)
@@ -413,6 +606,19 @@ Response Api::handle(const Request& request) const {
     if (request.path == "/api/path") {
       only("POST");
       return path(request.body);
+    }
+    if (request.path == "/api/puzzle") {
+      only("POST");
+      return puzzle(request.body);
+    }
+    if (request.path == "/api/graph") {
+      only("GET");
+      const auto it = request.params.find("name");
+      return graph(it == request.params.end() ? Roads::name : it->second);
+    }
+    if (request.path == "/api/route") {
+      only("POST");
+      return route(request.body);
     }
     throw ApiError(http_not_found, "no API " + request.path);
   });

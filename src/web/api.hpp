@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <filesystem>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +28,9 @@ struct ApiLimits {
   std::size_t max_events = 500'000;
   /// Wall time one query may search before it stops with reason "time-limit", seconds.
   double max_query_seconds = 5.0;
+  /// Most states an A* puzzle solve may hold (about 60 bytes each): every 8-puzzle board fits
+  /// (181,440); a hard 15-puzzle stops with reason "out-of-nodes" (IDA* needs no such limit).
+  std::size_t max_puzzle_states = std::size_t{1} << 21;
 };
 
 struct Request {
@@ -46,16 +51,26 @@ struct Response {
 ///                              requests accept (algorithms, heuristics, diagonal rules)
 ///   GET  /api/map?name=arena   one bundled map as rows
 ///   POST /api/path             a grid path query (docs/viewer.md has every field)
+///   POST /api/puzzle           an optimal sliding-tile solution (2x2, 3x3 or 4x4)
+///   GET  /api/graph?name=oldenburg   the bundled road graph's vertices and edges
+///   POST /api/route            one road query by several algorithms, each with the vertices
+///                              it settled
 class Api {
  public:
   /// `data_dir` holds maps/ (bundled Moving AI maps); a missing folder means no bundled maps.
   explicit Api(std::filesystem::path data_dir, ApiLimits limits = {});
+  ~Api();
+  Api(const Api&) = delete;
+  Api& operator=(const Api&) = delete;
 
   [[nodiscard]] Response handle(const Request& request) const;
 
   [[nodiscard]] Response maps() const;
   [[nodiscard]] Response map(std::string_view name) const;
   [[nodiscard]] Response path(std::string_view body) const;
+  [[nodiscard]] Response puzzle(std::string_view body) const;
+  [[nodiscard]] Response graph(std::string_view name) const;
+  [[nodiscard]] Response route(std::string_view body) const;
 
   [[nodiscard]] const ApiLimits& limits() const { return limits_; }
 
@@ -63,6 +78,11 @@ class Api {
   std::filesystem::path data_dir_;
   ApiLimits limits_;
   std::vector<std::string> map_names_;  ///< sorted stems of DATA/maps/*.map
+
+  struct Roads;  ///< the road graph and a planner per algorithm, built on first use
+  [[nodiscard]] const Roads& roads() const;
+  mutable std::once_flag roads_once_;
+  mutable std::shared_ptr<const Roads> roads_;
 };
 
 }  // namespace waymark::web

@@ -1,5 +1,7 @@
 // The viewer's JSON API, called directly: answers checked against the grid planner and the
 // Moving AI optima, and every refusal's status and reason.
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/dijkstra_shortest_paths.hpp>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -7,6 +9,7 @@
 #include <string>
 
 #include "waymark/grid/grid_planner.hpp"
+#include "waymark/io/graph_loaders.hpp"
 #include "waymark/io/movingai.hpp"
 #include "web/api.hpp"
 
@@ -208,6 +211,90 @@ TEST(WebApi, SlowQueriesStopAtTheTimeLimit) {
   const json j = body_of(r);
   EXPECT_EQ(j["status"], "failure");
   EXPECT_EQ(j["reason"], "time-limit");
+}
+
+TEST(WebApi, PuzzleSolutionsAreOptimalAndReplay) {
+  // The 8-puzzle's hardest boards need 31 moves (Reinefeld 1993); "8 6 7 2 5 4 3 0 1" is one
+  // for the goal 1..8 with the blank last. Turned half round and relabelled t -> 9 - t it is
+  // one for this goal (blank first): 8 0 6 5 4 7 2 3 1.
+  const Api api(data);
+  for (const char* algorithm : {"astar", "ida"}) {
+    for (const char* heuristic : {"manhattan", "linear-conflict"}) {
+      const json request = {{"tiles", {8, 0, 6, 5, 4, 7, 2, 3, 1}}, {"algorithm", algorithm}, {"heuristic", heuristic}};
+      const Response r = api.puzzle(request.dump());
+      ASSERT_EQ(r.status, 200) << r.body;
+      const json j = body_of(r);
+      EXPECT_EQ(j["moves"], 31) << algorithm << " " << heuristic;
+      ASSERT_EQ(j["boards"].size(), 32u);
+      EXPECT_EQ(j["boards"].front(), request["tiles"]);
+      EXPECT_EQ(j["boards"].back(), json({0, 1, 2, 3, 4, 5, 6, 7, 8}));
+      for (std::size_t i = 1; i < j["boards"].size(); ++i) {  // each step swaps the blank with a neighbour
+        const json& a = j["boards"][i - 1];
+        const json& b = j["boards"][i];
+        int differ = 0;
+        for (std::size_t c = 0; c < 9; ++c) differ += a[c] != b[c];
+        EXPECT_EQ(differ, 2) << i;
+      }
+    }
+  }
+  const auto refused = [&](const json& body, const std::string& words) {
+    const Response r = api.puzzle(body.dump());
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_NE(body_of(r)["error"].get<std::string>().find(words), std::string::npos) << r.body;
+  };
+  refused({{"tiles", {1, 0, 2, 3, 4, 5, 6, 7, 8, 9}}}, "4, 9 or 16");
+  refused({{"tiles", {1, 1, 2, 3, 4, 5, 6, 7, 8}}}, "appears twice");
+  refused({{"tiles", {0, 2, 1, 3, 4, 5, 6, 7, 8}}}, "unsolvable");  // two tiles of the goal swapped
+  refused({{"tiles", {0, 1, 2, 3, 4, 5, 6, 7, 9}}}, "\"tiles\"[8]");
+  refused({{"tiles", {0, 1, 2, 3, 4, 5, 6, 7, 8}}, {"heuristic", "pdb-663"}}, "heuristic");
+  refused({{"tiles", {0, 1, 2, 3, 4, 5, 6, 7, 8}}, {"algorithm", "bfs"}}, "algorithm");
+  EXPECT_EQ(api.handle(Request{"GET", "/api/puzzle", {}, ""}).status, 405);
+}
+
+TEST(WebApi, RoadRoutesMatchBoostDijkstra) {
+  const Api api(data);
+  const auto loaded = waymark::io::load_node_edge_lists(data + "/roads/OL.cnode.txt", data + "/roads/OL.cedge.txt");
+  const auto& g = loaded.graph;
+  using BoostGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
+                                           boost::property<boost::edge_weight_t, double>>;
+  BoostGraph reference(g.node_count());
+  for (std::size_t v = 0; v < g.node_count(); ++v) {
+    const auto targets = g.targets(g.node_at(v));
+    const auto weights = g.weights(g.node_at(v));
+    for (std::size_t i = 0; i < targets.size(); ++i) boost::add_edge(v, targets[i].value, weights[i], reference);
+  }
+  constexpr std::uint32_t source = 10;
+  std::vector<double> distance(g.node_count());
+  boost::dijkstra_shortest_paths(reference, source, boost::distance_map(distance.data()));
+  for (const std::uint32_t target : {5000u, 1u, 3000u, 6104u}) {
+    const Response r = api.route(json{{"from", source}, {"to", target}}.dump());
+    ASSERT_EQ(r.status, 200) << r.body;
+    const json j = body_of(r);
+    ASSERT_EQ(j["results"].size(), 5u);
+    for (const json& result : j["results"]) {
+      ASSERT_EQ(result["status"], "success") << result["algorithm"];
+      EXPECT_NEAR(result["cost"].get<double>(), distance[target], 1e-6 * distance[target]) << result["algorithm"];
+      EXPECT_EQ(result["path"].front(), source);
+      EXPECT_EQ(result["path"].back(), target);
+      EXPECT_EQ(result["settled"].size(), result["expanded"].get<std::size_t>()) << result["algorithm"];
+    }
+  }
+  const json picture = body_of(api.graph("oldenburg"));
+  EXPECT_EQ(picture["vertices"].size(), g.node_count());
+  EXPECT_GT(picture["edges"].size(), 0u);
+
+  const auto refused = [&](const json& body, int status, const std::string& words) {
+    const Response r = api.route(body.dump());
+    EXPECT_EQ(r.status, status) << r.body;
+    EXPECT_NE(body_of(r)["error"].get<std::string>().find(words), std::string::npos) << r.body;
+  };
+  refused({{"from", 0}, {"to", g.node_count()}}, 400, "\"to\"");
+  refused({{"from", -1}, {"to", 1}}, 400, "\"from\"");
+  refused({{"from", 0}, {"to", 1}, {"algorithms", {"teleport"}}}, 400, "\"algorithms\"");
+  refused({{"from", 0}, {"to", 1}, {"algorithms", json::array()}}, 400, "\"algorithms\"");
+  refused({{"graph", "rome"}, {"from", 0}, {"to", 1}}, 404, "no bundled graph");
+  EXPECT_EQ(api.graph("atlantis").status, 404);
+  EXPECT_EQ(api.handle(Request{"GET", "/api/route", {}, ""}).status, 405);
 }
 
 }  // namespace

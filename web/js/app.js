@@ -1,6 +1,8 @@
 // The viewer's entry: tabs, the server's catalogue (GET /api/maps), and each view.
 import { call } from './api.js';
 import { GridView } from './grid_view.js';
+import { PuzzleView } from './puzzle_view.js';
+import { RoadsView } from './roads_view.js';
 
 const views = {};
 
@@ -11,7 +13,7 @@ function showView(name) {
   for (const section of document.querySelectorAll('.view')) {
     section.classList.toggle('active', section.id === `view-${name}`);
   }
-  views[name]?.shown?.();
+  views[name]?.onShow?.();
 }
 
 async function main() {
@@ -23,6 +25,8 @@ async function main() {
   }
   status.textContent = `${catalogue.data.maps.length} bundled maps`;
   views.grid = new GridView(catalogue.data);
+  views.puzzle = new PuzzleView();
+  views.roads = new RoadsView();
   for (const button of document.querySelectorAll('#tabs button')) {
     button.addEventListener('click', () => showView(button.dataset.view));
   }

@@ -156,10 +156,68 @@ async function compareTwoAlgorithms(page) {
   await page.uncheck('#grid-compare');
 }
 
+async function puzzleSolves(page) {
+  await page.click('#tabs button[data-view=puzzle]');
+  // Five blank moves from the goal (blank first): right, down, down, right, up; Manhattan 5.
+  await page.fill('#puzzle-tiles', '1 4 2 3 7 0 6 8 5');
+  await page.click('#puzzle-set');
+  await page.selectOption('#puzzle-algorithm', 'ida');
+  await page.click('#puzzle-solve');
+  await page.locator('#puzzle-stats td[data-stat=status]').filter({ hasText: 'success' }).waitFor({ timeout: WAIT_MS });
+  assert.equal(await page.textContent('#puzzle-stats td[data-stat=moves]'), '5');
+  await page.waitForFunction(() => document.getElementById('puzzle-move-index').textContent === '5', null,
+    { timeout: WAIT_MS });
+  const shown = await page.$$eval('#puzzle-board div', (cells) => cells.map((c) => c.textContent));
+  assert.deepEqual(shown, ['', '1', '2', '3', '4', '5', '6', '7', '8'], 'the animation ends on the goal');
+  await page.screenshot({ path: path.join(artefacts, 'puzzle.png') });
+  // A shuffled board is solved too, by A* this time.
+  await page.click('#puzzle-shuffle');
+  await page.selectOption('#puzzle-algorithm', 'astar');
+  await page.click('#puzzle-solve');
+  await page.locator('#puzzle-stats td[data-stat=status]').filter({ hasText: 'success' }).waitFor({ timeout: WAIT_MS });
+  const moves = await page.textContent('#puzzle-stats td[data-stat=moves]');
+  await page.waitForFunction((m) => document.getElementById('puzzle-move-index').textContent === m, moves,
+    { timeout: WAIT_MS });
+  const final = await page.$$eval('#puzzle-board div', (cells) => cells.map((c) => c.textContent));
+  assert.deepEqual(final, ['', '1', '2', '3', '4', '5', '6', '7', '8']);
+  await page.click('#tabs button[data-view=grid]');
+}
+
+async function roadQueryCompares(page) {
+  await page.click('#tabs button[data-view=roads]');
+  await page.waitForFunction(() => window.viewer.roads.pixels !== undefined, null, { timeout: WAIT_MS });
+  const box = await page.locator('#roads-canvas').boundingBox();
+  const [a, b] = await page.evaluate(() => {
+    const p = window.viewer.roads.pixels;
+    return [p[10], p[5000]];
+  });
+  const scale = box.width / 720;
+  await page.mouse.click(box.x + a[0] * scale, box.y + a[1] * scale);
+  await page.mouse.click(box.x + b[0] * scale, box.y + b[1] * scale);
+  assert.equal(await page.textContent('#roads-from'), '10');
+  assert.equal(await page.textContent('#roads-to'), '5000');
+  await page.click('#roads-run');
+  await page.locator('#roads-results tr[data-algorithm=ch]').waitFor({ timeout: WAIT_MS });
+  const rows = await page.$$eval('#roads-results tr[data-algorithm]', (trs) => trs.map((tr) => ({
+    algorithm: tr.dataset.algorithm,
+    cost: tr.querySelector('td[data-stat=cost]').textContent,
+    settled: Number(tr.querySelector('td[data-stat=settled]').textContent),
+  })));
+  assert.deepEqual(rows.map((r) => r.algorithm), ['dijkstra', 'bidijkstra', 'astar', 'alt', 'ch']);
+  for (const r of rows) assert.equal(r.cost, rows[0].cost, `${r.algorithm} finds Dijkstra's cost`);
+  const settled = Object.fromEntries(rows.map((r) => [r.algorithm, r.settled]));
+  assert.ok(settled.ch < settled.dijkstra && settled.alt < settled.dijkstra, JSON.stringify(settled));
+  await page.check('input[name=roads-shown][value=alt]');
+  await page.screenshot({ path: path.join(artefacts, 'roads.png') });
+  await page.click('#tabs button[data-view=grid]');
+}
+
 const tests = [
   ['grid: draw a wall, place start and goal, run A*, the path avoids the wall', gridRunAvoidsTheWall],
   ['grid: step mode advances, play and pause', stepModeAdvances],
   ['grid: two algorithms side by side', compareTwoAlgorithms],
+  ['roads: two clicked vertices, five algorithms, one cost', roadQueryCompares],
+  ['8-puzzle: a typed and a shuffled board solved and animated to the goal', puzzleSolves],
 ];
 
 // ---- running ------------------------------------------------------------------------------------
