@@ -82,3 +82,10 @@ if [ -x "$build/bin/waymark_bench_crowd_detour" ]; then
   echo "steering: 1,000 agents on a navmesh, waymark's Simulation against Detour's dtCrowd (target <= 1.0x its tick time)"
   "$build/bin/waymark_bench_crowd_detour" | tee "$out/crowd_detour.jsonl"
 fi
+
+# The viewer's server under load (issue 15; docs/viewer.md): valid and hostile requests from
+# 16 clients for 60 s; requests served, p50/p99 latency, errors by kind, RSS over the run.
+if [ -x "$build/bin/waymark_serve_load" ]; then
+  echo "waymark serve: 16 clients for 60 s on loopback, valid and hostile requests mixed"
+  "$build/bin/waymark_serve_load" "$build/bin/waymark" data --clients 16 --seconds 60 | tee "$out/serve_load.txt"
+fi

@@ -1,6 +1,9 @@
-// Fuzz target: request bodies of the viewer's POST /api/path (`waymark serve`). Input: the
-// body. Every answer is JSON with a known status; a refusal says why; a success leads from
-// "from" to "to" over passable cells of the map it was given, by single steps.
+// Fuzz target: request bodies of the viewer's POST /api/path, /api/puzzle, /api/route and
+// /api/navmesh/path (`waymark serve`). Input: one body, sent to all four. Every answer is JSON with a known
+// status; a refusal says why; a grid path leads from "from" to "to" over passable cells of the
+// map it was given, by single steps; a puzzle solution replays by single moves to the goal;
+// every road algorithm asked finds the same cost; a navmesh's shortest path is no longer than
+// its funnel path.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -24,6 +27,7 @@ waymark::web::ApiLimits fuzz_limits() {
   limits.max_map_side = 128;
   limits.max_events = 256;
   limits.max_query_seconds = 0.05;
+  limits.max_puzzle_states = 1 << 14;
   return limits;
 }
 
@@ -53,19 +57,42 @@ void check_success(const json& request, const json& reply) {
   if (!(reply.at("cost").get<double>() >= 0) || !std::isfinite(reply.at("cost").get<double>())) finding();
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+void check_puzzle(const json& reply) {
   using waymark::fuzz::finding;
-  static const waymark::web::Api api(WAYMARK_FUZZ_DATA_DIR, fuzz_limits());
-  const std::string body(waymark::fuzz::text_of(data, size));
-  const waymark::web::Response response = api.path(body);
+  const json& boards = reply.at("boards");
+  if (boards.empty() || boards.size() != reply.at("moves").get<std::size_t>() + 1) finding();
+  for (std::size_t i = 0; i < boards.back().size(); ++i)
+    if (boards.back()[i] != i) finding();  // the goal: 0 1 2 ...
+  for (std::size_t i = 1; i < boards.size(); ++i) {
+    int differ = 0;
+    for (std::size_t c = 0; c < boards[i].size(); ++c) differ += boards[i][c] != boards[i - 1][c];
+    if (differ != 2) finding();
+  }
+}
+
+void check_route(const json& request, const json& reply) {
+  using waymark::fuzz::finding;
+  const json* first = nullptr;
+  for (const json& result : reply.at("results")) {
+    if (result.at("status") != "success") continue;
+    if (result.at("path").front() != request.at("from") || result.at("path").back() != request.at("to")) finding();
+    if (first && std::abs(result.at("cost").get<double>() - first->at("cost").get<double>()) >
+                     1e-9 * (1 + first->at("cost").get<double>()))
+      finding();
+    if (!first) first = &result;
+  }
+}
+
+/// The checks every answer gets, and `on_success` for a 200 whose "status" is success.
+template <class OnSuccess>
+void check_answer(const waymark::web::Response& response, const std::string& body, OnSuccess on_success) {
+  using waymark::fuzz::finding;
   const json reply = json::parse(response.body, nullptr, false);
   if (reply.is_discarded() || !reply.is_object()) finding();
   switch (response.status) {
     case 200: {
       const json request = json::parse(body);  // the API accepted it: it is JSON
-      if (reply.at("status") == "success") check_success(request, reply);
+      if (!reply.contains("status") || reply["status"] == "success") on_success(request, reply);
       else if (!reply.contains("reason")) finding();
       break;
     }
@@ -76,5 +103,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       break;
     default: finding();
   }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const waymark::web::Api api(WAYMARK_FUZZ_DATA_DIR, fuzz_limits());
+  const std::string body(waymark::fuzz::text_of(data, size));
+  check_answer(api.path(body), body, check_success);
+  check_answer(api.puzzle(body), body, [](const json&, const json& reply) { check_puzzle(reply); });
+  check_answer(api.route(body), body, check_route);
+  check_answer(api.navmesh_path(body), body, [](const json&, const json& reply) {
+    // Polyanya's path is the shortest: never longer than the funnel's.
+    const json& shortest = reply.at("shortest");
+    const json& funnel = reply.at("funnel");
+    if (shortest.at("status") == "success" && funnel.at("status") == "success" &&
+        shortest.at("length").get<double>() > funnel.at("length").get<double>() * (1 + 1e-9) + 1e-9)
+      waymark::fuzz::finding();
+  });
   return 0;
 }

@@ -35,7 +35,10 @@ void add_search_options(CLI::App* cmd, SearchArgs& a) {
                   "manhattan|octile|euclidean|chebyshev|zero (default: octile when 8-connected, "
                   "manhattan when 4-connected)");
   cmd->add_flag("--json", a.json, "machine-readable output");
-  cmd->add_option("--png", a.png, "write a picture of the path (and the cells expanded) to this PNG");
+  cmd->add_option("--png", a.png,
+                  "write a picture of the path, the cells expanded (shaded by order) and the open set, with a "
+                  "legend, to this PNG");
+  cmd->add_option("--svg", a.svg, "write the --png picture as SVG to this file");
   cmd->add_option("--max-nodes", a.max_nodes, "stop a query after it reaches this many nodes (>= 1)")
       ->capture_default_str();
   cmd->add_option("--max-cells", a.max_cells,
@@ -105,25 +108,64 @@ struct SpellCell {
   }
 };
 
+/// Records what a picture shows of a search: the cells in expansion order, and which are in
+/// the open set (opened after their last expansion).
+class SearchPicture final : public search::EventSink<CellId> {
+ public:
+  explicit SearchPicture(std::size_t cells) : open_(cells, 0) {}
+  void on_event(const search::Event<CellId>& e) override {
+    if (!e.has_node || e.node.value >= open_.size()) return;
+    if (e.kind == search::EventKind::expand) {
+      expanded.push_back(e.node);
+      open_[e.node.value] = 0;
+    } else if (e.kind == search::EventKind::open) {
+      open_[e.node.value] = 1;
+    }
+  }
+  [[nodiscard]] std::vector<CellId> open_set() const {
+    std::vector<CellId> cells;
+    for (std::uint32_t i = 0; i < open_.size(); ++i)
+      if (open_[i] != 0) cells.push_back(CellId{i});
+    return cells;
+  }
+  std::vector<CellId> expanded;
+
+ private:
+  std::vector<std::uint8_t> open_;
+};
+
+/// Where --png and --svg write.
+struct PictureFiles {
+  std::string png, svg;
+  [[nodiscard]] bool any() const { return !png.empty() || !svg.empty(); }
+};
+
 /// Runs the query once more with events on (so the timed run above is not slowed by them):
-/// streams them to `trace` and draws the path and the cells expanded to `png`, each when set.
-/// `limit` is the first run's whole-query budget beyond the planner's node limit. `drawn`, when
-/// given, is the polyline drawn instead of the replay's path (the smoothed waypoints).
-void replay(const GridPlanner& planner, CellId start, CellId goal, const std::string& trace, const std::string& png,
-            const search::Budget& limit = {}, const std::vector<CellId>* drawn = nullptr) {
-  if (trace.empty() && png.empty()) return;
+/// streams them to `trace` and draws the path, the cells expanded and the open set to the
+/// picture files, each when set. `limit` is the first run's whole-query budget beyond the
+/// planner's node limit. `smoothed`, when given, is drawn (orange) over the replay's path (grey).
+void replay(const GridPlanner& planner, CellId start, CellId goal, const std::string& trace,
+            const PictureFiles& pictures, const search::Budget& limit = {},
+            const std::vector<CellId>* smoothed = nullptr) {
+  if (trace.empty() && !pictures.any()) return;
   FanOut<CellId> sinks;
   std::optional<TraceWriter<CellId, SpellCell>> writer;
-  ExpandedNodes<CellId> expanded;
+  SearchPicture seen(planner.map().cell_count());
   if (!trace.empty()) sinks.add(&writer.emplace(trace, SpellCell{&planner.map()}));
-  if (!png.empty()) sinks.add(&expanded);
+  if (pictures.any()) sinks.add(&seen);
   search::QueryOptions<CellId> query = planner.options().query;
   query.events = &sinks;
   search::SearchHandle<CellId> search = planner.make_search(query);
   search::run_within(search, start, goal, limit);
   if (writer) writer->finish();
-  if (!png.empty() && !write_grid_png(planner.map(), drawn ? *drawn : search.path().nodes, expanded.nodes, png))
-    throw UsageError("cannot write picture to " + png);
+  if (!pictures.any()) return;
+  const std::vector<CellId> open = seen.open_set();
+  GridLayers layers{.path = search.path().nodes, .expanded = seen.expanded, .open = open, .start = start, .goal = goal};
+  if (smoothed) layers.smoothed = *smoothed;
+  if (!pictures.png.empty() && !write_grid_picture(planner.map(), layers, pictures.png, {}, PictureFormat::png))
+    throw UsageError("cannot write picture to " + pictures.png);
+  if (!pictures.svg.empty() && !write_grid_picture(planner.map(), layers, pictures.svg, {}, PictureFormat::svg))
+    throw UsageError("cannot write picture to " + pictures.svg);
 }
 
 }  // namespace
@@ -146,7 +188,8 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& a) {
                 "cell nearest the goal");
   cmd->add_flag("--smooth", a.smooth,
                 "smooth the path by line of sight under the --diagonal rule (never dearer): print its waypoints and "
-                "cost, and the search's cost as raw_cost; --png draws the smoothed waypoints");
+                "cost, and the search's cost as raw_cost; --png/--svg draw the smoothed path (orange) over the "
+                "search's (grey)");
   return cmd;
 }
 
@@ -232,7 +275,7 @@ int run_path(const PathArgs& a) {
         std::cout << "\n";
       }
     }
-    replay(planner, start, goal, a.trace, a.search.png, limit, a.smooth ? &smoothed.nodes : nullptr);
+    replay(planner, start, goal, a.trace, {a.search.png, a.search.svg}, limit, a.smooth ? &smoothed.nodes : nullptr);
     return st.succeeded() ? exit_ok : exit_not_found;
   });
 }
@@ -306,14 +349,16 @@ int run_scen(const ScenArgs& a) {
                   << m.found << " [" << to_string(m.state) << "]\n";
       }
     }
-    if (!a.search.png.empty() && r.longest.optimal >= 0) {
+    const PictureFiles pictures{a.search.png, a.search.svg};
+    if (pictures.any() && r.longest.optimal >= 0) {
       const GridMap map = load_movingai_map(r.longest.map_path);
       const GridPlanner planner(map, options.planner);
       replay(planner, map.cell(r.longest.start.x, r.longest.start.y), map.cell(r.longest.goal.x, r.longest.goal.y),
-             "", a.search.png);
+             "", pictures);
       if (!a.search.json)
         std::cout << "picture of the longest query (" << r.longest.map_path << ", length " << r.longest.optimal
-                  << "): " << a.search.png << "\n";
+                  << "): " << (pictures.png.empty() ? pictures.svg : pictures.png)
+                  << (pictures.png.empty() || pictures.svg.empty() ? "" : ", " + pictures.svg) << "\n";
     }
     return r.all_optimal() ? exit_ok : exit_not_found;
   });

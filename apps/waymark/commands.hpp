@@ -22,6 +22,7 @@ struct SearchArgs {
   std::string heuristic;  ///< empty: the rule's default
   bool json = false;
   std::string png;  ///< picture of the path, when set
+  std::string svg;  ///< the same picture as SVG, when set
   /// Nodes one query may reach before it stops, out of nodes (exit 1): a bound on time and
   /// memory for every algorithm, IDA* and DFS included. Raise it for larger maps.
   std::int64_t max_nodes = default_max_nodes;

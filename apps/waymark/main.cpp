@@ -13,12 +13,13 @@
 #include "navmesh_command.hpp"
 #include "puzzle_command.hpp"
 #include "regions_command.hpp"
+#include "render_command.hpp"
 #include "serve_command.hpp"
 #include "simulate_command.hpp"
 #include "visibility_command.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"waymark: game navigation - grid path queries, batch queries on threads, Moving AI benchmark runs, JPS+ preprocessing, road-graph routes, sliding-tile puzzles, navmesh paths, regions, visibility paths, steering simulations, a web viewer"};
+  CLI::App app{"waymark: game navigation - grid path queries, batch queries on threads, Moving AI benchmark runs, JPS+ preprocessing, road-graph routes, sliding-tile puzzles, navmesh paths, regions, visibility paths, steering simulations, pictures of worlds, a web viewer"};
   app.require_subcommand(1);
   waymark::cli::PathArgs path_args;
   waymark::cli::ScenArgs scen_args;
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
   waymark::cli::BatchArgs batch_args;
   waymark::cli::SimulateArgs simulate_args;
   waymark::cli::ServeArgs serve_args;
+  waymark::cli::RenderArgs render_args;
   CLI::App* path_cmd = waymark::cli::add_path_command(app, path_args);
   CLI::App* scen_cmd = waymark::cli::add_scen_command(app, scen_args);
   CLI::App* jps_table_cmd = waymark::cli::add_jps_table_command(app, jps_table_args);
@@ -42,6 +44,7 @@ int main(int argc, char** argv) {
   CLI::App* batch_cmd = waymark::cli::add_batch_command(app, batch_args);
   CLI::App* simulate_cmd = waymark::cli::add_simulate_command(app, simulate_args);
   CLI::App* serve_cmd = waymark::cli::add_serve_command(app, serve_args);
+  CLI::App* render_cmd = waymark::cli::add_render_command(app, render_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -52,7 +55,7 @@ int main(int argc, char** argv) {
     // One line, like every other error: "waymark: reason (see waymark [command] --help)".
     std::string reason = e.what();
     std::replace(reason.begin(), reason.end(), '\n', ' ');
-    constexpr const char* commands = "path, batch, scen, jps-table, graph, puzzle, navmesh, regions, visibility, simulate or serve";
+    constexpr const char* commands = "path, batch, scen, jps-table, graph, puzzle, navmesh, regions, visibility, simulate, render or serve";
     if (argc < 2) {
       reason = std::string("a command is required: ") + commands;
     } else if (argv[1][0] != '-' && app.get_subcommands().empty()) {
@@ -72,5 +75,6 @@ int main(int argc, char** argv) {
   if (batch_cmd->parsed()) return waymark::cli::run_batch(batch_args);
   if (simulate_cmd->parsed()) return waymark::cli::run_simulate(simulate_args);
   if (serve_cmd->parsed()) return waymark::cli::run_serve(serve_args);
+  if (render_cmd->parsed()) return waymark::cli::run_render(render_args);
   return waymark::cli::exit_bad_input;
 }

@@ -24,20 +24,23 @@ Vec3 point_arg(const std::string& text, const char* option) {
   return {c[0], c[1], c[2]};
 }
 
-NavMesh build(const NavmeshArgs& a, const TriangleMesh& model) {
-  if (a.build == "recast") return recast::build_nav_mesh(model, a.recast);
-  if (a.build == "triangles") {
-    return navmesh::build_from_triangles(model, {.max_slope_degrees = a.recast.agent_max_slope, .weld_distance = a.weld});
-  }
-  throw UsageError("--build must be recast or triangles, got " + waymark::quoted(a.build));
-}
-
 const char* status_name(Status s) {
   if (s.succeeded()) return "success";
   return s.has(StatusDetail::partial_result) ? "partial" : "failure";
 }
 
 }  // namespace
+
+NavMesh build_nav_mesh(const NavmeshArgs& a, const TriangleMesh& model, const std::string& obj) {
+  if (a.build != "recast" && a.build != "triangles")
+    throw UsageError("--build must be recast or triangles, got " + waymark::quoted(a.build));
+  try {
+    if (a.build == "recast") return recast::build_nav_mesh(model, a.recast);
+    return navmesh::build_from_triangles(model, {.max_slope_degrees = a.recast.agent_max_slope, .weld_distance = a.weld});
+  } catch (const BuildError& e) {  // the model is at fault: say which file
+    throw LoadError(obj, 0, e.what());
+  }
+}
 
 CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& a) {
   CLI::App* cmd = app.add_subcommand("navmesh", "paths on a navigation mesh built from a Wavefront OBJ model");
@@ -73,7 +76,8 @@ CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& a) {
   cmd->add_option("--weld", a.weld, "triangles: vertices closer than this become one")->capture_default_str();
   cmd->add_option("--png", a.png,
                   "draw the mesh from above and every path found to this PNG (one query with --mode shortest: "
-                  "the funnel path too, in blue)");
+                  "the funnel path too, in blue), with a legend");
+  cmd->add_option("--svg", a.svg, "write the --png picture as SVG to this file");
   cmd->add_flag("--json", a.json,
                 "one JSON object per query (status, length, corners, polys), then {queries, mean_us, build_ms}");
   return cmd;
@@ -94,13 +98,7 @@ int run_navmesh(const NavmeshArgs& a) {
     }
     const TriangleMesh model = io::load_obj(a.obj);
     const Stopwatch build_time;
-    const NavMesh nav = [&] {
-      try {
-        return build(a, model);
-      } catch (const BuildError& e) {  // the model is at fault: say which file
-        throw LoadError(a.obj, 0, e.what());
-      }
-    }();
+    const NavMesh nav = build_nav_mesh(a, model, a.obj);
     const double build_ms = build_time.seconds() * milliseconds_per_second;
 
     NavMeshQuery query(nav, {.mode = *mode});
@@ -113,7 +111,7 @@ int run_navmesh(const NavmeshArgs& a) {
       total_s += t.seconds();
       found += st.succeeded() ? 1 : 0;
       const navmesh::NavPath& p = query.path();
-      if (!a.png.empty() && !p.corners.empty()) drawn.push_back(p.corners);
+      if ((!a.png.empty() || !a.svg.empty()) && !p.corners.empty()) drawn.push_back(p.corners);
       if (a.json) {
         std::cout << nlohmann::ordered_json{{"status", status_name(st)},
                                             {"length", p.length},
@@ -133,13 +131,16 @@ int run_navmesh(const NavmeshArgs& a) {
       }
     }
     const double mean_us = queries.empty() ? 0.0 : total_s * microseconds_per_second / static_cast<double>(queries.size());
-    if (!a.png.empty()) {
+    if (!a.png.empty() || !a.svg.empty()) {
       if (single && *mode == navmesh::NavMode::shortest) {  // what the shortest path saves, in sight
         NavMeshQuery funnel(nav, {.mode = navmesh::NavMode::funnel});
         funnel.find_path(queries[0].from, queries[0].to);
         if (!funnel.path().corners.empty()) drawn.push_back(funnel.path().corners);
       }
-      if (!render::write_navmesh_png(nav, drawn, a.png)) throw UsageError("cannot write picture to " + a.png);
+      if (!a.png.empty() && !render::write_navmesh_picture(nav, drawn, a.png, {}, render::PictureFormat::png))
+        throw UsageError("cannot write picture to " + a.png);
+      if (!a.svg.empty() && !render::write_navmesh_picture(nav, drawn, a.svg, {}, render::PictureFormat::svg))
+        throw UsageError("cannot write picture to " + a.svg);
     }
     if (a.json) {
       std::cout << nlohmann::ordered_json{{"queries", queries.size()}, {"mean_us", mean_us}, {"build_ms", build_ms}}.dump()

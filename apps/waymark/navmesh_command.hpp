@@ -22,7 +22,13 @@ struct NavmeshArgs {
   double weld = navmesh::TriangleBuildParams{}.weld_distance;
   bool json = false;
   std::string png;  ///< picture of the mesh and the paths
+  std::string svg;  ///< the same picture as SVG
 };
+
+/// The navmesh of `model` built as --build and the Recast/weld options of `args` ask (the
+/// `navmesh` and `render` commands): a model Recast cannot build from is a LoadError naming
+/// `obj`, an unknown --build a UsageError.
+navmesh::NavMesh build_nav_mesh(const NavmeshArgs& args, const TriangleMesh& model, const std::string& obj);
 
 CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& args);
 int run_navmesh(const NavmeshArgs& args);

@@ -102,6 +102,7 @@ CLI::App* add_regions_command(CLI::App& app, RegionsArgs& a) {
       ->capture_default_str();
   cmd->add_flag("--json", a.json, "machine-readable output");
   cmd->add_option("--png", a.png, "write a region map (a colour per region, walls black, seeds white) to this PNG");
+  cmd->add_option("--svg", a.svg, "write the --png region map as SVG to this file");
   cmd->add_option("--scen", a.scen,
                   "run every query of this Moving AI scenario with coarse-then-fine planning and with A*, and "
                   "report expansions and cost ratios");
@@ -135,12 +136,16 @@ int run_regions(const RegionsArgs& a) {
 
     std::optional<PlanComparison> plans;
     if (!a.scen.empty()) plans = compare_plans(map, regions, rule, a.scen, margin);
-    if (!a.png.empty()) {
+    if (!a.png.empty() || !a.svg.empty()) {
       std::vector<CellId> seed_cells;
       for (const std::uint32_t s : regions.seeds()) seed_cells.push_back(CellId{s});
       static_assert(render::no_label == no_region);
-      if (!render::write_region_png(map, regions.labels(), seed_cells, a.png))
+      if (!a.png.empty() &&
+          !render::write_region_picture(map, regions.labels(), seed_cells, a.png, {}, render::PictureFormat::png))
         throw UsageError("cannot write picture to " + a.png);
+      if (!a.svg.empty() &&
+          !render::write_region_picture(map, regions.labels(), seed_cells, a.svg, {}, render::PictureFormat::svg))
+        throw UsageError("cannot write picture to " + a.svg);
     }
 
     nlohmann::ordered_json adjacency = nlohmann::ordered_json::array();

@@ -20,6 +20,7 @@ struct RegionsArgs {
   std::string diagonal = "no-corner-cutting";
   bool json = false;
   std::string png;   ///< region map picture, when set
+  std::string svg;   ///< the same picture as SVG, when set
   std::string scen;  ///< Moving AI scenario: coarse-then-fine against A*, when set
   std::int64_t corridor_margin = 0;
   std::int64_t max_cells = static_cast<std::int64_t>(io::default_max_map_cells);

@@ -6,10 +6,13 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "cli_support.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/io/scene.hpp"
+#include "waymark/render/grid_png.hpp"
 #include "waymark/steer/simulation.hpp"
 
 namespace waymark::cli {
@@ -64,6 +67,35 @@ class SceneTrace {
   std::string line_;
 };
 
+/// A trail keeps a position when the agent has moved this far (cells) from the last one kept:
+/// a long run's picture stays small.
+constexpr double trail_step_cells = 0.1;
+
+/// The positions of every agent over the run, for --png/--svg.
+class Trails {
+ public:
+  explicit Trails(const steer::Simulation& sim)
+      : min_step_(trail_step_cells * sim.map()->params().cell_size), trails_(sim.size()) {
+    record(sim);
+  }
+  void record(const steer::Simulation& sim) {
+    for (std::size_t i = 0; i < trails_.size(); ++i) {
+      const Vec2 p = sim.state(steer::AgentId{static_cast<std::uint32_t>(i)}).position;
+      std::vector<Vec2>& t = trails_[i];
+      if (t.size() < 2 || length(p - t[t.size() - 2]) >= min_step_) {
+        t.push_back(p);
+      } else {
+        t.back() = p;  // the last point always follows the agent
+      }
+    }
+  }
+  [[nodiscard]] const std::vector<std::vector<Vec2>>& trails() const { return trails_; }
+
+ private:
+  double min_step_;
+  std::vector<std::vector<Vec2>> trails_;
+};
+
 }  // namespace
 
 CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& a) {
@@ -73,6 +105,8 @@ CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& a) {
   cmd->add_option("--steps", a.steps, "stop after this many ticks, 1 or more (default: the scene's max_steps)");
   cmd->add_flag("--json", a.json, "end with one JSON summary object");
   cmd->add_option("--trace", a.trace, "write every tick's positions to FILE (JSON lines)");
+  cmd->add_option("--png", a.png, "write a picture of the map and every agent's trail, with a legend, to this PNG");
+  cmd->add_option("--svg", a.svg, "write the --png picture as SVG to this file");
   return cmd;
 }
 
@@ -94,9 +128,19 @@ int run_simulate(const SimulateArgs& a) {
       trace = std::make_unique<SceneTrace>(a.trace, a.scene, spec, *sim);
       trace->tick(*sim);
     }
+    std::optional<Trails> trails;
+    if (!a.png.empty() || !a.svg.empty()) trails.emplace(*sim);
     while (sim->stats().ticks < steps && !sim->all_arrived()) {
       sim->step(spec.dt);
       if (trace) trace->tick(*sim);
+      if (trails) trails->record(*sim);
+    }
+    if (trails) {
+      const render::GridLayers layers{.trails = trails->trails()};
+      if (!a.png.empty() && !render::write_grid_picture(*sim->map(), layers, a.png, {}, render::PictureFormat::png))
+        throw UsageError("cannot write picture to " + a.png);
+      if (!a.svg.empty() && !render::write_grid_picture(*sim->map(), layers, a.svg, {}, render::PictureFormat::svg))
+        throw UsageError("cannot write picture to " + a.svg);
     }
     const steer::SimulationStats& s = sim->stats();
     const double clearance = std::isfinite(s.min_clearance) ? s.min_clearance : sim->params().clearance_cap;

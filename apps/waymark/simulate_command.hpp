@@ -18,6 +18,8 @@ struct SimulateArgs {
   std::int64_t steps = unset_steps;
   bool json = false;
   std::string trace;
+  std::string png;  ///< picture of the map and every agent's trail, when set
+  std::string svg;  ///< the same picture as SVG, when set
 };
 
 CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& args);

@@ -9,6 +9,7 @@
 
 #include "waymark/core/stopwatch.hpp"
 #include "waymark/io/polygons.hpp"
+#include "waymark/render/visibility_png.hpp"
 #include "waymark/visibility/visibility_query.hpp"
 
 namespace waymark::cli {
@@ -53,6 +54,10 @@ CLI::App* add_visibility_command(CLI::App& app, VisibilityArgs& a) {
   cmd->add_flag("--no-corners", a.no_corners, "only the file's hand-placed points (paths are no longer the shortest)");
   cmd->add_flag("--json", a.json,
                 "one JSON object: status, length, path [[x,y],...], points, edges, overlay_arcs, expanded, time_us, build_ms");
+  cmd->add_option("--png", a.png,
+                  "write a picture of the obstacles (and their inflation by --radius), the visibility edges and the "
+                  "path, with a legend, to this PNG");
+  cmd->add_option("--svg", a.svg, "write the --png picture as SVG to this file");
   return cmd;
 }
 
@@ -116,6 +121,11 @@ int run_visibility(const VisibilityArgs& a) {
                 << " ms; query: " << query.overlay_arc_count() << " overlay arcs, " << query.stats().expanded
                 << " expanded, " << time_us << " us\n";
     }
+    const std::span<const Vec2> drawn = st.succeeded() ? std::span<const Vec2>(p.points) : std::span<const Vec2>();
+    if (!a.png.empty() && !render::write_visibility_picture(graph, drawn, a.png, {}, render::PictureFormat::png))
+      throw UsageError("cannot write picture to " + a.png);
+    if (!a.svg.empty() && !render::write_visibility_picture(graph, drawn, a.svg, {}, render::PictureFormat::svg))
+      throw UsageError("cannot write picture to " + a.svg);
     return st.succeeded() ? exit_ok : exit_not_found;
   });
 }

@@ -18,6 +18,8 @@ struct VisibilityArgs {
   double arc_step = visibility::VisibilityParams{}.arc_step_degrees;
   bool no_corners = false;
   bool json = false;
+  std::string png;  ///< picture of the obstacles, the visibility edges and the path, when set
+  std::string svg;  ///< the same picture as SVG, when set
 };
 
 CLI::App* add_visibility_command(CLI::App& app, VisibilityArgs& args);

@@ -1,44 +1,78 @@
 #pragma once
-// What the PNG writers share (not installed, not public): colours, an image with its cairo
-// context, dots and polylines.
+// What the picture writers share (not installed, not public): a picture of either format with
+// its cairo context, the legend strip, dots and polylines.
 
 #include <cairo.h>
 
+#include <cstdint>
 #include <memory>
 #include <numbers>
 #include <span>
 #include <string>
+#include <vector>
+
+#include "waymark/render/picture.hpp"
 
 namespace waymark::render::detail {
 
-struct Rgb {
-  double r, g, b;
-};
-inline constexpr Rgb path_color{0.90, 0.35, 0.05};
-inline constexpr Rgb start_color{0.10, 0.70, 0.20};
-inline constexpr Rgb goal_color{0.85, 0.10, 0.10};
+using render::Rgb;
+inline constexpr Rgb path_color = palette::path;
+inline constexpr Rgb start_color = palette::start;
+inline constexpr Rgb goal_color = palette::goal;
 
 inline void set_color(cairo_t* cr, Rgb c) { cairo_set_source_rgb(cr, c.r, c.g, c.b); }
 
-/// An RGB image of width × height pixels, painted `background`.
-class Canvas {
+/// How a legend entry shows its colour.
+enum class Swatch : std::uint8_t { square, line, dot, outline };
+
+struct LegendEntry {
+  Rgb color;
+  std::string label;
+  Swatch swatch = Swatch::square;
+};
+
+/// A strip of colour keys below a picture: entries flow left to right in rows as wide as the
+/// picture, the text size grows with the picture's width (readable when a large picture is
+/// shown scaled down).
+class Legend {
  public:
-  Canvas(int width_px, int height_px, Rgb background)
-      : surface_(cairo_image_surface_create(CAIRO_FORMAT_RGB24, width_px, height_px), &cairo_surface_destroy),
-        context_(nullptr, &cairo_destroy) {
-    if (!ok()) return;
-    context_.reset(cairo_create(surface_.get()));
-    set_color(cr(), background);
-    cairo_paint(cr());
-  }
-  [[nodiscard]] bool ok() const { return cairo_surface_status(surface_.get()) == CAIRO_STATUS_SUCCESS; }
-  [[nodiscard]] cairo_t* cr() const { return context_.get(); }
-  bool write(const std::string& file) const {
-    cairo_surface_flush(surface_.get());
-    return cairo_surface_write_to_png(surface_.get(), file.c_str()) == CAIRO_STATUS_SUCCESS;
-  }
+  Legend() = default;
+  Legend(std::vector<LegendEntry> entries, int width_px);
+  [[nodiscard]] int height_px() const { return height_px_; }
+  /// Draws the strip with its top edge at `top` (pixels), across `width_px`.
+  void draw(cairo_t* cr, double top, int width_px) const;
 
  private:
+  struct Placed {
+    double x;
+    int row;
+  };
+  std::vector<LegendEntry> entries_;
+  std::vector<Placed> placed_;
+  double font_px_ = 0;
+  int height_px_ = 0;
+};
+
+/// The smallest width of a picture with a legend, pixels (narrower maps get a wider canvas,
+/// the map at its left): room for a few keys per row.
+inline constexpr int legend_min_width_px = 360;
+
+/// A picture of width × height pixels painted `background`, written as PNG or SVG (the same
+/// drawing calls for both). An SVG picture's file is opened at construction and completed by
+/// write(); a PNG is rendered in memory and saved by write().
+class Canvas {
+ public:
+  Canvas(const std::string& file, PictureFormat format, int width_px, int height_px, Rgb background);
+  [[nodiscard]] bool ok() const { return cairo_surface_status(surface_.get()) == CAIRO_STATUS_SUCCESS && context_ &&
+                                         cairo_status(context_.get()) == CAIRO_STATUS_SUCCESS; }
+  [[nodiscard]] cairo_t* cr() const { return context_.get(); }
+  [[nodiscard]] PictureFormat format() const { return format_; }
+  /// Saves (PNG) or completes (SVG) the file; false when cairo could not.
+  bool write();
+
+ private:
+  std::string file_;
+  PictureFormat format_;
   std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)> surface_;
   std::unique_ptr<cairo_t, decltype(&cairo_destroy)> context_;
 };
@@ -51,17 +85,24 @@ inline void dot(cairo_t* cr, double x, double y, double radius, Rgb color) {
   cairo_fill(cr);
 }
 
-/// A round-jointed polyline through `points` (each with .x and .y in pixels), then a green dot
-/// at its start and a red one at its end.
+/// A round-jointed polyline through `points` (each with .x and .y in pixels).
 template <class Point>
-void path_with_ends(cairo_t* cr, std::span<const Point> points, double width, double end_radius, Rgb color = path_color) {
+void polyline(cairo_t* cr, std::span<const Point> points, double width, Rgb color) {
   if (points.empty()) return;
   set_color(cr, color);
   cairo_set_line_width(cr, width);
   cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
   cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+  cairo_new_path(cr);
   for (const Point& p : points) cairo_line_to(cr, p.x, p.y);
   cairo_stroke(cr);
+}
+
+/// polyline(), then a green dot at its start and a red one at its end.
+template <class Point>
+void path_with_ends(cairo_t* cr, std::span<const Point> points, double width, double end_radius, Rgb color = path_color) {
+  if (points.empty()) return;
+  polyline(cr, points, width, color);
   dot(cr, points.front().x, points.front().y, end_radius, start_color);
   dot(cr, points.back().x, points.back().y, end_radius, goal_color);
 }

@@ -22,13 +22,14 @@ constexpr Rgb wall_color{0.10, 0.10, 0.12};
 constexpr double portal_width_px = 0.5;
 constexpr double wall_width_px = 1.5;
 constexpr std::array<Rgb, 3> path_colors{detail::path_color, Rgb{0.15, 0.40, 0.85}, Rgb{0.55, 0.20, 0.65}};
+constexpr std::array<const char*, 3> path_names{"path", "2nd path", "3rd path"};
 
 Rgb mix(Rgb a, Rgb b, double t) { return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t}; }
 
 }  // namespace
 
-bool write_navmesh_png(const NavMesh& nav, std::span<const std::vector<Vec3>> paths, const std::string& file,
-                       const NavMeshPictureStyle& style) {
+bool write_navmesh_picture(const NavMesh& nav, std::span<const std::vector<Vec3>> paths, const std::string& file,
+                           const NavMeshPictureStyle& style, PictureFormat format) {
   if (!(style.margin_px >= 0) || style.target_size_px <= 2 * style.margin_px || !(style.path_width_px > 0) ||
       !(style.endpoint_radius_px > 0) || nav.poly_count() == 0) {
     return false;
@@ -39,8 +40,22 @@ bool write_navmesh_png(const NavMesh& nav, std::span<const std::vector<Vec3>> pa
   const auto pixel = [&](Vec3 p) {
     return Vec2{style.margin_px + (p.x - box.min.x) * scale, style.margin_px + (p.z - box.min.z) * scale};
   };
-  const detail::Canvas canvas(static_cast<int>(span_x * scale + 2 * style.margin_px) + 1,
-                              static_cast<int>(span_z * scale + 2 * style.margin_px) + 1, background_color);
+  const int mesh_w = static_cast<int>(span_x * scale + 2 * style.margin_px) + 1;
+  const int mesh_h = static_cast<int>(span_z * scale + 2 * style.margin_px) + 1;
+  std::vector<detail::LegendEntry> keys;
+  if (style.legend) {
+    keys = {{low_color, "low floor"}, {high_color, "high floor"}, {wall_color, "wall", detail::Swatch::line},
+            {portal_color, "portal", detail::Swatch::line}};
+    for (std::size_t i = 0; i < std::min(paths.size(), path_colors.size()); ++i)
+      keys.push_back({path_colors[i], path_names[i], detail::Swatch::line});
+    if (!paths.empty()) {
+      keys.push_back({detail::start_color, "start", detail::Swatch::dot});
+      keys.push_back({detail::goal_color, "goal", detail::Swatch::dot});
+    }
+  }
+  const int width = keys.empty() ? mesh_w : std::max(mesh_w, detail::legend_min_width_px);
+  const detail::Legend legend(std::move(keys), width);
+  detail::Canvas canvas(file, format, width, mesh_h + legend.height_px(), background_color);
   if (!canvas.ok()) return false;
   cairo_t* cr = canvas.cr();
 
@@ -79,7 +94,13 @@ bool write_navmesh_png(const NavMesh& nav, std::span<const std::vector<Vec3>> pa
     detail::path_with_ends(cr, std::span<const Vec2>(points), style.path_width_px, style.endpoint_radius_px,
                            path_colors[i % path_colors.size()]);
   }
-  return canvas.write(file);
+  legend.draw(cr, mesh_h, width);
+  return canvas.write();
+}
+
+bool write_navmesh_png(const NavMesh& nav, std::span<const std::vector<Vec3>> paths, const std::string& file,
+                       const NavMeshPictureStyle& style) {
+  return write_navmesh_picture(nav, paths, file, style, PictureFormat::png);
 }
 
 }  // namespace waymark::render

@@ -19,8 +19,13 @@
 #include "waymark/grid/path_smoothing.hpp"
 #include "waymark/io/event_json.hpp"
 #include "waymark/io/movingai.hpp"
+#include "waymark/io/obj.hpp"
+#include "waymark/navmesh/nav_query.hpp"
+#include "waymark/recast/recast_build.hpp"
 #include "waymark/puzzle/solver.hpp"
+#include "waymark/regions/labeling.hpp"
 #include "waymark/search/budget.hpp"
+#include "waymark/steer/simulation.hpp"
 
 namespace waymark::web {
 namespace {
@@ -33,6 +38,7 @@ constexpr int http_bad_request = 400;
 constexpr int http_not_found = 404;
 constexpr int http_method_not_allowed = 405;
 constexpr int http_too_large = 413;
+constexpr int http_too_many = 429;
 constexpr double microseconds_per_second = 1e6;
 /// Longest map name a request may give (names are file stems of DATA/maps).
 constexpr std::size_t max_map_name_length = 128;
@@ -158,6 +164,10 @@ Api::Api(std::filesystem::path data_dir, ApiLimits limits) : data_dir_(std::move
     if (entry.path().extension() == ".map") map_names_.push_back(entry.path().stem().string());
   }
   std::sort(map_names_.begin(), map_names_.end());
+  for (const auto& entry : std::filesystem::directory_iterator(data_dir_ / "meshes", ec)) {
+    if (entry.path().extension() == ".obj") mesh_names_.push_back(entry.path().stem().string());
+  }
+  std::sort(mesh_names_.begin(), mesh_names_.end());
 }
 
 namespace {
@@ -189,6 +199,7 @@ Response Api::maps() const {
     json algorithms = json::array();
     for (const auto& [a, name] : grid::algorithm_names) algorithms.push_back(name);
     return Response{http_ok, text_of(json{{"maps", list},
+                                          {"meshes", mesh_names_},
                                   {"algorithms", algorithms},
                                   {"heuristics", {"octile", "manhattan", "euclidean", "chebyshev", "zero"}},
                                   {"diagonals", {"no-corner-cutting", "at-most-one-obstacle", "always", "never"}},
@@ -587,6 +598,288 @@ Response Api::route(std::string_view body) const {
   });
 }
 
+// ---- navmeshes ---------------------------------------------------------------------------
+
+struct Api::Level {
+  navmesh::NavMesh mesh;
+  std::string picture;  ///< GET /api/navmesh's answer, made once
+};
+
+std::shared_ptr<const Api::Level> Api::level(const std::string& name) const {
+  check_name(name);
+  if (!std::binary_search(mesh_names_.begin(), mesh_names_.end(), name))
+    throw ApiError(http_not_found, "no bundled level \"" + name + "\" (GET /api/maps lists them)");
+  const std::lock_guard lock(levels_mutex_);  // one build at a time; later requests share it
+  if (const auto it = levels_.find(name); it != levels_.end()) return it->second;
+  const TriangleMesh model = io::load_obj((data_dir_ / "meshes" / (name + ".obj")).string());
+  auto level = std::make_shared<Level>(Level{recast::build_nav_mesh(model), {}});
+  const navmesh::NavMesh& mesh = level->mesh;
+  json vertices = json::array();
+  for (const Vec3& v : mesh.vertices()) vertices.push_back({v.x, v.y, v.z});
+  json polys = json::array();
+  json portals = json::array();
+  for (std::size_t i = 0; i < mesh.poly_count(); ++i) {
+    const PolyId p{static_cast<std::uint32_t>(i)};
+    polys.push_back(mesh.corners(p));
+    const auto corners = mesh.corners(p);
+    const auto neighbors = mesh.neighbors(p);
+    for (std::size_t k = 0; k < corners.size(); ++k) {
+      if (neighbors[k].valid() && neighbors[k].value > p.value)  // each portal once
+        portals.push_back({corners[k], corners[(k + 1) % corners.size()]});
+    }
+  }
+  const Aabb3& b = mesh.bounds();
+  level->picture = text_of(json{{"name", name},
+                                {"bounds", {{b.min.x, b.min.y, b.min.z}, {b.max.x, b.max.y, b.max.z}}},
+                                {"vertices", vertices},
+                                {"polys", polys},
+                                {"portals", portals}});
+  levels_.emplace(name, level);
+  return level;
+}
+
+Response Api::navmesh(std::string_view name) const {
+  return guarded([&] { return Response{http_ok, level(std::string(name))->picture}; });
+}
+
+namespace {
+
+/// A point on a level: [x, y, z], or [x, z] in plan (then the height is found: the polygon
+/// under or over it nearest the middle of the level's height).
+Vec3 level_point(const json& request, const char* key, const navmesh::NavMesh& mesh) {
+  const json& v = field(request, key);
+  const std::string what = std::string("\"") + key + "\"";
+  if (!v.is_array() || (v.size() != 2 && v.size() != 3) ||
+      !std::all_of(v.begin(), v.end(), [](const json& c) { return c.is_number() && std::isfinite(c.get<double>()); }))
+    throw ApiError(http_bad_request, what + " must be [x, y, z] or [x, z], finite numbers");
+  if (v.size() == 3) return {v[0].get<double>(), v[1].get<double>(), v[2].get<double>()};
+  const Aabb3& b = mesh.bounds();
+  const Vec3 centre{v[0].get<double>(), 0.5 * (b.min.y + b.max.y), v[1].get<double>()};
+  constexpr double plan_tolerance = 0.5;  // world units around the click
+  const auto nearest = mesh.nearest_poly(centre, {plan_tolerance, 0.5 * (b.max.y - b.min.y) + 1, plan_tolerance});
+  if (!nearest) throw ApiError(http_bad_request, what + " is not on the mesh");
+  return nearest->point;
+}
+
+json nav_path_json(const navmesh::NavPath& path, const SearchStats& stats) {
+  json corners = json::array();
+  for (const Vec3& c : path.corners) corners.push_back({c.x, c.y, c.z});
+  json j = {{"status", to_string(path.status.state)},
+            {"partial", path.status.has(StatusDetail::partial_result)},
+            {"length", path.length},
+            {"corners", corners},
+            {"polys", path.polys.size()},
+            {"expanded", stats.expanded},
+            {"time_us", stats.time_s * microseconds_per_second}};
+  if (!path.status.succeeded()) j["reason"] = failure_reason(path.status);
+  return j;
+}
+
+}  // namespace
+
+Response Api::navmesh_path(std::string_view body) const {
+  return guarded([&] {
+    const json request = request_object(body, limits_);
+    const auto lvl = level(text_field(request, "mesh", "nav_test"));
+    const Vec3 from = level_point(request, "from", lvl->mesh);
+    const Vec3 to = level_point(request, "to", lvl->mesh);
+    json reply = {{"from", {from.x, from.y, from.z}}, {"to", {to.x, to.y, to.z}}};
+    for (const navmesh::NavMode mode : {navmesh::NavMode::shortest, navmesh::NavMode::funnel}) {
+      navmesh::NavQueryOptions options;
+      options.mode = mode;
+      navmesh::NavMeshQuery query(lvl->mesh, options);
+      query.begin(from, to);
+      query.step(time_budget(limits_.max_query_seconds));
+      reply[std::string(name_of(navmesh::nav_mode_names, mode))] = nav_path_json(query.path(), query.stats());
+    }
+    return Response{http_ok, text_of(reply)};
+  });
+}
+
+// ---- regions -----------------------------------------------------------------------------
+
+Response Api::regions(std::string_view body) const {
+  return guarded([&] {
+    const json request = request_object(body, limits_);
+    const grid::GridMap map = request_map(field(request, "map"), map_names_, data_dir_, limits_, false);
+    const json& seeds_json = field(request, "seeds");
+    if (!seeds_json.is_array() || seeds_json.empty() || seeds_json.size() > limits_.max_region_seeds)
+      throw ApiError(http_bad_request,
+                     "\"seeds\" must be 1 to " + std::to_string(limits_.max_region_seeds) + " cells [x, y]");
+    std::vector<CellCoord> seeds;
+    for (std::size_t i = 0; i < seeds_json.size(); ++i) {
+      const json& c = seeds_json[i];
+      const std::string what = "\"seeds\"[" + std::to_string(i) + "]";
+      if (!c.is_array() || c.size() != 2) throw ApiError(http_bad_request, what + " must be [x, y]");
+      seeds.push_back({whole_number(c[0], 0, map.width() - 1, what + "[0]"), whole_number(c[1], 0, map.height() - 1, what + "[1]")});
+    }
+    if (const auto problem = regions::find_seed_problem(map, seeds))
+      throw ApiError(http_bad_request, "seed " + std::to_string(problem->index + 1) + ": " + problem->reason);
+    regions::GridRegionParams params;
+    const std::string metric = text_field(request, "metric", "geodesic");
+    if (metric != "geodesic" && metric != "euclidean") throw ApiError(http_bad_request, "\"metric\" is geodesic or euclidean");
+    params.metric = metric == "geodesic" ? regions::Metric::geodesic : regions::Metric::euclidean;
+    const std::string diagonal = text_field(request, "diagonal", "no-corner-cutting");
+    const auto rule = grid::parse_diagonal_rule(diagonal);
+    if (!rule) throw ApiError(http_bad_request, "unknown diagonal rule \"" + diagonal + "\"");
+    params.diagonal = *rule;
+    const auto started = std::chrono::steady_clock::now();
+    const regions::Regions r = regions::label_grid(map, seeds, params);
+    const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count();
+    json labels = json::array();
+    for (const regions::RegionId id : r.labels()) labels.push_back(id == regions::no_region ? -1 : static_cast<std::int64_t>(id));
+    return Response{http_ok, text_of(json{{"regions", r.region_count()},
+                                          {"width", map.width()},
+                                          {"height", map.height()},
+                                          {"labels", labels},
+                                          {"sizes", r.sizes()},
+                                          {"time_us", us}})};
+  });
+}
+
+// ---- live simulations --------------------------------------------------------------------
+
+struct Api::Session {
+  std::mutex mutex;  ///< one request at a time steps or grows it
+  std::unique_ptr<steer::Simulation> sim;
+  double dt = 0.05;
+  std::chrono::steady_clock::time_point used;
+};
+
+namespace {
+
+using SimClock = std::chrono::steady_clock;
+
+/// A point of the map in world units (cell (x, y) spans [x, x+1) × [y, y+1)) on a passable cell.
+Vec2 sim_point(const json& object, const char* key, const grid::GridMap& map) {
+  const json& v = field(object, key);
+  const std::string what = std::string("\"") + key + "\"";
+  if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number())
+    throw ApiError(http_bad_request, what + " must be [x, y]");
+  const Vec2 p{v[0].get<double>(), v[1].get<double>()};
+  if (!(p.x >= 0 && p.y >= 0 && p.x < map.width() && p.y < map.height()) ||
+      !map.passable(static_cast<int>(p.x), static_cast<int>(p.y)))
+    throw ApiError(http_bad_request, what + " is outside the map or on a blocked cell");
+  return p;
+}
+
+/// The agent as the page draws it: [x, y, arrived (0/1)].
+json sim_state(const steer::Simulation& sim) {
+  json agents = json::array();
+  for (std::size_t i = 0; i < sim.size(); ++i) {
+    const steer::AgentId id{static_cast<std::uint32_t>(i)};
+    const Vec2 p = sim.state(id).position;
+    agents.push_back({p.x, p.y, sim.arrived(id) ? 1 : 0});
+  }
+  const steer::SimulationStats& s = sim.stats();
+  return {{"tick", s.ticks},
+          {"agents", agents},
+          {"stats",
+           {{"agents", sim.size()},
+            {"arrived", s.arrived},
+            {"collisions", s.collisions},
+            {"min_clearance", std::isfinite(s.min_clearance) ? s.min_clearance : sim.params().clearance_cap},
+            {"mean_tick_us", s.mean_tick_us()}}}};
+}
+
+void add_sim_agent(steer::Simulation& sim, const json& agent, std::size_t max_agents) {
+  if (!agent.is_object()) throw ApiError(http_bad_request, "an agent must be {\"start\": [x, y], \"goal\": [x, y]}");
+  if (sim.size() >= max_agents)
+    throw ApiError(http_too_large, "a simulation holds at most " + std::to_string(max_agents) + " agents");
+  steer::AgentParams params;
+  params.radius = number_field(agent, "radius", params.radius);
+  params.max_speed = number_field(agent, "max_speed", params.max_speed);
+  if (!params.valid()) throw ApiError(http_bad_request, "agent radius and max_speed must be positive");
+  const Vec2 start = sim_point(agent, "start", *sim.map());
+  const Vec2 goal = sim_point(agent, "goal", *sim.map());
+  sim.add_agent(params, start, goal);
+}
+
+}  // namespace
+
+std::shared_ptr<Api::Session> Api::session(const std::string& body) const {
+  const json request = request_object(body, limits_);
+  const json& id = field(request, "id");
+  if (!id.is_number_unsigned()) throw ApiError(http_bad_request, "\"id\" must be the number /api/sim/start gave");
+  const std::lock_guard lock(sessions_mutex_);
+  const auto it = sessions_.find(id.get<std::uint64_t>());
+  if (it == sessions_.end()) throw ApiError(http_not_found, "no simulation " + id.dump() + " (stopped, or idle too long)");
+  return it->second;
+}
+
+Response Api::sim_start(std::string_view body) const {
+  return guarded([&] {
+    const json request = request_object(body, limits_);
+    steer::SimulationParams params;
+    const double seed = number_field(request, "seed", 1);
+    if (!(seed >= 0 && seed < 9.0e15)) throw ApiError(http_bad_request, "\"seed\" must be a whole number >= 0");
+    params.seed = static_cast<std::uint64_t>(seed);
+    auto session = std::make_shared<Session>();
+    session->dt = number_field(request, "dt", 0.05);
+    if (!(session->dt > 0 && session->dt <= 1)) throw ApiError(http_bad_request, "\"dt\" must be in (0, 1] seconds");
+    session->sim = std::make_unique<steer::Simulation>(
+        request_map(field(request, "map"), map_names_, data_dir_, limits_, false), params);
+    if (const auto it = request.find("agents"); it != request.end()) {
+      if (!it->is_array()) throw ApiError(http_bad_request, "\"agents\" must be an array");
+      for (const json& agent : *it) add_sim_agent(*session->sim, agent, limits_.max_sim_agents);
+    }
+    while (session->sim->plan_pending() > 0) {
+    }
+    session->used = SimClock::now();
+    std::uint64_t id = 0;
+    {
+      const std::lock_guard lock(sessions_mutex_);
+      const auto idle = std::chrono::duration_cast<SimClock::duration>(std::chrono::duration<double>(limits_.sim_idle_seconds));
+      std::erase_if(sessions_, [&](const auto& entry) { return SimClock::now() - entry.second->used > idle; });
+      if (sessions_.size() >= limits_.max_simulations)
+        throw ApiError(http_too_many, "the server runs " + std::to_string(limits_.max_simulations) +
+                                          " simulations already; stop one (POST /api/sim/stop)");
+      id = next_session_++;
+      sessions_.emplace(id, session);
+    }
+    json reply = sim_state(*session->sim);
+    reply["id"] = id;
+    reply["width"] = session->sim->map()->width();
+    reply["height"] = session->sim->map()->height();
+    return Response{http_ok, text_of(reply)};
+  });
+}
+
+Response Api::sim_step(std::string_view body) const {
+  return guarded([&] {
+    const std::shared_ptr<Session> s = session(std::string(body));
+    const json request = json::parse(body);
+    const int ticks = whole_number(request.contains("ticks") ? request["ticks"] : json(1), 1,
+                                   limits_.max_sim_ticks_per_request, "\"ticks\"");
+    const std::lock_guard lock(s->mutex);
+    for (int i = 0; i < ticks; ++i) s->sim->step(s->dt);
+    s->used = SimClock::now();
+    return Response{http_ok, text_of(sim_state(*s->sim))};
+  });
+}
+
+Response Api::sim_add(std::string_view body) const {
+  return guarded([&] {
+    const std::shared_ptr<Session> s = session(std::string(body));
+    const json request = json::parse(body);
+    const std::lock_guard lock(s->mutex);
+    add_sim_agent(*s->sim, request, limits_.max_sim_agents);
+    while (s->sim->plan_pending() > 0) {
+    }
+    s->used = SimClock::now();
+    return Response{http_ok, text_of(sim_state(*s->sim))};
+  });
+}
+
+Response Api::sim_stop(std::string_view body) const {
+  return guarded([&] {
+    const std::shared_ptr<Session> s = session(std::string(body));
+    const std::lock_guard lock(sessions_mutex_);
+    std::erase_if(sessions_, [&](const auto& entry) { return entry.second == s; });
+    return Response{http_ok, text_of(json{{"stopped", true}})};
+  });
+}
+
 Response Api::handle(const Request& request) const {
   const auto only = [&](const char* method) {
     if (request.method != method)
@@ -615,6 +908,27 @@ Response Api::handle(const Request& request) const {
       only("GET");
       const auto it = request.params.find("name");
       return graph(it == request.params.end() ? Roads::name : it->second);
+    }
+    if (request.path == "/api/navmesh") {
+      only("GET");
+      const auto it = request.params.find("name");
+      return navmesh(it == request.params.end() ? "nav_test" : it->second);
+    }
+    if (request.path == "/api/navmesh/path") {
+      only("POST");
+      return navmesh_path(request.body);
+    }
+    if (request.path == "/api/regions") {
+      only("POST");
+      return regions(request.body);
+    }
+    if (request.path.starts_with("/api/sim/")) {
+      only("POST");
+      const std::string verb = request.path.substr(9);
+      if (verb == "start") return sim_start(request.body);
+      if (verb == "step") return sim_step(request.body);
+      if (verb == "add") return sim_add(request.body);
+      if (verb == "stop") return sim_stop(request.body);
     }
     if (request.path == "/api/route") {
       only("POST");

@@ -31,6 +31,15 @@ struct ApiLimits {
   /// Most states an A* puzzle solve may hold (about 60 bytes each): every 8-puzzle board fits
   /// (181,440); a hard 15-puzzle stops with reason "out-of-nodes" (IDA* needs no such limit).
   std::size_t max_puzzle_states = std::size_t{1} << 21;
+  /// Live simulations the server keeps at once (429 beyond, once idle ones are dropped), the
+  /// agents each may hold, the ticks one step request may ask for, and how long an untouched
+  /// simulation is kept.
+  std::size_t max_simulations = 16;
+  std::size_t max_sim_agents = 1000;
+  int max_sim_ticks_per_request = 200;
+  double sim_idle_seconds = 600;
+  /// Most seeds one regions request may give.
+  std::size_t max_region_seeds = 1024;
 };
 
 struct Request {
@@ -55,6 +64,12 @@ struct Response {
 ///   GET  /api/graph?name=oldenburg   the bundled road graph's vertices and edges
 ///   POST /api/route            one road query by several algorithms, each with the vertices
 ///                              it settled
+///   GET  /api/navmesh?name=nav_test  a bundled level's navmesh (DATA/meshes/*.obj, built by
+///                              Recast on first use)
+///   POST /api/navmesh/path     the shortest and the funnel path between two points of it
+///   POST /api/regions          Dirichlet regions of a grid map from clicked seeds
+///   POST /api/sim/start | step | add | stop   a live steering simulation on a grid map, kept
+///                              by the server between requests
 class Api {
  public:
   /// `data_dir` holds maps/ (bundled Moving AI maps); a missing folder means no bundled maps.
@@ -71,6 +86,13 @@ class Api {
   [[nodiscard]] Response puzzle(std::string_view body) const;
   [[nodiscard]] Response graph(std::string_view name) const;
   [[nodiscard]] Response route(std::string_view body) const;
+  [[nodiscard]] Response navmesh(std::string_view name) const;
+  [[nodiscard]] Response navmesh_path(std::string_view body) const;
+  [[nodiscard]] Response regions(std::string_view body) const;
+  [[nodiscard]] Response sim_start(std::string_view body) const;
+  [[nodiscard]] Response sim_step(std::string_view body) const;
+  [[nodiscard]] Response sim_add(std::string_view body) const;
+  [[nodiscard]] Response sim_stop(std::string_view body) const;
 
   [[nodiscard]] const ApiLimits& limits() const { return limits_; }
 
@@ -83,6 +105,18 @@ class Api {
   [[nodiscard]] const Roads& roads() const;
   mutable std::once_flag roads_once_;
   mutable std::shared_ptr<const Roads> roads_;
+
+  struct Level;  ///< a bundled level's navmesh, built on first use
+  [[nodiscard]] std::shared_ptr<const Level> level(const std::string& name) const;
+  std::vector<std::string> mesh_names_;  ///< sorted stems of DATA/meshes/*.obj
+  mutable std::mutex levels_mutex_;
+  mutable std::map<std::string, std::shared_ptr<const Level>> levels_;
+
+  struct Session;  ///< one live simulation
+  [[nodiscard]] std::shared_ptr<Session> session(const std::string& body_id) const;
+  mutable std::mutex sessions_mutex_;
+  mutable std::map<std::uint64_t, std::shared_ptr<Session>> sessions_;
+  mutable std::uint64_t next_session_ = 1;
 };
 
 }  // namespace waymark::web

@@ -81,6 +81,8 @@
 #include "waymark/regions/tracker.hpp"
 #include "waymark/render/grid_png.hpp"
 #include "waymark/render/navmesh_png.hpp"
+#include "waymark/render/picture.hpp"
+#include "waymark/render/visibility_png.hpp"
 #include "waymark/scenario/runner.hpp"
 #include "waymark/search/best_first.hpp"
 #include "waymark/search/budget.hpp"

@@ -1,8 +1,11 @@
 // The viewer's entry: tabs, the server's catalogue (GET /api/maps), and each view.
 import { call } from './api.js';
 import { GridView } from './grid_view.js';
+import { NavmeshView } from './navmesh_view.js';
 import { PuzzleView } from './puzzle_view.js';
+import { RegionsView } from './regions_view.js';
 import { RoadsView } from './roads_view.js';
+import { SimView } from './sim_view.js';
 
 const views = {};
 
@@ -27,6 +30,9 @@ async function main() {
   views.grid = new GridView(catalogue.data);
   views.puzzle = new PuzzleView();
   views.roads = new RoadsView();
+  views.navmesh = new NavmeshView(catalogue.data);
+  views.sim = new SimView(catalogue.data);
+  views.regions = new RegionsView(catalogue.data);
   for (const button of document.querySelectorAll('#tabs button')) {
     button.addEventListener('click', () => showView(button.dataset.view));
   }

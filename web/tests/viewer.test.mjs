@@ -212,10 +212,95 @@ async function roadQueryCompares(page) {
   await page.click('#tabs button[data-view=grid]');
 }
 
+async function navmeshQueryShowsAPath(page) {
+  await page.click('#tabs button[data-view=navmesh]');
+  await page.waitForFunction(() => window.viewer.navmesh.level !== undefined, null, { timeout: WAIT_MS });
+  // RecastDemo's first nav_test query (data/meshes/nav_mesh_test.txt), clicked in plan (x, z).
+  const box = await page.locator('#navmesh-canvas').boundingBox();
+  const ends = await page.evaluate(() => [[-1.564062, 0, -20.452827], [19.181122, 0, 3.011776]]
+    .map((p) => window.viewer.navmesh.toPixel(p)));
+  const scale = box.width / 720;
+  for (const [x, y] of ends) await page.mouse.click(box.x + x * scale, box.y + y * scale);
+  await page.locator('#navmesh-results tr[data-mode=funnel]').waitFor({ timeout: WAIT_MS });
+  const rows = await page.$$eval('#navmesh-results tr[data-mode]', (trs) => Object.fromEntries(trs.map((tr) => [
+    tr.dataset.mode, { status: tr.querySelector('td[data-stat=status]').textContent,
+      length: Number(tr.querySelector('td[data-stat=length]').textContent),
+      corners: Number(tr.querySelector('td[data-stat=corners]').textContent) }])));
+  assert.equal(rows.shortest.status, 'success');
+  assert.equal(rows.funnel.status, 'success');
+  assert.ok(rows.shortest.corners >= 2 && rows.funnel.corners >= 2);
+  // Straight-line distance in plan is about 31.2; a path on the mesh is no shorter, and the
+  // shortest is never longer than the funnel's.
+  assert.ok(rows.shortest.length >= 31 && rows.shortest.length <= rows.funnel.length + 1e-3, JSON.stringify(rows));
+  await page.screenshot({ path: path.join(artefacts, 'navmesh.png') });
+  await page.click('#tabs button[data-view=grid]');
+}
+
+async function simulationRunsAndAgentsMove(page) {
+  await page.click('#tabs button[data-view=sim]');
+  await page.waitForFunction(() => window.viewer.sim.id !== undefined, null, { timeout: WAIT_MS });
+  // Two agents on the empty 32×24 world, added by clicking start then goal, crossing paths.
+  const box = await page.locator('#sim-canvas').boundingBox();
+  const cellPx = await page.evaluate(() => window.viewer.sim.cellPx);
+  const scale = box.width / await page.evaluate(() => document.getElementById('sim-canvas').width);
+  const at = ([x, y]) => [box.x + x * cellPx * scale, box.y + y * cellPx * scale];
+  for (const [start, goal] of [[[3.5, 12.5], [28.5, 12.5]], [[28.5, 11.5], [3.5, 11.5]]]) {
+    await page.mouse.click(...at(start));
+    await page.mouse.click(...at(goal));
+  }
+  await page.locator('#sim-stats td[data-stat=agents]').filter({ hasText: /^2$/ }).waitFor({ timeout: WAIT_MS });
+  const before = await page.evaluate(() => window.viewer.sim.state.agents.map(([x, y]) => [x, y]));
+  await page.click('#sim-run');
+  await page.waitForFunction(() => window.viewer.sim.state.tick >= 40, null, { timeout: WAIT_MS });
+  await page.click('#sim-stop');
+  const after = await page.evaluate(() => window.viewer.sim.state.agents.map(([x, y]) => [x, y]));
+  for (let i = 0; i < 2; ++i) {
+    const moved = Math.hypot(after[i][0] - before[i][0], after[i][1] - before[i][1]);
+    assert.ok(moved > 2, `agent ${i} moved ${moved}`);
+  }
+  // Heading for each other's start: the first goes right, the second left.
+  assert.ok(after[0][0] > before[0][0] && after[1][0] < before[1][0]);
+  await page.waitForTimeout(200);
+  const stopped = await page.evaluate(() => window.viewer.sim.state.tick);
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => window.viewer.sim.state.tick), stopped, 'Stop holds the simulation');
+  assert.equal(await page.textContent('#sim-stats td[data-stat=collisions]'), '0');
+  await page.click('#sim-random');
+  await page.locator('#sim-stats td[data-stat=agents]').filter({ hasText: /^12$/ }).waitFor({ timeout: WAIT_MS });
+  await page.click('#sim-run');
+  await page.waitForFunction((t) => window.viewer.sim.state.tick >= t + 40, stopped, { timeout: WAIT_MS });
+  await page.click('#sim-stop');
+  await page.screenshot({ path: path.join(artefacts, 'simulation.png') });
+  await page.click('#tabs button[data-view=grid]');
+}
+
+async function regionsColourTheMap(page) {
+  await page.click('#tabs button[data-view=regions]');
+  await page.waitForFunction(() => window.viewer.regions.rows !== undefined, null, { timeout: WAIT_MS });
+  const box = await page.locator('#regions-canvas').boundingBox();
+  const cellPx = await page.evaluate(() => window.viewer.regions.cellPx);
+  const scale = box.width / await page.evaluate(() => document.getElementById('regions-canvas').width);
+  for (const [x, y] of [[5, 5], [40, 5], [24, 28]]) {
+    await page.mouse.click(box.x + (x + 0.5) * cellPx * scale, box.y + (y + 0.5) * cellPx * scale);
+  }
+  await page.locator('#regions-stats td[data-stat=regions]').filter({ hasText: /^3$/ }).waitFor({ timeout: WAIT_MS });
+  const r = await page.evaluate(() => window.viewer.regions.result);
+  // An empty 48×32 grid: every cell in a region, each seed's own cell in its own.
+  assert.equal(r.sizes.reduce((a, b) => a + b, 0), 48 * 32);
+  assert.equal(r.labels[5 * 48 + 5], 0);
+  assert.equal(r.labels[5 * 48 + 40], 1);
+  assert.equal(r.labels[28 * 48 + 24], 2);
+  await page.screenshot({ path: path.join(artefacts, 'regions.png') });
+  await page.click('#tabs button[data-view=grid]');
+}
+
 const tests = [
   ['grid: draw a wall, place start and goal, run A*, the path avoids the wall', gridRunAvoidsTheWall],
   ['grid: step mode advances, play and pause', stepModeAdvances],
   ['grid: two algorithms side by side', compareTwoAlgorithms],
+  ['navmesh: two clicks show the shortest and the funnel path', navmeshQueryShowsAPath],
+  ['simulation: agents added by clicking run, move and stop', simulationRunsAndAgentsMove],
+  ['regions: three clicked seeds colour the map', regionsColourTheMap],
   ['roads: two clicked vertices, five algorithms, one cost', roadQueryCompares],
   ['8-puzzle: a typed and a shuffled board solved and animated to the goal', puzzleSolves],
 ];

@@ -1,0 +1,159 @@
+#pragma once
+// `waymark serve` for tests and the load test: the server as a child process on a free port,
+// and a minimal HTTP/1.1 client over raw sockets (requests are sent exactly as written, so
+// hostile ones stay hostile).
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+namespace waymark::test {
+
+/// `waymark serve --port 0 ARGS` as a child process: its port, its stderr (the log) in a file.
+class ServeProcess {
+ public:
+  explicit ServeProcess(const std::string& cli, std::vector<std::string> extra = {}) {
+    log_ = std::filesystem::temp_directory_path() / ("waymark_serve_test_" + std::to_string(getpid()) + "_" +
+                                                     std::to_string(counter_++) + ".log");
+    int out[2];
+    if (pipe(out) != 0) return;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, out[0]);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::vector<std::string> args = {cli, "serve", "--port", "0"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    if (posix_spawn(&pid_, cli.c_str(), &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&actions);
+    close(out[1]);
+    out_ = fdopen(out[0], "r");
+    char line[512];
+    if (pid_ > 0 && out_ && std::fgets(line, sizeof line, out_)) {
+      banner_ = line;
+      std::smatch m;
+      if (std::regex_search(banner_, m, std::regex(R"(http://([0-9.]+):([0-9]+)/)"))) {
+        host_ = m[1];
+        port_ = std::stoi(m[2]);
+      }
+    }
+  }
+  ServeProcess(const ServeProcess&) = delete;
+  ServeProcess& operator=(const ServeProcess&) = delete;
+  ~ServeProcess() {
+    if (pid_ > 0 && !stopped_) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    if (out_) std::fclose(out_);
+    std::filesystem::remove(log_);
+  }
+
+  /// Sends SIGINT and returns the exit code (-1 unless it exited normally).
+  int interrupt() {
+    kill(pid_, SIGINT);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    stopped_ = true;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  [[nodiscard]] int port() const { return port_; }
+  [[nodiscard]] pid_t pid() const { return pid_; }
+  [[nodiscard]] const std::string& host() const { return host_; }
+  [[nodiscard]] const std::string& banner() const { return banner_; }
+  [[nodiscard]] std::string rest_of_stdout() const {
+    std::string s;
+    char line[512];
+    while (out_ && std::fgets(line, sizeof line, out_)) s += line;
+    return s;
+  }
+  [[nodiscard]] std::string log() const {
+    std::ifstream in(log_);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+ private:
+  static inline int counter_ = 0;
+  pid_t pid_ = -1;
+  FILE* out_ = nullptr;
+  std::filesystem::path log_;
+  std::string banner_;
+  std::string host_;
+  int port_ = 0;
+  bool stopped_ = false;
+};
+
+struct HttpReply {
+  int status = 0;
+  std::string body;
+};
+
+/// Sends `raw` (a whole HTTP request, as written) to 127.0.0.1:port and reads the reply until
+/// the server closes the connection.
+inline HttpReply send_raw(int port, const std::string& raw) {
+  HttpReply reply;
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    return reply;
+  }
+  for (std::size_t sent = 0; sent < raw.size();) {
+    const ssize_t n = send(fd, raw.data() + sent, raw.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) break;  // the server may answer and close before reading a refused body
+    sent += static_cast<std::size_t>(n);
+  }
+  std::string text;
+  char buf[65536];
+  for (ssize_t n; (n = recv(fd, buf, sizeof buf, 0)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  close(fd);
+  if (text.rfind("HTTP/1.1 ", 0) == 0) reply.status = std::stoi(text.substr(9, 3));
+  if (const auto at = text.find("\r\n\r\n"); at != std::string::npos) reply.body = text.substr(at + 4);
+  return reply;
+}
+
+/// Sends `raw` and closes the connection without reading (a client that gives up mid-request).
+inline HttpReply send_and_hang_up(int port, const std::string& raw) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) send(fd, raw.data(), raw.size(), MSG_NOSIGNAL);
+  close(fd);
+  return {};
+}
+
+inline HttpReply get(int port, const std::string& target) {
+  return send_raw(port, "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+}
+
+inline HttpReply post(int port, const std::string& target, const std::string& body) {
+  return send_raw(port, "POST " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                        "Content-Type: application/json\r\nContent-Length: " +
+                            std::to_string(body.size()) + "\r\n\r\n" + body);
+}
+
+}  // namespace waymark::test

@@ -1,0 +1,66 @@
+// The viewer's API from several threads at once, as the server's worker pool calls it: the
+// road graph and navmeshes built on first use by whichever request comes first, shared
+// simulations stepped and grown, grid queries; every thread gets the single-thread answers.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "web/api.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+TEST(Concurrency, WebApiAnswersEveryThreadAlike) {
+  const waymark::web::Api api(WAYMARK_DATA_DIR);
+  const std::string route = R"({"from":10,"to":5000,"algorithms":["ch","alt"]})";
+  const std::string nav = R"({"mesh":"nav_test","from":[-1.564062,-20.452827],"to":[19.181122,3.011776]})";
+  const std::string path = R"({"map":{"name":"arena"},"from":[3,3],"to":[40,40]})";
+  json rows = json::array();
+  for (int y = 0; y < 16; ++y) rows.push_back(std::string(16, '.'));
+  const json sim = json::parse(api.sim_start(json{{"map", {{"width", 16}, {"height", 16}, {"rows", rows}}}}.dump()).body);
+  ASSERT_TRUE(sim.contains("id")) << sim;
+
+  constexpr int threads = 4;
+  constexpr int rounds = 6;
+  std::vector<std::vector<std::string>> answers(threads);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      for (int r = 0; r < rounds; ++r) {
+        auto& out = answers[static_cast<std::size_t>(t)];
+        out.push_back(api.route(route).body);
+        const json n = json::parse(api.navmesh_path(nav).body);
+        out.push_back(n["shortest"]["length"].dump());
+        out.push_back(json::parse(api.path(path).body)["cost"].dump());
+        EXPECT_EQ(api.sim_add(json{{"id", sim["id"]}, {"start", {0.5 + t, 0.5 + r}}, {"goal", {15.5 - t, 15.5 - r}}}.dump()).status, 200);
+        EXPECT_EQ(api.sim_step(json{{"id", sim["id"]}, {"ticks", 2}}.dump()).status, 200);
+      }
+    });
+  }
+  for (std::thread& th : pool) th.join();
+  for (int t = 1; t < threads; ++t) {
+    // The route bodies carry timings: compare the costs and paths only.
+    ASSERT_EQ(answers[static_cast<std::size_t>(t)].size(), answers[0].size());
+    for (std::size_t i = 0; i < answers[0].size(); ++i) {
+      if (i % 3 == 0) {
+        const json a = json::parse(answers[0][i]);
+        const json b = json::parse(answers[static_cast<std::size_t>(t)][i]);
+        for (std::size_t k = 0; k < a["results"].size(); ++k) {
+          EXPECT_EQ(a["results"][k]["cost"], b["results"][k]["cost"]);
+          EXPECT_EQ(a["results"][k]["path"], b["results"][k]["path"]);
+        }
+      } else {
+        EXPECT_EQ(answers[0][i], answers[static_cast<std::size_t>(t)][i]) << i;
+      }
+    }
+  }
+  const json state = json::parse(api.sim_step(json{{"id", sim["id"]}}.dump()).body);
+  EXPECT_EQ(state["agents"].size(), static_cast<std::size_t>(threads * rounds));
+  EXPECT_EQ(state["tick"], threads * rounds * 2 + 1);
+}
+
+}  // namespace

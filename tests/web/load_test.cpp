@@ -1,0 +1,344 @@
+// Load test of `waymark serve` on loopback: N client threads for a bounded time, mixing valid
+// requests (whose answers are checked: Moving AI optima, a road cost, puzzle lengths) and
+// hostile ones (malformed, oversized, climbing out of web/, deep nesting, cut-off requests).
+// Reports the requests served, p50/p99 latency, errors by kind, and the server's RSS over
+// the run; exits 1 on a crash, a wrong answer, an unexpected status or a growing RSS.
+//
+//   waymark_serve_load WAYMARK_BINARY DATA_DIR [--clients N] [--seconds S] [--json]
+//
+// `make test` runs it briefly (CTest serve_load); `make bench` runs it longer.
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/serve_process.hpp"
+#include "waymark/io/movingai.hpp"
+
+namespace {
+
+using nlohmann::json;
+using waymark::test::HttpReply;
+using waymark::test::send_raw;
+
+/// RSS may grow by this factor plus slack between the warm-up mark and the end before the run
+/// fails: allocator arenas settle, a leak keeps growing.
+constexpr double rss_growth_factor = 1.25;
+constexpr double rss_slack_mib = 16.0;
+constexpr auto rss_period = std::chrono::milliseconds(250);
+
+std::string http_post(const std::string& target, const std::string& body) {
+  return "POST " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
+         "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+std::string http_get(const std::string& target) {
+  return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+}
+
+/// One kind of request: what to send, how often, and whether an answer is right.
+struct Kind {
+  std::string name;
+  int weight;
+  std::function<std::string(std::mt19937_64&)> request;
+  std::function<bool(const HttpReply&, std::string&)> check;  ///< false: wrong (why in the string)
+  bool expect_reply = true;  ///< false: the client hangs up mid-request
+};
+
+bool status_is(const HttpReply& r, int status, std::string& why) {
+  if (r.status == status) return true;
+  why = "status " + std::to_string(r.status) + ", expected " + std::to_string(status);
+  return false;
+}
+
+json body_json(const HttpReply& r) { return json::parse(r.body, nullptr, false); }
+
+struct Tally {
+  std::vector<double> latency_ms;
+  std::map<std::string, std::size_t> served;      ///< by kind
+  std::map<std::string, std::size_t> wrong;       ///< "kind: why"
+  std::size_t connection_errors = 0;
+};
+
+/// The process's resident set, MiB (-1 when it cannot be read).
+double rss_mib(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string key;
+  long value = 0;
+  while (in >> key) {
+    if (key == "VmRSS:") {
+      in >> value;
+      return static_cast<double>(value) / 1024.0;
+    }
+    in.ignore(1 << 12, '\n');
+  }
+  return -1;
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[static_cast<std::size_t>(std::min<double>(static_cast<double>(v.size() - 1), p * static_cast<double>(v.size())))];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: waymark_serve_load WAYMARK_BINARY DATA_DIR [--clients N] [--seconds S] [--json]\n");
+    return 2;
+  }
+  const std::string cli = argv[1];
+  const std::string data = argv[2];
+  int clients = 4;
+  double seconds = 5;
+  bool as_json = false;
+  for (int i = 3; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--clients" && i + 1 < argc) clients = std::atoi(argv[++i]);
+    else if (a == "--seconds" && i + 1 < argc) seconds = std::atof(argv[++i]);
+    else if (a == "--json") as_json = true;
+    else {
+      std::fprintf(stderr, "waymark_serve_load: unknown argument %s\n", a.c_str());
+      return 2;
+    }
+  }
+  if (clients < 1 || clients > 256 || !(seconds > 0 && seconds <= 3600)) {
+    std::fprintf(stderr, "waymark_serve_load: --clients 1..256, --seconds (0, 3600]\n");
+    return 2;
+  }
+
+  // Known answers: Moving AI optima for arena, a road cost from the server's own Dijkstra
+  // (WebApi.RoadRoutesMatchBoostDijkstra checks that against Boost), puzzle lengths.
+  const auto scen = waymark::io::load_movingai_scenario(data + "/maps/arena.map.scen");
+  waymark::test::ServeProcess server(cli);
+  if (server.port() <= 0) {
+    std::fprintf(stderr, "waymark_serve_load: the server did not start: %s\n", server.log().c_str());
+    return 1;
+  }
+  const int port = server.port();
+  const HttpReply reference = send_raw(port, http_post("/api/route", R"({"from":10,"to":5000,"algorithms":["dijkstra"]})"));
+  const json reference_json = body_json(reference);
+  if (reference.status != 200 || !reference_json.is_object()) {
+    std::fprintf(stderr, "waymark_serve_load: no reference route: %s\n", reference.body.c_str());
+    return 1;
+  }
+  const double road_cost = reference_json["results"][0]["cost"].get<double>();
+
+  const std::vector<Kind> kinds = {
+      {"path", 30,
+       [&](std::mt19937_64& rng) {
+         const auto& q = scen.queries[rng() % scen.queries.size()];
+         const char* algorithm = rng() % 2 ? "astar" : "jps";
+         return http_post("/api/path", json{{"map", {{"name", "arena"}}}, {"from", {q.start.x, q.start.y}},
+                                            {"to", {q.goal.x, q.goal.y}}, {"algorithm", algorithm}}.dump());
+       },
+       [&](const HttpReply& r, std::string& why) {
+         if (!status_is(r, 200, why)) return false;
+         const json j = body_json(r);
+         const auto& path = j["path"];
+         for (const auto& q : scen.queries) {
+           if (path.front() == json{q.start.x, q.start.y} && path.back() == json{q.goal.x, q.goal.y}) {
+             if (q.matches_optimal(j["cost"].get<double>())) return true;
+             why = "cost " + std::to_string(j["cost"].get<double>()) + ", optimum " + std::to_string(q.optimal);
+             return false;
+           }
+         }
+         why = "a path between cells no query asked for";
+         return false;
+       }},
+      {"path_traced", 4,
+       [&](std::mt19937_64&) {
+         return http_post("/api/path", R"({"map":{"name":"den520d"},"from":[78,231],"to":[77,215],"trace":true})");
+       },
+       [&](const HttpReply& r, std::string& why) {
+         if (!status_is(r, 200, why)) return false;
+         const json j = body_json(r);
+         if (j["status"] == "success" && j["events"].is_array() && j["events"].size() > 10) return true;
+         why = "no events";
+         return false;
+       }},
+      {"route", 10,
+       [&](std::mt19937_64& rng) {
+         return http_post("/api/route", rng() % 2 ? R"({"from":10,"to":5000,"algorithms":["ch","alt"]})"
+                                                  : R"({"from":10,"to":5000,"algorithms":["bidijkstra","astar"]})");
+       },
+       [&](const HttpReply& r, std::string& why) {
+         if (!status_is(r, 200, why)) return false;
+         for (const json& result : body_json(r)["results"]) {
+           if (std::abs(result["cost"].get<double>() - road_cost) > 1e-6 * road_cost) {
+             why = result["algorithm"].get<std::string>() + " cost differs from Dijkstra's";
+             return false;
+           }
+         }
+         return true;
+       }},
+      {"puzzle", 5,
+       [&](std::mt19937_64& rng) {
+         return http_post("/api/puzzle", rng() % 4 ? R"({"tiles":[1,4,2,3,7,0,6,8,5],"algorithm":"astar"})"
+                                                   : R"({"tiles":[8,0,6,5,4,7,2,3,1],"algorithm":"ida","heuristic":"linear-conflict"})");
+       },
+       [&](const HttpReply& r, std::string& why) {
+         if (!status_is(r, 200, why)) return false;
+         const json j = body_json(r);
+         const int expected = j["boards"].front()[0] == 8 ? 31 : 5;
+         if (j["moves"] == expected) return true;
+         why = "moves " + j["moves"].dump() + ", expected " + std::to_string(expected);
+         return false;
+       }},
+      {"page", 5, [&](std::mt19937_64&) { return http_get("/"); },
+       [&](const HttpReply& r, std::string& why) {
+         if (!status_is(r, 200, why)) return false;
+         if (r.body.find("<html") != std::string::npos) return true;
+         why = "not the page";
+         return false;
+       }},
+      {"maps", 5, [&](std::mt19937_64&) { return http_get("/api/maps"); },
+       [&](const HttpReply& r, std::string& why) { return status_is(r, 200, why); }},
+      {"malformed_json", 8, [&](std::mt19937_64&) { return http_post("/api/path", R"({"map":{"name":"arena"},"from":[1,)"); },
+       [&](const HttpReply& r, std::string& why) { return status_is(r, 400, why); }},
+      {"bad_utf8", 3, [&](std::mt19937_64&) { return http_post("/api/path", "{\"map\":{\"name\":\"\xff\xfe\"}}"); },
+       [&](const HttpReply& r, std::string& why) {
+         if (!status_is(r, 400, why)) return false;
+         if (body_json(r).is_object()) return true;
+         why = "the reason is not JSON";
+         return false;
+       }},
+      {"deep_nesting", 3, [&](std::mt19937_64&) { return http_post("/api/path", std::string(200000, '[')); },
+       [&](const HttpReply& r, std::string& why) { return status_is(r, 400, why); }},
+      {"map_over_limit", 5,
+       [&](std::mt19937_64&) {
+         return http_post("/api/path", R"({"map":{"width":4096,"height":4096,"rows":[]},"from":[0,0],"to":[1,1]})");
+       },
+       [&](const HttpReply& r, std::string& why) { return status_is(r, 413, why); }},
+      {"body_over_limit", 1,
+       [&](std::mt19937_64&) { return http_post("/api/path", std::string(std::size_t{17} << 20, ' ')); },
+       [&](const HttpReply& r, std::string& why) { return status_is(r, 413, why); }},
+      {"blocked_start", 4,
+       [&](std::mt19937_64&) { return http_post("/api/path", R"({"map":{"name":"arena"},"from":[0,0],"to":[20,20]})"); },
+       [&](const HttpReply& r, std::string& why) { return status_is(r, 400, why); }},
+      {"escape_web", 5, [&](std::mt19937_64& rng) { return http_get(rng() % 2 ? "/../CMakeLists.txt" : "/%2e%2e/%2e%2e/etc/passwd"); },
+       [&](const HttpReply& r, std::string& why) {
+         if (r.status == 200 || r.body.find("cmake_minimum_required") != std::string::npos ||
+             r.body.find("root:") != std::string::npos) {
+           why = "a file outside web/ was served";
+           return false;
+         }
+         return true;
+       }},
+      {"wrong_method", 3, [&](std::mt19937_64&) { return http_get("/api/path"); },
+       [&](const HttpReply& r, std::string& why) { return status_is(r, 405, why); }},
+      {"cut_off", 2,
+       [&](std::mt19937_64&) {
+         return std::string("POST /api/path HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5000\r\n\r\n{\"map\":");
+       },
+       [&](const HttpReply&, std::string&) { return true; }, false},
+  };
+  int total_weight = 0;
+  for (const Kind& k : kinds) total_weight += k.weight;
+
+  std::atomic<bool> stop{false};
+  std::vector<double> rss_samples;
+  std::thread monitor([&] {
+    while (!stop.load()) {
+      rss_samples.push_back(rss_mib(server.pid()));
+      std::this_thread::sleep_for(rss_period);
+    }
+  });
+  std::vector<Tally> tallies(static_cast<std::size_t>(clients));
+  std::vector<std::thread> threads;
+  const auto start = std::chrono::steady_clock::now();
+  const auto end = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+  for (int c = 0; c < clients; ++c) {
+    threads.emplace_back([&, c] {
+      std::mt19937_64 rng(static_cast<std::uint64_t>(c) + 1);
+      Tally& tally = tallies[static_cast<std::size_t>(c)];
+      while (std::chrono::steady_clock::now() < end) {
+        int pick = static_cast<int>(rng() % static_cast<std::uint64_t>(total_weight));
+        const Kind* kind = &kinds.front();
+        for (const Kind& k : kinds) {
+          if (pick < k.weight) {
+            kind = &k;
+            break;
+          }
+          pick -= k.weight;
+        }
+        const std::string raw = kind->request(rng);
+        const auto t0 = std::chrono::steady_clock::now();
+        const HttpReply reply = kind->expect_reply ? send_raw(port, raw) : waymark::test::send_and_hang_up(port, raw);
+        tally.latency_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        ++tally.served[kind->name];
+        if (kind->expect_reply && reply.status == 0) {
+          ++tally.connection_errors;
+          continue;
+        }
+        std::string why;
+        if (!kind->check(reply, why)) ++tally.wrong[kind->name + ": " + why];
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stop = true;
+  monitor.join();
+  const bool alive = kill(server.pid(), 0) == 0;
+  const int exit_code = alive ? server.interrupt() : -1;
+
+  Tally all;
+  for (const Tally& t : tallies) {
+    all.latency_ms.insert(all.latency_ms.end(), t.latency_ms.begin(), t.latency_ms.end());
+    for (const auto& [k, n] : t.served) all.served[k] += n;
+    for (const auto& [k, n] : t.wrong) all.wrong[k] += n;
+    all.connection_errors += t.connection_errors;
+  }
+  const double rss_first = rss_samples.empty() ? 0 : rss_samples.front();
+  const double rss_warm = rss_samples.empty() ? 0 : rss_samples[rss_samples.size() / 4];
+  const double rss_last = rss_samples.empty() ? 0 : rss_samples.back();
+  const double rss_max = rss_samples.empty() ? 0 : *std::max_element(rss_samples.begin(), rss_samples.end());
+  const bool rss_flat = rss_last > 0 && rss_last <= rss_growth_factor * rss_warm + rss_slack_mib;
+  std::size_t wrong_total = 0;
+  for (const auto& [k, n] : all.wrong) wrong_total += n;
+  const bool ok = alive && exit_code == 0 && wrong_total == 0 && all.connection_errors == 0 && rss_flat;
+
+  json served = all.served;
+  json wrong = all.wrong;
+  const json summary = {{"clients", clients},
+                        {"seconds", elapsed},
+                        {"requests", all.latency_ms.size()},
+                        {"requests_per_s", static_cast<double>(all.latency_ms.size()) / elapsed},
+                        {"p50_ms", percentile(all.latency_ms, 0.50)},
+                        {"p99_ms", percentile(all.latency_ms, 0.99)},
+                        {"served", served},
+                        {"wrong", wrong},
+                        {"connection_errors", all.connection_errors},
+                        {"rss_mib", {{"start", rss_first}, {"warm", rss_warm}, {"end", rss_last}, {"max", rss_max}}},
+                        {"rss_flat", rss_flat},
+                        {"server_alive", alive},
+                        {"server_exit", exit_code},
+                        {"ok", ok}};
+  if (as_json) {
+    std::printf("%s\n", summary.dump().c_str());
+  } else {
+    std::printf("waymark serve under load: %d clients, %.1f s, %zu requests (%.0f/s), p50 %.2f ms, p99 %.2f ms\n",
+                clients, elapsed, all.latency_ms.size(), static_cast<double>(all.latency_ms.size()) / elapsed,
+                percentile(all.latency_ms, 0.50), percentile(all.latency_ms, 0.99));
+    for (const auto& [k, n] : all.served) std::printf("  %-16s %8zu served\n", k.c_str(), n);
+    for (const auto& [k, n] : all.wrong) std::printf("  WRONG %s: %zu\n", k.c_str(), n);
+    std::printf("  connection errors %zu; RSS MiB start %.1f, after a quarter %.1f, end %.1f, max %.1f (%s); server %s, exit %d\n",
+                all.connection_errors, rss_first, rss_warm, rss_last, rss_max,
+                rss_flat ? "flat" : "GROWING", alive ? "alive" : "DEAD", exit_code);
+    std::printf("%s\n", ok ? "ok" : "FAILED");
+  }
+  return ok ? 0 : 1;
+}
