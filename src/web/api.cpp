@@ -20,12 +20,14 @@
 #include "waymark/io/event_json.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/io/obj.hpp"
+#include "waymark/io/polygons.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 #include "waymark/recast/recast_build.hpp"
 #include "waymark/puzzle/solver.hpp"
 #include "waymark/regions/labeling.hpp"
 #include "waymark/search/budget.hpp"
 #include "waymark/steer/simulation.hpp"
+#include "waymark/visibility/visibility_query.hpp"
 
 namespace waymark::web {
 namespace {
@@ -168,6 +170,10 @@ Api::Api(std::filesystem::path data_dir, ApiLimits limits) : data_dir_(std::move
     if (entry.path().extension() == ".obj") mesh_names_.push_back(entry.path().stem().string());
   }
   std::sort(mesh_names_.begin(), mesh_names_.end());
+  for (const auto& entry : std::filesystem::directory_iterator(data_dir_ / "polygons", ec)) {
+    if (entry.path().extension() == ".json") polygon_names_.push_back(entry.path().stem().string());
+  }
+  std::sort(polygon_names_.begin(), polygon_names_.end());
 }
 
 namespace {
@@ -200,6 +206,7 @@ Response Api::maps() const {
     for (const auto& [a, name] : grid::algorithm_names) algorithms.push_back(name);
     return Response{http_ok, text_of(json{{"maps", list},
                                           {"meshes", mesh_names_},
+                                          {"polygons", polygon_names_},
                                   {"algorithms", algorithms},
                                   {"heuristics", {"octile", "manhattan", "euclidean", "chebyshev", "zero"}},
                                   {"diagonals", {"no-corner-cutting", "at-most-one-obstacle", "always", "never"}},
@@ -737,6 +744,75 @@ Response Api::regions(std::string_view body) const {
   });
 }
 
+// ---- points of visibility -----------------------------------------------------------------
+
+namespace {
+
+json points_json(std::span<const Vec2> points) {
+  json a = json::array();
+  for (const Vec2& p : points) a.push_back({p.x, p.y});
+  return a;
+}
+
+Vec2 plane_point(const json& object, const char* key) {
+  const json& v = field(object, key);
+  if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number())
+    throw ApiError(http_bad_request, std::string("\"") + key + "\" must be [x, y]");
+  return {v[0].get<double>(), v[1].get<double>()};
+}
+
+}  // namespace
+
+Response Api::visibility(std::string_view body) const {
+  return guarded([&] {
+    const json request = request_object(body, limits_);
+    const std::string name = text_field(request, "name", "rooms");
+    check_name(name);
+    if (!std::binary_search(polygon_names_.begin(), polygon_names_.end(), name))
+      throw ApiError(http_not_found, "no bundled polygon file \"" + name + "\" (GET /api/maps lists them)");
+    const io::PolygonFile file = io::load_polygons((data_dir_ / "polygons" / (name + ".json")).string());
+    visibility::VisibilityParams params;
+    params.radius = number_field(request, "radius", 0.5);
+    if (!(params.radius >= 0 && params.radius <= limits_.max_agent_radius))
+      throw ApiError(http_bad_request, "\"radius\" must be from 0 to " + std::to_string(limits_.max_agent_radius));
+    std::optional<visibility::VisibilityGraph> graph;
+    try {
+      graph.emplace(file.obstacles, params);
+    } catch (const visibility::InputError& e) {
+      throw ApiError(http_bad_request, file.error(e).what());
+    }
+    json obstacles = json::array();
+    for (std::uint32_t i = 0; i < graph->obstacle_count(); ++i) obstacles.push_back(points_json(graph->obstacle(i)));
+    json parts = json::array();
+    for (std::uint32_t i = 0; i < graph->part_count(); ++i) parts.push_back(points_json(graph->part(i)));
+    json edges = json::array();
+    for (std::uint32_t i = 0; i < graph->point_count(); ++i)
+      for (const visibility::VisibilityArc& arc : graph->arcs(i))
+        if (i < arc.to) edges.push_back({i, arc.to});
+    json reply = {{"name", name},
+                  {"radius", params.radius},
+                  {"obstacles", obstacles},
+                  {"parts", parts},
+                  {"points", points_json(graph->points())},
+                  {"edges", edges}};
+    if (const auto& b = graph->bounds()) reply["bounds"] = {{b->min.x, b->min.y}, {b->max.x, b->max.y}};
+    if (request.contains("from") || request.contains("to")) {
+      visibility::VisibilityQuery query(*graph);
+      query.begin(plane_point(request, "from"), plane_point(request, "to"));
+      query.step(time_budget(limits_.max_query_seconds));
+      const visibility::VisibilityPath& path = query.path();
+      json result = {{"status", to_string(path.status.state)},
+                     {"points", points_json(path.points)},
+                     {"length", path.length},
+                     {"expanded", query.stats().expanded},
+                     {"time_us", query.stats().time_s * microseconds_per_second}};
+      if (!path.status.succeeded()) result["reason"] = failure_reason(path.status);
+      reply["path"] = result;
+    }
+    return Response{http_ok, text_of(reply)};
+  });
+}
+
 // ---- live simulations --------------------------------------------------------------------
 
 struct Api::Session {
@@ -917,6 +993,10 @@ Response Api::handle(const Request& request) const {
     if (request.path == "/api/navmesh/path") {
       only("POST");
       return navmesh_path(request.body);
+    }
+    if (request.path == "/api/visibility") {
+      only("POST");
+      return visibility(request.body);
     }
     if (request.path == "/api/regions") {
       only("POST");

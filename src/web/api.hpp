@@ -40,6 +40,8 @@ struct ApiLimits {
   double sim_idle_seconds = 600;
   /// Most seeds one regions request may give.
   std::size_t max_region_seeds = 1024;
+  /// Largest agent radius a visibility request may give, world units.
+  double max_agent_radius = 10;
 };
 
 struct Request {
@@ -68,6 +70,8 @@ struct Response {
 ///                              Recast on first use)
 ///   POST /api/navmesh/path     the shortest and the funnel path between two points of it
 ///   POST /api/regions          Dirichlet regions of a grid map from clicked seeds
+///   POST /api/visibility       points of visibility among a bundled polygon file's obstacles
+///                              (DATA/polygons/*.json) for an agent radius, and a path
 ///   POST /api/sim/start | step | add | stop   a live steering simulation on a grid map, kept
 ///                              by the server between requests
 class Api {
@@ -89,6 +93,7 @@ class Api {
   [[nodiscard]] Response navmesh(std::string_view name) const;
   [[nodiscard]] Response navmesh_path(std::string_view body) const;
   [[nodiscard]] Response regions(std::string_view body) const;
+  [[nodiscard]] Response visibility(std::string_view body) const;
   [[nodiscard]] Response sim_start(std::string_view body) const;
   [[nodiscard]] Response sim_step(std::string_view body) const;
   [[nodiscard]] Response sim_add(std::string_view body) const;
@@ -108,7 +113,8 @@ class Api {
 
   struct Level;  ///< a bundled level's navmesh, built on first use
   [[nodiscard]] std::shared_ptr<const Level> level(const std::string& name) const;
-  std::vector<std::string> mesh_names_;  ///< sorted stems of DATA/meshes/*.obj
+  std::vector<std::string> mesh_names_;     ///< sorted stems of DATA/meshes/*.obj
+  std::vector<std::string> polygon_names_;  ///< sorted stems of DATA/polygons/*.json
   mutable std::mutex levels_mutex_;
   mutable std::map<std::string, std::shared_ptr<const Level>> levels_;
 

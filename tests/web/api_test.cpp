@@ -373,4 +373,41 @@ TEST(WebApi, SimulationSessionsStepAddAndStop) {
   EXPECT_EQ(api.handle(Request{"POST", "/api/sim/fly", {}, "{}"}).status, 404);
 }
 
+TEST(WebApi, RegionsAndVisibility) {
+  const Api api(data);
+  const json r = body_of(api.regions(R"({"map":{"name":"arena"},"seeds":[[3,3],[40,40]],"metric":"geodesic"})"));
+  ASSERT_EQ(r["regions"], 2) << r;
+  const auto map = waymark::io::load_movingai_map(data + "/maps/arena.map");
+  std::size_t labelled = 0;
+  for (std::size_t i = 0; i < r["labels"].size(); ++i) {
+    const int x = static_cast<int>(i % 49);
+    const int y = static_cast<int>(i / 49);
+    if (!map.passable(x, y)) {
+      EXPECT_EQ(r["labels"][i], -1);
+    }
+    labelled += r["labels"][i] != -1;
+  }
+  EXPECT_EQ(r["labels"][3 * 49 + 3], 0);
+  EXPECT_EQ(r["labels"][40 * 49 + 40], 1);
+  EXPECT_EQ(r["sizes"][0].get<std::size_t>() + r["sizes"][1].get<std::size_t>(), labelled);
+  EXPECT_EQ(api.regions(R"({"map":{"name":"arena"},"seeds":[[0,0]]})").status, 400);  // a wall
+  EXPECT_EQ(api.regions(R"({"map":{"name":"arena"},"seeds":[[3,3],[3,3]]})").status, 400);  // a repeat
+  EXPECT_EQ(api.regions(R"({"map":{"name":"arena"},"seeds":[]})").status, 400);
+  EXPECT_EQ(api.regions(R"({"map":{"name":"arena"},"seeds":[[3,3]],"metric":"manhattan"})").status, 400);
+
+  // README's visibility query: (2,2) to (38,28) among rooms.json, radius 0.5.
+  const json v = body_of(api.visibility(R"({"name":"rooms","radius":0.5,"from":[2,2],"to":[38,28]})"));
+  ASSERT_TRUE(v.contains("path")) << v;
+  EXPECT_EQ(v["path"]["status"], "success");
+  EXPECT_GE(v["path"]["length"].get<double>(), std::hypot(36.0, 26.0));
+  EXPECT_GT(v["edges"].size(), 0u);
+  EXPECT_GE(v["parts"].size(), v["obstacles"].size());
+  const json none = body_of(api.visibility(R"({"name":"rooms","radius":0})"));
+  EXPECT_FALSE(none.contains("path"));
+  EXPECT_EQ(none["parts"].size(), none["obstacles"].size());  // radius 0: nothing inflated
+  EXPECT_EQ(api.visibility(R"({"name":"rooms","radius":-1})").status, 400);
+  EXPECT_EQ(api.visibility(R"({"name":"atlantis"})").status, 404);
+  EXPECT_EQ(api.visibility(R"({"name":"rooms","from":[2,2]})").status, 400);
+}
+
 }  // namespace

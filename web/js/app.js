@@ -6,6 +6,7 @@ import { PuzzleView } from './puzzle_view.js';
 import { RegionsView } from './regions_view.js';
 import { RoadsView } from './roads_view.js';
 import { SimView } from './sim_view.js';
+import { VisibilityView } from './visibility_view.js';
 
 const views = {};
 
@@ -33,6 +34,7 @@ async function main() {
   views.navmesh = new NavmeshView(catalogue.data);
   views.sim = new SimView(catalogue.data);
   views.regions = new RegionsView(catalogue.data);
+  views.visibility = new VisibilityView(catalogue.data);
   for (const button of document.querySelectorAll('#tabs button')) {
     button.addEventListener('click', () => showView(button.dataset.view));
   }

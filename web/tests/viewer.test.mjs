@@ -294,12 +294,32 @@ async function regionsColourTheMap(page) {
   await page.click('#tabs button[data-view=grid]');
 }
 
+async function visibilityPathAmongObstacles(page) {
+  await page.click('#tabs button[data-view=visibility]');
+  await page.waitForFunction(() => window.viewer.visibility.graph !== undefined, null, { timeout: WAIT_MS });
+  // The query of `waymark visibility` in the README: (2,2) to (38,28) among rooms.json's walls.
+  const box = await page.locator('#visibility-canvas').boundingBox();
+  const ends = await page.evaluate(() => [[2, 2], [38, 28]].map((q) => window.viewer.visibility.toPixel(q)));
+  const scale = box.width / 720;
+  for (const [x, y] of ends) await page.mouse.click(box.x + x * scale, box.y + y * scale);
+  await page.locator('#visibility-stats td[data-stat=status]').filter({ hasText: 'success' }).waitFor({ timeout: WAIT_MS });
+  const { path: p, edges } = await page.evaluate(() => window.viewer.visibility.graph);
+  assert.ok(edges.length > 0);
+  assert.ok(p.points.length >= 2);
+  // No shorter than the straight line from the clicked start to the clicked goal.
+  const [a, b] = [p.points[0], p.points[p.points.length - 1]];
+  assert.ok(p.length >= Math.hypot(b[0] - a[0], b[1] - a[1]) - 1e-9);
+  await page.screenshot({ path: path.join(artefacts, 'visibility.png') });
+  await page.click('#tabs button[data-view=grid]');
+}
+
 const tests = [
   ['grid: draw a wall, place start and goal, run A*, the path avoids the wall', gridRunAvoidsTheWall],
   ['grid: step mode advances, play and pause', stepModeAdvances],
   ['grid: two algorithms side by side', compareTwoAlgorithms],
   ['navmesh: two clicks show the shortest and the funnel path', navmeshQueryShowsAPath],
   ['simulation: agents added by clicking run, move and stop', simulationRunsAndAgentsMove],
+  ['visibility: a path among inflated obstacles', visibilityPathAmongObstacles],
   ['regions: three clicked seeds colour the map', regionsColourTheMap],
   ['roads: two clicked vertices, five algorithms, one cost', roadQueryCompares],
   ['8-puzzle: a typed and a shuffled board solved and animated to the goal', puzzleSolves],
