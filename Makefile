@@ -50,7 +50,7 @@ test-release: release
 
 test-asan: asan
 	cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest $(CTEST_FLAGS)
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 ctest $(CTEST_FLAGS)
 
 # Address-space randomisation off (setarch -R): GCC 12's TSan runtime refuses the layout of
 # kernels with more mmap randomisation bits. --no-tests=error: a renamed suite fails loudly.

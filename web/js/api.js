@@ -1,5 +1,5 @@
-// Calls to the waymark server's JSON API. Every call resolves to {ok, status, data}; a
-// refusal carries data.error, the server's reason.
+// What every view shares: calls to the waymark server's JSON API (each resolves to {ok, status,
+// data}; a refusal carries data.error, the server's reason), and small page helpers.
 export async function call(path, body) {
   const init = body === undefined ? {} : {
     method: 'POST',
@@ -38,4 +38,16 @@ export function showStats(table, rows) {
     tr.append(name, cell);
     return tr;
   }));
+}
+
+/// Where a mouse event hit a canvas, in the canvas's own pixels (it may be drawn scaled).
+export function canvasPoint(canvas, event) {
+  const box = canvas.getBoundingClientRect();
+  return [(event.clientX - box.left) * (canvas.width / box.width), (event.clientY - box.top) * (canvas.height / box.height)];
+}
+
+/// The ends after a click at `point` when clicks pick a start, then a goal, then start over:
+/// returns {from, to} (to null while only the start is set).
+export function nextEnds({ from, to }, point) {
+  return from === null || to !== null ? { from: point, to: null } : { from, to: point };
 }

@@ -1,6 +1,6 @@
 // Grid view: a Moving AI map or an empty grid to draw on, start and goal to drag, and a search
 // run by the server (POST /api/path) whose events replay here step by step.
-import { call, fillSelect, showStats } from './api.js';
+import { call, canvasPoint, fillSelect, showStats } from './api.js';
 
 const BOARD_PX = 720;  // the longer canvas side
 const EMPTY_MAPS = [['empty:32x24', 32, 24], ['empty:64x48', 64, 48], ['empty:128x96', 128, 96]];
@@ -128,9 +128,7 @@ export class GridView {
   // ---- drawing with the mouse ------------------------------------------------------------
 
   cellAt(canvas, event) {
-    const box = canvas.getBoundingClientRect();
-    const x = Math.floor((event.clientX - box.left) * (canvas.width / box.width) / this.cellPx);
-    const y = Math.floor((event.clientY - box.top) * (canvas.height / box.height) / this.cellPx);
+    const [x, y] = canvasPoint(canvas, event).map((v) => Math.floor(v / this.cellPx));
     if (x < 0 || y < 0 || x >= this.map.width || y >= this.map.height) return null;
     return [x, y];
   }

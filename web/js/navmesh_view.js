@@ -1,7 +1,7 @@
 // Navmesh view: a bundled level's Recast navmesh seen from above (GET /api/navmesh), heights
 // shaded, portals drawn; two clicked points joined by the shortest path (Polyanya) and the
 // funnel path (POST /api/navmesh/path).
-import { call, fillSelect } from './api.js';
+import { call, canvasPoint, fillSelect, nextEnds } from './api.js';
 
 const MARGIN_PX = 12;
 const COLORS = { wall: '#333', portal: '#c9d3de', shortest: '#e8590c', funnel: '#1c64d6', from: '#1fae3a', to: '#d92121' };
@@ -40,17 +40,9 @@ export class NavmeshView {
 
   async pick(event) {
     if (!this.level) return;
-    const box = this.canvas.getBoundingClientRect();
-    const plan = this.toPlan((event.clientX - box.left) * (this.canvas.width / box.width),
-      (event.clientY - box.top) * (this.canvas.height / box.height));
-    if (this.from === null || this.to !== null) {
-      this.from = plan;
-      this.to = null;
-      this.result = null;
-    } else {
-      this.to = plan;
-      await this.run();
-    }
+    ({ from: this.from, to: this.to } = nextEnds(this, this.toPlan(...canvasPoint(this.canvas, event))));
+    this.result = null;
+    if (this.to) await this.run();
     this.showEnds();
     this.draw();
   }

@@ -1,6 +1,6 @@
 // Regions view: Dirichlet regions of a grid map (POST /api/regions), one seed per click,
 // labelled again after every click.
-import { call, showStats } from './api.js';
+import { call, canvasPoint, showStats } from './api.js';
 
 const BOARD_PX = 720;
 const GOLDEN_ANGLE = 137.508;
@@ -52,9 +52,7 @@ export class RegionsView {
 
   async click(event) {
     if (!this.rows) return;
-    const box = this.canvas.getBoundingClientRect();
-    const x = Math.floor((event.clientX - box.left) * (this.canvas.width / box.width) / this.cellPx);
-    const y = Math.floor((event.clientY - box.top) * (this.canvas.height / box.height) / this.cellPx);
+    const [x, y] = canvasPoint(this.canvas, event).map((v) => Math.floor(v / this.cellPx));
     if (BLOCKED.has(this.rows[y]?.[x]) || this.seeds.some(([a, b]) => a === x && b === y)) return;
     this.seeds.push([x, y]);
     await this.label();

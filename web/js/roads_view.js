@@ -1,7 +1,7 @@
 // Road graph view: Oldenburg drawn from its coordinates (GET /api/graph); two clicked vertices
 // routed by Dijkstra, bidirectional Dijkstra, A*, ALT and CH (POST /api/route), each showing
 // the vertices it settled, its cost and its time.
-import { call } from './api.js';
+import { call, canvasPoint, nextEnds } from './api.js';
 
 const MARGIN_PX = 12;
 const COLORS = { edge: '#b9bec6', settled: '#3b6fb6', path: '#e8590c', from: '#1fae3a', to: '#d92121' };
@@ -50,15 +50,7 @@ export class RoadsView {
 
   pick(event) {
     if (!this.pixels) return;
-    const box = this.canvas.getBoundingClientRect();
-    const v = this.nearest((event.clientX - box.left) * (this.canvas.width / box.width),
-      (event.clientY - box.top) * (this.canvas.height / box.height));
-    if (this.from === null || this.to !== null) {
-      this.from = v;
-      this.to = null;
-    } else {
-      this.to = v;
-    }
+    ({ from: this.from, to: this.to } = nextEnds(this, this.nearest(...canvasPoint(this.canvas, event))));
     this.results = [];
     this.$('roads-from').textContent = this.from ?? '–';
     this.$('roads-to').textContent = this.to ?? '–';

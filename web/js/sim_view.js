@@ -1,6 +1,6 @@
 // Live steering simulation: the server keeps a Simulation (POST /api/sim/start) that the page
 // steps while running (/api/sim/step) and grows by clicks (/api/sim/add).
-import { call, showStats } from './api.js';
+import { call, canvasPoint, showStats } from './api.js';
 
 const BOARD_PX = 720;
 const TICKS_PER_FRAME = 1;
@@ -61,9 +61,7 @@ export class SimView {
   }
 
   worldAt(event) {
-    const box = this.canvas.getBoundingClientRect();
-    return [(event.clientX - box.left) * (this.canvas.width / box.width) / this.cellPx,
-      (event.clientY - box.top) * (this.canvas.height / box.height) / this.cellPx];
+    return canvasPoint(this.canvas, event).map((v) => v / this.cellPx);
   }
 
   async click(event) {

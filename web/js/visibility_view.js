@@ -1,7 +1,7 @@
 // Visibility view: a bundled polygon file's obstacles, inflated by the agent's radius, the
 // points of visibility and the edges between them, and the shortest path between two clicks
 // (POST /api/visibility).
-import { call, fillSelect, showStats } from './api.js';
+import { call, canvasPoint, fillSelect, nextEnds, showStats } from './api.js';
 
 const MARGIN_PX = 12;
 const COLORS = { obstacle: '#1b1b1b', part: '#c8ccd2', edge: 'rgba(28, 100, 214, 0.18)', point: '#1c64d6',
@@ -62,18 +62,10 @@ export class VisibilityView {
 
   async pick(event) {
     if (!this.graph) return;
-    const box = this.canvas.getBoundingClientRect();
-    const p = this.toWorld((event.clientX - box.left) * (this.canvas.width / box.width),
-      (event.clientY - box.top) * (this.canvas.height / box.height));
-    if (this.from === null || this.to !== null) {
-      this.from = p;
-      this.to = null;
-      this.graph.path = undefined;
-      this.draw();
-      return;
-    }
-    this.to = p;
-    await this.load();
+    ({ from: this.from, to: this.to } = nextEnds(this, this.toWorld(...canvasPoint(this.canvas, event))));
+    this.graph.path = undefined;
+    if (this.to) await this.load();
+    else this.draw();
   }
 
   draw() {
