@@ -893,8 +893,10 @@ Response Api::sim_start(std::string_view body) const {
     auto session = std::make_shared<Session>();
     session->dt = number_field(request, "dt", 0.05);
     if (!(session->dt > 0 && session->dt <= 1)) throw ApiError(http_bad_request, "\"dt\" must be in (0, 1] seconds");
-    session->sim = std::make_unique<steer::Simulation>(
-        request_map(field(request, "map"), map_names_, data_dir_, limits_, false), params);
+    grid::GridMap map = request_map(field(request, "map"), map_names_, data_dir_, limits_, false);
+    if (map.cell_count() > limits_.max_sim_map_cells)
+      throw ApiError(http_too_large, "a simulation runs on at most " + std::to_string(limits_.max_sim_map_cells) + " cells");
+    session->sim = std::make_unique<steer::Simulation>(std::move(map), params);
     if (const auto it = request.find("agents"); it != request.end()) {
       if (!it->is_array()) throw ApiError(http_bad_request, "\"agents\" must be an array");
       for (const json& agent : *it) add_sim_agent(*session->sim, agent, limits_.max_sim_agents);

@@ -36,6 +36,9 @@ struct ApiLimits {
   /// simulation is kept.
   std::size_t max_simulations = 16;
   std::size_t max_sim_agents = 1000;
+  /// Largest map a simulation may run on, cells: a kept simulation holds its map and planner
+  /// (about 40 bytes per cell), so this times max_simulations bounds what sessions can pin.
+  std::size_t max_sim_map_cells = std::size_t{1} << 20;
   int max_sim_ticks_per_request = 200;
   double sim_idle_seconds = 600;
   /// Most seeds one regions request may give.

@@ -371,6 +371,9 @@ TEST(WebApi, SimulationSessionsStepAddAndStop) {
   EXPECT_EQ(api.sim_start(walled.dump()).status, 400);  // an agent starts in a wall
   EXPECT_EQ(api.handle(Request{"GET", "/api/sim/step", {}, ""}).status, 405);
   EXPECT_EQ(api.handle(Request{"POST", "/api/sim/fly", {}, "{}"}).status, 404);
+  ApiLimits tiny;
+  tiny.max_sim_map_cells = 100;
+  EXPECT_EQ(Api(data, tiny).sim_start(start.dump()).status, 413);  // 32×24 cells
 }
 
 TEST(WebApi, RegionsAndVisibility) {
