@@ -6,6 +6,8 @@
 #include <signal.h>
 #include <sys/socket.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -25,6 +27,7 @@ constexpr int default_server_threads = 8;
 /// Most worker threads --threads accepts.
 constexpr int max_server_threads = 256;
 constexpr int max_port = 65535;
+constexpr int http_unsupported_media_type = 415;
 /// How long a connection may wait between reads or writes before the server drops it.
 constexpr std::chrono::seconds socket_timeout{10};
 
@@ -45,20 +48,23 @@ class StopOnSignal {
     waiter_ = std::thread([this, &server] {
       int signal = 0;
       sigwait(&signals_, &signal);
-      if (signal != SIGUSR1) {
-        std::cerr << "waymark: stopping (signal " << signal << ")\n";
-        server.stop();
-      }
+      if (signal == SIGUSR1) return;
+      std::cerr << "waymark: stopping (signal " << signal << ")\n";
+      // stop() does nothing before listen has started: a signal that comes that early waits.
+      while (!server.is_running() && !finished_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      server.stop();
     });
   }
   StopOnSignal(const StopOnSignal&) = delete;
   StopOnSignal& operator=(const StopOnSignal&) = delete;
   ~StopOnSignal() {
+    finished_ = true;
     pthread_kill(waiter_.native_handle(), SIGUSR1);
     waiter_.join();
   }
 
  private:
+  std::atomic<bool> finished_{false};  ///< listen has returned: nothing left to stop
   sigset_t signals_{};
   std::thread waiter_;
 };
@@ -85,7 +91,7 @@ CLI::App* add_serve_command(CLI::App& app, ServeArgs& a) {
 int run_serve(const ServeArgs& a) {
   return guarded([&] {
     if (a.port < 0 || a.port > max_port) throw UsageError("--port must be from 0 to 65535");
-    if (a.threads < 0 || a.threads > max_server_threads) throw UsageError("--threads must be from 1 to 256");
+    if (a.threads < 0 || a.threads > max_server_threads) throw UsageError("--threads must be from 1 to 256 (0: the default, 8)");
     const std::filesystem::path data = folder_arg(a.data, WAYMARK_DATA_DIR, "--data");
     const std::filesystem::path web = folder_arg(a.web, WAYMARK_WEB_DIR, "--web");
     if (!std::filesystem::is_regular_file(web / "index.html"))
@@ -109,6 +115,13 @@ int run_serve(const ServeArgs& a) {
     server.set_file_extension_and_mimetype_mapping("mjs", "text/javascript");
 
     const auto answer = [&api](const httplib::Request& req, httplib::Response& res) {
+      // A page from another site may POST text/plain to 127.0.0.1 without asking first; JSON
+      // it may not send without a CORS preflight, which this server never grants.
+      if (req.method == "POST" && !req.get_header_value("Content-Type").starts_with("application/json")) {
+        res.status = http_unsupported_media_type;
+        res.set_content(R"({"error":"POST bodies must be sent as Content-Type: application/json"})", "application/json");
+        return;
+      }
       web::Request request{req.method, req.path, {}, req.body};
       for (const auto& [key, value] : req.params) request.params.emplace(key, value);
       const web::Response response = api.handle(request);
@@ -133,9 +146,11 @@ int run_serve(const ServeArgs& a) {
     std::mutex log_mutex;
     server.set_logger([&log_mutex](const httplib::Request& req, const httplib::Response& res) {
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - request_started).count();
+      std::string path = req.path;  // decoded: control characters would forge log lines
+      std::replace_if(path.begin(), path.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }, '?');
       const std::lock_guard lock(log_mutex);
       std::fprintf(stderr, "%s \"%s %s\" %d %zu %.2f ms\n", req.remote_addr.c_str(), req.method.c_str(),
-                   req.path.c_str(), res.status, res.body.size(), ms);
+                   path.c_str(), res.status, res.body.size(), ms);
     });
 
     const StopOnSignal stop(server);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <fstream>
 #include <optional>
@@ -124,14 +125,17 @@ CellCoord cell_field(const json& object, const char* key, const grid::GridMap& m
   return c;
 }
 
-void check_name(std::string_view name) {
-  const bool ok = !name.empty() && name.size() <= max_map_name_length &&
+bool valid_name(std::string_view name) {
+  return !name.empty() && name.size() <= max_map_name_length &&
                   std::all_of(name.begin(), name.end(), [](char ch) {
                     return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
                            ch == '_' || ch == '-' || ch == '.';
                   }) &&
                   name.find("..") == std::string_view::npos;
-  if (!ok) throw ApiError(http_bad_request, "a map name is letters, digits, '_', '-' and '.'");
+}
+
+void check_name(std::string_view name) {
+  if (!valid_name(name)) throw ApiError(http_bad_request, "a map name is letters, digits, '_', '-' and '.'");
 }
 
 // ---- maps --------------------------------------------------------------------------------
@@ -163,15 +167,18 @@ struct LoadedMap {
 Api::Api(std::filesystem::path data_dir, ApiLimits limits) : data_dir_(std::move(data_dir)), limits_(limits) {
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(data_dir_ / "maps", ec)) {
-    if (entry.path().extension() == ".map") map_names_.push_back(entry.path().stem().string());
+    if (entry.path().extension() == ".map" && valid_name(entry.path().stem().string()))
+      map_names_.push_back(entry.path().stem().string());
   }
   std::sort(map_names_.begin(), map_names_.end());
   for (const auto& entry : std::filesystem::directory_iterator(data_dir_ / "meshes", ec)) {
-    if (entry.path().extension() == ".obj") mesh_names_.push_back(entry.path().stem().string());
+    if (entry.path().extension() == ".obj" && valid_name(entry.path().stem().string()))
+      mesh_names_.push_back(entry.path().stem().string());
   }
   std::sort(mesh_names_.begin(), mesh_names_.end());
   for (const auto& entry : std::filesystem::directory_iterator(data_dir_ / "polygons", ec)) {
-    if (entry.path().extension() == ".json") polygon_names_.push_back(entry.path().stem().string());
+    if (entry.path().extension() == ".json" && valid_name(entry.path().stem().string()))
+      polygon_names_.push_back(entry.path().stem().string());
   }
   std::sort(polygon_names_.begin(), polygon_names_.end());
 }
@@ -819,12 +826,18 @@ struct Api::Session {
   std::mutex mutex;  ///< one request at a time steps or grows it
   std::unique_ptr<steer::Simulation> sim;
   double dt = 0.05;
-  std::chrono::steady_clock::time_point used;
+  /// When a request last touched it (steady_clock ticks): read by other sessions' starts
+  /// without this session's mutex, hence atomic.
+  std::atomic<std::chrono::steady_clock::rep> used{0};
+  void touch() { used = std::chrono::steady_clock::now().time_since_epoch().count(); }
 };
 
 namespace {
 
 using SimClock = std::chrono::steady_clock;
+/// The largest agent a page may add (cells) and its top speed (cells per second).
+constexpr double max_sim_agent_radius = 4;
+constexpr double max_sim_agent_speed = 100;
 
 /// A point of the map in world units (cell (x, y) spans [x, x+1) × [y, y+1)) on a passable cell.
 Vec2 sim_point(const json& object, const char* key, const grid::GridMap& map) {
@@ -865,7 +878,9 @@ void add_sim_agent(steer::Simulation& sim, const json& agent, std::size_t max_ag
   steer::AgentParams params;
   params.radius = number_field(agent, "radius", params.radius);
   params.max_speed = number_field(agent, "max_speed", params.max_speed);
-  if (!params.valid()) throw ApiError(http_bad_request, "agent radius and max_speed must be positive");
+  if (!params.valid() || params.radius > max_sim_agent_radius || params.max_speed > max_sim_agent_speed)
+    throw ApiError(http_bad_request, "agent radius must be in (0, " + std::to_string(max_sim_agent_radius) +
+                                         "] cells and max_speed in (0, " + std::to_string(max_sim_agent_speed) + "] cells/s");
   const Vec2 start = sim_point(agent, "start", *sim.map());
   const Vec2 goal = sim_point(agent, "goal", *sim.map());
   sim.add_agent(params, start, goal);
@@ -886,10 +901,21 @@ std::shared_ptr<Api::Session> Api::session(const std::string& body) const {
 Response Api::sim_start(std::string_view body) const {
   return guarded([&] {
     const json request = request_object(body, limits_);
+    const auto idle = std::chrono::duration_cast<SimClock::duration>(std::chrono::duration<double>(limits_.sim_idle_seconds));
+    const auto full = [&] {  // under sessions_mutex_: drops idle simulations, then says whether there is room
+      const SimClock::rep now = SimClock::now().time_since_epoch().count();
+      std::erase_if(sessions_, [&](const auto& entry) { return now - entry.second->used.load() > idle.count(); });
+      return sessions_.size() >= limits_.max_simulations;
+    };
+    const std::string too_many = "the server runs " + std::to_string(limits_.max_simulations) +
+                                 " simulations already; stop one (POST /api/sim/stop)";
+    {
+      const std::lock_guard lock(sessions_mutex_);
+      if (full()) throw ApiError(http_too_many, too_many);  // before any work
+    }
     steer::SimulationParams params;
-    const double seed = number_field(request, "seed", 1);
-    if (!(seed >= 0 && seed < 9.0e15)) throw ApiError(http_bad_request, "\"seed\" must be a whole number >= 0");
-    params.seed = static_cast<std::uint64_t>(seed);
+    params.seed = static_cast<std::uint64_t>(
+        whole_number(request.contains("seed") ? request["seed"] : json(1), 0, INT32_MAX, "\"seed\""));
     auto session = std::make_shared<Session>();
     session->dt = number_field(request, "dt", 0.05);
     if (!(session->dt > 0 && session->dt <= 1)) throw ApiError(http_bad_request, "\"dt\" must be in (0, 1] seconds");
@@ -901,24 +927,19 @@ Response Api::sim_start(std::string_view body) const {
       if (!it->is_array()) throw ApiError(http_bad_request, "\"agents\" must be an array");
       for (const json& agent : *it) add_sim_agent(*session->sim, agent, limits_.max_sim_agents);
     }
-    while (session->sim->plan_pending() > 0) {
-    }
-    session->used = SimClock::now();
-    std::uint64_t id = 0;
-    {
-      const std::lock_guard lock(sessions_mutex_);
-      const auto idle = std::chrono::duration_cast<SimClock::duration>(std::chrono::duration<double>(limits_.sim_idle_seconds));
-      std::erase_if(sessions_, [&](const auto& entry) { return SimClock::now() - entry.second->used > idle; });
-      if (sessions_.size() >= limits_.max_simulations)
-        throw ApiError(http_too_many, "the server runs " + std::to_string(limits_.max_simulations) +
-                                          " simulations already; stop one (POST /api/sim/stop)");
-      id = next_session_++;
-      sessions_.emplace(id, session);
-    }
+    // Paths planned within the query time budget; what is left, ticks plan (planning_budget each).
+    session->sim->plan_pending(time_budget(limits_.max_query_seconds));
+    session->touch();
+    // The reply is made before the session is published: from then on other requests may change it.
     json reply = sim_state(*session->sim);
-    reply["id"] = id;
     reply["width"] = session->sim->map()->width();
     reply["height"] = session->sim->map()->height();
+    {
+      const std::lock_guard lock(sessions_mutex_);
+      if (full()) throw ApiError(http_too_many, too_many);
+      reply["id"] = next_session_;
+      sessions_.emplace(next_session_++, session);
+    }
     return Response{http_ok, text_of(reply)};
   });
 }
@@ -931,7 +952,7 @@ Response Api::sim_step(std::string_view body) const {
                                    limits_.max_sim_ticks_per_request, "\"ticks\"");
     const std::lock_guard lock(s->mutex);
     for (int i = 0; i < ticks; ++i) s->sim->step(s->dt);
-    s->used = SimClock::now();
+    s->touch();
     return Response{http_ok, text_of(sim_state(*s->sim))};
   });
 }
@@ -942,9 +963,8 @@ Response Api::sim_add(std::string_view body) const {
     const json request = json::parse(body);
     const std::lock_guard lock(s->mutex);
     add_sim_agent(*s->sim, request, limits_.max_sim_agents);
-    while (s->sim->plan_pending() > 0) {
-    }
-    s->used = SimClock::now();
+    s->sim->plan_pending(time_budget(limits_.max_query_seconds));
+    s->touch();
     return Response{http_ok, text_of(sim_state(*s->sim))};
   });
 }

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -69,12 +70,20 @@ class ServeProcess {
     std::filesystem::remove(log_);
   }
 
-  /// Sends SIGINT and returns the exit code (-1 unless it exited normally).
+  /// Sends SIGINT and returns the exit code (-1 unless it exited normally; -2, after SIGKILL,
+  /// when it has not stopped within 20 s).
   int interrupt() {
     kill(pid_, SIGINT);
     int status = 0;
-    waitpid(pid_, &status, 0);
     stopped_ = true;
+    for (int waited_ms = 0; waitpid(pid_, &status, WNOHANG) == 0; waited_ms += 10) {
+      if (waited_ms > 20000) {
+        kill(pid_, SIGKILL);
+        waitpid(pid_, &status, 0);
+        return -2;
+      }
+      usleep(10000);
+    }
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
   [[nodiscard]] int port() const { return port_; }
@@ -115,6 +124,9 @@ struct HttpReply {
 inline HttpReply send_raw(int port, const std::string& raw) {
   HttpReply reply;
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  const timeval wait{30, 0};  // a wedged server fails the test instead of hanging it
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, sizeof wait);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<std::uint16_t>(port));

@@ -365,9 +365,11 @@ TEST(WebApi, SimulationSessionsStepAddAndStop) {
 
   EXPECT_EQ(api.sim_stop(json{{"id", a["id"]}}.dump()).status, 200);
   EXPECT_EQ(api.sim_step(json{{"id", a["id"]}}.dump()).status, 404);
-  EXPECT_EQ(api.sim_start(start.dump()).status, 200);  // room again
+  const json again = body_of(api.sim_start(start.dump()));  // room again
   json walled = start;
   walled["map"]["rows"][12] = std::string(32, '@');
+  EXPECT_EQ(api.sim_start(walled.dump()).status, 429);  // full: refused before any work
+  EXPECT_EQ(api.sim_stop(json{{"id", again["id"]}}.dump()).status, 200);
   EXPECT_EQ(api.sim_start(walled.dump()).status, 400);  // an agent starts in a wall
   EXPECT_EQ(api.handle(Request{"GET", "/api/sim/step", {}, ""}).status, 405);
   EXPECT_EQ(api.handle(Request{"POST", "/api/sim/fly", {}, "{}"}).status, 404);

@@ -16,6 +16,7 @@ using nlohmann::json;
 using waymark::test::get;
 using waymark::test::HttpReply;
 using waymark::test::post;
+using waymark::test::send_raw;
 using Server = waymark::test::ServeProcess;
 
 const std::string cli = WAYMARK_CLI;
@@ -70,6 +71,13 @@ TEST(Serve, RefusalsAreJsonWithTheirStatus) {
   EXPECT_EQ(big_body.status, 413);
 
   EXPECT_EQ(get(server.port(), "/api/path").status, 405);
+  // A form another site could send without a CORS preflight is refused.
+  const std::string form = R"({"map":{"name":"arena"},"from":[3,3],"to":[40,40]})";
+  const HttpReply plain = send_raw(server.port(), "POST /api/path HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                                                  "Content-Type: text/plain\r\nContent-Length: " +
+                                                      std::to_string(form.size()) + "\r\n\r\n" + form);
+  EXPECT_EQ(plain.status, 415);
+  EXPECT_NE(error_of(plain).find("application/json"), std::string::npos) << plain.body;
   EXPECT_EQ(get(server.port(), "/api/none").status, 404);
   EXPECT_EQ(get(server.port(), "/no-such-file.html").status, 404);
   EXPECT_FALSE(error_of(get(server.port(), "/no-such-file.html")).empty());
@@ -99,7 +107,7 @@ TEST(Serve, LogsEachRequestAndStopsCleanlyOnCtrlC) {
 
 TEST(Serve, BadOptionsExitWithTwo) {
   for (const std::string args : {" serve --port 70000", " serve --data /no/such/folder", " serve --web /tmp",
-                                 " serve --threads 0 --port -1", " serve --host not-an-address --port 0"}) {
+                                 " serve --port -1", " serve --threads 1000 --port 0", " serve --threads -1 --port 0", " serve --host not-an-address --port 0"}) {
     const int status = std::system((cli + args + " > /dev/null 2>&1").c_str());
     ASSERT_TRUE(WIFEXITED(status)) << args;
     EXPECT_EQ(WEXITSTATUS(status), 2) << args;

@@ -51,3 +51,11 @@ export function canvasPoint(canvas, event) {
 export function nextEnds({ from, to }, point) {
   return from === null || to !== null ? { from: point, to: null } : { from, to: point };
 }
+
+/// Tells the newest request of a view from stale ones: `const t = latest.take()` before the
+/// request, `if (!latest.is(t)) return` after its await (a later one's answer wins).
+export class Latest {
+  constructor() { this.count = 0; }
+  take() { return ++this.count; }
+  is(ticket) { return ticket === this.count; }
+}

@@ -1,6 +1,6 @@
 // Grid view: a Moving AI map or an empty grid to draw on, start and goal to drag, and a search
 // run by the server (POST /api/path) whose events replay here step by step.
-import { call, canvasPoint, fillSelect, showStats } from './api.js';
+import { call, canvasPoint, fillSelect, Latest, showStats } from './api.js';
 
 const BOARD_PX = 720;  // the longer canvas side
 const EMPTY_MAPS = [['empty:32x24', 32, 24], ['empty:64x48', 64, 48], ['empty:128x96', 128, 96]];
@@ -52,6 +52,7 @@ export class GridView {
     this.$ = (id) => document.getElementById(id);
     this.replays = [];
     this.playing = false;
+    this.latest = new Latest();  // map loads and runs: only the newest is shown
     fillSelect(this.$('grid-algorithm'), catalogue.algorithms, 'astar');
     fillSelect(this.$('grid-algorithm-b'), catalogue.algorithms, 'dijkstra');
     fillSelect(this.$('grid-diagonal'), catalogue.diagonals, 'no-corner-cutting');
@@ -81,12 +82,14 @@ export class GridView {
 
   async loadMap(key) {
     this.playing = false;
+    const ticket = this.latest.take();
     if (key.startsWith('empty:')) {
       const [w, h] = key.slice(6).split('x').map(Number);
       this.setMap({ width: w, height: h, rows: Array.from({ length: h }, () => FREE.repeat(w)) });
       return;
     }
     const reply = await call(`/api/map?name=${encodeURIComponent(key.slice(4))}`);
+    if (!this.latest.is(ticket)) return;
     if (!reply.ok) {
       this.showError(reply.data.error);
       return;
@@ -196,7 +199,9 @@ export class GridView {
   async run({ animate }) {
     this.playing = false;
     this.showError('');
+    const ticket = this.latest.take();
     const replies = await Promise.all(this.algorithms().map((a) => call('/api/path', this.request(a))));
+    if (!this.latest.is(ticket)) return false;  // the map, the ends or the choice changed meanwhile
     const failed = replies.find((r) => !r.ok);
     if (failed) {
       this.clearResults();
@@ -221,6 +226,7 @@ export class GridView {
   }
 
   async play() {
+    if (this.playing) return;
     if (this.needsRun() && !(await this.run({ animate: true }))) return;
     this.playing = true;
     const frame = () => {
@@ -235,6 +241,7 @@ export class GridView {
   }
 
   clearResults() {
+    this.latest.take();
     this.replays = [];
     this.lastRun = false;
     this.draw();

@@ -1,7 +1,7 @@
 // Navmesh view: a bundled level's Recast navmesh seen from above (GET /api/navmesh), heights
 // shaded, portals drawn; two clicked points joined by the shortest path (Polyanya) and the
 // funnel path (POST /api/navmesh/path).
-import { call, canvasPoint, fillSelect, nextEnds } from './api.js';
+import { call, canvasPoint, fillSelect, Latest, nextEnds } from './api.js';
 
 const MARGIN_PX = 12;
 const COLORS = { wall: '#333', portal: '#c9d3de', shortest: '#e8590c', funnel: '#1c64d6', from: '#1fae3a', to: '#d92121' };
@@ -10,6 +10,7 @@ export class NavmeshView {
   constructor(catalogue) {
     this.$ = (id) => document.getElementById(id);
     this.canvas = this.$('navmesh-canvas');
+    this.latest = new Latest();
     fillSelect(this.$('navmesh-level'), catalogue.meshes ?? [], 'nav_test');
     this.$('navmesh-level').addEventListener('change', () => this.load());
     this.canvas.addEventListener('click', (e) => this.pick(e));
@@ -23,7 +24,10 @@ export class NavmeshView {
     this.from = null;
     this.to = null;
     this.result = null;
+    this.level = null;  // no clicks on the old level meanwhile
+    const ticket = this.latest.take();
     const reply = await call(`/api/navmesh?name=${encodeURIComponent(this.$('navmesh-level').value)}`);
+    if (!this.latest.is(ticket)) return;
     if (!reply.ok) {
       this.$('navmesh-error').textContent = reply.data.error;
       return;
@@ -49,7 +53,9 @@ export class NavmeshView {
 
   async run() {
     this.$('navmesh-error').textContent = '';
+    const ticket = this.latest.take();
     const reply = await call('/api/navmesh/path', { mesh: this.level.name, from: this.from, to: this.to });
+    if (!this.latest.is(ticket)) return;
     if (!reply.ok) {
       this.$('navmesh-error').textContent = reply.data.error;
       this.result = null;

@@ -1,6 +1,6 @@
 // 8-puzzle view (any 2x2, 3x3 or 4x4 board typed in): the server solves it optimally with A*
 // or IDA* (POST /api/puzzle); the page animates the moves.
-import { call, showStats } from './api.js';
+import { call, Latest, showStats } from './api.js';
 
 const MOVE_MS = 250;
 
@@ -8,6 +8,7 @@ export class PuzzleView {
   constructor() {
     this.$ = (id) => document.getElementById(id);
     this.timer = null;
+    this.latest = new Latest();
     this.$('puzzle-set').addEventListener('click', () => this.setFromText());
     this.$('puzzle-shuffle').addEventListener('click', () => this.shuffle());
     this.$('puzzle-solve').addEventListener('click', () => this.solve());
@@ -15,6 +16,8 @@ export class PuzzleView {
   }
 
   setFromText() {
+    clearInterval(this.timer);  // an animation still running belongs to the old board
+    this.latest.take();  // and so does a solve in flight
     const tiles = this.$('puzzle-tiles').value.trim().split(/[\s,]+/).map(Number);
     this.show(tiles);
     this.result = null;
@@ -63,11 +66,12 @@ export class PuzzleView {
   }
 
   async solve() {
-    clearInterval(this.timer);
     this.setFromText();
+    const ticket = this.latest.take();
     const reply = await call('/api/puzzle', {
       tiles: this.tiles, algorithm: this.$('puzzle-algorithm').value, heuristic: this.$('puzzle-heuristic').value,
     });
+    if (!this.latest.is(ticket)) return;
     if (!reply.ok) {
       this.$('puzzle-error').textContent = reply.data.error;
       return;
@@ -86,14 +90,15 @@ export class PuzzleView {
     const total = Math.max(0, r.boards.length - 1);
     let i = 0;
     this.setIndex(0, total);
-    this.timer = setInterval(() => {
+    const timer = setInterval(() => {
       if (i >= total) {
-        clearInterval(this.timer);
+        clearInterval(timer);
         return;
       }
       ++i;
       this.show(r.boards[i]);
       this.setIndex(i, total);
     }, MOVE_MS);
+    this.timer = timer;
   }
 }

@@ -1,6 +1,6 @@
 // Regions view: Dirichlet regions of a grid map (POST /api/regions), one seed per click,
 // labelled again after every click.
-import { call, canvasPoint, showStats } from './api.js';
+import { call, canvasPoint, Latest, showStats } from './api.js';
 
 const BOARD_PX = 720;
 const GOLDEN_ANGLE = 137.508;
@@ -15,7 +15,8 @@ export class RegionsView {
     this.$('regions-map').replaceChildren(...maps.map(([value, label]) => new Option(label, value)));
     this.$('regions-map').addEventListener('change', () => this.load());
     this.$('regions-metric').addEventListener('change', () => this.label());
-    this.$('regions-clear').addEventListener('click', () => { this.seeds = []; this.result = null; this.show(); });
+    this.latest = new Latest();
+    this.$('regions-clear').addEventListener('click', () => { this.latest.take(); this.seeds = []; this.result = null; this.show(); });
     this.canvas.addEventListener('click', (e) => this.click(e));
   }
 
@@ -25,6 +26,7 @@ export class RegionsView {
 
   async load() {
     const key = this.$('regions-map').value;
+    const ticket = this.latest.take();
     this.seeds = [];
     this.result = null;
     if (key.startsWith('empty:')) {
@@ -33,6 +35,7 @@ export class RegionsView {
       this.map = { width: w, height: h, rows: this.rows };
     } else {
       const reply = await call(`/api/map?name=${encodeURIComponent(key.slice(4))}`);
+      if (!this.latest.is(ticket)) return false;
       if (!reply.ok) return this.error(reply.data.error);
       this.rows = reply.data.rows;
       this.map = { name: key.slice(4) };
@@ -60,10 +63,13 @@ export class RegionsView {
 
   async label() {
     if (this.seeds.length === 0) return;
-    const ticket = (this.ticket = (this.ticket ?? 0) + 1);
+    const ticket = this.latest.take();
     const reply = await call('/api/regions', { map: this.map, seeds: [...this.seeds], metric: this.$('regions-metric').value });
-    if (ticket !== this.ticket) return;  // a later click's answer is (or will be) shown instead
-    if (!reply.ok) return this.error(reply.data.error);
+    if (!this.latest.is(ticket)) return;  // a later click's answer is (or will be) shown instead
+    if (!reply.ok) {
+      this.seeds.pop();  // the refused seed
+      return this.error(reply.data.error);
+    }
     this.error('');
     this.result = reply.data;
     this.show();

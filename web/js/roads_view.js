@@ -1,7 +1,7 @@
 // Road graph view: Oldenburg drawn from its coordinates (GET /api/graph); two clicked vertices
 // routed by Dijkstra, bidirectional Dijkstra, A*, ALT and CH (POST /api/route), each showing
 // the vertices it settled, its cost and its time.
-import { call, canvasPoint, nextEnds } from './api.js';
+import { call, canvasPoint, Latest, nextEnds } from './api.js';
 
 const MARGIN_PX = 12;
 const COLORS = { edge: '#b9bec6', settled: '#3b6fb6', path: '#e8590c', from: '#1fae3a', to: '#d92121' };
@@ -9,6 +9,7 @@ const COLORS = { edge: '#b9bec6', settled: '#3b6fb6', path: '#e8590c', from: '#1
 export class RoadsView {
   constructor() {
     this.$ = (id) => document.getElementById(id);
+    this.latest = new Latest();
     this.from = null;
     this.to = null;
     this.results = [];
@@ -52,6 +53,7 @@ export class RoadsView {
     if (!this.pixels) return;
     ({ from: this.from, to: this.to } = nextEnds(this, this.nearest(...canvasPoint(this.canvas, event))));
     this.results = [];
+    this.latest.take();  // a route in flight is for the old ends
     this.$('roads-from').textContent = this.from ?? '–';
     this.$('roads-to').textContent = this.to ?? '–';
     this.showResults();
@@ -64,7 +66,9 @@ export class RoadsView {
       this.$('roads-error').textContent = 'click a start and a goal vertex first';
       return;
     }
+    const ticket = this.latest.take();
     const reply = await call('/api/route', { graph: 'oldenburg', from: this.from, to: this.to });
+    if (!this.latest.is(ticket)) return;
     if (!reply.ok) {
       this.$('roads-error').textContent = reply.data.error;
       return;

@@ -1,6 +1,6 @@
 // Live steering simulation: the server keeps a Simulation (POST /api/sim/start) that the page
 // steps while running (/api/sim/step) and grows by clicks (/api/sim/add).
-import { call, canvasPoint, showStats } from './api.js';
+import { call, canvasPoint, Latest, showStats } from './api.js';
 
 const BOARD_PX = 720;
 const TICKS_PER_FRAME = 1;
@@ -13,6 +13,7 @@ export class SimView {
     this.canvas = this.$('sim-canvas');
     this.running = false;
     this.pendingStart = null;
+    this.latest = new Latest();
     const maps = [['empty:32x24', 'empty 32×24'], ...catalogue.maps.map((m) => [`map:${m.name}`, m.name])];
     const select = this.$('sim-map');
     select.replaceChildren(...maps.map(([value, label]) => new Option(label, value)));
@@ -29,7 +30,11 @@ export class SimView {
 
   async start() {
     this.running = false;
-    if (this.id !== undefined) await call('/api/sim/stop', { id: this.id });
+    const ticket = this.latest.take();
+    const old = this.id;
+    this.id = undefined;  // clicks, steps and adds wait for the new simulation
+    this.pendingStart = null;
+    if (old !== undefined) await call('/api/sim/stop', { id: old });
     const key = this.$('sim-map').value;
     let rows;
     let map;
@@ -39,12 +44,18 @@ export class SimView {
       map = { width: w, height: h, rows };
     } else {
       const reply = await call(`/api/map?name=${encodeURIComponent(key.slice(4))}`);
+      if (!this.latest.is(ticket)) return false;
       if (!reply.ok) return this.error(reply.data.error);
       rows = reply.data.rows;
       map = { name: key.slice(4) };
     }
     const reply = await call('/api/sim/start', { map, agents: [] });
+    if (!this.latest.is(ticket)) {  // a later start won: this simulation is nobody's
+      if (reply.ok) call('/api/sim/stop', { id: reply.data.id });
+      return false;
+    }
     if (!reply.ok) return this.error(reply.data.error);
+    this.error('');
     this.id = reply.data.id;
     this.rows = rows;
     this.cellPx = Math.max(1, Math.floor(BOARD_PX / Math.max(reply.data.width, reply.data.height)));
@@ -74,7 +85,9 @@ export class SimView {
     }
     const start = this.pendingStart;
     this.pendingStart = null;  // before the await: the next click may come first
-    const reply = await call('/api/sim/add', { id: this.id, start, goal: p });
+    const id = this.id;
+    const reply = await call('/api/sim/add', { id, start, goal: p });
+    if (this.id !== id) return;
     if (!reply.ok) {
       this.error(reply.data.error);
       this.draw();
@@ -86,11 +99,14 @@ export class SimView {
 
   /// Agents between random free cells (the server refuses none: both ends are free).
   async addRandom(n) {
+    const id = this.id;
+    if (id === undefined) return false;
     const free = [];
     this.rows.forEach((row, y) => Array.from(row).forEach((c, x) => { if (!BLOCKED.has(c)) free.push([x, y]); }));
     for (let i = 0; i < n && free.length > 1; ++i) {
       const [a, b] = [free[Math.floor(Math.random() * free.length)], free[Math.floor(Math.random() * free.length)]];
-      const reply = await call('/api/sim/add', { id: this.id, start: [a[0] + 0.5, a[1] + 0.5], goal: [b[0] + 0.5, b[1] + 0.5] });
+      const reply = await call('/api/sim/add', { id, start: [a[0] + 0.5, a[1] + 0.5], goal: [b[0] + 0.5, b[1] + 0.5] });
+      if (this.id !== id) return false;
       if (!reply.ok) return this.error(reply.data.error);
       this.show(reply.data);
     }
@@ -100,9 +116,11 @@ export class SimView {
   run() {
     if (this.running || this.id === undefined) return;
     this.running = true;
+    const id = this.id;
     const frame = async () => {
-      if (!this.running) return;
-      const reply = await call('/api/sim/step', { id: this.id, ticks: TICKS_PER_FRAME });
+      if (!this.running || this.id !== id) return;
+      const reply = await call('/api/sim/step', { id, ticks: TICKS_PER_FRAME });
+      if (this.id !== id) return;  // a new simulation started meanwhile
       if (!reply.ok) {
         this.running = false;
         this.error(reply.data.error);

@@ -1,7 +1,7 @@
 // Visibility view: a bundled polygon file's obstacles, inflated by the agent's radius, the
 // points of visibility and the edges between them, and the shortest path between two clicks
 // (POST /api/visibility).
-import { call, canvasPoint, fillSelect, nextEnds, showStats } from './api.js';
+import { call, canvasPoint, fillSelect, Latest, nextEnds, showStats } from './api.js';
 
 const MARGIN_PX = 12;
 const COLORS = { obstacle: '#1b1b1b', part: '#c8ccd2', edge: 'rgba(28, 100, 214, 0.18)', point: '#1c64d6',
@@ -11,6 +11,7 @@ export class VisibilityView {
   constructor(catalogue) {
     this.$ = (id) => document.getElementById(id);
     this.canvas = this.$('visibility-canvas');
+    this.latest = new Latest();
     fillSelect(this.$('visibility-file'), catalogue.polygons ?? [], 'rooms');
     this.$('visibility-file').addEventListener('change', () => { this.from = this.to = null; this.load(); });
     this.$('visibility-radius').addEventListener('change', () => this.load());
@@ -28,9 +29,9 @@ export class VisibilityView {
   async load() {
     const request = { name: this.$('visibility-file').value, radius: Number(this.$('visibility-radius').value) };
     if (this.from && this.to) Object.assign(request, { from: this.from, to: this.to });
-    const ticket = (this.ticket = (this.ticket ?? 0) + 1);
+    const ticket = this.latest.take();
     const reply = await call('/api/visibility', request);
-    if (ticket !== this.ticket) return;
+    if (!this.latest.is(ticket)) return;
     if (!reply.ok) {
       this.$('visibility-error').textContent = reply.data.error;
       return;

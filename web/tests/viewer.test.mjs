@@ -214,7 +214,7 @@ async function roadQueryCompares(page) {
 
 async function navmeshQueryShowsAPath(page) {
   await page.click('#tabs button[data-view=navmesh]');
-  await page.waitForFunction(() => window.viewer.navmesh.level !== undefined, null, { timeout: WAIT_MS });
+  await page.waitForFunction(() => Boolean(window.viewer.navmesh.level), null, { timeout: WAIT_MS });
   // RecastDemo's first nav_test query (data/meshes/nav_mesh_test.txt), clicked in plan (x, z).
   const box = await page.locator('#navmesh-canvas').boundingBox();
   const ends = await page.evaluate(() => [[-1.564062, 0, -20.452827], [19.181122, 0, 3.011776]]
