@@ -839,6 +839,15 @@ using SimClock = std::chrono::steady_clock;
 constexpr double max_sim_agent_radius = 4;
 constexpr double max_sim_agent_speed = 100;
 
+/// Plans waiting paths until none waits or `seconds` have passed. One plan_pending call is one
+/// frame of the request queue (a turn for each of a few searches), so it takes many calls.
+void plan_within(steer::Simulation& sim, double seconds) {
+  const auto end = SimClock::now() + std::chrono::duration_cast<SimClock::duration>(std::chrono::duration<double>(seconds));
+  for (auto left = end - SimClock::now(); left > SimClock::duration::zero(); left = end - SimClock::now()) {
+    if (sim.plan_pending(search::Budget::of_time(left)) == 0) return;
+  }
+}
+
 /// A point of the map in world units (cell (x, y) spans [x, x+1) × [y, y+1)) on a passable cell.
 Vec2 sim_point(const json& object, const char* key, const grid::GridMap& map) {
   const json& v = field(object, key);
@@ -866,6 +875,7 @@ json sim_state(const steer::Simulation& sim) {
           {"stats",
            {{"agents", sim.size()},
             {"arrived", s.arrived},
+            {"waiting", sim.waiting_for_paths()},
             {"collisions", s.collisions},
             {"min_clearance", std::isfinite(s.min_clearance) ? s.min_clearance : sim.params().clearance_cap},
             {"mean_tick_us", s.mean_tick_us()}}}};
@@ -928,7 +938,7 @@ Response Api::sim_start(std::string_view body) const {
       for (const json& agent : *it) add_sim_agent(*session->sim, agent, limits_.max_sim_agents);
     }
     // Paths planned within the query time budget; what is left, ticks plan (planning_budget each).
-    session->sim->plan_pending(time_budget(limits_.max_query_seconds));
+    plan_within(*session->sim, limits_.max_query_seconds);
     session->touch();
     // The reply is made before the session is published: from then on other requests may change it.
     json reply = sim_state(*session->sim);
@@ -963,7 +973,7 @@ Response Api::sim_add(std::string_view body) const {
     const json request = json::parse(body);
     const std::lock_guard lock(s->mutex);
     add_sim_agent(*s->sim, request, limits_.max_sim_agents);
-    s->sim->plan_pending(time_budget(limits_.max_query_seconds));
+    plan_within(*s->sim, limits_.max_query_seconds);
     s->touch();
     return Response{http_ok, text_of(sim_state(*s->sim))};
   });

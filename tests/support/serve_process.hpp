@@ -76,7 +76,10 @@ class ServeProcess {
     kill(pid_, SIGINT);
     int status = 0;
     stopped_ = true;
-    for (int waited_ms = 0; waitpid(pid_, &status, WNOHANG) == 0; waited_ms += 10) {
+    for (int waited_ms = 0;; waited_ms += 10) {
+      const pid_t done = waitpid(pid_, &status, WNOHANG);
+      if (done == pid_) return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      if (done < 0) return -1;  // not our child any more: no exit status to report
       if (waited_ms > 20000) {
         kill(pid_, SIGKILL);
         waitpid(pid_, &status, 0);
@@ -84,7 +87,6 @@ class ServeProcess {
       }
       usleep(10000);
     }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
   [[nodiscard]] int port() const { return port_; }
   [[nodiscard]] pid_t pid() const { return pid_; }

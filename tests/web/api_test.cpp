@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/io/graph_loaders.hpp"
@@ -376,6 +378,36 @@ TEST(WebApi, SimulationSessionsStepAddAndStop) {
   ApiLimits tiny;
   tiny.max_sim_map_cells = 100;
   EXPECT_EQ(Api(data, tiny).sim_start(start.dump()).status, 413);  // 32×24 cells
+}
+
+TEST(WebApi, SimulationAgentsArePlannedWhenAdded) {
+  // Long paths on den520d, more agents than the request queue runs searches at once: every
+  // one is planned before the answer (one queue frame would leave most of them waiting).
+  const Api api(data);
+  const json rows = body_of(api.map("den520d"))["rows"];
+  std::vector<std::array<double, 2>> free;
+  for (std::size_t y = 0; y < rows.size(); ++y) {
+    const std::string row = rows[y];
+    for (std::size_t x = 0; x < row.size(); ++x) {
+      if (row[x] == '.') free.push_back({static_cast<double>(x) + 0.5, static_cast<double>(y) + 0.5});
+    }
+  }
+  ASSERT_GT(free.size(), 1000u);
+  json agents = json::array();
+  const std::size_t n = 12;
+  for (std::size_t i = 0; i < n; ++i) {
+    agents.push_back({{"start", free[i * 37]}, {"goal", free[free.size() - 1 - i * 37]}});
+  }
+  const json started = body_of(api.sim_start(json{{"map", {{"name", "den520d"}}}, {"agents", agents}}.dump()));
+  ASSERT_TRUE(started.contains("id")) << started;
+  EXPECT_EQ(started["stats"]["waiting"], 0) << started["stats"];
+  const json added = body_of(api.sim_add(json{{"id", started["id"]}, {"start", free[5]}, {"goal", free[free.size() - 6]}}.dump()));
+  EXPECT_EQ(added["stats"]["waiting"], 0) << added["stats"];
+  const json stepped = body_of(api.sim_step(json{{"id", started["id"]}, {"ticks", 1}}.dump()));
+  for (std::size_t i = 0; i <= n; ++i) {  // every agent has a path, so every one starts moving
+    EXPECT_NE(stepped["agents"][i], added["agents"][i]) << i;
+  }
+  EXPECT_EQ(api.sim_stop(json{{"id", started["id"]}}.dump()).status, 200);
 }
 
 TEST(WebApi, RegionsAndVisibility) {

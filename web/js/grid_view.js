@@ -52,7 +52,9 @@ export class GridView {
     this.$ = (id) => document.getElementById(id);
     this.replays = [];
     this.playing = false;
-    this.latest = new Latest();  // map loads and runs: only the newest is shown
+    this.latest = new Latest();  // runs: only the newest is shown
+    this.loads = new Latest();  // map loads: only the newest is kept
+    this.loading = false;  // a bundled map is on its way: the mouse waits, runs wait
     fillSelect(this.$('grid-algorithm'), catalogue.algorithms, 'astar');
     fillSelect(this.$('grid-algorithm-b'), catalogue.algorithms, 'dijkstra');
     fillSelect(this.$('grid-diagonal'), catalogue.diagonals, 'no-corner-cutting');
@@ -60,7 +62,7 @@ export class GridView {
     const maps = this.$('grid-map');
     for (const [key, w, h] of EMPTY_MAPS) maps.append(new Option(`empty ${w}×${h}`, key));
     for (const m of catalogue.maps) maps.append(new Option(`${m.name} (${m.width}×${m.height})`, `map:${m.name}`));
-    maps.addEventListener('change', () => this.loadMap(maps.value));
+    maps.addEventListener('change', () => { this.ready = this.loadMap(maps.value); });
     this.$('grid-run').addEventListener('click', () => this.run({ animate: false }));
     this.$('grid-play').addEventListener('click', () => this.play());
     this.$('grid-pause').addEventListener('click', () => { this.playing = false; });
@@ -82,14 +84,17 @@ export class GridView {
 
   async loadMap(key) {
     this.playing = false;
-    const ticket = this.latest.take();
+    const ticket = this.loads.take();
+    this.loading = false;
     if (key.startsWith('empty:')) {
       const [w, h] = key.slice(6).split('x').map(Number);
       this.setMap({ width: w, height: h, rows: Array.from({ length: h }, () => FREE.repeat(w)) });
       return;
     }
+    this.loading = true;
     const reply = await call(`/api/map?name=${encodeURIComponent(key.slice(4))}`);
-    if (!this.latest.is(ticket)) return;
+    if (!this.loads.is(ticket)) return;
+    this.loading = false;
     if (!reply.ok) {
       this.showError(reply.data.error);
       return;
@@ -138,6 +143,7 @@ export class GridView {
 
   bindMouse(canvas) {
     let dragging = null;  // 'start', 'goal', or a drawing tool
+    let rerun = false;  // a result was shown when the drag began
     const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
     const apply = (cell) => {
       if (!cell) return;
@@ -153,8 +159,9 @@ export class GridView {
     };
     canvas.addEventListener('mousedown', (event) => {
       const cell = this.cellAt(canvas, event);
-      if (!cell) return;
+      if (!cell || this.loading) return;
       const tool = document.querySelector('input[name=grid-tool]:checked').value;
+      rerun = this.lastRun;
       dragging = same(cell, this.start) ? 'start' : same(cell, this.goal) ? 'goal' : tool;
       this.playing = false;
       apply(cell);
@@ -165,7 +172,8 @@ export class GridView {
     const stop = () => {
       const moved = dragging === 'start' || dragging === 'goal';
       dragging = null;
-      if (moved && this.lastRun) this.run({ animate: false });  // a dragged endpoint re-runs at once
+      if (moved && rerun) this.run({ animate: false });  // a dragged endpoint re-runs at once
+      rerun = false;
     };
     canvas.addEventListener('mouseup', stop);
     canvas.addEventListener('mouseleave', stop);
@@ -198,6 +206,7 @@ export class GridView {
   /// Runs the search(es); shown whole, or replayed from the first event when `animate`.
   async run({ animate }) {
     this.playing = false;
+    await this.ready;  // the map chosen last is the one searched
     this.showError('');
     const ticket = this.latest.take();
     const replies = await Promise.all(this.algorithms().map((a) => call('/api/path', this.request(a))));

@@ -15,7 +15,9 @@ export class RegionsView {
     this.$('regions-map').replaceChildren(...maps.map(([value, label]) => new Option(label, value)));
     this.$('regions-map').addEventListener('change', () => this.load());
     this.$('regions-metric').addEventListener('change', () => this.label());
-    this.latest = new Latest();
+    this.latest = new Latest();  // labels
+    this.loads = new Latest();
+    this.loading = false;  // a bundled map is on its way: clicks wait
     this.$('regions-clear').addEventListener('click', () => { this.latest.take(); this.seeds = []; this.result = null; this.show(); });
     this.canvas.addEventListener('click', (e) => this.click(e));
   }
@@ -26,7 +28,9 @@ export class RegionsView {
 
   async load() {
     const key = this.$('regions-map').value;
-    const ticket = this.latest.take();
+    const ticket = this.loads.take();
+    this.latest.take();  // a labelling in flight is for the old map
+    this.loading = false;
     this.seeds = [];
     this.result = null;
     if (key.startsWith('empty:')) {
@@ -34,8 +38,10 @@ export class RegionsView {
       this.rows = Array.from({ length: h }, () => '.'.repeat(w));
       this.map = { width: w, height: h, rows: this.rows };
     } else {
+      this.loading = true;
       const reply = await call(`/api/map?name=${encodeURIComponent(key.slice(4))}`);
-      if (!this.latest.is(ticket)) return false;
+      if (!this.loads.is(ticket)) return false;
+      this.loading = false;
       if (!reply.ok) return this.error(reply.data.error);
       this.rows = reply.data.rows;
       this.map = { name: key.slice(4) };
@@ -54,20 +60,22 @@ export class RegionsView {
   }
 
   async click(event) {
-    if (!this.rows) return;
+    if (!this.rows || this.loading) return;
     const [x, y] = canvasPoint(this.canvas, event).map((v) => Math.floor(v / this.cellPx));
     if (BLOCKED.has(this.rows[y]?.[x]) || this.seeds.some(([a, b]) => a === x && b === y)) return;
-    this.seeds.push([x, y]);
-    await this.label();
+    const seed = [x, y];
+    this.seeds.push(seed);
+    await this.label(seed);
   }
 
-  async label() {
+  /// Labels the map from the seeds; `added`, the seed just clicked, is taken back if refused.
+  async label(added = null) {
     if (this.seeds.length === 0) return;
     const ticket = this.latest.take();
     const reply = await call('/api/regions', { map: this.map, seeds: [...this.seeds], metric: this.$('regions-metric').value });
     if (!this.latest.is(ticket)) return;  // a later click's answer is (or will be) shown instead
     if (!reply.ok) {
-      this.seeds.pop();  // the refused seed
+      this.seeds = this.seeds.filter((s) => s !== added);
       return this.error(reply.data.error);
     }
     this.error('');

@@ -13,13 +13,17 @@ export class SimView {
     this.canvas = this.$('sim-canvas');
     this.running = false;
     this.pendingStart = null;
-    this.latest = new Latest();
+    this.latest = new Latest();  // starts
+    this.loops = new Latest();  // run loops
     const maps = [['empty:32x24', 'empty 32×24'], ...catalogue.maps.map((m) => [`map:${m.name}`, m.name])];
     const select = this.$('sim-map');
     select.replaceChildren(...maps.map(([value, label]) => new Option(label, value)));
     this.$('sim-new').addEventListener('click', () => this.start());
     this.$('sim-run').addEventListener('click', () => this.run());
-    this.$('sim-stop').addEventListener('click', () => { this.running = false; });
+    this.$('sim-stop').addEventListener('click', () => {
+      this.running = false;
+      this.loops.take();  // a step still out is not shown: Stop holds the picture at once
+    });
     this.$('sim-random').addEventListener('click', () => this.addRandom(10));
     this.canvas.addEventListener('click', (e) => this.click(e));
   }
@@ -62,6 +66,7 @@ export class SimView {
     this.canvas.width = reply.data.width * this.cellPx;
     this.canvas.height = reply.data.height * this.cellPx;
     this.trails = [];
+    this.state = undefined;
     this.show(reply.data);
     return true;
   }
@@ -117,10 +122,11 @@ export class SimView {
     if (this.running || this.id === undefined) return;
     this.running = true;
     const id = this.id;
+    const loop = this.loops.take();  // Stop then Run while a step is out: only this loop goes on
     const frame = async () => {
-      if (!this.running || this.id !== id) return;
+      if (!this.running || !this.loops.is(loop)) return;
       const reply = await call('/api/sim/step', { id, ticks: TICKS_PER_FRAME });
-      if (this.id !== id) return;  // a new simulation started meanwhile
+      if (this.id !== id || !this.loops.is(loop)) return;  // a new simulation or loop meanwhile
       if (!reply.ok) {
         this.running = false;
         this.error(reply.data.error);
@@ -133,6 +139,10 @@ export class SimView {
   }
 
   show(state) {
+    // Adds and steps answered out of order: an older state (fewer ticks, or as many ticks and
+    // fewer agents; a simulation only grows) never replaces a newer one.
+    const shown = this.state;
+    if (shown && (state.tick < shown.tick || (state.tick === shown.tick && state.agents.length < shown.agents.length))) return;
     this.state = state;
     state.agents.forEach(([x, y], i) => {
       (this.trails[i] ??= []).push([x, y]);
@@ -143,6 +153,7 @@ export class SimView {
     showStats(this.$('sim-stats'), [
       ['agents', 'agents', s.agents],
       ['arrived', 'arrived', s.arrived],
+      ['waiting', 'waiting for a path', s.waiting],
       ['collisions', 'collisions', s.collisions],
       ['clearance', 'min clearance', s.min_clearance.toFixed(3)],
       ['tick_us', 'mean tick', `${s.mean_tick_us.toFixed(1)} µs`],

@@ -32,6 +32,8 @@ export class VisibilityView {
     const ticket = this.latest.take();
     const reply = await call('/api/visibility', request);
     if (!this.latest.is(ticket)) return;
+    // Clicks since the request changed the ends: its path is not theirs.
+    if (request.from !== this.from || request.to !== this.to) delete reply.data.path;
     if (!reply.ok) {
       this.$('visibility-error').textContent = reply.data.error;
       return;

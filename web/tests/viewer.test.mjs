@@ -109,6 +109,13 @@ async function gridRunAvoidsTheWall(page) {
   // Around the wall: at least down 11 rows and back, so well over the straight 23.
   assert.ok(cost > 30, `cost ${cost}`);
   await page.screenshot({ path: path.join(artefacts, 'grid.png') });
+
+  // Dragging an end of a shown result searches again at once (no Run).
+  await dragMarker(page, 'goal', [25, 4]);
+  await page.waitForFunction(() => {
+    const p = window.viewer.grid.replays[0]?.result.path;
+    return p && p.length > 0 && p[p.length - 1][0] === 25 && p[p.length - 1][1] === 4;
+  }, null, { timeout: WAIT_MS });
 }
 
 async function dragMarker(page, which, to) {
