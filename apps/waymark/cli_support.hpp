@@ -141,13 +141,6 @@ inline std::string failure_reason(Status st) {
   return "no path";
 }
 
-/// Why a query failed, for JSON: Status::reason()'s name ("unreachable", "start-blocked", ...),
-/// and for an exhausted budget the limit that ran out ("out-of-nodes", "time-limit").
-inline std::string_view reason_name(Status st) {
-  if (st.reason() != FailureReason::budget_exhausted) return to_string(st.reason());
-  return st.has(StatusDetail::time_limit) ? "time-limit" : "out-of-nodes";
-}
-
 /// "a|b|c": the names of an enum, for help texts and error messages.
 template <class Enum, std::size_t N>
 std::string choices(const EnumNames<Enum, N>& names) {

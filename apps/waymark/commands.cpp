@@ -99,15 +99,6 @@ nlohmann::json coords_json(const GridMap& map, const Path<CellId>& path) {
   return a;
 }
 
-/// A cell as the trace spells it: [x,y].
-struct SpellCell {
-  const GridMap* map;
-  std::string operator()(CellId c) const {
-    const CellCoord p = map->coord(c);
-    return "[" + std::to_string(p.x) + "," + std::to_string(p.y) + "]";
-  }
-};
-
 /// Records what a picture shows of a search: the cells in expansion order, and which are in
 /// the open set (opened after their last expansion).
 class SearchPicture final : public search::EventSink<CellId> {
@@ -149,9 +140,9 @@ void replay(const GridPlanner& planner, CellId start, CellId goal, const std::st
             const std::vector<CellId>* smoothed = nullptr) {
   if (trace.empty() && !pictures.any()) return;
   FanOut<CellId> sinks;
-  std::optional<TraceWriter<CellId, SpellCell>> writer;
+  std::optional<TraceWriter<CellId, io::SpellGridCell>> writer;
   SearchPicture seen(planner.map().cell_count());
-  if (!trace.empty()) sinks.add(&writer.emplace(trace, SpellCell{&planner.map()}));
+  if (!trace.empty()) sinks.add(&writer.emplace(trace, io::SpellGridCell{&planner.map()}));
   if (pictures.any()) sinks.add(&seen);
   search::QueryOptions<CellId> query = planner.options().query;
   query.events = &sinks;

@@ -60,14 +60,4 @@ class FanOut final : public search::EventSink<Node> {
   std::vector<search::EventSink<Node>*> sinks_;
 };
 
-/// Keeps the nodes of expand events, in order (for pictures).
-template <class Node>
-class ExpandedNodes final : public search::EventSink<Node> {
- public:
-  void on_event(const search::Event<Node>& e) override {
-    if (e.kind == search::EventKind::expand) nodes.push_back(e.node);
-  }
-  std::vector<Node> nodes;
-};
-
 }  // namespace waymark::cli

@@ -16,11 +16,13 @@
 namespace waymark::render::detail {
 
 using render::Rgb;
-inline constexpr Rgb path_color = palette::path;
-inline constexpr Rgb start_color = palette::start;
-inline constexpr Rgb goal_color = palette::goal;
 
 inline void set_color(cairo_t* cr, Rgb c) { cairo_set_source_rgb(cr, c.r, c.g, c.b); }
+
+/// a at t = 0, b at t = 1.
+[[nodiscard]] inline Rgb mix(Rgb a, Rgb b, double t) {
+  return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
+}
 
 /// How a legend entry shows its colour.
 enum class Swatch : std::uint8_t { square, line, dot, outline };
@@ -66,7 +68,6 @@ class Canvas {
   [[nodiscard]] bool ok() const { return cairo_surface_status(surface_.get()) == CAIRO_STATUS_SUCCESS && context_ &&
                                          cairo_status(context_.get()) == CAIRO_STATUS_SUCCESS; }
   [[nodiscard]] cairo_t* cr() const { return context_.get(); }
-  [[nodiscard]] PictureFormat format() const { return format_; }
   /// Saves (PNG) or completes (SVG) the file; false when cairo could not.
   bool write();
 
@@ -100,11 +101,11 @@ void polyline(cairo_t* cr, std::span<const Point> points, double width, Rgb colo
 
 /// polyline(), then a green dot at its start and a red one at its end.
 template <class Point>
-void path_with_ends(cairo_t* cr, std::span<const Point> points, double width, double end_radius, Rgb color = path_color) {
+void path_with_ends(cairo_t* cr, std::span<const Point> points, double width, double end_radius, Rgb color = palette::path) {
   if (points.empty()) return;
   polyline(cr, points, width, color);
-  dot(cr, points.front().x, points.front().y, end_radius, start_color);
-  dot(cr, points.back().x, points.back().y, end_radius, goal_color);
+  dot(cr, points.front().x, points.front().y, end_radius, palette::start);
+  dot(cr, points.back().x, points.back().y, end_radius, palette::goal);
 }
 
 }  // namespace waymark::render::detail

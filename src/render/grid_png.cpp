@@ -36,7 +36,6 @@ constexpr std::array<Rgb, 6> trail_colors{Rgb{0.85, 0.33, 0.10}, Rgb{0.12, 0.47,
 /// A cell key meaning "leave as is" for fill_cells.
 constexpr std::uint32_t no_fill = 0xffffffffu;
 
-Rgb mix(Rgb a, Rgb b, double t) { return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t}; }
 
 /// Fills every cell by a colour key: `key_of(cell)` is a key (no_fill: skip), `color_of(key)`
 /// its colour. The cells of one key are merged into runs along rows and filled as one path:
@@ -108,7 +107,7 @@ std::uint32_t terrain_key(double multiplier) {
 }
 
 Rgb terrain_color(std::uint32_t key) {
-  if (key >= cheap_key_base) return mix(palette::passable, palette::cheap, (key - cheap_key_base) / key_scale);
+  if (key >= cheap_key_base) return detail::mix(palette::passable, palette::cheap, (key - cheap_key_base) / key_scale);
   const double k = 1.0 - key / key_scale;
   return {palette::passable.r * k, palette::passable.g * k, palette::passable.b * k};
 }
@@ -211,7 +210,7 @@ bool write_grid_picture(const GridMap& map, const GridLayers& layers, const std:
   fill_cells(cr, map, px, [&](CellId c) { return shade[c.value]; }, terrain_color);
   if (!order.empty()) {
     fill_cells(cr, map, px, [&](CellId c) { return order[c.value]; }, [](std::uint32_t step) {
-      return mix(palette::expanded_early, palette::expanded_late,
+      return detail::mix(palette::expanded_early, palette::expanded_late,
                  expansion_shades > 1 ? static_cast<double>(step) / (expansion_shades - 1) : 0.0);
     });
   }

@@ -21,10 +21,9 @@ constexpr Rgb portal_color{0.55, 0.55, 0.55};
 constexpr Rgb wall_color{0.10, 0.10, 0.12};
 constexpr double portal_width_px = 0.5;
 constexpr double wall_width_px = 1.5;
-constexpr std::array<Rgb, 3> path_colors{detail::path_color, Rgb{0.15, 0.40, 0.85}, Rgb{0.55, 0.20, 0.65}};
+constexpr std::array<Rgb, 3> path_colors{palette::path, Rgb{0.15, 0.40, 0.85}, Rgb{0.55, 0.20, 0.65}};
 constexpr std::array<const char*, 3> path_names{"path", "2nd path", "3rd path"};
 
-Rgb mix(Rgb a, Rgb b, double t) { return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t}; }
 
 }  // namespace
 
@@ -49,8 +48,8 @@ bool write_navmesh_picture(const NavMesh& nav, std::span<const std::vector<Vec3>
     for (std::size_t i = 0; i < std::min(paths.size(), path_colors.size()); ++i)
       keys.push_back({path_colors[i], path_names[i], detail::Swatch::line});
     if (!paths.empty()) {
-      keys.push_back({detail::start_color, "start", detail::Swatch::dot});
-      keys.push_back({detail::goal_color, "goal", detail::Swatch::dot});
+      keys.push_back({palette::start, "start", detail::Swatch::dot});
+      keys.push_back({palette::goal, "goal", detail::Swatch::dot});
     }
   }
   const int width = keys.empty() ? mesh_w : std::max(mesh_w, detail::legend_min_width_px);
@@ -74,7 +73,7 @@ bool write_navmesh_picture(const NavMesh& nav, std::span<const std::vector<Vec3>
     }
     cairo_close_path(cr);
     const double height = span_y > 0 ? (nav.centroid(p).y - box.min.y) / span_y : 0;
-    detail::set_color(cr, mix(low_color, high_color, height));
+    detail::set_color(cr, detail::mix(low_color, high_color, height));
     cairo_fill(cr);
     const auto neighbors = nav.neighbors(p);
     for (std::size_t k = 0; k < corners.size(); ++k) {

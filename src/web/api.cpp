@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "waymark/core/errors.hpp"
+#include "waymark/core/polyline.hpp"
 #include "waymark/graph/graph_planner.hpp"
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/io/graph_loaders.hpp"
@@ -138,11 +139,32 @@ void check_name(std::string_view name) {
   if (!valid_name(name)) throw ApiError(http_bad_request, "a map name is letters, digits, '_', '-' and '.'");
 }
 
+/// The stems of DIR's files ending in `ext` that a request may name, sorted.
+std::vector<std::string> bundled_names(const std::filesystem::path& dir, std::string_view ext) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (entry.path().extension() == ext && valid_name(entry.path().stem().string()))
+      names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+/// DIR/name+ext for a bundled `name` (one of `names`): 400 for a malformed name, 404 for an
+/// unknown one; `what` names the kind ("map", "level", ...) in the refusal.
+std::filesystem::path bundled_file(const std::vector<std::string>& names, std::string_view name,
+                                   const std::filesystem::path& dir, std::string_view ext, std::string_view what) {
+  check_name(name);
+  if (!std::binary_search(names.begin(), names.end(), name))
+    throw ApiError(http_not_found, "no bundled " + std::string(what) + " \"" + std::string(name) + "\" (GET /api/maps lists them)");
+  return dir / (std::string(name) + std::string(ext));
+}
+
 // ---- maps --------------------------------------------------------------------------------
 
-/// The rows of a .map file the loader has accepted (the lines after "map").
-std::vector<std::string> read_rows(const std::filesystem::path& file, int height) {
-  std::ifstream in(file);
+/// The rows of a .map text the loader has accepted (the lines after "map").
+std::vector<std::string> read_rows(std::istream& in, int height) {
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -157,34 +179,6 @@ std::vector<std::string> read_rows(const std::filesystem::path& file, int height
   return rows;
 }
 
-struct LoadedMap {
-  grid::GridMap map;
-  std::string name;
-};
-
-}  // namespace
-
-Api::Api(std::filesystem::path data_dir, ApiLimits limits) : data_dir_(std::move(data_dir)), limits_(limits) {
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(data_dir_ / "maps", ec)) {
-    if (entry.path().extension() == ".map" && valid_name(entry.path().stem().string()))
-      map_names_.push_back(entry.path().stem().string());
-  }
-  std::sort(map_names_.begin(), map_names_.end());
-  for (const auto& entry : std::filesystem::directory_iterator(data_dir_ / "meshes", ec)) {
-    if (entry.path().extension() == ".obj" && valid_name(entry.path().stem().string()))
-      mesh_names_.push_back(entry.path().stem().string());
-  }
-  std::sort(mesh_names_.begin(), mesh_names_.end());
-  for (const auto& entry : std::filesystem::directory_iterator(data_dir_ / "polygons", ec)) {
-    if (entry.path().extension() == ".json" && valid_name(entry.path().stem().string()))
-      polygon_names_.push_back(entry.path().stem().string());
-  }
-  std::sort(polygon_names_.begin(), polygon_names_.end());
-}
-
-namespace {
-
 io::MapLoadOptions load_options(const ApiLimits& limits, bool terrain) {
   io::MapLoadOptions o;
   o.max_cells = limits.max_map_cells;
@@ -192,51 +186,64 @@ io::MapLoadOptions load_options(const ApiLimits& limits, bool terrain) {
   return o;
 }
 
+/// GET /api/maps's answer: the bundled worlds with the names and limits requests accept.
+std::string maps_listing(const std::filesystem::path& data_dir, const std::vector<std::string>& map_names,
+                         const std::vector<std::string>& mesh_names, const std::vector<std::string>& polygon_names,
+                         const ApiLimits& limits) {
+  json list = json::array();
+  for (const std::string& name : map_names) {
+    // The header only: sizes without loading every map.
+    std::ifstream in(data_dir / "maps" / (name + ".map"));
+    std::string word;
+    int width = 0;
+    int height = 0;
+    for (int i = 0; i < 4 && in >> word; ++i) {
+      if (word == "width") in >> width;
+      if (word == "height") in >> height;
+    }
+    list.push_back({{"name", name}, {"width", width}, {"height", height}});
+  }
+  json algorithms = json::array();
+  for (const auto& [a, name] : grid::algorithm_names) algorithms.push_back(name);
+  return text_of(json{{"maps", list},
+                      {"meshes", mesh_names},
+                      {"polygons", polygon_names},
+                      {"algorithms", algorithms},
+                      {"heuristics", {"octile", "manhattan", "euclidean", "chebyshev", "zero"}},
+                      {"diagonals", {"no-corner-cutting", "at-most-one-obstacle", "always", "never"}},
+                      {"limits",
+                       {{"max_body_bytes", limits.max_body_bytes},
+                        {"max_map_cells", limits.max_map_cells},
+                        {"max_map_side", limits.max_map_side},
+                        {"max_events", limits.max_events},
+                        {"max_query_seconds", limits.max_query_seconds}}}});
+}
+
 }  // namespace
 
-Response Api::maps() const {
-  return guarded([&] {
-    json list = json::array();
-    for (const std::string& name : map_names_) {
-      // The header only: sizes without loading every map.
-      std::ifstream in(data_dir_ / "maps" / (name + ".map"));
-      std::string word;
-      int width = 0;
-      int height = 0;
-      for (int i = 0; i < 4 && in >> word; ++i) {
-        if (word == "width") in >> width;
-        if (word == "height") in >> height;
-      }
-      list.push_back({{"name", name}, {"width", width}, {"height", height}});
-    }
-    json algorithms = json::array();
-    for (const auto& [a, name] : grid::algorithm_names) algorithms.push_back(name);
-    return Response{http_ok, text_of(json{{"maps", list},
-                                          {"meshes", mesh_names_},
-                                          {"polygons", polygon_names_},
-                                  {"algorithms", algorithms},
-                                  {"heuristics", {"octile", "manhattan", "euclidean", "chebyshev", "zero"}},
-                                  {"diagonals", {"no-corner-cutting", "at-most-one-obstacle", "always", "never"}},
-                                  {"limits",
-                                   {{"max_body_bytes", limits_.max_body_bytes},
-                                    {"max_map_cells", limits_.max_map_cells},
-                                    {"max_map_side", limits_.max_map_side},
-                                    {"max_events", limits_.max_events},
-                                    {"max_query_seconds", limits_.max_query_seconds}}}})};
-  });
-}
+Api::Api(std::filesystem::path data_dir, ApiLimits limits)
+    : data_dir_(std::move(data_dir)),
+      limits_(limits),
+      map_names_(bundled_names(data_dir_ / "maps", ".map")),
+      mesh_names_(bundled_names(data_dir_ / "meshes", ".obj")),
+      polygon_names_(bundled_names(data_dir_ / "polygons", ".json")),
+      maps_reply_(maps_listing(data_dir_, map_names_, mesh_names_, polygon_names_, limits_)) {}
+
+Response Api::maps() const { return Response{http_ok, maps_reply_}; }
 
 Response Api::map(std::string_view name) const {
   return guarded([&] {
-    check_name(name);
-    if (!std::binary_search(map_names_.begin(), map_names_.end(), std::string(name)))
-      throw ApiError(http_not_found, "no bundled map \"" + std::string(name) + "\" (GET /api/maps lists them)");
-    const auto file = data_dir_ / "maps" / (std::string(name) + ".map");
-    const grid::GridMap map = io::load_movingai_map(file.string(), load_options(limits_, false));
+    const auto file = bundled_file(map_names_, name, data_dir_ / "maps", ".map", "map");
+    std::ifstream in(file);
+    std::stringstream text;  // read once: parsed, then its rows sent as written
+    text << in.rdbuf();
+    const grid::GridMap map = io::parse_movingai_map(text, file.string(), load_options(limits_, false));
+    text.clear();
+    text.seekg(0);
     return Response{http_ok, text_of(json{{"name", name},
                                   {"width", map.width()},
                                   {"height", map.height()},
-                                  {"rows", read_rows(file, map.height())}})};
+                                  {"rows", read_rows(text, map.height())}})};
   });
 }
 
@@ -248,11 +255,8 @@ grid::GridMap request_map(const json& spec, const std::vector<std::string>& name
                           const ApiLimits& limits, bool terrain) {
   if (!spec.is_object()) throw ApiError(http_bad_request, "\"map\" must be {\"name\": ...} or {\"width\", \"height\", \"rows\"}");
   if (spec.contains("name")) {
-    const std::string name = text_field(spec, "name", "");
-    check_name(name);
-    if (!std::binary_search(names.begin(), names.end(), name))
-      throw ApiError(http_not_found, "no bundled map \"" + name + "\" (GET /api/maps lists them)");
-    return io::load_movingai_map((data_dir / "maps" / (name + ".map")).string(), load_options(limits, terrain));
+    const auto file = bundled_file(names, text_field(spec, "name", ""), data_dir / "maps", ".map", "map");
+    return io::load_movingai_map(file.string(), load_options(limits, terrain));
   }
   const json& w = field(spec, "width");
   const json& h = field(spec, "height");
@@ -279,20 +283,6 @@ grid::GridMap request_map(const json& spec, const std::vector<std::string>& name
   return io::parse_movingai_map(in, "map", load_options(limits, terrain));
 }
 
-/// A cell as the events spell it: [x,y].
-struct SpellCell {
-  const grid::GridMap* map;
-  std::string operator()(CellId c) const {
-    const CellCoord p = map->coord(c);
-    std::string text(1, '[');  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on a + chain
-    text += std::to_string(p.x);
-    text += ',';
-    text += std::to_string(p.y);
-    text += ']';
-    return text;
-  }
-};
-
 /// Keeps the first `limit` events as JSON text, comma-separated.
 class EventText final : public search::EventSink<CellId> {
  public:
@@ -311,7 +301,7 @@ class EventText final : public search::EventSink<CellId> {
   [[nodiscard]] std::size_t kept() const { return kept_; }
 
  private:
-  SpellCell spell_;
+  io::SpellGridCell spell_;
   std::size_t limit_;
   std::size_t kept_ = 0;
   bool truncated_ = false;
@@ -327,20 +317,10 @@ json cells_json(const grid::GridMap& map, std::span<const CellId> cells) {
   return a;
 }
 
-/// The polyline length of a path through cell centres, in cells.
-double polyline_length(const grid::GridMap& map, std::span<const CellId> cells) {
-  double length = 0;
-  for (std::size_t i = 1; i < cells.size(); ++i) {
-    const CellCoord a = map.coord(cells[i - 1]);
-    const CellCoord b = map.coord(cells[i]);
-    length += std::hypot(static_cast<double>(b.x - a.x), static_cast<double>(b.y - a.y));
-  }
-  return length;
-}
-
-std::string failure_reason(Status st) {
-  if (st.reason() != FailureReason::budget_exhausted) return std::string(to_string(st.reason()));
-  return st.has(StatusDetail::time_limit) ? "time-limit" : "out-of-nodes";
+/// A query's outcome into its answer: "status", and "reason" when it failed.
+void put_status(json& answer, Status st) {
+  answer["status"] = to_string(st.state);
+  if (!st.succeeded()) answer["reason"] = reason_name(st);
 }
 
 /// A whole query's wall-time budget of `seconds`.
@@ -402,16 +382,15 @@ Response Api::path(std::string_view body) const {
 
     json reply;
     reply["algorithm"] = grid::to_string(*alg);
-    reply["status"] = to_string(st.state);
-    if (!st.succeeded()) reply["reason"] = failure_reason(st);
+    put_status(reply, st);
     reply["cost"] = st.succeeded() ? json(found.cost) : json(nullptr);
     reply["path"] = st.succeeded() ? cells_json(map, found.nodes) : json::array();
-    double length = st.succeeded() ? polyline_length(map, found.nodes) : 0.0;
+    double length = st.succeeded() ? polyline_length(to_polyline(map, found.nodes)) : 0.0;
     if (smooth && st.succeeded()) {
       std::vector<CellId> waypoints;
       const double cost = grid::smooth_path(map, *rule, found.nodes, waypoints).cost;
       reply["smoothed"] = {{"cost", cost}, {"path", cells_json(map, waypoints)}};
-      length = polyline_length(map, waypoints);
+      length = polyline_length(to_polyline(map, waypoints));
     }
     reply["stats"] = {{"expanded", stats.expanded},
                       {"generated", stats.generated},
@@ -474,7 +453,6 @@ Response Api::puzzle(std::string_view body) const {
     }
     json reply = {{"algorithm", puzzle::to_string(*alg)},
                   {"heuristic", puzzle::to_string(*h)},
-                  {"status", to_string(solution.status.state)},
                   {"moves", solution.status.succeeded() ? json(solution.moves.size()) : json(nullptr)},
                   {"solution", solution.status.succeeded() ? json(puzzle::to_string(solution.moves)) : json(nullptr)},
                   {"boards", boards},
@@ -484,7 +462,7 @@ Response Api::puzzle(std::string_view body) const {
                     {"generated", solution.stats.generated},
                     {"iterations", solution.stats.iterations},
                     {"time_us", solution.stats.time_s * microseconds_per_second}}}};
-    if (!solution.status.succeeded()) reply["reason"] = failure_reason(solution.status);
+    put_status(reply, solution.status);
     return Response{http_ok, text_of(reply)};
   });
 }
@@ -598,14 +576,13 @@ Response Api::route(std::string_view body) const {
       json path = json::array();
       for (const VertexId v : timed.path().nodes) path.push_back(v.value);
       json result = {{"algorithm", graph::to_string(Roads::algorithms[i])},
-                     {"status", to_string(st.state)},
                      {"cost", st.succeeded() ? json(timed.path().cost) : json(nullptr)},
                      {"path", path},
                      {"settled", settled.settled},
                      {"settled_truncated", settled.truncated},
                      {"expanded", timed.stats().expanded},
                      {"time_us", timed.stats().time_s * microseconds_per_second}};
-      if (!st.succeeded()) result["reason"] = failure_reason(st);
+      put_status(result, st);
       results.push_back(std::move(result));
     }
     return Response{http_ok, text_of(json{{"graph", Roads::name}, {"from", from.value}, {"to", to.value}, {"results", results}})};
@@ -620,12 +597,10 @@ struct Api::Level {
 };
 
 std::shared_ptr<const Api::Level> Api::level(const std::string& name) const {
-  check_name(name);
-  if (!std::binary_search(mesh_names_.begin(), mesh_names_.end(), name))
-    throw ApiError(http_not_found, "no bundled level \"" + name + "\" (GET /api/maps lists them)");
+  const auto file = bundled_file(mesh_names_, name, data_dir_ / "meshes", ".obj", "level");
   const std::lock_guard lock(levels_mutex_);  // one build at a time; later requests share it
   if (const auto it = levels_.find(name); it != levels_.end()) return it->second;
-  const TriangleMesh model = io::load_obj((data_dir_ / "meshes" / (name + ".obj")).string());
+  const TriangleMesh model = io::load_obj(file.string());
   auto level = std::make_shared<Level>(Level{recast::build_nav_mesh(model), {}});
   const navmesh::NavMesh& mesh = level->mesh;
   json vertices = json::array();
@@ -634,8 +609,8 @@ std::shared_ptr<const Api::Level> Api::level(const std::string& name) const {
   json portals = json::array();
   for (std::size_t i = 0; i < mesh.poly_count(); ++i) {
     const PolyId p{static_cast<std::uint32_t>(i)};
-    polys.push_back(mesh.corners(p));
     const auto corners = mesh.corners(p);
+    polys.push_back(corners);
     const auto neighbors = mesh.neighbors(p);
     for (std::size_t k = 0; k < corners.size(); ++k) {
       if (neighbors[k].valid() && neighbors[k].value > p.value)  // each portal once
@@ -678,14 +653,13 @@ Vec3 level_point(const json& request, const char* key, const navmesh::NavMesh& m
 json nav_path_json(const navmesh::NavPath& path, const SearchStats& stats) {
   json corners = json::array();
   for (const Vec3& c : path.corners) corners.push_back({c.x, c.y, c.z});
-  json j = {{"status", to_string(path.status.state)},
-            {"partial", path.status.has(StatusDetail::partial_result)},
+  json j = {{"partial", path.status.has(StatusDetail::partial_result)},
             {"length", path.length},
             {"corners", corners},
             {"polys", path.polys.size()},
             {"expanded", stats.expanded},
             {"time_us", stats.time_s * microseconds_per_second}};
-  if (!path.status.succeeded()) j["reason"] = failure_reason(path.status);
+  put_status(j, path.status);
   return j;
 }
 
@@ -774,10 +748,8 @@ Response Api::visibility(std::string_view body) const {
   return guarded([&] {
     const json request = request_object(body, limits_);
     const std::string name = text_field(request, "name", "rooms");
-    check_name(name);
-    if (!std::binary_search(polygon_names_.begin(), polygon_names_.end(), name))
-      throw ApiError(http_not_found, "no bundled polygon file \"" + name + "\" (GET /api/maps lists them)");
-    const io::PolygonFile file = io::load_polygons((data_dir_ / "polygons" / (name + ".json")).string());
+    const io::PolygonFile file =
+        io::load_polygons(bundled_file(polygon_names_, name, data_dir_ / "polygons", ".json", "polygon file").string());
     visibility::VisibilityParams params;
     params.radius = number_field(request, "radius", 0.5);
     if (!(params.radius >= 0 && params.radius <= limits_.max_agent_radius))
@@ -808,12 +780,11 @@ Response Api::visibility(std::string_view body) const {
       query.begin(plane_point(request, "from"), plane_point(request, "to"));
       query.step(time_budget(limits_.max_query_seconds));
       const visibility::VisibilityPath& path = query.path();
-      json result = {{"status", to_string(path.status.state)},
-                     {"points", points_json(path.points)},
+      json result = {{"points", points_json(path.points)},
                      {"length", path.length},
                      {"expanded", query.stats().expanded},
                      {"time_us", query.stats().time_s * microseconds_per_second}};
-      if (!path.status.succeeded()) result["reason"] = failure_reason(path.status);
+      put_status(result, path.status);
       reply["path"] = result;
     }
     return Response{http_ok, text_of(reply)};
@@ -850,14 +821,10 @@ void plan_within(steer::Simulation& sim, double seconds) {
 
 /// A point of the map in world units (cell (x, y) spans [x, x+1) × [y, y+1)) on a passable cell.
 Vec2 sim_point(const json& object, const char* key, const grid::GridMap& map) {
-  const json& v = field(object, key);
-  const std::string what = std::string("\"") + key + "\"";
-  if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number())
-    throw ApiError(http_bad_request, what + " must be [x, y]");
-  const Vec2 p{v[0].get<double>(), v[1].get<double>()};
+  const Vec2 p = plane_point(object, key);
   if (!(p.x >= 0 && p.y >= 0 && p.x < map.width() && p.y < map.height()) ||
       !map.passable(static_cast<int>(p.x), static_cast<int>(p.y)))
-    throw ApiError(http_bad_request, what + " is outside the map or on a blocked cell");
+    throw ApiError(http_bad_request, std::string("\"") + key + "\" is outside the map or on a blocked cell");
   return p;
 }
 
@@ -898,13 +865,20 @@ void add_sim_agent(steer::Simulation& sim, const json& agent, std::size_t max_ag
 
 }  // namespace
 
-std::shared_ptr<Api::Session> Api::session(const std::string& body) const {
-  const json request = request_object(body, limits_);
+namespace {
+
+std::uint64_t session_id(const json& request) {
   const json& id = field(request, "id");
   if (!id.is_number_unsigned()) throw ApiError(http_bad_request, "\"id\" must be the number /api/sim/start gave");
+  return id.get<std::uint64_t>();
+}
+
+}  // namespace
+
+std::shared_ptr<Api::Session> Api::session(std::uint64_t id) const {
   const std::lock_guard lock(sessions_mutex_);
-  const auto it = sessions_.find(id.get<std::uint64_t>());
-  if (it == sessions_.end()) throw ApiError(http_not_found, "no simulation " + id.dump() + " (stopped, or idle too long)");
+  const auto it = sessions_.find(id);
+  if (it == sessions_.end()) throw ApiError(http_not_found, "no simulation " + std::to_string(id) + " (stopped, or idle too long)");
   return it->second;
 }
 
@@ -956,8 +930,8 @@ Response Api::sim_start(std::string_view body) const {
 
 Response Api::sim_step(std::string_view body) const {
   return guarded([&] {
-    const std::shared_ptr<Session> s = session(std::string(body));
-    const json request = json::parse(body);
+    const json request = request_object(body, limits_);
+    const std::shared_ptr<Session> s = session(session_id(request));
     const int ticks = whole_number(request.contains("ticks") ? request["ticks"] : json(1), 1,
                                    limits_.max_sim_ticks_per_request, "\"ticks\"");
     const std::lock_guard lock(s->mutex);
@@ -969,8 +943,8 @@ Response Api::sim_step(std::string_view body) const {
 
 Response Api::sim_add(std::string_view body) const {
   return guarded([&] {
-    const std::shared_ptr<Session> s = session(std::string(body));
-    const json request = json::parse(body);
+    const json request = request_object(body, limits_);
+    const std::shared_ptr<Session> s = session(session_id(request));
     const std::lock_guard lock(s->mutex);
     add_sim_agent(*s->sim, request, limits_.max_sim_agents);
     plan_within(*s->sim, limits_.max_query_seconds);
@@ -981,7 +955,7 @@ Response Api::sim_add(std::string_view body) const {
 
 Response Api::sim_stop(std::string_view body) const {
   return guarded([&] {
-    const std::shared_ptr<Session> s = session(std::string(body));
+    const std::shared_ptr<Session> s = session(session_id(request_object(body, limits_)));
     const std::lock_guard lock(sessions_mutex_);
     std::erase_if(sessions_, [&](const auto& entry) { return entry.second == s; });
     return Response{http_ok, text_of(json{{"stopped", true}})};

@@ -108,6 +108,9 @@ class Api {
   std::filesystem::path data_dir_;
   ApiLimits limits_;
   std::vector<std::string> map_names_;  ///< sorted stems of DATA/maps/*.map
+  std::vector<std::string> mesh_names_;     ///< sorted stems of DATA/meshes/*.obj
+  std::vector<std::string> polygon_names_;  ///< sorted stems of DATA/polygons/*.json
+  std::string maps_reply_;  ///< GET /api/maps's answer, made once (the folders are read once)
 
   struct Roads;  ///< the road graph and a planner per algorithm, built on first use
   [[nodiscard]] const Roads& roads() const;
@@ -116,13 +119,11 @@ class Api {
 
   struct Level;  ///< a bundled level's navmesh, built on first use
   [[nodiscard]] std::shared_ptr<const Level> level(const std::string& name) const;
-  std::vector<std::string> mesh_names_;     ///< sorted stems of DATA/meshes/*.obj
-  std::vector<std::string> polygon_names_;  ///< sorted stems of DATA/polygons/*.json
   mutable std::mutex levels_mutex_;
   mutable std::map<std::string, std::shared_ptr<const Level>> levels_;
 
   struct Session;  ///< one live simulation
-  [[nodiscard]] std::shared_ptr<Session> session(const std::string& body_id) const;
+  [[nodiscard]] std::shared_ptr<Session> session(std::uint64_t id) const;
   mutable std::mutex sessions_mutex_;
   mutable std::map<std::uint64_t, std::shared_ptr<Session>> sessions_;
   mutable std::uint64_t next_session_ = 1;

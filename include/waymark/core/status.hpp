@@ -145,4 +145,12 @@ inline constexpr std::array<std::pair<StatusDetail, std::string_view>, 10> statu
   return text;
 }
 
+/// Why a query failed, as the CLI's JSON and the viewer API spell it: Status::reason()'s name
+/// ("unreachable", "start-blocked", ...), and for an exhausted budget the limit that ran out
+/// ("out-of-nodes", "time-limit").
+[[nodiscard]] inline std::string_view reason_name(Status st) {
+  if (st.reason() != FailureReason::budget_exhausted) return to_string(st.reason());
+  return st.has(StatusDetail::time_limit) ? "time-limit" : "out-of-nodes";
+}
+
 }  // namespace waymark

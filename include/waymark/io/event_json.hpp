@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "waymark/grid/grid_map.hpp"
 #include "waymark/search/events.hpp"
 
 namespace waymark::io {
@@ -52,5 +53,19 @@ void append_event_json(std::string& out, const search::Event<Node>& e, const Spe
   }
   out += '}';
 }
+
+/// A grid cell as the events spell it: [x,y].
+struct SpellGridCell {
+  const grid::GridMap* map;
+  std::string operator()(CellId c) const {
+    const grid::CellCoord p = map->coord(c);
+    std::string text(1, '[');  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on a + chain
+    text += std::to_string(p.x);
+    text += ',';
+    text += std::to_string(p.y);
+    text += ']';
+    return text;
+  }
+};
 
 }  // namespace waymark::io
