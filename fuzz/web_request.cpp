@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz_input.hpp"
+#include "worlds.hpp"
 #include "web/api.hpp"
 
 namespace {
@@ -76,8 +77,7 @@ void check_route(const json& request, const json& reply) {
   for (const json& result : reply.at("results")) {
     if (result.at("status") != "success") continue;
     if (result.at("path").front() != request.at("from") || result.at("path").back() != request.at("to")) finding();
-    if (first && std::abs(result.at("cost").get<double>() - first->at("cost").get<double>()) >
-                     1e-9 * (1 + first->at("cost").get<double>()))
+    if (first && !waymark::fuzz::same_distance(result.at("cost").get<double>(), first->at("cost").get<double>()))
       finding();
     if (!first) first = &result;
   }
@@ -118,7 +118,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const json& shortest = reply.at("shortest");
     const json& funnel = reply.at("funnel");
     if (shortest.at("status") == "success" && funnel.at("status") == "success" &&
-        shortest.at("length").get<double>() > funnel.at("length").get<double>() * (1 + 1e-9) + 1e-9)
+        waymark::fuzz::shorter(funnel.at("length").get<double>(), shortest.at("length").get<double>()))
       waymark::fuzz::finding();
   });
   return 0;

@@ -24,6 +24,7 @@
 #include "waymark/core/status.hpp"
 #include "waymark/core/text.hpp"
 #include "waymark/grid/moves.hpp"
+#include "waymark/render/picture.hpp"
 #include "waymark/search/handle.hpp"
 
 namespace waymark::cli {
@@ -139,6 +140,14 @@ inline std::string failure_reason(Status st) {
   if (st.has(StatusDetail::out_of_nodes)) return "out of nodes (--max-nodes)";
   if (st.has(StatusDetail::cancelled)) return "cancelled";
   return "no path";
+}
+
+/// Calls `write(file, format)` for --png and --svg, each when given (not empty); a failed
+/// write is a UsageError naming the file.
+template <class Write>
+void write_pictures(const std::string& png, const std::string& svg, Write&& write) {
+  if (!png.empty() && !write(png, render::PictureFormat::png)) throw UsageError("cannot write picture to " + png);
+  if (!svg.empty() && !write(svg, render::PictureFormat::svg)) throw UsageError("cannot write picture to " + svg);
 }
 
 /// "a|b|c": the names of an enum, for help texts and error messages.

@@ -153,10 +153,9 @@ void replay(const GridPlanner& planner, CellId start, CellId goal, const std::st
   const std::vector<CellId> open = seen.open_set();
   GridLayers layers{.path = search.path().nodes, .expanded = seen.expanded, .open = open, .start = start, .goal = goal};
   if (smoothed) layers.smoothed = *smoothed;
-  if (!pictures.png.empty() && !write_grid_picture(planner.map(), layers, pictures.png, {}, PictureFormat::png))
-    throw UsageError("cannot write picture to " + pictures.png);
-  if (!pictures.svg.empty() && !write_grid_picture(planner.map(), layers, pictures.svg, {}, PictureFormat::svg))
-    throw UsageError("cannot write picture to " + pictures.svg);
+  write_pictures(pictures.png, pictures.svg, [&](const std::string& file, PictureFormat format) {
+    return write_grid_picture(planner.map(), layers, file, {}, format);
+  });
 }
 
 }  // namespace

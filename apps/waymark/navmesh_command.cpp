@@ -137,10 +137,9 @@ int run_navmesh(const NavmeshArgs& a) {
         funnel.find_path(queries[0].from, queries[0].to);
         if (!funnel.path().corners.empty()) drawn.push_back(funnel.path().corners);
       }
-      if (!a.png.empty() && !render::write_navmesh_picture(nav, drawn, a.png, {}, render::PictureFormat::png))
-        throw UsageError("cannot write picture to " + a.png);
-      if (!a.svg.empty() && !render::write_navmesh_picture(nav, drawn, a.svg, {}, render::PictureFormat::svg))
-        throw UsageError("cannot write picture to " + a.svg);
+      write_pictures(a.png, a.svg, [&](const std::string& file, render::PictureFormat format) {
+        return render::write_navmesh_picture(nav, drawn, file, {}, format);
+      });
     }
     if (a.json) {
       std::cout << nlohmann::ordered_json{{"queries", queries.size()}, {"mean_us", mean_us}, {"build_ms", build_ms}}.dump()

@@ -140,12 +140,9 @@ int run_regions(const RegionsArgs& a) {
       std::vector<CellId> seed_cells;
       for (const std::uint32_t s : regions.seeds()) seed_cells.push_back(CellId{s});
       static_assert(render::no_label == no_region);
-      if (!a.png.empty() &&
-          !render::write_region_picture(map, regions.labels(), seed_cells, a.png, {}, render::PictureFormat::png))
-        throw UsageError("cannot write picture to " + a.png);
-      if (!a.svg.empty() &&
-          !render::write_region_picture(map, regions.labels(), seed_cells, a.svg, {}, render::PictureFormat::svg))
-        throw UsageError("cannot write picture to " + a.svg);
+      write_pictures(a.png, a.svg, [&](const std::string& file, render::PictureFormat format) {
+        return render::write_region_picture(map, regions.labels(), seed_cells, file, {}, format);
+      });
     }
 
     nlohmann::ordered_json adjacency = nlohmann::ordered_json::array();

@@ -12,17 +12,6 @@
 namespace waymark::cli {
 
 using render::PictureFormat;
-namespace {
-
-/// Calls `write(file, format)` for --png and --svg, each when given; a failed write is a
-/// UsageError naming the file.
-template <class Write>
-void write_pictures(const RenderArgs& a, Write&& write) {
-  if (!a.png.empty() && !write(a.png, PictureFormat::png)) throw UsageError("cannot write picture to " + a.png);
-  if (!a.svg.empty() && !write(a.svg, PictureFormat::svg)) throw UsageError("cannot write picture to " + a.svg);
-}
-
-}  // namespace
 
 CLI::App* add_render_command(CLI::App& app, RenderArgs& a) {
   CLI::App* cmd = app.add_subcommand(
@@ -54,14 +43,14 @@ int run_render(const RenderArgs& a) {
       load.max_cells = checked_positive(a.max_cells, "--max-cells");
       if (a.terrain) load.terrain = io::TerrainCosts{};
       const grid::GridMap map = io::load_movingai_map(a.map, load);
-      write_pictures(a, [&](const std::string& file, PictureFormat format) {
+      write_pictures(a.png, a.svg, [&](const std::string& file, PictureFormat format) {
         return render::write_grid_picture(map, {}, file, {}, format);
       });
       std::cout << "drew " << a.map << " (" << map.width() << "x" << map.height() << ")\n";
     } else if (!a.obj.empty()) {
       const TriangleMesh model = io::load_obj(a.obj);
       const navmesh::NavMesh nav = build_nav_mesh(a.nav, model, a.obj);
-      write_pictures(a, [&](const std::string& file, PictureFormat format) {
+      write_pictures(a.png, a.svg, [&](const std::string& file, PictureFormat format) {
         return render::write_navmesh_picture(nav, {}, file, {}, format);
       });
       std::cout << "drew the navmesh of " << a.obj << " (" << nav.poly_count() << " polygons, " << a.nav.build
@@ -77,7 +66,7 @@ int run_render(const RenderArgs& a) {
           throw file.error(e);
         }
       }();
-      write_pictures(a, [&](const std::string& out, PictureFormat format) {
+      write_pictures(a.png, a.svg, [&](const std::string& out, PictureFormat format) {
         return render::write_visibility_picture(graph, {}, out, {}, format);
       });
       std::cout << "drew " << a.polygons << " (" << graph.obstacle_count() << " obstacles, " << graph.point_count()

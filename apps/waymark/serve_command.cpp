@@ -90,8 +90,8 @@ CLI::App* add_serve_command(CLI::App& app, ServeArgs& a) {
 
 int run_serve(const ServeArgs& a) {
   return guarded([&] {
-    if (a.port < 0 || a.port > max_port) throw UsageError("--port must be from 0 to 65535");
-    if (a.threads < 0 || a.threads > max_server_threads) throw UsageError("--threads must be from 1 to 256 (0: the default, 8)");
+    checked_count(a.port, 0, max_port, "--port");
+    checked_count(a.threads, 0, max_server_threads, "--threads (0: the default, 8)");
     const std::filesystem::path data = folder_arg(a.data, WAYMARK_DATA_DIR, "--data");
     const std::filesystem::path web = folder_arg(a.web, WAYMARK_WEB_DIR, "--web");
     if (!std::filesystem::is_regular_file(web / "index.html"))

@@ -137,10 +137,9 @@ int run_simulate(const SimulateArgs& a) {
     }
     if (trails) {
       const render::GridLayers layers{.trails = trails->trails()};
-      if (!a.png.empty() && !render::write_grid_picture(*sim->map(), layers, a.png, {}, render::PictureFormat::png))
-        throw UsageError("cannot write picture to " + a.png);
-      if (!a.svg.empty() && !render::write_grid_picture(*sim->map(), layers, a.svg, {}, render::PictureFormat::svg))
-        throw UsageError("cannot write picture to " + a.svg);
+      write_pictures(a.png, a.svg, [&](const std::string& file, render::PictureFormat format) {
+        return render::write_grid_picture(*sim->map(), layers, file, {}, format);
+      });
     }
     const steer::SimulationStats& s = sim->stats();
     const double clearance = std::isfinite(s.min_clearance) ? s.min_clearance : sim->params().clearance_cap;

@@ -122,10 +122,9 @@ int run_visibility(const VisibilityArgs& a) {
                 << " expanded, " << time_us << " us\n";
     }
     const std::span<const Vec2> drawn = st.succeeded() ? std::span<const Vec2>(p.points) : std::span<const Vec2>();
-    if (!a.png.empty() && !render::write_visibility_picture(graph, drawn, a.png, {}, render::PictureFormat::png))
-      throw UsageError("cannot write picture to " + a.png);
-    if (!a.svg.empty() && !render::write_visibility_picture(graph, drawn, a.svg, {}, render::PictureFormat::svg))
-      throw UsageError("cannot write picture to " + a.svg);
+    write_pictures(a.png, a.svg, [&](const std::string& out, render::PictureFormat format) {
+      return render::write_visibility_picture(graph, drawn, out, {}, format);
+    });
     return st.succeeded() ? exit_ok : exit_not_found;
   });
 }
