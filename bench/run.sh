@@ -84,8 +84,15 @@ if [ -x "$build/bin/waymark_bench_crowd_detour" ]; then
 fi
 
 # The viewer's server under load (issue 15; docs/viewer.md): valid and hostile requests from
-# 16 clients for 60 s; requests served, p50/p99 latency, errors by kind, RSS over the run.
+# 16 clients for 60 s; requests served, p50/p99 latency, time to first byte against search
+# time, errors by kind, RSS over the run.
 if [ -x "$build/bin/waymark_serve_load" ]; then
   echo "waymark serve: 16 clients for 60 s on loopback, valid and hostile requests mixed"
   "$build/bin/waymark_serve_load" "$build/bin/waymark" data --clients 16 --seconds 60 | tee "$out/serve_load.txt"
 fi
+
+# The viewer's reply encoding (issue 28; docs/viewer.md): each reply's bytes and time to the
+# last byte by what the client asks for, as served by default on loopback and with --compress gzip.
+echo "waymark serve: reply sizes and times by encoding (default: none on loopback; then --compress gzip)"
+bash bench/serve_encoding.sh "$build/bin/waymark" | tee "$out/serve_encoding.txt"
+bash bench/serve_encoding.sh "$build/bin/waymark" --compress gzip | tee -a "$out/serve_encoding.txt"

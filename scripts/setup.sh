@@ -1,39 +1,59 @@
 #!/usr/bin/env bash
-# Installs the Debian packages waymark needs to build, test and benchmark, the npm peer used by
-# `make bench` (bench/peers) and the npm driver of the viewer's browser tests (web/tests).
-# Idempotent: installs only what is missing. Called by `make` targets; safe to run by hand.
+# Installs what waymark needs, for one purpose at a time, so that `make demo` waits only for
+# what the CLI needs:
+#   scripts/setup.sh demo    the toolchain and the libraries the CLI links
+#   scripts/setup.sh test    also GoogleTest, Boost Graph, Google Benchmark (its sources are
+#                            compile-checked), clang (the ASan build), Chromium, Node.js and
+#                            the viewer's test driver
+#   scripts/setup.sh bench   also the npm peer of make bench (bench/peers)
+#   scripts/setup.sh fuzz    the demo's packages and clang with its fuzzing runtime
+#   scripts/setup.sh [all]   everything above
+# Idempotent: installs only what is missing (no apt-get at all when nothing is). Called by
+# `make` targets; safe to run by hand.
 set -euo pipefail
+purpose=${1:-all}
+case "$purpose" in demo | test | bench | fuzz | all) ;; *)
+  echo "usage: scripts/setup.sh [demo|test|bench|fuzz|all]" >&2
+  exit 2
+  ;;
+esac
+want() { [ "$purpose" = all ] || [[ " $* " == *" $purpose "* ]]; }
 
 packages=(
-  build-essential cmake pkg-config   # toolchain
-  libgtest-dev libgmock-dev          # tests (GoogleTest + CTest)
-  libbenchmark-dev                   # make bench (Google Benchmark)
+  build-essential cmake ninja-build pkg-config  # toolchain (Ninja: docs/build.md)
   libcli11-dev                       # CLI parsing
-  nlohmann-json3-dev                 # --json output
-  libcairo2-dev                      # PNG rendering of paths
-  libboost-graph-dev                 # graph tests (reference Dijkstra); make bench: Boost Graph A* peer
+  nlohmann-json3-dev                 # --json output, scene files
+  libcairo2-dev                      # PNG and SVG pictures
   librecast-dev                      # navmeshes built by Recast; Detour: reference in tests, peer in make bench
-  libcpp-httplib-dev                 # waymark serve: the web viewer's HTTP server
-  chromium                           # make test: the viewer end to end in headless Chromium
+  libcpp-httplib-dev zlib1g-dev      # waymark serve: the viewer's HTTP server, its gzip replies
 )
-
-# `setup.sh fuzz` (make fuzz): also the fuzzing toolchain.
-if [ "${1:-}" = fuzz ]; then
-  packages+=(clang libclang-rt-14-dev)
+if want test bench; then
+  packages+=(
+    libgtest-dev libgmock-dev        # tests (GoogleTest + CTest)
+    libbenchmark-dev                 # make bench (Google Benchmark); make test compiles the sources
+    libboost-graph-dev               # graph tests (reference Dijkstra); make bench: Boost Graph A* peer
+  )
+fi
+if want test fuzz; then
+  packages+=(clang libclang-rt-14-dev)  # the ASan+UBSan build of make test, and libFuzzer (make fuzz)
+fi
+if want test; then
+  packages+=(chromium)               # make test: the viewer end to end in headless Chromium
 fi
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-# make bench: PathFinding.js peer. Checked by command, not package: nodejs from NodeSource
-# ships npm itself and conflicts with Debian's npm package.
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+# Node.js: the browser test's driver (make test) and the PathFinding.js peer (make bench).
+# Checked by command, not package: nodejs from NodeSource ships npm itself and conflicts with
+# Debian's npm package.
+if want test bench && { ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; }; then
   missing+=(nodejs npm)
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]}"
+  echo "setup ($purpose): installing ${missing[*]}"
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   export DEBIAN_FRONTEND=noninteractive
@@ -41,19 +61,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+here="$(cd "$(dirname "$0")/.." && pwd)"
 # The viewer's browser tests drive Chromium with playwright-core, pinned by web/tests/package-lock.json.
-viewer_tests="$(dirname "$0")/../web/tests"
-if [ ! -d "$viewer_tests/node_modules/playwright-core" ]; then
+if want test && [ ! -d "$here/web/tests/node_modules/playwright-core" ]; then
   echo "setup: npm ci in web/tests"
-  (cd "$viewer_tests" && npm ci --no-audit --no-fund) ||
+  (cd "$here/web/tests" && npm ci --no-audit --no-fund) ||
     echo "setup: warning: npm ci failed in web/tests; make test will not run the browser tests" >&2
 fi
 
 # The npm peer, pinned by bench/peers/package-lock.json.
-peers="$(dirname "$0")/../bench/peers"
-if [ ! -d "$peers/node_modules" ]; then
+if want bench && [ ! -d "$here/bench/peers/node_modules" ]; then
   echo "setup: npm ci in bench/peers"
-  # Only make bench needs it: a failure (offline) must not stop make demo or make test.
-  (cd "$peers" && npm ci --no-audit --no-fund) ||
+  # Only make bench needs it: a failure (offline) must not stop it.
+  (cd "$here/bench/peers" && npm ci --no-audit --no-fund) ||
     echo "setup: warning: npm ci failed in bench/peers; make bench will skip PathFinding.js" >&2
 fi

@@ -31,6 +31,7 @@ namespace waymark::cli {
 
 inline constexpr double microseconds_per_second = 1e6;
 inline constexpr double milliseconds_per_second = 1e3;
+inline constexpr double bytes_per_mib = 1024.0 * 1024.0;
 
 /// The --diagonal option's help, for every grid command.
 inline constexpr const char* diagonal_rule_help = "never|always|at-most-one-obstacle|no-corner-cutting";

@@ -14,6 +14,7 @@
 #include "waymark/io/movingai.hpp"
 #include "waymark/render/grid_png.hpp"
 #include "waymark/scenario/runner.hpp"
+#include "progress.hpp"
 #include "trace.hpp"
 
 namespace waymark::cli {
@@ -23,8 +24,6 @@ using namespace io;
 using namespace render;
 using namespace scenario;
 namespace {
-
-constexpr double bytes_per_mib = 1024.0 * 1024.0;
 
 void add_search_options(CLI::App* cmd, SearchArgs& a) {
   std::string algorithms = choices(algorithm_names);
@@ -277,7 +276,17 @@ int run_scen(const ScenArgs& a) {
     options.maps_dir = a.maps_dir;
     options.map_load.max_cells = checked_positive(a.search.max_cells, "--max-cells");
     options.sample_every = checked_positive(a.sample_every, "--sample-every");
+    ProgressBar bar("scen");
+    if (bar.enabled()) {
+      options.progress = [&bar](const ScenarioProgress& p) {
+        if (!bar.due()) return;
+        const double done = p.queries_total == 0 ? 0 : static_cast<double>(p.queries_done) / static_cast<double>(p.queries_total);
+        bar.update(done, std::to_string(p.files_done) + "/" + std::to_string(p.files_total) + " files, " +
+                             std::to_string(p.queries_done) + "/" + std::to_string(p.queries_total) + " queries");
+      };
+    }
     const ScenarioReport r = run_scenarios(a.files, options);
+    bar.clear();
     if (a.search.json) {
       nlohmann::json mismatches = nlohmann::json::array();
       for (const auto& m : r.mismatches) {

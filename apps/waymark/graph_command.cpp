@@ -16,8 +16,6 @@ using namespace graph;  // NOLINT: this file is the graph command
 using namespace io;
 namespace {
 
-constexpr double bytes_per_mib = 1024.0 * 1024.0;
-
 LoadedGraph load_graph(const GraphArgs& a) {
   const bool dimacs = !a.gr.empty(), lists = !a.nodes.empty() || !a.edges.empty();
   if (dimacs == lists) throw UsageError("give either --gr FILE [--co FILE] or --nodes FILE --edges FILE");

@@ -19,7 +19,7 @@ using navmesh::NavMeshQuery;
 namespace {
 
 /// "x,y,z" as a point, or UsageError naming the option.
-Vec3 point_arg(const std::string& text, const char* option) {
+Vec3 space_point_arg(const std::string& text, const char* option) {
   const auto c = finite_numbers<3>(text, option, "x,y,z");
   return {c[0], c[1], c[2]};
 }
@@ -92,7 +92,7 @@ int run_navmesh(const NavmeshArgs& a) {
     if (single && (a.from.empty() || a.to.empty())) throw UsageError("--from and --to go together");
     std::vector<io::NavQueryLine> queries;
     if (single) {
-      queries.push_back({point_arg(a.from, "--from"), point_arg(a.to, "--to"), 0xffff, 0, 0});
+      queries.push_back({space_point_arg(a.from, "--from"), space_point_arg(a.to, "--to"), 0xffff, 0, 0});
     } else {
       queries = io::load_nav_queries(a.queries);
     }

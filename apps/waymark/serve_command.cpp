@@ -17,6 +17,7 @@
 
 #include "cli_support.hpp"
 #include "web/api.hpp"
+#include "web/encoding.hpp"
 
 namespace waymark::cli {
 namespace {
@@ -69,6 +70,28 @@ class StopOnSignal {
   std::thread waiter_;
 };
 
+/// Answers with `body` as `type`, gzip-compressed when web::use_gzip says so for this client.
+/// Sent through a content provider of known length, which cpp-httplib never compresses: left to
+/// itself it would Brotli-compress every text and JSON reply at quality 11 (web/encoding.hpp).
+void send(const httplib::Request& req, httplib::Response& res, std::string body, const std::string& type,
+          web::Compression mode) {
+  res.body.clear();
+  res.headers.erase("Content-Type");  // set again by set_content_provider (the headers are a multimap)
+  if (mode != web::Compression::none) res.set_header("Vary", "Accept-Encoding");
+  if (web::use_gzip(mode, req.remote_addr, req.get_header_value("Accept-Encoding"), body.size())) {
+    body = web::gzip(body);
+    res.set_header("Content-Encoding", "gzip");
+  }
+  if (body.empty()) {  // a provider needs a length above zero; an empty body is never compressed
+    res.set_header("Content-Type", type);
+    return;
+  }
+  const auto shared = std::make_shared<const std::string>(std::move(body));
+  res.set_content_provider(shared->size(), type, [shared](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+    return sink.write(shared->data() + offset, length);
+  });
+}
+
 std::filesystem::path folder_arg(const std::string& given, const char* built_in, const char* what) {
   const std::filesystem::path dir = given.empty() ? std::filesystem::path(built_in) : std::filesystem::path(given);
   std::error_code ec;
@@ -85,6 +108,9 @@ CLI::App* add_serve_command(CLI::App& app, ServeArgs& a) {
   cmd->add_option("--data", a.data, "folder with maps/ (bundled Moving AI maps); default: the repository's data/");
   cmd->add_option("--web", a.web, "folder with the page (index.html); default: the repository's web/");
   cmd->add_option("--threads", a.threads, "worker threads (default 8)");
+  cmd->add_option("--compress", a.compress,
+                  "reply encoding: auto (none to loopback clients, gzip level 1 to others that accept it), none, gzip")
+      ->capture_default_str();
   return cmd;
 }
 
@@ -92,6 +118,8 @@ int run_serve(const ServeArgs& a) {
   return guarded([&] {
     checked_count(a.port, 0, max_port, "--port");
     checked_count(a.threads, 0, max_server_threads, "--threads (0: the default, 8)");
+    const auto compress = value_of(web::compression_names, a.compress);
+    if (!compress) throw UsageError("--compress must be " + choices(web::compression_names) + ", got " + waymark::quoted(a.compress));
     const std::filesystem::path data = folder_arg(a.data, WAYMARK_DATA_DIR, "--data");
     const std::filesystem::path web = folder_arg(a.web, WAYMARK_WEB_DIR, "--web");
     if (!std::filesystem::is_regular_file(web / "index.html"))
@@ -113,31 +141,36 @@ int run_serve(const ServeArgs& a) {
     // Static files: httplib refuses paths that climb out of the mount ("..").
     if (!server.set_mount_point("/", web.string())) throw UsageError("cannot serve " + web.string());
     server.set_file_extension_and_mimetype_mapping("mjs", "text/javascript");
+    const web::Compression mode = *compress;
+    // Files of the page: read by httplib, sent as every other reply.
+    server.set_file_request_handler([mode](const httplib::Request& req, httplib::Response& res) {
+      send(req, res, std::move(res.body), res.get_header_value("Content-Type"), mode);
+    });
 
-    const auto answer = [&api](const httplib::Request& req, httplib::Response& res) {
+    const auto answer = [&api, mode](const httplib::Request& req, httplib::Response& res) {
       // A page from another site may POST text/plain to 127.0.0.1 without asking first; JSON
       // it may not send without a CORS preflight, which this server never grants.
       if (req.method == "POST" && !req.get_header_value("Content-Type").starts_with("application/json")) {
         res.status = http_unsupported_media_type;
-        res.set_content(R"({"error":"POST bodies must be sent as Content-Type: application/json"})", "application/json");
+        send(req, res, R"({"error":"POST bodies must be sent as Content-Type: application/json"})", "application/json", mode);
         return;
       }
       web::Request request{req.method, req.path, {}, req.body};
       for (const auto& [key, value] : req.params) request.params.emplace(key, value);
-      const web::Response response = api.handle(request);
+      web::Response response = api.handle(request);
       res.status = response.status;
-      res.set_content(response.body, "application/json");
+      send(req, res, std::move(response.body), "application/json", mode);
     };
     server.Get(R"(/api/.*)", answer);
     server.Post(R"(/api/.*)", answer);
     // Errors the server makes itself (413 over the body limit, 404 for files) get a JSON reason.
-    server.set_error_handler([&api](const httplib::Request& req, httplib::Response& res) {
-      if (!res.body.empty()) return;
+    server.set_error_handler([&api, mode](const httplib::Request& req, httplib::Response& res) {
+      if (!res.body.empty() || res.content_length_ > 0) return;
       std::string why = "HTTP status " + std::to_string(res.status);
       if (res.status == 413) why = "request body over " + std::to_string(api.limits().max_body_bytes) + " bytes";
       if (res.status == 404) why = "no such file or API: " + req.path;
-      res.set_content(nlohmann::json{{"error", why}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-                      "application/json");
+      send(req, res, nlohmann::json{{"error", why}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+           "application/json", mode);
     });
     server.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
       request_started = std::chrono::steady_clock::now();
@@ -149,8 +182,10 @@ int run_serve(const ServeArgs& a) {
       std::string path = req.path;  // decoded: control characters would forge log lines
       std::replace_if(path.begin(), path.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }, '?');
       const std::lock_guard lock(log_mutex);
-      std::fprintf(stderr, "%s \"%s %s\" %d %zu %.2f ms\n", req.remote_addr.c_str(), req.method.c_str(),
-                   path.c_str(), res.status, res.body.size(), ms);
+      // The bytes sent (after any compression); httplib has set Content-Length by now.
+      const std::string length = res.get_header_value("Content-Length");
+      std::fprintf(stderr, "%s \"%s %s\" %d %s %.2f ms\n", req.remote_addr.c_str(), req.method.c_str(),
+                   path.c_str(), res.status, length.empty() ? "0" : length.c_str(), ms);
     });
 
     const StopOnSignal stop(server);

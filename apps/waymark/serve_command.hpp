@@ -16,6 +16,7 @@ struct ServeArgs {
   std::string data;  ///< empty: the repository's data/ (WAYMARK_DATA_DIR at build time)
   std::string web;   ///< empty: the repository's web/ (WAYMARK_WEB_DIR at build time)
   int threads = 0;   ///< 0: the server's default
+  std::string compress = "auto";  ///< web::compression_names
 };
 
 CLI::App* add_serve_command(CLI::App& app, ServeArgs& args);

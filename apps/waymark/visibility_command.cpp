@@ -18,7 +18,7 @@ using visibility::VisibilityGraph;
 using visibility::VisibilityQuery;
 namespace {
 
-Vec2 point_arg(const std::string& text, const char* option) {
+Vec2 plane_point_arg(const std::string& text, const char* option) {
   const auto c = finite_numbers<2>(text, option, "x,y");
   return {c[0], c[1]};
 }
@@ -63,8 +63,8 @@ CLI::App* add_visibility_command(CLI::App& app, VisibilityArgs& a) {
 
 int run_visibility(const VisibilityArgs& a) {
   return guarded([&] {
-    const Vec2 from = point_arg(a.from, "--from");
-    const Vec2 to = point_arg(a.to, "--to");
+    const Vec2 from = plane_point_arg(a.from, "--from");
+    const Vec2 to = plane_point_arg(a.to, "--to");
     if (!(std::isfinite(a.radius) && a.radius >= 0 && a.radius <= visibility::max_abs_coordinate)) {
       std::ostringstream got;
       got << a.radius;

@@ -21,7 +21,9 @@ using ch_detail::ArcPool;
 using ch_detail::DynArc;
 using ch_detail::none;
 
-namespace {
+// The builder's scratch types: in ch_detail rather than an anonymous namespace, because
+// ChBuilder (a friend of ContractionHierarchy) has external linkage and holds them.
+namespace ch_detail {
 
 /// How to unpack a shortcut made while contracting `middle` (a vertex id until the end), and
 /// how many original arcs it stands for.
@@ -45,13 +47,6 @@ struct QueueEntry {
   std::uint32_t vertex;
 };
 
-/// std heap functions build max-heaps; this makes the lowest priority the top.
-bool comes_later(const QueueEntry& a, const QueueEntry& b) {
-  if (a.priority != b.priority) return a.priority > b.priority;
-  if (a.tie != b.tie) return a.tie > b.tie;
-  return a.vertex > b.vertex;
-}
-
 /// Witness-search scratch of one vertex, in half a cache line so a relaxation touches one
 /// place. Valid while `stamp` is the current witness search's generation.
 struct WitnessNode {
@@ -60,6 +55,22 @@ struct WitnessNode {
   std::uint32_t hops = 0;
   std::uint32_t stamp = 0;
 };
+
+}  // namespace ch_detail
+
+using ch_detail::Candidate;
+using ch_detail::QueueEntry;
+using ch_detail::ShortcutRecord;
+using ch_detail::WitnessNode;
+
+namespace {
+
+/// std heap functions build max-heaps; this makes the lowest priority the top.
+bool comes_later(const QueueEntry& a, const QueueEntry& b) {
+  if (a.priority != b.priority) return a.priority > b.priority;
+  if (a.tie != b.tie) return a.tie > b.tie;
+  return a.vertex > b.vertex;
+}
 
 }  // namespace
 

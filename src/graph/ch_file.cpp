@@ -16,7 +16,7 @@
 
 namespace waymark::graph {
 namespace {
-constexpr std::uint32_t none = 0xFFFFFFFFu;  ///< an unset rank while validating
+constexpr std::uint32_t unranked = 0xFFFFFFFFu;  ///< an unset rank while validating
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -24,8 +24,8 @@ constexpr std::uint32_t none = 0xFFFFFFFFu;  ///< an unset rank while validating
 
 namespace {
 
-constexpr char file_magic[8] = {'W', 'A', 'Y', 'M', 'K', 'C', 'H', '\n'};
-constexpr std::uint32_t file_version = 1;
+constexpr char ch_file_magic[8] = {'W', 'A', 'Y', 'M', 'K', 'C', 'H', '\n'};
+constexpr std::uint32_t ch_file_version = 1;
 constexpr std::uint32_t byte_order_mark = 0x01020304u;
 
 struct FileHeader {
@@ -56,8 +56,8 @@ using Reader = ChecksummedReader;
 
 void ContractionHierarchy::save(std::ostream& out) const {
   FileHeader h{};
-  std::memcpy(h.magic, file_magic, sizeof h.magic);
-  h.version = file_version;
+  std::memcpy(h.magic, ch_file_magic, sizeof h.magic);
+  h.version = ch_file_version;
   h.byte_order = byte_order_mark;
   h.vertices = node_count();
   h.original_arcs = original_arcs_;
@@ -95,10 +95,10 @@ ContractionHierarchy ContractionHierarchy::load(std::istream& in, const std::str
   Reader r(in, name);
   FileHeader h{};
   r.bytes(&h, sizeof h, "header");
-  if (std::memcmp(h.magic, file_magic, sizeof h.magic) != 0)
+  if (std::memcmp(h.magic, ch_file_magic, sizeof h.magic) != 0)
     r.fail("not a waymark contraction hierarchy (wrong magic)");
-  if (h.version != file_version)
-    r.fail("unsupported version " + std::to_string(h.version) + " (expected " + std::to_string(file_version) + ")");
+  if (h.version != ch_file_version)
+    r.fail("unsupported version " + std::to_string(h.version) + " (expected " + std::to_string(ch_file_version) + ")");
   if (h.byte_order != byte_order_mark) r.fail("written on a machine with another byte order");
   if (h.vertices != original.node_count() || h.original_arcs != original.arc_count())
     r.fail("built for a graph with " + std::to_string(h.vertices) + " vertices and " +
@@ -138,10 +138,10 @@ void ContractionHierarchy::validate(const std::string& name) {
   const auto fail = [&](const std::string& reason) { throw LoadError(name, 0, "corrupt file: " + reason); };
   const std::size_t n = vertex_at_.size();
   std::vector<std::uint32_t>& ranks = rank_of_;
-  ranks.assign(n, none);
+  ranks.assign(n, unranked);
   for (std::uint32_t r = 0; r < n; ++r) {
     const std::uint32_t v = vertex_at_[r].value;
-    if (v >= n || ranks[v] != none) fail("the vertex order is not a permutation");
+    if (v >= n || ranks[v] != unranked) fail("the vertex order is not a permutation");
     ranks[v] = r;
   }
   for (const auto* offsets : {&up_offsets_, &down_offsets_}) {

@@ -138,8 +138,8 @@ float stored_distance(double d) {
 //   table    V rows × 2k × f32 (IEEE-754 bits): d(L_i, v) for i < k, then d(v, L_i)
 //   trailer  u64 checksum (core/binary_io.hpp: Hasher over every byte before it)
 
-constexpr std::array<unsigned char, 8> file_magic{'W', 'M', 'L', 'A', 'N', 'D', 'M', 'K'};
-constexpr std::uint32_t file_version = 1;
+constexpr std::array<unsigned char, 8> landmark_file_magic{'W', 'M', 'L', 'A', 'N', 'D', 'M', 'K'};
+constexpr std::uint32_t landmark_file_version = 1;
 constexpr std::size_t header_bytes = 8 + 4 + 4 + 8 + 8 + 8;
 constexpr std::size_t rows_per_chunk = 4096;  ///< table rows read or written at once
 
@@ -194,8 +194,8 @@ void Landmarks::save(const std::string& path) const {
 void Landmarks::save(std::ostream& out) const {
   ChecksummedWriter writer(out);
   const std::size_t k = count();
-  std::vector<unsigned char> bytes(file_magic.begin(), file_magic.end());
-  put_le(bytes, file_version, 4);
+  std::vector<unsigned char> bytes(landmark_file_magic.begin(), landmark_file_magic.end());
+  put_le(bytes, landmark_file_version, 4);
   put_le(bytes, k, 4);
   put_le(bytes, node_count_, 8);
   put_le(bytes, arc_count_, 8);
@@ -225,17 +225,17 @@ Landmarks Landmarks::load(std::istream& in, const std::string& name, const Graph
     bytes.resize(n);
     reader.bytes(bytes.data(), n, what);
   };
-  read(file_magic.size(), "magic number");
-  if (!std::equal(file_magic.begin(), file_magic.end(), bytes.begin())) reader.fail("not a waymark landmark file");
-  read(header_bytes - file_magic.size(), "header");
+  read(landmark_file_magic.size(), "magic number");
+  if (!std::equal(landmark_file_magic.begin(), landmark_file_magic.end(), bytes.begin())) reader.fail("not a waymark landmark file");
+  read(header_bytes - landmark_file_magic.size(), "header");
   const auto version = static_cast<std::uint32_t>(get_le(&bytes[0], 4));
   const std::uint64_t k = get_le(&bytes[4], 4);
   const std::uint64_t vertices = get_le(&bytes[8], 8);
   const std::uint64_t arcs = get_le(&bytes[16], 8);
   const std::uint64_t fingerprint = get_le(&bytes[24], 8);
-  if (version != file_version)
+  if (version != landmark_file_version)
     reader.fail("landmark file version " + std::to_string(version) + ", this build reads version " +
-                std::to_string(file_version));
+                std::to_string(landmark_file_version));
   if (k > LandmarkParams::max_count)
     reader.fail(std::to_string(k) + " landmarks, more than the limit of " + std::to_string(LandmarkParams::max_count));
   if (vertices != graph.node_count() || arcs != graph.arc_count())

@@ -11,42 +11,38 @@
 
 namespace waymark::regions {
 
-namespace {
-
-/// The grid's moves, kept inside the cells of the allowed regions: the fine search's space.
-class CorridorSpace : public grid::GridCells {
- public:
-  CorridorSpace(const grid::GridSpace& space, std::span<const RegionId> labels, const std::vector<std::uint8_t>& allowed)
-      : GridCells(space.map()), space_(&space), labels_(labels), allowed_(&allowed) {}
-
-  [[nodiscard]] bool stale() const { return space_->stale(); }
-  [[nodiscard]] bool is_traversable(CellId c) const { return GridCells::is_traversable(c) && inside(c); }
-
-  template <class F>
-  [[gnu::always_inline]] void for_each_successor(CellId c, F&& f) const {
-    space_->for_each_successor(c, [&](CellId n, Cost w) __attribute__((always_inline)) {
-      if (inside(n)) f(n, w);
-    });
-  }
-
- private:
-  [[nodiscard]] bool inside(CellId c) const {
-    const RegionId r = labels_[c.value];
-    return r != no_region && (*allowed_)[r] != 0;
-  }
-
-  const grid::GridSpace* space_;
-  std::span<const RegionId> labels_;
-  const std::vector<std::uint8_t>* allowed_;
-};
-
-using FineSearch = search::BestFirstSearch<CorridorSpace, grid::AnyGridHeuristic>;
-using FullSearch = search::BestFirstSearch<grid::GridSpace, grid::AnyGridHeuristic>;
-using CoarseSearch = search::Dijkstra<graph::Graph>;
-
-}  // namespace
-
 struct CoarseFinePlanner::Impl {
+  /// The grid's moves, kept inside the cells of the allowed regions: the fine search's space.
+  class CorridorSpace : public grid::GridCells {
+   public:
+    CorridorSpace(const grid::GridSpace& space, std::span<const RegionId> labels, const std::vector<std::uint8_t>& allowed)
+        : GridCells(space.map()), space_(&space), labels_(labels), allowed_(&allowed) {}
+
+    [[nodiscard]] bool stale() const { return space_->stale(); }
+    [[nodiscard]] bool is_traversable(CellId c) const { return GridCells::is_traversable(c) && inside(c); }
+
+    template <class F>
+    [[gnu::always_inline]] void for_each_successor(CellId c, F&& f) const {
+      space_->for_each_successor(c, [&](CellId n, Cost w) __attribute__((always_inline)) {
+        if (inside(n)) f(n, w);
+      });
+    }
+
+   private:
+    [[nodiscard]] bool inside(CellId c) const {
+      const RegionId r = labels_[c.value];
+      return r != no_region && (*allowed_)[r] != 0;
+    }
+
+    const grid::GridSpace* space_;
+    std::span<const RegionId> labels_;
+    const std::vector<std::uint8_t>* allowed_;
+  };
+
+  using FineSearch = search::BestFirstSearch<CorridorSpace, grid::AnyGridHeuristic>;
+  using FullSearch = search::BestFirstSearch<grid::GridSpace, grid::AnyGridHeuristic>;
+  using CoarseSearch = search::Dijkstra<graph::Graph>;
+
   Impl(const grid::GridMap& m, const Regions& r, const CoarseFineParams& p)
       : regions(&r),
         params(p),

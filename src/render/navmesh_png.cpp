@@ -14,7 +14,7 @@ using detail::Rgb;
 using navmesh::NavMesh;
 namespace {
 
-constexpr Rgb background_color{0.12, 0.12, 0.14};
+constexpr Rgb mesh_background_color{0.12, 0.12, 0.14};
 constexpr Rgb low_color{0.55, 0.72, 0.92};
 constexpr Rgb high_color{0.96, 0.86, 0.62};
 constexpr Rgb portal_color{0.55, 0.55, 0.55};
@@ -54,7 +54,7 @@ bool write_navmesh_picture(const NavMesh& nav, std::span<const std::vector<Vec3>
   }
   const int width = keys.empty() ? mesh_w : std::max(mesh_w, detail::legend_min_width_px);
   const detail::Legend legend(std::move(keys), width);
-  detail::Canvas canvas(file, format, width, mesh_h + legend.height_px(), background_color);
+  detail::Canvas canvas(file, format, width, mesh_h + legend.height_px(), mesh_background_color);
   if (!canvas.ok()) return false;
   cairo_t* cr = canvas.cr();
 

@@ -32,9 +32,13 @@ std::string resolve_map_path(const std::string& scenario_file, const std::string
 
 namespace {
 
-/// Runs one scenario file's queries, map by map, accumulating into the report.
-void run_file(const std::string& file, const ScenarioRunOptions& options, ScenarioReport& report) {
-  const Scenario scenario = load_movingai_scenario(file);
+bool sampled(std::size_t query, const ScenarioRunOptions& options) {
+  return options.sample_every <= 1 || query % options.sample_every == 0;
+}
+
+/// Runs one scenario file's queries, map by map, accumulating into the report and the progress.
+void run_file(const std::string& file, const Scenario& scenario, const ScenarioRunOptions& options,
+              ScenarioReport& report, ScenarioProgress& progress) {
   ScenarioFileReport fr;
   fr.file = file;
   // Maps loaded for this file (usually one), each with its reusable planner.
@@ -45,7 +49,7 @@ void run_file(const std::string& file, const ScenarioRunOptions& options, Scenar
   };
   std::map<std::string, std::unique_ptr<Loaded>> loaded;
   for (std::size_t i = 0; i < scenario.queries.size(); ++i) {
-    if (options.sample_every > 1 && i % options.sample_every != 0) continue;
+    if (!sampled(i, options)) continue;
     const ScenarioQuery& q = scenario.queries[i];
     const std::string map_path = resolve_map_path(file, q.map, options.maps_dir);
     auto it = loaded.find(map_path);
@@ -87,6 +91,8 @@ void run_file(const std::string& file, const ScenarioRunOptions& options, Scenar
       report.mismatches.push_back({file, q.line, q.start, q.goal, q.optimal, found, st.state});
     }
     if (q.optimal > report.longest.optimal) report.longest = {map_path, q.start, q.goal, q.optimal};
+    ++progress.queries_done;
+    if (options.progress) options.progress(progress);
   }
   report.queries += fr.queries;
   report.solved += fr.solved;
@@ -103,8 +109,21 @@ void run_file(const std::string& file, const ScenarioRunOptions& options, Scenar
 }  // namespace
 
 ScenarioReport run_scenarios(const std::vector<std::string>& files, const ScenarioRunOptions& options) {
+  // Every file first: a malformed one is refused before any search, and the totals are known.
+  std::vector<Scenario> scenarios;
+  scenarios.reserve(files.size());
+  ScenarioProgress progress{.files_total = files.size()};
+  for (const std::string& f : files) {
+    scenarios.push_back(load_movingai_scenario(f));
+    for (std::size_t i = 0; i < scenarios.back().queries.size(); ++i) progress.queries_total += sampled(i, options) ? 1 : 0;
+  }
+  if (options.progress) options.progress(progress);
   ScenarioReport report;
-  for (const std::string& f : files) run_file(f, options, report);
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    run_file(files[k], scenarios[k], options, report, progress);
+    ++progress.files_done;
+    if (options.progress) options.progress(progress);
+  }
   return report;
 }
 

@@ -16,24 +16,24 @@ namespace {
 /// equal sums reached along different paths may differ in their last bits.
 constexpr double tie_tolerance = 1e-9;
 
-/// Writes each cell's distance as Dijkstra settles it and lists the settled cells, so build()
-/// and the next build's reset visit only the reached cells, not the whole map.
-struct SettledCells : search::NullObserver {
-  Cost* distances = nullptr;
-  CellId* settled = nullptr;  ///< room for every cell
-  std::size_t count = 0;
-
-  void on_expand(const CellId& c, Cost g, Cost /*h*/) {
-    distances[c.value] = g;
-    settled[count++] = c;
-  }
-};
-
 }  // namespace
 
 /// What only build() touches: the grid as a search space, the engine's Dijkstra over it and
 /// the cells it settled last. Behind a pointer because the tree refers to the space.
 struct FlowField::Scratch {
+  /// Writes each cell's distance as Dijkstra settles it and lists the settled cells, so build()
+  /// and the next build's reset visit only the reached cells, not the whole map.
+  struct SettledCells : search::NullObserver {
+    Cost* distances = nullptr;
+    CellId* settled = nullptr;  ///< room for every cell
+    std::size_t count = 0;
+
+    void on_expand(const CellId& c, Cost g, Cost /*h*/) {
+      distances[c.value] = g;
+      settled[count++] = c;
+    }
+  };
+
   grid::GridSpace space;
   search::ShortestPathTree<grid::GridSpace, SettledCells> tree;
   std::vector<search::Source<CellId>> sources;
@@ -90,7 +90,7 @@ Status FlowField::build(std::span<const grid::CellCoord> goals) {
   s.sources.clear();
   for (const grid::CellCoord g : goals) s.sources.push_back({map_->cell(g.x, g.y), 0});
   clear();
-  SettledCells& cells = s.cells();
+  Scratch::SettledCells& cells = s.cells();
   cells.distances = distances_.data();
   cells.settled = s.settled.data();
   const Status computed = s.tree.compute(s.sources);
@@ -107,7 +107,7 @@ Status FlowField::build(std::span<const grid::CellCoord> goals) {
 }
 
 void FlowField::clear() {
-  SettledCells& cells = scratch_->cells();
+  Scratch::SettledCells& cells = scratch_->cells();
   for (std::size_t i = 0; i < cells.count; ++i) {
     distances_[scratch_->settled[i].value] = infinite_cost;
     codes_[scratch_->settled[i].value] = none_code;
@@ -117,7 +117,7 @@ void FlowField::clear() {
 
 void FlowField::compute_directions() {
   const grid::GridSpace& space = scratch_->space;
-  const SettledCells& cells = scratch_->cells();
+  const Scratch::SettledCells& cells = scratch_->cells();
   const bool uniform = !map_->has_costs();
   std::array<std::uint32_t, 8> offsets{};  // CellId difference per move (wraps for -1)
   std::array<Cost, 8> steps{};             // move cost on a map without multipliers

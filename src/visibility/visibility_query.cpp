@@ -9,7 +9,9 @@
 #include "waymark/search/observer.hpp"
 
 namespace waymark::visibility {
-namespace {
+
+// Named, not anonymous: VisibilityQuery::Space has external linkage and holds these.
+namespace query_detail {
 
 /// The cost of a point's arc into the goal, set for the points the goal sees.
 struct GoalLink {
@@ -17,7 +19,7 @@ struct GoalLink {
   Cost cost = 0;
 };
 
-}  // namespace
+}  // namespace query_detail
 
 /// The graph's points plus two overlay nodes, the start (point_count()) and the goal (one
 /// after it). The start's arcs and the arcs into the goal are this query's own: a list, and a
@@ -96,7 +98,7 @@ class VisibilityQuery::Space {
   Vec2 from_;
   Vec2 to_;
   std::vector<VisibilityArc> start_links_;
-  search::GenerationArray<GoalLink> goal_links_;
+  search::GenerationArray<query_detail::GoalLink> goal_links_;
   std::size_t goal_link_count_ = 0;
   Cost direct_ = infinite_cost;
 };

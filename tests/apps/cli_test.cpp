@@ -1,7 +1,10 @@
 // The `waymark` binary end to end: output shapes and exit codes.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <poll.h>
+#include <pty.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -16,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "progress.hpp"  // apps/waymark
 #include "support/picture_check.hpp"
 #include "support/random_graph.hpp"
 #include "waymark/io/movingai.hpp"
@@ -39,6 +43,57 @@ CliRun run(const std::string& args) {
   while (std::fgets(buf.data(), static_cast<int>(buf.size()), pipe) != nullptr) out += buf.data();
   const int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+/// A run with stderr on a pseudo-terminal, as in a shell, and stdout on a pipe.
+struct TerminalRun {
+  int exit_code;
+  std::string out;       ///< stdout
+  std::string terminal;  ///< what reached the terminal (stderr)
+};
+
+TerminalRun run_on_terminal(const std::string& args) {
+  int terminal = -1;
+  int terminal_end = -1;
+  int out[2];
+  if (openpty(&terminal, &terminal_end, nullptr, nullptr, nullptr) != 0 || pipe(out) != 0) return {-1, "", ""};
+  const std::string cmd = cli + " " + args;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(terminal_end, STDERR_FILENO);
+    dup2(out[1], STDOUT_FILENO);
+    close(terminal);
+    close(terminal_end);
+    close(out[0]);
+    close(out[1]);
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(terminal_end);
+  close(out[1]);
+  TerminalRun r{-1, "", ""};
+  std::array<pollfd, 2> fds{pollfd{out[0], POLLIN, 0}, pollfd{terminal, POLLIN, 0}};
+  std::array<std::string*, 2> into{&r.out, &r.terminal};
+  std::array<char, 4096> buf{};
+  for (int open_fds = 2; open_fds > 0 && poll(fds.data(), fds.size(), 60000) > 0;) {
+    for (std::size_t i = 0; i < fds.size(); ++i) {
+      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+      const ssize_t n = read(fds[i].fd, buf.data(), buf.size());
+      if (n > 0) {
+        into[i]->append(buf.data(), static_cast<std::size_t>(n));
+      } else {  // end of file, or EIO once the terminal's last writer has closed it
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  for (const pollfd& f : fds)
+    if (f.fd >= 0) close(f.fd);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
 }
 
 std::string temp_file(const std::string& name, const std::string& text) {
@@ -768,7 +823,7 @@ TEST(Cli, PuzzleBadInputExitsTwoWithAReason) {
 
 }  // namespace
 
-namespace waymark {
+namespace waymark::apps_cli_test {
 namespace {
 
 TEST(Cli, NavmeshQueriesJsonHasTheDocumentedShape) {
@@ -843,10 +898,10 @@ TEST(Cli, NavmeshModesOrderTheirLengths) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::apps_cli_test
 
 // `waymark visibility`: paths among polygon obstacles.
-namespace waymark {
+namespace waymark::apps_cli_test {
 namespace {
 
 TEST(Cli, VisibilityJsonHasTheDocumentedShape) {
@@ -966,6 +1021,37 @@ TEST(Cli, ThetaRefusesAHeuristicAndAWeightItWouldIgnore) {
 }
 
 
+TEST(Cli, ProgressBarEstimatesTheTimeLeftFromThePaceSoFar) {
+  using waymark::cli::ProgressBar;
+  EXPECT_EQ(ProgressBar::line("scen", 0.25, "1/4 files", 3.0),
+            "scen [#######.......................]  25% 1/4 files, 9 s left");
+  EXPECT_EQ(ProgressBar::line("scen", 0.5, "x", 65.0), "scen [###############...............]  50% x, 1 min 05 s left");
+  EXPECT_EQ(ProgressBar::line("scen", 0.5, "x", 0.5), "scen [###############...............]  50% x")
+      << "no estimate from the first second";
+  EXPECT_EQ(ProgressBar::line("scen", 0.0, "x", 10.0), "scen [..............................]   0% x");
+  EXPECT_EQ(ProgressBar::line("scen", 1.0, "x", 10.0), "scen [##############################] 100% x");
+  EXPECT_EQ(ProgressBar::duration_text(0.2), "1 s");
+  EXPECT_EQ(ProgressBar::duration_text(3600 * 2 + 600), "2 h 10 min");
+}
+
+TEST(Cli, ScenShowsProgressOnATerminalOnly) {
+  const std::string args = "scen " + data + "/maps/arena.map.scen " + data + "/maps/den520d.map.scen";
+  const TerminalRun t = run_on_terminal(args);
+  ASSERT_EQ(t.exit_code, 0) << t.out << t.terminal;
+  EXPECT_NE(t.out.find("total: 1000 queries, all optimal: yes"), std::string::npos) << t.out;
+  // The first report comes before any search: every file read, the totals known.
+  EXPECT_NE(t.terminal.find("scen [..............................]   0% 0/2 files, 0/1000 queries"), std::string::npos)
+      << t.terminal;
+  EXPECT_EQ(t.terminal.substr(t.terminal.size() - 4), "\r\033[K") << "the bar is erased at the end";
+  EXPECT_EQ(t.out.find("\r"), std::string::npos) << "nothing of the bar on stdout";
+  // Piped, stderr stays quiet: stdout and stderr together are the report's lines alone.
+  const CliRun piped = run(args);
+  EXPECT_EQ(piped.exit_code, 0);
+  EXPECT_EQ(piped.out.find("scen ["), std::string::npos) << piped.out;
+  EXPECT_EQ(piped.out.find('\r'), std::string::npos) << piped.out;
+  EXPECT_EQ(std::count(piped.out.begin(), piped.out.end(), '\n'), std::count(t.out.begin(), t.out.end(), '\n'));
+}
+
 /// The lines of `text`, each parsed as JSON.
 std::vector<nlohmann::json> json_lines(const std::string& text) {
   std::vector<nlohmann::json> lines;
@@ -1077,11 +1163,11 @@ TEST(Cli, BatchBadFilesAndOptionsExitTwoWithFileLineAndReason) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::apps_cli_test
 
 // Pictures (issue 15): PNG and SVG from every command that draws, read back without golden
 // images: pixel colours at known cells, SVG elements.
-namespace waymark {
+namespace waymark::apps_cli_test {
 namespace {
 
 using render::palette::goal;
@@ -1296,4 +1382,4 @@ TEST(CliPictures, RenderBadInputExitsTwoWithOneLine) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::apps_cli_test

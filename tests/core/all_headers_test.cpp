@@ -116,6 +116,7 @@
 #include "waymark/visibility/visibility_graph.hpp"
 #include "waymark/visibility/visibility_query.hpp"
 
+namespace core_all_headers_test {
 namespace {
 
 using namespace waymark;
@@ -159,3 +160,4 @@ TEST(AllHeaders, ThisFileIncludesEveryPublicHeader) {
 }
 
 }  // namespace
+}  // namespace core_all_headers_test

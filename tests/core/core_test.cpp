@@ -7,7 +7,7 @@
 #include "waymark/core/path.hpp"
 #include "waymark/core/status.hpp"
 
-namespace waymark {
+namespace waymark::core_test {
 namespace {
 
 TEST(StrongId, DefaultIsInvalidAndComparesByValue) {
@@ -55,4 +55,4 @@ TEST(LoadError, CarriesFileLineAndReason) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::core_test

@@ -12,7 +12,7 @@
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/io/graph_loaders.hpp"
 
-namespace waymark {
+namespace waymark::core_geometry_test {
 namespace {
 
 TEST(Geometry, VectorsSegmentsAndBoxes) {
@@ -108,4 +108,4 @@ TEST(ChangeLog, KeepsTheRecentEditsAndKnowsWhenItNoLongerReachesBack) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::core_geometry_test

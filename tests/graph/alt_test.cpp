@@ -24,7 +24,7 @@
 #include "waymark/io/graph_loaders.hpp"
 #include "waymark/search/best_first.hpp"
 
-namespace waymark {
+namespace waymark::graph_alt_test {
 using namespace search;
 using namespace graph;
 using namespace io;
@@ -529,4 +529,4 @@ TEST_F(GraphAltFiles, ForgedDistancesAreRefused) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::graph_alt_test

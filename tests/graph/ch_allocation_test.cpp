@@ -11,7 +11,7 @@
 #include "waymark/graph/ch_query.hpp"
 #include "waymark/io/graph_loaders.hpp"
 
-namespace waymark {
+namespace waymark::graph_ch_allocation_test {
 using namespace search;
 using namespace graph;
 using namespace io;
@@ -36,4 +36,4 @@ TEST(GraphChAllocation, NoAllocationPerQueryAfterWarmUp) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::graph_ch_allocation_test

@@ -23,7 +23,7 @@
 #include "waymark/search/best_first.hpp"
 #include "waymark/search/shortest_path_tree.hpp"
 
-namespace waymark {
+namespace waymark::graph_ch_test {
 using namespace search;
 using namespace graph;
 using namespace io;
@@ -555,4 +555,4 @@ TEST(GraphChFile, RejectsAHierarchyThatLacksAShortcutOrAnArc) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::graph_ch_test

@@ -15,7 +15,7 @@
 #include "waymark/io/graph_loaders.hpp"
 #include "waymark/search/best_first.hpp"
 
-namespace waymark {
+namespace waymark::graph_differential_test {
 using namespace search;
 using namespace graph;
 using namespace io;
@@ -182,4 +182,4 @@ TEST(GraphRoads, OldenburgDijkstraAndEuclideanAStarMatchBoost) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::graph_differential_test

@@ -13,7 +13,7 @@
 #include "waymark/io/graph_loaders.hpp"
 #include "waymark/search/best_first.hpp"
 
-namespace waymark {
+namespace waymark::graph_edit_test {
 using namespace graph;
 namespace {
 
@@ -155,4 +155,4 @@ TEST(GraphEdits, TheEuclideanScaleFollowsLoweredWeights) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::graph_edit_test

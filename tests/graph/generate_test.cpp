@@ -8,7 +8,7 @@
 #include "waymark/graph/generate.hpp"
 #include "waymark/graph/heuristics.hpp"
 
-namespace waymark {
+namespace waymark::graph_generate_test {
 using namespace graph;
 namespace {
 
@@ -85,4 +85,4 @@ TEST(GraphGenerate, RejectsBadParameters) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::graph_generate_test

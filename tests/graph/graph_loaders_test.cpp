@@ -13,7 +13,7 @@
 #include "support/random_grid.hpp"
 #include "waymark/io/graph_loaders.hpp"
 
-namespace waymark {
+namespace waymark::graph_loaders_test {
 using namespace graph;
 using namespace io;
 namespace {
@@ -304,4 +304,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<BadFile>& p) { return std::string(p.param.name); });
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::graph_loaders_test

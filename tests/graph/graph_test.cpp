@@ -11,7 +11,7 @@
 #include "waymark/graph/heuristics.hpp"
 #include "waymark/search/best_first.hpp"
 
-namespace waymark {
+namespace waymark::graph_test {
 using namespace search;
 using namespace graph;
 namespace {
@@ -183,4 +183,4 @@ TEST(GraphHeuristic, ScaleIsZeroWithoutPositionsOrPositiveLengths) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::graph_test

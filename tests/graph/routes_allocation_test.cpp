@@ -12,7 +12,7 @@
 #include "waymark/graph/shortest_paths.hpp"
 #include "waymark/io/graph_loaders.hpp"
 
-namespace waymark {
+namespace waymark::graph_routes_allocation_test {
 using namespace search;
 using namespace graph;
 using namespace io;
@@ -67,4 +67,4 @@ TEST(GraphRoutesAllocation, RouteTableReadOutAllocatesNothing) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::graph_routes_allocation_test

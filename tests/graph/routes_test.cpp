@@ -31,7 +31,7 @@
 #  endif
 #endif
 
-namespace waymark {
+namespace waymark::graph_routes_test {
 using namespace search;
 using namespace graph;
 using namespace io;
@@ -545,4 +545,4 @@ TEST(GraphRoutesFile, ForgedEntriesThatAreNotShortestPathsAreRefused) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::graph_routes_test

@@ -12,7 +12,7 @@
 #include "waymark/graph/graph.hpp"
 #include "waymark/graph/vertex_index.hpp"
 
-namespace waymark {
+namespace waymark::graph_vertex_index_test {
 using namespace graph;
 namespace {
 
@@ -134,4 +134,4 @@ TEST(GraphVertexIndex, EdgeCases) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::graph_vertex_index_test

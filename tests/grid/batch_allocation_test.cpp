@@ -10,7 +10,7 @@
 #include "waymark/grid/batch.hpp"
 #include "waymark/io/movingai.hpp"
 
-namespace waymark {
+namespace waymark::grid_batch_allocation_test {
 namespace {
 
 TEST(BatchAllocation, NothingPerQueryAfterWarmUp) {
@@ -47,4 +47,4 @@ TEST(BatchAllocation, NothingPerQueryAfterWarmUp) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::grid_batch_allocation_test

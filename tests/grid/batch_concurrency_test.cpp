@@ -10,7 +10,7 @@
 #include "waymark/io/batch_queries.hpp"
 #include "waymark/io/movingai.hpp"
 
-namespace waymark {
+namespace waymark::grid_batch_concurrency_test {
 namespace {
 
 TEST(Concurrency, BatchOnThreadsAnswersAsOneThread) {
@@ -56,4 +56,4 @@ TEST(Concurrency, BatchOnThreadsAnswersAsOneThread) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::grid_batch_concurrency_test

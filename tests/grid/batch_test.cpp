@@ -14,7 +14,7 @@
 #include "waymark/io/batch_queries.hpp"
 #include "waymark/io/movingai.hpp"
 
-namespace waymark {
+namespace waymark::grid_batch_test {
 namespace {
 
 using grid::BatchOptions;
@@ -158,4 +158,4 @@ TEST(Batch, ThreadsStayWithinTheScratchBudget) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::grid_batch_test

@@ -7,7 +7,7 @@
 #include "support/random_grid.hpp"
 #include "waymark/grid/grid_planner.hpp"
 
-namespace waymark {
+namespace waymark::grid_differential_test {
 using namespace search;
 using namespace grid;
 namespace {
@@ -167,4 +167,4 @@ TEST(EdgeCases, OneByOneAndOneByN) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::grid_differential_test

@@ -10,7 +10,7 @@
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/io/movingai.hpp"
 
-namespace waymark {
+namespace waymark::grid_edit_test {
 using namespace grid;
 namespace {
 
@@ -216,4 +216,4 @@ TEST(GridEdits, HeuristicsFollowALoweredMultiplierAndStayAdmissible) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::grid_edit_test

@@ -7,7 +7,7 @@
 #include "waymark/grid/grid_space.hpp"
 #include "waymark/grid/heuristics.hpp"
 
-namespace waymark {
+namespace waymark::grid_map_test {
 using namespace grid;
 namespace {
 
@@ -130,4 +130,4 @@ TEST(Names, RoundTrip) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::grid_map_test

@@ -13,7 +13,7 @@
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/scenario/runner.hpp"
 
-namespace waymark {
+namespace waymark::grid_jump_point_test {
 using namespace search;
 using namespace grid;
 using namespace io;
@@ -228,4 +228,4 @@ TEST(JumpTable, DamagedOrForgedFilesAreRefusedNeverTrusted) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::grid_jump_point_test

@@ -12,7 +12,7 @@
 #include "waymark/grid/replanner.hpp"
 #include "waymark/io/movingai.hpp"
 
-namespace waymark {
+namespace waymark::grid_replan_allocation_test {
 namespace {
 
 using namespace grid;
@@ -89,4 +89,4 @@ TEST(ReplanAllocation, ReplannerUpdatesAllocateNothingAfterWarmUp) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::grid_replan_allocation_test

@@ -18,7 +18,7 @@
 #include "waymark/grid/replanner.hpp"
 #include "waymark/io/movingai.hpp"
 
-namespace waymark {
+namespace waymark::grid_replan_test {
 using namespace grid;
 namespace {
 
@@ -514,4 +514,4 @@ TEST(Replanner, RandomEditsWhileWalkingMatchAFreshSearch) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::grid_replan_test

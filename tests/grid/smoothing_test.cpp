@@ -20,7 +20,7 @@
 #include "waymark/visibility/visibility_graph.hpp"
 #include "waymark/visibility/visibility_query.hpp"
 
-namespace waymark {
+namespace waymark::grid_smoothing_test {
 namespace {
 
 using namespace grid;
@@ -611,4 +611,4 @@ TEST(Theta, SteppedEqualsOneShot) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::grid_smoothing_test

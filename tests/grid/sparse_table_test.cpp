@@ -14,7 +14,7 @@
 #include "waymark/io/movingai.hpp"
 #include "waymark/search/paged_node_table.hpp"
 
-namespace waymark {
+namespace waymark::grid_sparse_table_test {
 namespace {
 
 using grid::Algorithm;
@@ -191,4 +191,4 @@ TEST(SparseTable, RandomMapsAndGoalKindsAgreeWithDense) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::grid_sparse_table_test

@@ -11,7 +11,7 @@
 #include "waymark/search/ida_star.hpp"
 #include "waymark/search/traversal.hpp"
 
-namespace waymark {
+namespace waymark::grid_stepping_test {
 using namespace search;
 using namespace grid;
 using namespace io;
@@ -145,9 +145,9 @@ TEST_F(Stepping, StatsAreFilledIn) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::grid_stepping_test
 
-namespace waymark {
+namespace waymark::grid_stepping_test {
 using namespace search;
 using namespace grid;
 using namespace io;
@@ -172,4 +172,4 @@ TEST(UserHeuristic, AnyCallableWorks) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::grid_stepping_test

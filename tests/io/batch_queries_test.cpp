@@ -11,7 +11,7 @@
 #include "waymark/io/batch_queries.hpp"
 #include "waymark/io/movingai.hpp"
 
-namespace waymark {
+namespace waymark::io_batch_queries_test {
 namespace {
 
 using io::BatchQueryFormat;
@@ -126,4 +126,4 @@ TEST(BatchQueries, AMissingFileIsALoadError) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::io_batch_queries_test

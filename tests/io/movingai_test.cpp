@@ -5,7 +5,7 @@
 #include "support/random_grid.hpp"
 #include "waymark/io/movingai.hpp"
 
-namespace waymark {
+namespace waymark::io_movingai_test {
 using namespace grid;
 using namespace io;
 namespace {
@@ -217,4 +217,4 @@ TEST(MovingAi, MissingFileIsALoadError) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::io_movingai_test

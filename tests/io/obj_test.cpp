@@ -6,7 +6,7 @@
 #include "support/error_text.hpp"
 #include "waymark/io/obj.hpp"
 
-namespace waymark {
+namespace waymark::io_obj_test {
 using namespace io;
 namespace {
 
@@ -84,9 +84,9 @@ TEST(ObjFile, LoadsRecastDemoMeshes) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::io_obj_test
 
-namespace waymark {
+namespace waymark::io_obj_test {
 namespace {
 
 std::string query_error_of(const std::string& text) {
@@ -120,4 +120,4 @@ TEST(NavQueryFile, RefusesMalformedQueries) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::io_obj_test

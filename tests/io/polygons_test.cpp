@@ -10,7 +10,7 @@
 #include "support/error_text.hpp"
 #include "waymark/io/polygons.hpp"
 
-namespace waymark::io {
+namespace waymark::io::polygons_test {
 namespace {
 
 std::string parse_error(const std::string& text, const PolygonLoadOptions& options = {}) {
@@ -113,4 +113,4 @@ TEST(Polygons, BuildRefusalsPointAtTheLine) {
 }
 
 }  // namespace
-}  // namespace waymark::io
+}  // namespace waymark::io::polygons_test

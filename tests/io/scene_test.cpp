@@ -13,7 +13,7 @@
 #include "waymark/io/movingai.hpp"
 #include "waymark/io/scene.hpp"
 
-namespace waymark::io {
+namespace waymark::io::scene_test {
 namespace {
 
 using steer::AgentSpec;
@@ -497,4 +497,4 @@ TEST(SceneFile, MapCheckFindsOverlapsAmongManyAgents) {
 }
 
 }  // namespace
-}  // namespace waymark::io
+}  // namespace waymark::io::scene_test

@@ -6,7 +6,7 @@
 #include "support/error_text.hpp"
 #include "waymark/io/seeds.hpp"
 
-namespace waymark {
+namespace waymark::io_seeds_test {
 using namespace io;
 namespace {
 
@@ -79,4 +79,4 @@ TEST(SeedText, ReadsSemicolonListsAndNamesTheSeedInErrors) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::io_seeds_test

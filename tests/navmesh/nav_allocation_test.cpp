@@ -10,7 +10,7 @@
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 
-namespace waymark::navmesh {
+namespace waymark::navmesh::nav_allocation_test {
 namespace {
 
 TEST(NavMeshAllocation, NoAllocationPerQueryAfterWarmUp) {
@@ -41,4 +41,4 @@ TEST(NavMeshAllocation, NoAllocationPerQueryAfterWarmUp) {
 }
 
 }  // namespace
-}  // namespace waymark::navmesh
+}  // namespace waymark::navmesh::nav_allocation_test

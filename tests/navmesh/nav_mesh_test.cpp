@@ -9,7 +9,7 @@
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 
-namespace waymark::navmesh {
+namespace waymark::navmesh::nav_mesh_test {
 namespace {
 
 /// The BuildError's message of `f()`, or "" when it does not throw.
@@ -276,4 +276,4 @@ TEST(NavMesh, RecastDemoMeshesBuildAndTheIndexAgreesWithBruteForce) {
 }
 
 }  // namespace
-}  // namespace waymark::navmesh
+}  // namespace waymark::navmesh::nav_mesh_test

@@ -9,7 +9,7 @@
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 
-namespace waymark::navmesh {
+namespace waymark::navmesh::nav_query_test {
 namespace {
 
 /// Unit squares of a floor at height 0, given by their lower corners (x, z) in plan; each is
@@ -181,4 +181,4 @@ TEST(NavMeshQuery, RandomPairsOnRecastDemoMeshesGivePathsOnTheMesh) {
 }
 
 }  // namespace
-}  // namespace waymark::navmesh
+}  // namespace waymark::navmesh::nav_query_test

@@ -15,7 +15,7 @@
 #include "waymark/navmesh/search_source.hpp"
 #include "waymark/search/request_queue.hpp"
 
-namespace waymark::navmesh {
+namespace waymark::navmesh::nav_search_source_test {
 namespace {
 
 using search::Budget;
@@ -173,4 +173,4 @@ TEST(NavSearchSource, CancelQueuedAndRunningRequests) {
 }
 
 }  // namespace
-}  // namespace waymark::navmesh
+}  // namespace waymark::navmesh::nav_search_source_test

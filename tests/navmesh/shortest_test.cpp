@@ -12,7 +12,7 @@
 #include "support/navmesh_support.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 
-namespace waymark::navmesh {
+namespace waymark::navmesh::shortest_test {
 namespace {
 
 /// Whether the plan segment p-q lies on the mesh: cut at every mesh edge it crosses, each
@@ -142,4 +142,4 @@ TEST(NavMeshShortest, EqualsTheVisibilityGraphOnRandomFloors) {
 }
 
 }  // namespace
-}  // namespace waymark::navmesh
+}  // namespace waymark::navmesh::shortest_test

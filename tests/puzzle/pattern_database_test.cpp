@@ -31,7 +31,7 @@
 #include "waymark/puzzle/sliding_puzzle.hpp"
 #include "waymark/puzzle/solver.hpp"
 
-namespace waymark {
+namespace waymark::puzzle_pattern_database_test {
 using namespace puzzle;
 using namespace io;
 
@@ -160,7 +160,8 @@ const std::vector<std::pair<PuzzleState, int>>& fifteen_near_goal() {
     std::unordered_map<std::uint64_t, int> dist{{p.goal().tiles, 0}};
     std::vector<std::pair<PuzzleState, int>> out{{p.goal(), 0}};
     for (std::size_t head = 0; head < out.size(); ++head) {
-      const auto [s, d] = out[head];
+      const PuzzleState s = out[head].first;  // named, not a structured binding: clang 14 cannot capture one
+      const int d = out[head].second;
       if (d == 14) break;
       p.for_each_successor(s, [&](const PuzzleState& n, Cost) {
         if (dist.emplace(n.tiles, d + 1).second) out.emplace_back(n, d + 1);
@@ -388,7 +389,9 @@ TEST(PatternDatabase, SmallFifteenPuzzlePartitionsEqualBruteForceWithAndWithoutM
   const auto fail = [&](const PuzzleState& s, const std::string& what) {
     if (++failures <= 10) ADD_FAILURE() << what << " on " << board_string(p, s);
   };
-  for (const auto& [s, d] : boards) {
+  for (const auto& board : boards) {
+    const PuzzleState& s = board.first;  // named, not a structured binding: the lambda below captures it
+    const int d = board.second;
     const int r = rows(s), rd = rows_direct(s), m = pairs(s);
     if (rd != sum(direct, s)) fail(s, "rows without reflection " + std::to_string(rd) + " != brute force");
     if (r != std::max(sum(direct, s), sum(reflected, s))) fail(s, "rows with reflection != brute force");
@@ -663,4 +666,4 @@ TEST(PatternDatabase, Pdb663TablesAdmissibleAboveManhattanAndSavedExactly) {
 
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::puzzle_pattern_database_test

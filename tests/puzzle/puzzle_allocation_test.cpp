@@ -11,7 +11,7 @@
 #include "waymark/puzzle/solver.hpp"
 #include "waymark/search/events.hpp"
 
-namespace waymark {
+namespace waymark::puzzle_allocation_test {
 using namespace search;
 using namespace puzzle;
 namespace {
@@ -45,4 +45,4 @@ TEST(Allocation, PuzzleIdaHandleAllocatesNothingAfterWarmUp) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::puzzle_allocation_test

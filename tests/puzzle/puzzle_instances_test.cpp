@@ -9,7 +9,7 @@
 #include "waymark/core/errors.hpp"
 #include "waymark/io/puzzle_instances.hpp"
 
-namespace waymark {
+namespace waymark::puzzle_instances_test {
 using namespace puzzle;
 using namespace io;
 namespace {
@@ -212,4 +212,4 @@ TEST(PuzzleInstances, BundledKorfInstances1To50) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::puzzle_instances_test

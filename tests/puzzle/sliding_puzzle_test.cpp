@@ -18,7 +18,7 @@
 #include "waymark/puzzle/sliding_puzzle.hpp"
 #include "waymark/search/concepts.hpp"
 
-namespace waymark {
+namespace waymark::puzzle_sliding_puzzle_test {
 using namespace search;
 using namespace puzzle;
 namespace {
@@ -355,4 +355,4 @@ TEST(SlidingPuzzle, EightPuzzleParityRuleMatchesFullBreadthFirstSearch) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::puzzle_sliding_puzzle_test

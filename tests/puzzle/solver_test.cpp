@@ -32,7 +32,7 @@
 #include "waymark/search/handle.hpp"
 #include "waymark/search/ida_star.hpp"
 
-namespace waymark {
+namespace waymark::puzzle_solver_test {
 using namespace search;
 using namespace puzzle;
 using namespace io;
@@ -657,4 +657,4 @@ TEST(PuzzleSearchHandle, AStarHandleReportsOutOfNodes) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::puzzle_solver_test

@@ -15,7 +15,7 @@
 #include "waymark/navmesh/nav_query.hpp"
 #include "waymark/recast/recast_build.hpp"
 
-namespace waymark::recast {
+namespace waymark::recast::recast_test {
 namespace {
 
 using navmesh::NavMesh;
@@ -186,4 +186,4 @@ TEST(RecastDetour, RaycastAgreesWithDetour) {
 }
 
 }  // namespace
-}  // namespace waymark::recast
+}  // namespace waymark::recast::recast_test

@@ -15,7 +15,7 @@
 #include "waymark/regions/coarse_fine.hpp"
 #include "waymark/regions/labeling.hpp"
 
-namespace waymark::regions {
+namespace waymark::regions::coarse_fine_test {
 namespace {
 
 using grid::CellCoord;
@@ -141,4 +141,4 @@ TEST(CoarseFine, RefusesRegionsOfAnotherMapAndTooWideMargins) {
 }
 
 }  // namespace
-}  // namespace waymark::regions
+}  // namespace waymark::regions::coarse_fine_test

@@ -11,7 +11,7 @@
 #include "waymark/core/errors.hpp"
 #include "waymark/regions/labeling.hpp"
 
-namespace waymark::regions {
+namespace waymark::regions::graph_regions_test {
 namespace {
 
 TEST(GraphRegions, LabelsEqualBoostDijkstraFromEachSeed) {
@@ -83,4 +83,4 @@ TEST(GraphRegions, BadSeedsAreRefused) {
 }
 
 }  // namespace
-}  // namespace waymark::regions
+}  // namespace waymark::regions::graph_regions_test

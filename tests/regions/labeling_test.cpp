@@ -18,7 +18,7 @@
 #include "waymark/regions/labeling.hpp"
 #include "waymark/regions/seed_index.hpp"
 
-namespace waymark::regions {
+namespace waymark::regions::labeling_test {
 namespace {
 
 using grid::CellCoord;
@@ -292,4 +292,4 @@ TEST(SeedIndex, NearestAndRegionAtEqualBruteForce) {
 }
 
 }  // namespace
-}  // namespace waymark::regions
+}  // namespace waymark::regions::labeling_test

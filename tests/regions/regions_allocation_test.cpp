@@ -12,7 +12,7 @@
 #include "waymark/regions/seed_index.hpp"
 #include "waymark/regions/tracker.hpp"
 
-namespace waymark::regions {
+namespace waymark::regions::regions_allocation_test {
 namespace {
 
 TEST(RegionsAllocation, TrackerUpdatesAllocateNothingAfterWarmUp) {
@@ -60,4 +60,4 @@ TEST(RegionsAllocation, CoarseFineQueriesAllocateNothingAfterWarmUp) {
 }
 
 }  // namespace
-}  // namespace waymark::regions
+}  // namespace waymark::regions::regions_allocation_test

@@ -10,7 +10,7 @@
 #include "waymark/regions/seed_index.hpp"
 #include "waymark/regions/tracker.hpp"
 
-namespace waymark::regions {
+namespace waymark::regions::tracker_test {
 namespace {
 
 using Kind = RegionEvent::Kind;
@@ -86,4 +86,4 @@ TEST(RegionTracker, UnboundedSeedsAndGridRegionsReportEveryCrossingInOrder) {
 }
 
 }  // namespace
-}  // namespace waymark::regions
+}  // namespace waymark::regions::tracker_test

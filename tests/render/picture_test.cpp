@@ -13,7 +13,7 @@
 #include "waymark/render/picture.hpp"
 #include "waymark/render/visibility_png.hpp"
 
-namespace waymark {
+namespace waymark::render_picture_test {
 namespace {
 
 using render::GridLayers;
@@ -202,4 +202,4 @@ TEST(RenderPicture, VisibilityObstaclesEdgesAndPath) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::render_picture_test

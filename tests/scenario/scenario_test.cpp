@@ -7,7 +7,7 @@
 #include "support/random_grid.hpp"
 #include "waymark/scenario/runner.hpp"
 
-namespace waymark {
+namespace waymark::scenario_test {
 using namespace grid;
 using namespace io;
 using namespace scenario;
@@ -76,4 +76,4 @@ TEST(Scenarios, MapsAreFoundBesideTheFileOrInMapsDir) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::scenario_test

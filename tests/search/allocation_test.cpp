@@ -9,7 +9,7 @@
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/io/movingai.hpp"
 
-namespace waymark {
+namespace waymark::search_allocation_test {
 using namespace search;
 using namespace grid;
 using namespace io;
@@ -58,4 +58,4 @@ TEST(Allocation, NoAllocationPerQueryAfterWarmUp) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::search_allocation_test

@@ -19,7 +19,7 @@
 #include "waymark/puzzle/pattern_database.hpp"
 #include "waymark/puzzle/solver.hpp"
 
-namespace waymark {
+namespace waymark::search_concurrency_test {
 namespace {
 
 constexpr int threads = 4;  // more than the machine's cores: the threads interleave
@@ -124,4 +124,4 @@ TEST(Concurrency, PuzzleSolversShareOnePatternDatabase) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::search_concurrency_test

@@ -21,7 +21,7 @@
 #include "waymark/search/shortest_path_tree.hpp"
 #include "waymark/search/traversal.hpp"
 
-namespace waymark {
+namespace waymark::search_engine_features_test {
 using namespace search;
 using namespace grid;
 namespace {
@@ -411,4 +411,4 @@ TEST(GenerationSet, InsertsOnceUntilReset) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::search_engine_features_test

@@ -14,7 +14,7 @@
 #include "waymark/io/movingai.hpp"
 #include "waymark/search/events.hpp"
 
-namespace waymark {
+namespace waymark::search_handle_allocation_test {
 namespace {
 
 using test::expect_no_allocation_after_warm_up;
@@ -100,4 +100,4 @@ TEST(HandleAllocation, GraphHandlesForEveryAlgorithm) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::search_handle_allocation_test

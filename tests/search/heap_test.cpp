@@ -7,7 +7,7 @@
 
 #include "waymark/search/indexed_heap.hpp"
 
-namespace waymark {
+namespace waymark::search_heap_test {
 using namespace search;
 namespace {
 
@@ -75,4 +75,4 @@ TEST(IndexedDaryHeap, MatchesModelQuaternary) { check_against_model<4>(2); }
 TEST(IndexedDaryHeap, MatchesModelOctonary) { check_against_model<8>(3); }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::search_heap_test

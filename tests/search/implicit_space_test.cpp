@@ -11,7 +11,7 @@
 #include "waymark/search/ida_star.hpp"
 #include "waymark/search/traversal.hpp"
 
-namespace waymark {
+namespace waymark::search_implicit_space_test {
 using namespace search;
 namespace {
 
@@ -46,7 +46,8 @@ std::vector<Cost> reference_distances(std::int64_t start) {
   pq.push({0, start});
   const NumberSpace space;
   while (!pq.empty()) {
-    const auto [d, n] = pq.top();
+    const Cost d = pq.top().first;  // named, not a structured binding: clang 14 cannot capture one
+    const std::int64_t n = pq.top().second;
     pq.pop();
     if (d > dist[static_cast<std::size_t>(n)]) continue;
     space.for_each_successor(n, [&](std::int64_t m, Cost c) {
@@ -118,4 +119,4 @@ TEST(ImplicitSpace, BreadthFirstCountsMoves) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::search_implicit_space_test

@@ -4,7 +4,7 @@
 #include "waymark/search/search_core.hpp"
 #include "waymark/search/search_core.hpp"
 
-namespace waymark {
+namespace waymark::search_node_table_test {
 using namespace search;
 namespace {
 
@@ -77,4 +77,4 @@ TEST(NodeLimit, AdmitsUpToTheLimit) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::search_node_table_test

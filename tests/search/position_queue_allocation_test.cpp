@@ -13,7 +13,7 @@
 #include "waymark/search/request_queue.hpp"
 #include "waymark/visibility/search_source.hpp"
 
-namespace waymark {
+namespace waymark::search_position_queue_allocation_test {
 namespace {
 
 using test::expect_no_allocation_after_warm_up;
@@ -65,4 +65,4 @@ TEST(PositionQueueAllocation, VisibilityRequestsAllocateNothingAfterWarmUp) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::search_position_queue_allocation_test

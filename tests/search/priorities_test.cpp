@@ -6,7 +6,7 @@
 #include "waymark/core/divider.hpp"
 #include "waymark/search/priorities.hpp"
 
-namespace waymark {
+namespace waymark::search_priorities_test {
 using namespace search;
 namespace {
 
@@ -50,4 +50,4 @@ TEST(Divider, MatchesHardwareDivision) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::search_priorities_test

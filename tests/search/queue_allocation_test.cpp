@@ -13,7 +13,7 @@
 #include "waymark/io/movingai.hpp"
 #include "waymark/search/request_queue.hpp"
 
-namespace waymark {
+namespace waymark::search_queue_allocation_test {
 namespace {
 
 using test::expect_no_allocation_after_warm_up;
@@ -48,4 +48,4 @@ TEST(QueueAllocation, UpdateAllocatesNothingAfterWarmUp) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::search_queue_allocation_test

@@ -13,7 +13,7 @@
 #include "waymark/io/movingai.hpp"
 #include "waymark/search/request_queue.hpp"
 
-namespace waymark {
+namespace waymark::search_queue_concurrency_test {
 namespace {
 
 TEST(Concurrency, RequestQueuesOnTwoThreadsShareOnePlanner) {
@@ -58,4 +58,4 @@ TEST(Concurrency, RequestQueuesOnTwoThreadsShareOnePlanner) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::search_queue_concurrency_test

@@ -17,7 +17,7 @@
 #include "waymark/io/movingai.hpp"
 #include "waymark/search/request_queue.hpp"
 
-namespace waymark {
+namespace waymark::search_request_queue_test {
 namespace {
 
 using search::Budget;
@@ -587,4 +587,4 @@ TEST(RequestQueue, WorldEditedEveryFrameEndsAfterMaxRestarts) {
 }
 
 }  // namespace
-}  // namespace waymark
+}  // namespace waymark::search_request_queue_test

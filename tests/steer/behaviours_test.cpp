@@ -9,7 +9,7 @@
 #include "waymark/grid/grid_map.hpp"
 #include "waymark/steer/behaviours.hpp"
 
-namespace waymark::steer {
+namespace waymark::steer::behaviours_test {
 namespace {
 
 constexpr double dt = 0.05;
@@ -263,4 +263,4 @@ TEST(SmoothForDisc, KeepsTheDiscClearOfWalls) {
 }
 
 }  // namespace
-}  // namespace waymark::steer
+}  // namespace waymark::steer::behaviours_test

@@ -19,7 +19,7 @@
 #include "waymark/steer/flow_field.hpp"
 #include "waymark/steer/obstacle_world.hpp"
 
-namespace waymark::steer {
+namespace waymark::steer::flow_field_test {
 namespace {
 
 using grid::CellCoord;
@@ -543,4 +543,4 @@ TEST(FlowField, ManyThreadsReadOneField) {
 }
 
 }  // namespace
-}  // namespace waymark::steer
+}  // namespace waymark::steer::flow_field_test

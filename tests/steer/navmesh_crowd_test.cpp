@@ -16,7 +16,7 @@
 #include "waymark/steer/path_service.hpp"
 #include "waymark/steer/simulation.hpp"
 
-namespace waymark::steer {
+namespace waymark::steer::navmesh_crowd_test {
 namespace {
 
 
@@ -176,4 +176,4 @@ TEST(NavMeshCrowd, TwoGroupsCrossingACorridorStayOnTheMesh) {
 }
 
 }  // namespace
-}  // namespace waymark::steer
+}  // namespace waymark::steer::navmesh_crowd_test

@@ -17,6 +17,7 @@
 #include "waymark/grid/grid_map.hpp"
 #include "waymark/steer/obstacle_world.hpp"
 
+namespace steer_obstacle_world_test {
 namespace {
 
 using namespace waymark;
@@ -711,3 +712,4 @@ TEST(ObstacleWorldAdd, RefusesBadColliders) {
 }
 
 }  // namespace
+}  // namespace steer_obstacle_world_test

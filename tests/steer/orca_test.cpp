@@ -16,6 +16,7 @@
 #include "waymark/steer/orca.hpp"
 #include "waymark/steer/spatial_hash.hpp"
 
+namespace steer_orca_test {
 namespace {
 
 using namespace waymark;
@@ -526,3 +527,4 @@ TEST(SampledVo, RefusesBadInput) {
 }
 
 }  // namespace
+}  // namespace steer_orca_test

@@ -20,7 +20,7 @@
 #include "waymark/io/scene.hpp"
 #include "waymark/steer/simulation.hpp"
 
-namespace waymark::steer {
+namespace waymark::steer::simulation_test {
 namespace {
 
 const std::string scenes_dir = std::string(WAYMARK_DATA_DIR) + "/../scenes";
@@ -251,4 +251,4 @@ TEST(SimulateCommand, BadScenesExitWithTwo) {
 #endif
 
 }  // namespace
-}  // namespace waymark::steer
+}  // namespace waymark::steer::simulation_test

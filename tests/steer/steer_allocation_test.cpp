@@ -6,7 +6,7 @@
 #include "waymark/io/movingai.hpp"
 #include "waymark/steer/simulation.hpp"
 
-namespace waymark::steer {
+namespace waymark::steer::steer_allocation_test {
 namespace {
 
 TEST(SteerAllocation, StepAllocatesNothingAfterWarmUp) {
@@ -35,4 +35,4 @@ TEST(SteerAllocation, StepAllocatesNothingAfterWarmUp) {
 }
 
 }  // namespace
-}  // namespace waymark::steer
+}  // namespace waymark::steer::steer_allocation_test

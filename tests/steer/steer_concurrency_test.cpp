@@ -14,7 +14,7 @@
 #include "waymark/steer/flow_field.hpp"
 #include "waymark/steer/obstacle_world.hpp"
 
-namespace waymark::steer {
+namespace waymark::steer::steer_concurrency_test {
 namespace {
 
 struct Answer {
@@ -79,4 +79,4 @@ TEST(Concurrency, ObstacleWorldAndFlowFieldShareAcrossThreads) {
 }
 
 }  // namespace
-}  // namespace waymark::steer
+}  // namespace waymark::steer::steer_concurrency_test

@@ -25,10 +25,10 @@
 #include "waymark/puzzle/solver.hpp"
 
 namespace waymark {
-using namespace puzzle;
-using namespace io;
 
 namespace puzzle_test {
+using namespace puzzle;
+using namespace io;
 
 // ---- the whole 8-puzzle, by breadth-first search from the goal -----------------------------
 

@@ -105,7 +105,8 @@ inline std::vector<Cost> reference_distances(const GridSpace& space, CellId star
   dist[start.value] = 0;
   pq.push({0, start.value});
   while (!pq.empty()) {
-    const auto [d, v] = pq.top();
+    const Cost d = pq.top().first;  // named, not a structured binding: clang 14 cannot capture one
+    const std::uint32_t v = pq.top().second;
     pq.pop();
     if (d > dist[v]) continue;
     space.for_each_successor(CellId{v}, [&](CellId n, Cost c) {

@@ -12,6 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -118,13 +121,40 @@ class ServeProcess {
 
 struct HttpReply {
   int status = 0;
-  std::string body;
+  std::string headers;  ///< the header lines after the status line, as sent
+  std::string body;     ///< as sent (still compressed when Content-Encoding says so)
+  /// Milliseconds from the connection to the reply's first byte, and to its last.
+  double first_byte_ms = 0;
+  double last_byte_ms = 0;
+
+  /// The value of header `name` (case-insensitive), or "" when there is none.
+  [[nodiscard]] std::string header(const std::string& name) const {
+    const auto same = [](char a, char b) {
+      return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+    };
+    for (std::size_t begin = 0; begin < headers.size();) {
+      std::size_t end = headers.find("\r\n", begin);
+      if (end == std::string::npos) end = headers.size();
+      const std::string line = headers.substr(begin, end - begin);
+      const std::size_t colon = line.find(':');
+      if (colon == name.size() && std::equal(name.begin(), name.end(), line.begin(), same)) {
+        const std::size_t value = line.find_first_not_of(' ', colon + 1);
+        return value == std::string::npos ? "" : line.substr(value);
+      }
+      begin = end + 2;
+    }
+    return "";
+  }
 };
 
 /// Sends `raw` (a whole HTTP request, as written) to 127.0.0.1:port and reads the reply until
 /// the server closes the connection.
 inline HttpReply send_raw(int port, const std::string& raw) {
   HttpReply reply;
+  const auto started = std::chrono::steady_clock::now();
+  const auto since = [&started] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  };
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
   const timeval wait{30, 0};  // a wedged server fails the test instead of hanging it
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
@@ -144,10 +174,18 @@ inline HttpReply send_raw(int port, const std::string& raw) {
   }
   std::string text;
   char buf[65536];
-  for (ssize_t n; (n = recv(fd, buf, sizeof buf, 0)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  for (ssize_t n; (n = recv(fd, buf, sizeof buf, 0)) > 0;) {
+    if (text.empty()) reply.first_byte_ms = since();
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  reply.last_byte_ms = since();
   close(fd);
   if (text.rfind("HTTP/1.1 ", 0) == 0) reply.status = std::stoi(text.substr(9, 3));
-  if (const auto at = text.find("\r\n\r\n"); at != std::string::npos) reply.body = text.substr(at + 4);
+  if (const auto at = text.find("\r\n\r\n"); at != std::string::npos) {
+    const std::size_t line_end = text.find("\r\n");
+    reply.headers = at > line_end ? text.substr(line_end + 2, at - line_end - 2) : "";
+    reply.body = text.substr(at + 4);
+  }
   return reply;
 }
 

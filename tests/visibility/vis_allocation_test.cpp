@@ -10,7 +10,7 @@
 #include "support/random_polygons.hpp"
 #include "waymark/visibility/visibility_query.hpp"
 
-namespace waymark::visibility {
+namespace waymark::visibility::vis_allocation_test {
 namespace {
 
 TEST(VisibilityAllocation, NoAllocationPerQueryAfterWarmUp) {
@@ -36,4 +36,4 @@ TEST(VisibilityAllocation, NoAllocationPerQueryAfterWarmUp) {
 }
 
 }  // namespace
-}  // namespace waymark::visibility
+}  // namespace waymark::visibility::vis_allocation_test

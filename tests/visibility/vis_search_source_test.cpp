@@ -12,7 +12,7 @@
 #include "waymark/visibility/search_source.hpp"
 #include "waymark/visibility/visibility_query.hpp"
 
-namespace waymark::visibility {
+namespace waymark::visibility::vis_search_source_test {
 namespace {
 
 using search::Budget;
@@ -128,4 +128,4 @@ TEST(VisibilitySearchSource, ReasonsLimitsAndCancellation) {
 }
 
 }  // namespace
-}  // namespace waymark::visibility
+}  // namespace waymark::visibility::vis_search_source_test

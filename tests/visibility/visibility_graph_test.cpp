@@ -12,7 +12,7 @@
 #include "support/random_polygons.hpp"
 #include "waymark/visibility/visibility_graph.hpp"
 
-namespace waymark::visibility {
+namespace waymark::visibility::visibility_graph_test {
 namespace {
 
 std::string problem(std::vector<Vec2> p) {
@@ -160,4 +160,4 @@ TEST(VisibilityGraph, SegmentTestAgreesWithTheReference) {
 }
 
 }  // namespace
-}  // namespace waymark::visibility
+}  // namespace waymark::visibility::visibility_graph_test

@@ -14,7 +14,7 @@
 #include "waymark/search/events.hpp"
 #include "waymark/visibility/visibility_query.hpp"
 
-namespace waymark::visibility {
+namespace waymark::visibility::visibility_query_test {
 namespace {
 
 /// The margin the reference tests allow a segment to enter an obstacle by, and by which they
@@ -400,4 +400,4 @@ TEST(VisibilityQuery, HandPlacedPointsOnly) {
 }
 
 }  // namespace
-}  // namespace waymark::visibility
+}  // namespace waymark::visibility::visibility_query_test

@@ -10,6 +10,7 @@
 
 #include "web/api.hpp"
 
+namespace web_api_concurrency_test {
 namespace {
 
 using nlohmann::json;
@@ -71,3 +72,4 @@ TEST(Concurrency, WebApiAnswersEveryThreadAlike) {
 }
 
 }  // namespace
+}  // namespace web_api_concurrency_test

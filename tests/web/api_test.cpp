@@ -15,6 +15,7 @@
 #include "waymark/io/movingai.hpp"
 #include "web/api.hpp"
 
+namespace web_api_test {
 namespace {
 
 using nlohmann::json;
@@ -448,3 +449,4 @@ TEST(WebApi, RegionsAndVisibility) {
 }
 
 }  // namespace
+}  // namespace web_api_test

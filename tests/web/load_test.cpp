@@ -1,8 +1,11 @@
 // Load test of `waymark serve` on loopback: N client threads for a bounded time, mixing valid
 // requests (whose answers are checked: Moving AI optima, a road cost, puzzle lengths) and
 // hostile ones (malformed, oversized, climbing out of web/, deep nesting, cut-off requests).
-// Reports the requests served, p50/p99 latency, errors by kind, and the server's RSS over
-// the run; exits 1 on a crash, a wrong answer, an unexpected status or a growing RSS.
+// Every request says it accepts gzip, deflate and br, as Chromium's do: the answers are checked
+// as they arrive, so a reply compressed on loopback counts as wrong (docs/viewer.md, encoding).
+// Reports the requests served, p50/p99 latency, time to first byte against the search's own
+// time for each kind of search, errors by kind, and the server's RSS over the run; exits 1 on
+// a crash, a wrong answer, an unexpected status or a growing RSS.
 //
 //   waymark_serve_load WAYMARK_BINARY DATA_DIR [--clients N] [--seconds S] [--json]
 //
@@ -39,12 +42,15 @@ constexpr double rss_growth_factor = 1.25;
 constexpr double rss_slack_mib = 16.0;
 constexpr auto rss_period = std::chrono::milliseconds(250);
 
+/// What Chromium sends with every request.
+constexpr const char* browser_encodings = "Accept-Encoding: gzip, deflate, br, zstd\r\n";
+
 std::string http_post(const std::string& target, const std::string& body) {
-  return "POST " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
-         "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  return "POST " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n" +
+         browser_encodings + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
 }
 std::string http_get(const std::string& target) {
-  return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+  return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + browser_encodings + "\r\n";
 }
 
 /// One kind of request: what to send, how often, and whether an answer is right.
@@ -64,8 +70,21 @@ bool status_is(const HttpReply& r, int status, std::string& why) {
 
 json body_json(const HttpReply& r) { return json::parse(r.body, nullptr, false); }
 
+/// The search time an answer reports, ms: stats.time_us, or the sum of results[].time_us (a
+/// route by several algorithms); -1 when it reports none.
+double search_ms(const json& j) {
+  if (!j.is_object()) return -1;
+  if (j.contains("stats") && j["stats"].is_object() && j["stats"].contains("time_us")) return j["stats"]["time_us"].get<double>() / 1e3;
+  if (!j.contains("results") || !j["results"].is_array()) return -1;
+  double us = 0;
+  for (const json& r : j["results"]) us += r.value("time_us", 0.0);
+  return us / 1e3;
+}
+
 struct Tally {
   std::vector<double> latency_ms;
+  std::map<std::string, std::vector<double>> first_byte_ms;  ///< by kind, answers reporting a search time
+  std::map<std::string, std::vector<double>> search_ms;      ///< the same answers' search times
   std::map<std::string, std::size_t> served;      ///< by kind
   std::map<std::string, std::size_t> wrong;       ///< "kind: why"
   std::size_t connection_errors = 0;
@@ -170,6 +189,17 @@ int main(int argc, char** argv) {
          if (!status_is(r, 200, why)) return false;
          const json j = body_json(r);
          if (j["status"] == "success" && j["events"].is_array() && j["events"].size() > 10) return true;
+         why = "no events";
+         return false;
+       }},
+      {"path_traced_long", 1,  // 4 MB of events: what Brotli at quality 11 took 5.7 s to send
+       [&](std::mt19937_64&) {
+         return http_post("/api/path", R"({"map":{"name":"den520d"},"from":[137,27],"to":[8,214],"trace":true})");
+       },
+       [&](const HttpReply& r, std::string& why) {
+         if (!status_is(r, 200, why)) return false;
+         const json j = body_json(r);
+         if (j["status"] == "success" && j["events"].is_array() && j["events"].size() > 10000) return true;
          why = "no events";
          return false;
        }},
@@ -311,6 +341,10 @@ int main(int argc, char** argv) {
           why = std::string("answer of the wrong shape: ") + e.what();
         }
         if (!right) ++tally.wrong[kind->name + ": " + why];
+        if (const double ms = right ? search_ms(body_json(reply)) : -1; ms >= 0) {
+          tally.first_byte_ms[kind->name].push_back(reply.first_byte_ms);
+          tally.search_ms[kind->name].push_back(ms);
+        }
       }
     });
   }
@@ -326,6 +360,8 @@ int main(int argc, char** argv) {
     all.latency_ms.insert(all.latency_ms.end(), t.latency_ms.begin(), t.latency_ms.end());
     for (const auto& [k, n] : t.served) all.served[k] += n;
     for (const auto& [k, n] : t.wrong) all.wrong[k] += n;
+    for (const auto& [k, v] : t.first_byte_ms) all.first_byte_ms[k].insert(all.first_byte_ms[k].end(), v.begin(), v.end());
+    for (const auto& [k, v] : t.search_ms) all.search_ms[k].insert(all.search_ms[k].end(), v.begin(), v.end());
     all.connection_errors += t.connection_errors;
   }
   const double rss_first = rss_samples.empty() ? 0 : rss_samples.front();
@@ -346,6 +382,13 @@ int main(int argc, char** argv) {
 
   json served = all.served;
   json wrong = all.wrong;
+  // Time to first byte against the search's own time, medians by kind: what the reply costs
+  // beyond the search (parsing, serialising, any compression, the socket).
+  json first_byte = json::object();
+  for (const auto& [k, v] : all.first_byte_ms) {
+    first_byte[k] = {{"answers", v.size()}, {"first_byte_p50_ms", percentile(v, 0.5)},
+                     {"search_p50_ms", percentile(all.search_ms[k], 0.5)}};
+  }
   const json summary = {{"clients", clients},
                         {"seconds", elapsed},
                         {"requests", all.latency_ms.size()},
@@ -353,6 +396,7 @@ int main(int argc, char** argv) {
                         {"p50_ms", percentile(all.latency_ms, 0.50)},
                         {"p99_ms", percentile(all.latency_ms, 0.99)},
                         {"served", served},
+                        {"first_byte", first_byte},
                         {"wrong", wrong},
                         {"connection_errors", all.connection_errors},
                         {"rss_mib", {{"start", rss_first}, {"warm", rss_warm}, {"end", rss_last}, {"max", rss_max}}},
@@ -368,6 +412,10 @@ int main(int argc, char** argv) {
                 clients, elapsed, all.latency_ms.size(), static_cast<double>(all.latency_ms.size()) / elapsed,
                 percentile(all.latency_ms, 0.50), percentile(all.latency_ms, 0.99));
     for (const auto& [k, n] : all.served) std::printf("  %-16s %8zu served\n", k.c_str(), n);
+    std::printf("  time to first byte against search time (medians):\n");
+    for (const auto& [k, f] : first_byte.items())
+      std::printf("  %-16s %8.2f ms to first byte, %8.2f ms searching (%zu answers)\n", k.c_str(),
+                  f["first_byte_p50_ms"].get<double>(), f["search_p50_ms"].get<double>(), f["answers"].get<std::size_t>());
     for (const auto& [k, n] : all.wrong) std::printf("  WRONG %s: %zu\n", k.c_str(), n);
     std::printf("  connection errors %zu; RSS MiB start %.1f, after a quarter %.1f, end %.1f, max %.1f (%s); server %s, exit %d\n",
                 all.connection_errors, rss_first, rss_warm, rss_last, rss_max,

@@ -6,10 +6,14 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <unistd.h>
 
 #include "support/serve_process.hpp"
 
+namespace web_serve_test {
 namespace {
 
 using nlohmann::json;
@@ -105,9 +109,96 @@ TEST(Serve, LogsEachRequestAndStopsCleanlyOnCtrlC) {
   EXPECT_EQ(lines, 4u) << log;  // three requests and the stop
 }
 
+/// What Chromium sends with every request.
+const std::string browser_encodings = "Accept-Encoding: gzip, deflate, br, zstd\r\n";
+
+HttpReply get_as_browser(int port, const std::string& target) {
+  return send_raw(port, "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + browser_encodings + "\r\n");
+}
+
+HttpReply post_as_browser(int port, const std::string& target, const std::string& body) {
+  return send_raw(port, "POST " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + browser_encodings +
+                            "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+                            "\r\n\r\n" + body);
+}
+
+/// `bytes` through the system's gzip -dc (GNU gzip: an implementation of its own, not zlib).
+std::string gunzip(const std::string& bytes) {
+  const std::string in = ::testing::TempDir() + "/waymark_serve_gz_" + std::to_string(getpid()) + ".gz";
+  std::ofstream(in, std::ios::binary) << bytes;
+  FILE* pipe = popen(("gzip -dc " + in).c_str(), "r");
+  std::string out;
+  char buf[65536];
+  for (std::size_t n; pipe != nullptr && (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+  if (pipe == nullptr || pclose(pipe) != 0) out = "gzip -dc failed";
+  std::remove(in.c_str());
+  return out;
+}
+
+// A traced search on den520d: 4 MB of events, the reply cpp-httplib took 5.7 s to
+// Brotli-compress for the browser.
+const std::string traced_search = R"({"map":{"name":"den520d"},"from":[137,27],"to":[8,214],"trace":true})";
+
+TEST(Serve, RepliesToLoopbackAreNeverCompressedByDefault) {
+  Server server(cli);
+  ASSERT_GT(server.port(), 0) << server.log();
+  const HttpReply plain = post(server.port(), "/api/path", traced_search);
+  ASSERT_EQ(plain.status, 200) << plain.body.substr(0, 200);
+  ASSERT_GT(plain.body.size(), std::size_t{100000});
+  for (const HttpReply& r : {get_as_browser(server.port(), "/"), get_as_browser(server.port(), "/js/app.js"),
+                             get_as_browser(server.port(), "/api/maps"), get_as_browser(server.port(), "/api/map?name=den520d"),
+                             post_as_browser(server.port(), "/api/path", traced_search),
+                             get_as_browser(server.port(), "/no-such-file")}) {
+    SCOPED_TRACE(r.headers);
+    EXPECT_EQ(r.header("Content-Encoding"), "");
+    EXPECT_EQ(r.header("Content-Length"), std::to_string(r.body.size()));
+    EXPECT_NE(r.status, 0);
+  }
+  const HttpReply traced = post_as_browser(server.port(), "/api/path", traced_search);
+  EXPECT_EQ(json::parse(traced.body)["events"].size(), json::parse(plain.body)["events"].size());
+  EXPECT_EQ(get_as_browser(server.port(), "/").header("Content-Type"), "text/html");
+  EXPECT_EQ(traced.header("Content-Type"), "application/json");
+}
+
+TEST(Serve, CompressGzipSendsWhatGzipDecodes) {
+  Server server(cli, {"--compress", "gzip"});
+  ASSERT_GT(server.port(), 0) << server.log();
+  const HttpReply plain = post(server.port(), "/api/path", traced_search);  // no Accept-Encoding: as it is
+  ASSERT_EQ(plain.status, 200);
+  EXPECT_EQ(plain.header("Content-Encoding"), "");
+  const HttpReply packed = post_as_browser(server.port(), "/api/path", traced_search);
+  ASSERT_EQ(packed.status, 200);
+  EXPECT_EQ(packed.header("Content-Encoding"), "gzip");
+  EXPECT_EQ(packed.header("Vary"), "Accept-Encoding");
+  EXPECT_EQ(packed.header("Content-Length"), std::to_string(packed.body.size()));
+  EXPECT_LT(packed.body.size() * 4, plain.body.size()) << "events compress well";
+  const json a = json::parse(gunzip(packed.body), nullptr, false);
+  const json b = json::parse(plain.body);
+  ASSERT_TRUE(a.is_object());
+  EXPECT_EQ(a["events"], b["events"]);
+  EXPECT_EQ(a["path"], b["path"]);
+  // The page's files too; a reply under one packet goes as it is.
+  const HttpReply page = get_as_browser(server.port(), "/js/app.js");
+  EXPECT_EQ(page.header("Content-Encoding"), "gzip");
+  EXPECT_NE(gunzip(page.body).find("import"), std::string::npos);
+  const HttpReply small = post_as_browser(server.port(), "/api/path", R"({"map":{"name":"arena"},"from":[3,1],"to":[4,1]})");
+  EXPECT_EQ(small.status, 200);
+  EXPECT_EQ(small.header("Content-Encoding"), "");
+  // A client that refuses gzip (q=0) gets it as it is.
+  const HttpReply refused = send_raw(server.port(), "GET /js/app.js HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                                                    "Accept-Encoding: br, gzip;q=0\r\n\r\n");
+  EXPECT_EQ(refused.header("Content-Encoding"), "");
+  EXPECT_NE(refused.body.find("import"), std::string::npos);
+  // --compress none: never, whatever the client accepts.
+  Server never(cli, {"--compress", "none"});
+  ASSERT_GT(never.port(), 0) << never.log();
+  EXPECT_EQ(post_as_browser(never.port(), "/api/path", traced_search).header("Content-Encoding"), "");
+}
+
 TEST(Serve, BadOptionsExitWithTwo) {
   for (const std::string args : {" serve --port 70000", " serve --data /no/such/folder", " serve --web /tmp",
-                                 " serve --port -1", " serve --threads 1000 --port 0", " serve --threads -1 --port 0", " serve --host not-an-address --port 0"}) {
+                                 " serve --port -1", " serve --threads 1000 --port 0", " serve --threads -1 --port 0", " serve --host not-an-address --port 0",
+                                 " serve --compress br --port 0"}) {
     const int status = std::system((cli + args + " > /dev/null 2>&1").c_str());
     ASSERT_TRUE(WIFEXITED(status)) << args;
     EXPECT_EQ(WEXITSTATUS(status), 2) << args;
@@ -130,3 +221,4 @@ TEST(Serve, APortInUseIsAClearError) {
 }
 
 }  // namespace
+}  // namespace web_serve_test

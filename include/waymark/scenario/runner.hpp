@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,19 @@
 #include "waymark/io/movingai.hpp"
 
 namespace waymark::scenario {
+
+/// How far a run is: files and queries (the sampled ones) done, of all. Every file is read
+/// before the first query runs, so both totals are known from the first report.
+struct ScenarioProgress {
+  std::size_t files_done = 0;
+  std::size_t files_total = 0;
+  std::size_t queries_done = 0;
+  std::size_t queries_total = 0;
+};
+
+/// Told after each query and after each file, on the calling thread; `queries_done` never
+/// decreases. Keep it cheap (a progress bar redraws at most a few times a second).
+using ScenarioProgressFn = std::function<void(const ScenarioProgress&)>;
 
 struct ScenarioRunOptions {
   /// Benchmark semantics by default: 8-connected, no corner cutting, A* with octile.
@@ -24,6 +38,8 @@ struct ScenarioRunOptions {
   std::size_t sample_every = 1;
   /// How the maps are read (MapLoadOptions::max_cells bounds their size).
   io::MapLoadOptions map_load;
+  /// Progress reports, when set.
+  ScenarioProgressFn progress{};
 };
 
 /// A query whose answer was not within tolerance of the optimum.
@@ -82,8 +98,8 @@ struct ScenarioReport {
 [[nodiscard]] std::string resolve_map_path(const std::string& scenario_file, const std::string& map_column,
                                            const std::string& maps_dir);
 
-/// Loads and runs every file (the sampled queries: ScenarioRunOptions::sample_every). Throws
-/// LoadError on unreadable or malformed files, missing maps, queries that do not fit their map
+/// Reads every file, then runs their queries (the sampled ones: ScenarioRunOptions::sample_every),
+/// file by file. Throws LoadError on unreadable or malformed files (before any query runs), missing maps, queries that do not fit their map
 /// (validate_query), and algorithms the map does not support (planner_unsupported).
 [[nodiscard]] ScenarioReport run_scenarios(const std::vector<std::string>& files,
                                            const ScenarioRunOptions& options);
