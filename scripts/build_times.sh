@@ -27,6 +27,8 @@ awk -F'\t' -v top="$top" '
       if (part ~ /^CMakeFiles\/waymark_web_api/) part = "web API"
       else if (part ~ /^(CMakeFiles\/|libwaymark)/) part = "library"
       else if (part ~ /^(apps\/|bin\/waymark$)/) part = "CLI"
+      else if (part ~ /^bin\/waymark_example/) part = "examples"
+      else if (part ~ /^bin\/waymark_(serve_load|bench)/) part = (part ~ /bench/) ? "bench" : "tests"
       else { sub(/\/.*/, "", part) }
       by_part[part] += d
       if (first < 0 || start[i] < first) first = start[i]

@@ -81,6 +81,18 @@ double search_ms(const json& j) {
   return us / 1e3;
 }
 
+/// A traced grid query: right when it succeeds with more than `min_events` events.
+Kind traced_path(std::string name, int weight, std::string body, std::size_t min_events) {
+  return {std::move(name), weight, [body = std::move(body)](std::mt19937_64&) { return http_post("/api/path", body); },
+          [min_events](const HttpReply& r, std::string& why) {
+            if (!status_is(r, 200, why)) return false;
+            const json j = body_json(r);
+            if (j["status"] == "success" && j["events"].is_array() && j["events"].size() > min_events) return true;
+            why = "no events";
+            return false;
+          }};
+}
+
 struct Tally {
   std::vector<double> latency_ms;
   std::map<std::string, std::vector<double>> first_byte_ms;  ///< by kind, answers reporting a search time
@@ -181,28 +193,9 @@ int main(int argc, char** argv) {
          why = "a path between cells no query asked for";
          return false;
        }},
-      {"path_traced", 4,
-       [&](std::mt19937_64&) {
-         return http_post("/api/path", R"({"map":{"name":"den520d"},"from":[78,231],"to":[77,215],"trace":true})");
-       },
-       [&](const HttpReply& r, std::string& why) {
-         if (!status_is(r, 200, why)) return false;
-         const json j = body_json(r);
-         if (j["status"] == "success" && j["events"].is_array() && j["events"].size() > 10) return true;
-         why = "no events";
-         return false;
-       }},
-      {"path_traced_long", 1,  // 4 MB of events: what Brotli at quality 11 took 5.7 s to send
-       [&](std::mt19937_64&) {
-         return http_post("/api/path", R"({"map":{"name":"den520d"},"from":[137,27],"to":[8,214],"trace":true})");
-       },
-       [&](const HttpReply& r, std::string& why) {
-         if (!status_is(r, 200, why)) return false;
-         const json j = body_json(r);
-         if (j["status"] == "success" && j["events"].is_array() && j["events"].size() > 10000) return true;
-         why = "no events";
-         return false;
-       }},
+      traced_path("path_traced", 4, R"({"map":{"name":"den520d"},"from":[78,231],"to":[77,215],"trace":true})", 10),
+      // 4 MB of events: what Brotli at quality 11 took 5.7 s to send
+      traced_path("path_traced_long", 1, R"({"map":{"name":"den520d"},"from":[137,27],"to":[8,214],"trace":true})", 10000),
       {"route", 10,
        [&](std::mt19937_64& rng) {
          return http_post("/api/route", rng() % 2 ? R"({"from":10,"to":5000,"algorithms":["ch","alt"]})"

@@ -98,9 +98,10 @@ struct ScenarioReport {
 [[nodiscard]] std::string resolve_map_path(const std::string& scenario_file, const std::string& map_column,
                                            const std::string& maps_dir);
 
-/// Reads every file, then runs their queries (the sampled ones: ScenarioRunOptions::sample_every),
-/// file by file. Throws LoadError on unreadable or malformed files (before any query runs), missing maps, queries that do not fit their map
-/// (validate_query), and algorithms the map does not support (planner_unsupported).
+/// Reads every file, then runs their queries (the sampled ones: ScenarioRunOptions::sample_every)
+/// file by file. Throws LoadError on unreadable or malformed files (before any query runs),
+/// missing maps, queries that do not fit their map (validate_query), and algorithms the map
+/// does not support (planner_unsupported).
 [[nodiscard]] ScenarioReport run_scenarios(const std::vector<std::string>& files,
                                            const ScenarioRunOptions& options);
 
