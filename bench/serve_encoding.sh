@@ -8,9 +8,9 @@ bin=${1:?usage: bench/serve_encoding.sh WAYMARK_BINARY [serve options...]}
 shift
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 "$bin" serve --port 0 --data "$repo/data" --web "$repo/web" "$@" > "$work/out" 2> "$work/log" &
 pid=$!
+trap 'kill -INT "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 port=""
 for _ in $(seq 100); do
   port=$(grep -o 'http://[0-9.]*:[0-9]*' "$work/out" | sed 's/.*://' || true)
@@ -47,3 +47,4 @@ req "route 10->5000 all" POST /api/route '{"from":10,"to":5000,"algorithms":["di
 req "navmesh nav_test" GET "/api/navmesh?name=nav_test"
 kill -INT "$pid"
 wait "$pid" 2>/dev/null || true
+trap 'rm -rf "$work"' EXIT

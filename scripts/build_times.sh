@@ -10,7 +10,9 @@ log="$tree/.ninja_log"
 [ -f "$log" ] || { echo "build_times: no $log (configure with -G Ninja and build first)" >&2; exit 2; }
 # .ninja_log v5: start_ms end_ms mtime output hash, one line per step in the order the steps
 # ended, the clock starting at 0 for each run of ninja: the last run is the lines after the
-# last place where the end time goes back.
+# last place where the end time goes back. Ninja rewrites a long log in no such order
+# ("recompacting"): read a tree right after the build you want to measure (a clean build is one
+# run).
 awk -F'\t' -v top="$top" '
   /^#/ { next }
   { if (n > 0 && $2 + 0 < last_end) { n = 0 } last_end = $2 + 0

@@ -40,6 +40,9 @@ fi
 if want test; then
   packages+=(chromium)               # make test: the viewer end to end in headless Chromium
 fi
+if want bench; then
+  packages+=(curl)                   # make bench: bench/serve_encoding.sh asks the server with curl
+fi
 
 missing=()
 for p in "${packages[@]}"; do

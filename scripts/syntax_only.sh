@@ -10,4 +10,6 @@ for arg in "$@"; do
   prev=$arg
 done
 "$@"
-[ -n "$out" ] && : > "$out"
+if [ -n "$out" ]; then
+  : > "$out"
+fi

@@ -28,7 +28,10 @@ constexpr int default_server_threads = 8;
 /// Most worker threads --threads accepts.
 constexpr int max_server_threads = 256;
 constexpr int max_port = 65535;
+constexpr int http_ok = 200;
+constexpr int http_partial_content = 206;
 constexpr int http_unsupported_media_type = 415;
+constexpr int http_range_not_satisfiable = 416;
 /// How long a connection may wait between reads or writes before the server drops it.
 constexpr std::chrono::seconds socket_timeout{10};
 
@@ -70,26 +73,52 @@ class StopOnSignal {
   std::thread waiter_;
 };
 
+/// Whether the byte ranges a request asks for can be cut from a reply of `size` bytes: one range,
+/// inside the reply. httplib cuts a reply sent through a content provider with no check of its
+/// own (detail::get_range_offset_and_length), and sends every range of a multi-range request
+/// as a part of its own, so the server answers anything else with 416. httplib's ranges are
+/// (first, last) byte positions, -1 where the request gave none.
+bool ranges_fit(const httplib::Ranges& ranges, std::size_t size) {
+  if (ranges.empty()) return true;
+  if (ranges.size() > 1) return false;
+  const auto [first, last] = ranges.front();
+  const auto n = static_cast<ssize_t>(size);
+  if (first == -1 && last == -1) return true;  // "bytes=-": all of it
+  if (first == -1) return last > 0;             // the last `last` bytes (all of them when it is more)
+  return first < n && (last == -1 || last < n);
+}
+
 /// Answers with `body` as `type`, gzip-compressed when web::use_gzip says so for this client.
 /// Sent through a content provider of known length, which cpp-httplib never compresses: left to
 /// itself it would Brotli-compress every text and JSON reply at quality 11 (web/encoding.hpp).
+/// A byte range is served from the reply as sent (206), one outside it or several with 416.
 void send(const httplib::Request& req, httplib::Response& res, std::string body, const std::string& type,
           web::Compression mode) {
   res.body.clear();
-  res.headers.erase("Content-Type");  // set again by set_content_provider (the headers are a multimap)
+  for (const char* header : {"Content-Type", "Content-Encoding", "Content-Range", "Vary"}) res.headers.erase(header);
   if (mode != web::Compression::none) res.set_header("Vary", "Accept-Encoding");
   if (web::use_gzip(mode, req.remote_addr, req.get_header_value("Accept-Encoding"), body.size())) {
     body = web::gzip(body);
     res.set_header("Content-Encoding", "gzip");
   }
-  if (body.empty()) {  // a provider needs a length above zero; an empty body is never compressed
-    res.set_header("Content-Type", type);
+  const std::string content_type = type.empty() ? "text/plain" : type;  // httplib's own default
+  if (!ranges_fit(req.ranges, body.size())) {
+    res.status = http_range_not_satisfiable;
+    res.headers.erase("Content-Encoding");
+    res.set_header("Content-Range", "bytes */" + std::to_string(body.size()));
+    return;
+  }
+  if (!req.ranges.empty() && res.status == http_ok) res.status = http_partial_content;
+  if (body.empty()) {  // a provider needs a length above zero; nothing to cut or compress
+    res.set_header("Content-Type", content_type);
     return;
   }
   const auto shared = std::make_shared<const std::string>(std::move(body));
-  res.set_content_provider(shared->size(), type, [shared](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-    return sink.write(shared->data() + offset, length);
-  });
+  res.set_content_provider(shared->size(), content_type,
+                           [shared](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+                             if (offset >= shared->size()) return false;  // ranges_fit keeps httplib inside
+                             return sink.write(shared->data() + offset, std::min(length, shared->size() - offset));
+                           });
 }
 
 std::filesystem::path folder_arg(const std::string& given, const char* built_in, const char* what) {
@@ -165,7 +194,8 @@ int run_serve(const ServeArgs& a) {
     server.Post(R"(/api/.*)", answer);
     // Errors the server makes itself (413 over the body limit, 404 for files) get a JSON reason.
     server.set_error_handler([&api, mode](const httplib::Request& req, httplib::Response& res) {
-      if (!res.body.empty() || res.content_length_ > 0) return;
+      // Already answered (a JSON refusal, or a 416 that send() made and that carries no body).
+      if (!res.body.empty() || res.content_length_ > 0 || res.has_header("Content-Range")) return;
       std::string why = "HTTP status " + std::to_string(res.status);
       if (res.status == 413) why = "request body over " + std::to_string(api.limits().max_body_bytes) + " bytes";
       if (res.status == 404) why = "no such file or API: " + req.path;

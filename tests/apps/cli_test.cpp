@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -55,8 +57,13 @@ struct TerminalRun {
 TerminalRun run_on_terminal(const std::string& args) {
   int terminal = -1;
   int terminal_end = -1;
+  if (openpty(&terminal, &terminal_end, nullptr, nullptr, nullptr) != 0) return {-1, "", "openpty failed"};
   int out[2];
-  if (openpty(&terminal, &terminal_end, nullptr, nullptr, nullptr) != 0 || pipe(out) != 0) return {-1, "", ""};
+  if (pipe(out) != 0) {
+    close(terminal);
+    close(terminal_end);
+    return {-1, "", "pipe failed"};
+  }
   const std::string cmd = cli + " " + args;
   const pid_t pid = fork();
   if (pid == 0) {
@@ -73,9 +80,21 @@ TerminalRun run_on_terminal(const std::string& args) {
   close(out[1]);
   TerminalRun r{-1, "", ""};
   std::array<pollfd, 2> fds{pollfd{out[0], POLLIN, 0}, pollfd{terminal, POLLIN, 0}};
+  if (pid < 0) {
+    for (const pollfd& f : fds) close(f.fd);
+    r.terminal = "fork failed";
+    return r;
+  }
   std::array<std::string*, 2> into{&r.out, &r.terminal};
   std::array<char, 4096> buf{};
-  for (int open_fds = 2; open_fds > 0 && poll(fds.data(), fds.size(), 60000) > 0;) {
+  constexpr int wait_ms = 60000;  // a wedged child fails the test instead of hanging it
+  for (int open_fds = 2; open_fds > 0;) {
+    const int ready = poll(fds.data(), fds.size(), wait_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) {
+      kill(pid, SIGKILL);
+      break;
+    }
     for (std::size_t i = 0; i < fds.size(); ++i) {
       if (fds[i].fd < 0 || fds[i].revents == 0) continue;
       const ssize_t n = read(fds[i].fd, buf.data(), buf.size());
@@ -1042,6 +1061,7 @@ TEST(Cli, ScenShowsProgressOnATerminalOnly) {
   // The first report comes before any search: every file read, the totals known.
   EXPECT_NE(t.terminal.find("scen [..............................]   0% 0/2 files, 0/1000 queries"), std::string::npos)
       << t.terminal;
+  ASSERT_GE(t.terminal.size(), 4u);
   EXPECT_EQ(t.terminal.substr(t.terminal.size() - 4), "\r\033[K") << "the bar is erased at the end";
   EXPECT_EQ(t.out.find("\r"), std::string::npos) << "nothing of the bar on stdout";
   // Piped, stderr stays quiet: stdout and stderr together are the report's lines alone.

@@ -201,14 +201,26 @@ inline HttpReply send_and_hang_up(int port, const std::string& raw) {
   return {};
 }
 
-inline HttpReply get(int port, const std::string& target) {
-  return send_raw(port, "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+/// The Accept-Encoding line Chromium sends with every request.
+inline constexpr const char* browser_encodings = "Accept-Encoding: gzip, deflate, br, zstd\r\n";
+
+/// A whole GET request (Connection: close), with `headers` (lines ending in CRLF) added.
+inline std::string get_text(const std::string& target, const std::string& headers = "") {
+  return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + headers + "\r\n";
 }
 
-inline HttpReply post(int port, const std::string& target, const std::string& body) {
-  return send_raw(port, "POST " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-                        "Content-Type: application/json\r\nContent-Length: " +
-                            std::to_string(body.size()) + "\r\n\r\n" + body);
+/// A whole POST request of a JSON body (Connection: close), with `headers` added.
+inline std::string post_text(const std::string& target, const std::string& body, const std::string& headers = "") {
+  return "POST " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n" +
+         headers + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+inline HttpReply get(int port, const std::string& target, const std::string& headers = "") {
+  return send_raw(port, get_text(target, headers));
+}
+
+inline HttpReply post(int port, const std::string& target, const std::string& body, const std::string& headers = "") {
+  return send_raw(port, post_text(target, body, headers));
 }
 
 }  // namespace waymark::test

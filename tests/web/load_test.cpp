@@ -42,16 +42,11 @@ constexpr double rss_growth_factor = 1.25;
 constexpr double rss_slack_mib = 16.0;
 constexpr auto rss_period = std::chrono::milliseconds(250);
 
-/// What Chromium sends with every request.
-constexpr const char* browser_encodings = "Accept-Encoding: gzip, deflate, br, zstd\r\n";
-
+// Every request says what Chromium says it accepts.
 std::string http_post(const std::string& target, const std::string& body) {
-  return "POST " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n" +
-         browser_encodings + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  return waymark::test::post_text(target, body, waymark::test::browser_encodings);
 }
-std::string http_get(const std::string& target) {
-  return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + browser_encodings + "\r\n";
-}
+std::string http_get(const std::string& target) { return waymark::test::get_text(target, waymark::test::browser_encodings); }
 
 /// One kind of request: what to send, how often, and whether an answer is right.
 struct Kind {
@@ -407,7 +402,7 @@ int main(int argc, char** argv) {
     for (const auto& [k, n] : all.served) std::printf("  %-16s %8zu served\n", k.c_str(), n);
     std::printf("  time to first byte against search time (medians):\n");
     for (const auto& [k, f] : first_byte.items())
-      std::printf("  %-16s %8.2f ms to first byte, %8.2f ms searching (%zu answers)\n", k.c_str(),
+      std::printf("  %-16s %9.3f ms to first byte, %9.3f ms searching (%zu answers)\n", k.c_str(),
                   f["first_byte_p50_ms"].get<double>(), f["search_p50_ms"].get<double>(), f["answers"].get<std::size_t>());
     for (const auto& [k, n] : all.wrong) std::printf("  WRONG %s: %zu\n", k.c_str(), n);
     std::printf("  connection errors %zu; RSS MiB start %.1f, after a quarter %.1f, end %.1f, max %.1f (%s); server %s, exit %d\n",

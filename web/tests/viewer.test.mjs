@@ -348,8 +348,8 @@ try {
   // Replies to a loopback browser go as they are (docs/viewer.md): compressing them cost more
   // than sending them. Chromium offers gzip, deflate, br and zstd with every request.
   const encoded = [];
-  page.on('response', async (r) => {
-    const encoding = (await r.allHeaders())['content-encoding'];
+  page.on('response', (r) => {
+    const encoding = r.headers()['content-encoding'];  // synchronous: counted before the next check
     if (encoding) encoded.push(`${r.url()}: ${encoding}`);
   });
   await page.goto(url);
