@@ -113,9 +113,10 @@ ScenarioReport run_scenarios(const std::vector<std::string>& files, const Scenar
   std::vector<Scenario> scenarios;
   scenarios.reserve(files.size());
   ScenarioProgress progress{.files_total = files.size()};
+  const std::size_t every = std::max<std::size_t>(options.sample_every, 1);
   for (const std::string& f : files) {
     scenarios.push_back(load_movingai_scenario(f));
-    for (std::size_t i = 0; i < scenarios.back().queries.size(); ++i) progress.queries_total += sampled(i, options) ? 1 : 0;
+    progress.queries_total += (scenarios.back().queries.size() + every - 1) / every;  // i % every == 0
   }
   if (options.progress) options.progress(progress);
   ScenarioReport report;

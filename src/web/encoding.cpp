@@ -4,10 +4,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <limits>
 #include <optional>
 #include <stdexcept>
+
+#include "io/text_lines.hpp"  // io::detail::parse_number
 
 namespace waymark::web {
 namespace {
@@ -18,26 +19,29 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+/// The next item of a `separator`-separated list, trimmed; `rest` keeps what follows it.
+std::string_view next_item(std::string_view& rest, char separator) {
+  const std::size_t at = rest.find(separator);
+  const std::string_view item = trim(rest.substr(0, at));
+  rest = at == std::string_view::npos ? std::string_view{} : rest.substr(at + 1);
+  return item;
+}
+
 bool equals_ignoring_case(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
          });
 }
 
-/// The q-value of one "coding;q=0.5" element: 1 without one, 0 for a malformed one.
+/// The q-value of a coding's parameters ("q=0.5;..."): 1 without one, 0 for one that is not a
+/// number from 0 to 1 (RFC 9110 §12.4.2).
 double q_value(std::string_view params) {
   while (!params.empty()) {
-    const std::size_t semicolon = params.find(';');
-    const std::string_view param = trim(params.substr(0, semicolon));
-    params = semicolon == std::string_view::npos ? std::string_view{} : params.substr(semicolon + 1);
+    const std::string_view param = next_item(params, ';');
     const std::size_t eq = param.find('=');
     if (eq == std::string_view::npos || !equals_ignoring_case(trim(param.substr(0, eq)), "q")) continue;
-    const std::string_view value = trim(param.substr(eq + 1));
-    // RFC 9110: q = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] ); anything else is not a weight.
     double q = 0;
-    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), q);
-    if (ec != std::errc{} || end != value.data() + value.size() || !(q >= 0 && q <= 1)) return 0;
-    return q;
+    return io::detail::parse_number(trim(param.substr(eq + 1)), q) && q >= 0 && q <= 1 ? q : 0;  // NaN fails both
   }
   return 1;
 }
@@ -53,12 +57,9 @@ bool accepts_gzip(std::string_view accept_encoding) {
   std::optional<double> gzip_q;
   std::optional<double> any_q;
   while (!accept_encoding.empty()) {
-    const std::size_t comma = accept_encoding.find(',');
-    const std::string_view element = trim(accept_encoding.substr(0, comma));
-    accept_encoding = comma == std::string_view::npos ? std::string_view{} : accept_encoding.substr(comma + 1);
-    const std::size_t semicolon = element.find(';');
-    const std::string_view coding = trim(element.substr(0, semicolon));
-    const double q = semicolon == std::string_view::npos ? 1.0 : q_value(element.substr(semicolon + 1));
+    std::string_view params = next_item(accept_encoding, ',');
+    const std::string_view coding = next_item(params, ';');
+    const double q = q_value(params);
     if ((equals_ignoring_case(coding, "gzip") || equals_ignoring_case(coding, "x-gzip")) && !gzip_q) gzip_q = q;
     if (coding == "*" && !any_q) any_q = q;
   }
@@ -72,8 +73,7 @@ bool use_gzip(Compression mode, std::string_view remote_address, std::string_vie
 }
 
 std::string gzip(std::string_view data, int level) {
-  constexpr std::size_t max_bytes = std::size_t{1} << 30;  // zlib counts in 32 bits; replies are far smaller
-  if (data.size() > max_bytes) throw std::length_error("gzip: over 1 GiB in one reply");
+  if (data.size() > max_gzip_bytes) throw std::length_error("gzip: over 1 GiB in one reply");
   z_stream z{};
   constexpr int gzip_window_bits = 15 + 16;  // 32 KiB window, gzip header and trailer
   constexpr int memory_level = 8;            // zlib's default

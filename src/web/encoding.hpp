@@ -48,7 +48,12 @@ inline constexpr std::size_t min_compressed_bytes = 1400;
 [[nodiscard]] bool use_gzip(Compression mode, std::string_view remote_address, std::string_view accept_encoding,
                             std::size_t bytes);
 
-/// `data` as a gzip stream (RFC 1952) at `level` (zlib's 1 to 9).
+/// The most bytes gzip() takes at once: zlib counts in 32 bits, and the API's replies are far
+/// smaller (a traced query stops at ApiLimits::max_events, about 35 MB).
+inline constexpr std::size_t max_gzip_bytes = std::size_t{1} << 30;
+
+/// `data` as a gzip stream (RFC 1952) at `level` (zlib's 1 to 9). Throws std::length_error
+/// beyond max_gzip_bytes, before reading any of it.
 [[nodiscard]] std::string gzip(std::string_view data, int level = gzip_level);
 
 }  // namespace waymark::web

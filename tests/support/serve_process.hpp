@@ -123,9 +123,8 @@ struct HttpReply {
   int status = 0;
   std::string headers;  ///< the header lines after the status line, as sent
   std::string body;     ///< as sent (still compressed when Content-Encoding says so)
-  /// Milliseconds from the connection to the reply's first byte, and to its last.
+  /// Milliseconds from the connection to the reply's first byte.
   double first_byte_ms = 0;
-  double last_byte_ms = 0;
 
   /// The value of header `name` (case-insensitive), or "" when there is none.
   [[nodiscard]] std::string header(const std::string& name) const {
@@ -178,7 +177,6 @@ inline HttpReply send_raw(int port, const std::string& raw) {
     if (text.empty()) reply.first_byte_ms = since();
     text.append(buf, static_cast<std::size_t>(n));
   }
-  reply.last_byte_ms = since();
   close(fd);
   if (text.rfind("HTTP/1.1 ", 0) == 0) reply.status = std::stoi(text.substr(9, 3));
   if (const auto at = text.find("\r\n\r\n"); at != std::string::npos) {

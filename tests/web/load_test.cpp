@@ -56,7 +56,8 @@ struct Kind {
   std::string name;
   int weight;
   std::function<std::string(std::mt19937_64&)> request;
-  std::function<bool(const HttpReply&, std::string&)> check;  ///< false: wrong (why in the string)
+  /// false: wrong (why in the string); `j` is the reply's body parsed (discarded when not JSON).
+  std::function<bool(const HttpReply&, const json& j, std::string&)> check;
   bool expect_reply = true;  ///< false: the client hangs up mid-request
 };
 
@@ -82,9 +83,8 @@ double search_ms(const json& j) {
 /// A traced grid query: right when it succeeds with more than `min_events` events.
 Kind traced_path(std::string name, int weight, std::string body, std::size_t min_events) {
   return {std::move(name), weight, [body = std::move(body)](std::mt19937_64&) { return http_post("/api/path", body); },
-          [min_events](const HttpReply& r, std::string& why) {
+          [min_events](const HttpReply& r, const json& j, std::string& why) {
             if (!status_is(r, 200, why)) return false;
-            const json j = body_json(r);
             if (j["status"] == "success" && j["events"].is_array() && j["events"].size() > min_events) return true;
             why = "no events";
             return false;
@@ -173,9 +173,8 @@ int main(int argc, char** argv) {
          return http_post("/api/path", json{{"map", {{"name", "arena"}}}, {"from", {q.start.x, q.start.y}},
                                             {"to", {q.goal.x, q.goal.y}}, {"algorithm", algorithm}}.dump());
        },
-       [&](const HttpReply& r, std::string& why) {
+       [&](const HttpReply& r, const json& j, std::string& why) {
          if (!status_is(r, 200, why)) return false;
-         const json j = body_json(r);
          const auto& path = j["path"];
          if (j["status"] != "success" || !path.is_array() || path.empty()) {
            why = "no path";
@@ -199,9 +198,8 @@ int main(int argc, char** argv) {
          return http_post("/api/route", rng() % 2 ? R"({"from":10,"to":5000,"algorithms":["ch","alt"]})"
                                                   : R"({"from":10,"to":5000,"algorithms":["bidijkstra","astar"]})");
        },
-       [&](const HttpReply& r, std::string& why) {
+       [&](const HttpReply& r, const json& answer, std::string& why) {
          if (!status_is(r, 200, why)) return false;
-         const json answer = body_json(r);  // named: a temporary would die before the loop
          for (const json& result : answer["results"]) {
            if (result["status"] != "success") {
              why = result["algorithm"].get<std::string>() + " found no route";
@@ -219,9 +217,8 @@ int main(int argc, char** argv) {
          return http_post("/api/puzzle", rng() % 4 ? R"({"tiles":[1,4,2,3,7,0,6,8,5],"algorithm":"astar"})"
                                                    : R"({"tiles":[8,0,6,5,4,7,2,3,1],"algorithm":"ida","heuristic":"linear-conflict"})");
        },
-       [&](const HttpReply& r, std::string& why) {
+       [&](const HttpReply& r, const json& j, std::string& why) {
          if (!status_is(r, 200, why)) return false;
-         const json j = body_json(r);
          if (j["status"] != "success" || !j["boards"].is_array() || j["boards"].empty()) {
            why = "not solved";
            return false;
@@ -232,38 +229,38 @@ int main(int argc, char** argv) {
          return false;
        }},
       {"page", 5, [&](std::mt19937_64&) { return http_get("/"); },
-       [&](const HttpReply& r, std::string& why) {
+       [&](const HttpReply& r, const json&, std::string& why) {
          if (!status_is(r, 200, why)) return false;
          if (r.body.find("<html") != std::string::npos) return true;
          why = "not the page";
          return false;
        }},
       {"maps", 5, [&](std::mt19937_64&) { return http_get("/api/maps"); },
-       [&](const HttpReply& r, std::string& why) { return status_is(r, 200, why); }},
+       [&](const HttpReply& r, const json&, std::string& why) { return status_is(r, 200, why); }},
       {"malformed_json", 8, [&](std::mt19937_64&) { return http_post("/api/path", R"({"map":{"name":"arena"},"from":[1,)"); },
-       [&](const HttpReply& r, std::string& why) { return status_is(r, 400, why); }},
+       [&](const HttpReply& r, const json&, std::string& why) { return status_is(r, 400, why); }},
       {"bad_utf8", 3, [&](std::mt19937_64&) { return http_post("/api/path", "{\"map\":{\"name\":\"\xff\xfe\"}}"); },
-       [&](const HttpReply& r, std::string& why) {
+       [&](const HttpReply& r, const json& j, std::string& why) {
          if (!status_is(r, 400, why)) return false;
-         if (body_json(r).is_object()) return true;
+         if (j.is_object()) return true;
          why = "the reason is not JSON";
          return false;
        }},
       {"deep_nesting", 3, [&](std::mt19937_64&) { return http_post("/api/path", std::string(200000, '[')); },
-       [&](const HttpReply& r, std::string& why) { return status_is(r, 400, why); }},
+       [&](const HttpReply& r, const json&, std::string& why) { return status_is(r, 400, why); }},
       {"map_over_limit", 5,
        [&](std::mt19937_64&) {
          return http_post("/api/path", R"({"map":{"width":4096,"height":4096,"rows":[]},"from":[0,0],"to":[1,1]})");
        },
-       [&](const HttpReply& r, std::string& why) { return status_is(r, 413, why); }},
+       [&](const HttpReply& r, const json&, std::string& why) { return status_is(r, 413, why); }},
       {"body_over_limit", 1,
        [&](std::mt19937_64&) { return http_post("/api/path", std::string(std::size_t{17} << 20, ' ')); },
-       [&](const HttpReply& r, std::string& why) { return status_is(r, 413, why); }},
+       [&](const HttpReply& r, const json&, std::string& why) { return status_is(r, 413, why); }},
       {"blocked_start", 4,
        [&](std::mt19937_64&) { return http_post("/api/path", R"({"map":{"name":"arena"},"from":[0,0],"to":[20,20]})"); },
-       [&](const HttpReply& r, std::string& why) { return status_is(r, 400, why); }},
+       [&](const HttpReply& r, const json&, std::string& why) { return status_is(r, 400, why); }},
       {"escape_web", 5, [&](std::mt19937_64& rng) { return http_get(rng() % 2 ? "/../CMakeLists.txt" : "/%2e%2e/%2e%2e/etc/passwd"); },
-       [&](const HttpReply& r, std::string& why) {
+       [&](const HttpReply& r, const json&, std::string& why) {
          if (r.status == 200 || r.body.find("cmake_minimum_required") != std::string::npos ||
              r.body.find("root:") != std::string::npos) {
            why = "a file outside web/ was served";
@@ -277,14 +274,14 @@ int main(int argc, char** argv) {
          return "POST /api/path HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: text/plain\r\n"
                 "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
        },
-       [&](const HttpReply& r, std::string& why) { return status_is(r, 415, why); }},
+       [&](const HttpReply& r, const json&, std::string& why) { return status_is(r, 415, why); }},
       {"wrong_method", 3, [&](std::mt19937_64&) { return http_get("/api/path"); },
-       [&](const HttpReply& r, std::string& why) { return status_is(r, 405, why); }},
+       [&](const HttpReply& r, const json&, std::string& why) { return status_is(r, 405, why); }},
       {"cut_off", 2,
        [&](std::mt19937_64&) {
          return std::string("POST /api/path HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5000\r\n\r\n{\"map\":");
        },
-       [&](const HttpReply&, std::string&) { return true; }, false},
+       [&](const HttpReply&, const json&, std::string&) { return true; }, false},
   };
   int total_weight = 0;
   for (const Kind& k : kinds) total_weight += k.weight;
@@ -334,15 +331,16 @@ int main(int argc, char** argv) {
           ++tally.connection_errors;
           continue;
         }
+        const json body = body_json(reply);  // parsed once, for the check and the search time
         std::string why;
         bool right = false;
         try {  // a check reading an answer of the wrong shape must count it, not end the run
-          right = kind->check(reply, why);
+          right = kind->check(reply, body, why);
         } catch (const std::exception& e) {
           why = std::string("answer of the wrong shape: ") + e.what();
         }
         if (!right) ++tally.wrong[kind->name + ": " + why];
-        if (const double ms = right ? search_ms(body_json(reply)) : -1; ms >= 0) {
+        if (const double ms = right ? search_ms(body) : -1; ms >= 0) {
           tally.first_byte_ms[kind->name].push_back(reply.first_byte_ms);
           tally.search_ms[kind->name].push_back(ms);
         }
