@@ -36,6 +36,43 @@ void expect_all_optimal(const std::vector<std::string>& files, Algorithm a) {
 
 TEST(Scenarios, BundledFilesAreThere) { EXPECT_GE(bundled_scenarios().size(), 3u); }
 
+TEST(Scenarios, ProgressCountsEverySampledQuery) {
+  const std::vector<std::string> files = bundled_scenarios();
+  ScenarioRunOptions options;
+  options.sample_every = 7;
+  std::vector<ScenarioProgress> reports;
+  options.progress = [&](const ScenarioProgress& p) { reports.push_back(p); };
+  const ScenarioReport r = run_scenarios(files, options);
+  ASSERT_FALSE(reports.empty());
+  std::size_t expected_total = 0;
+  for (const std::string& f : files) {
+    const std::size_t n = load_movingai_scenario(f).queries.size();
+    for (std::size_t i = 0; i < n; i += 7) ++expected_total;
+  }
+  EXPECT_EQ(r.queries, expected_total);
+  EXPECT_EQ(reports.front().queries_done, 0u);
+  EXPECT_EQ(reports.front().queries_total, expected_total) << "the total is known before the first search";
+  EXPECT_EQ(reports.back().files_done, files.size());
+  EXPECT_EQ(reports.back().queries_done, expected_total);
+  EXPECT_EQ(reports.size(), 1 + expected_total + files.size()) << "one report first, one per query, one per file";
+  for (std::size_t i = 1; i < reports.size(); ++i) {
+    EXPECT_GE(reports[i].queries_done, reports[i - 1].queries_done);
+    EXPECT_EQ(reports[i].queries_total, expected_total);
+    EXPECT_EQ(reports[i].files_total, files.size());
+  }
+}
+
+TEST(Scenarios, AMalformedFileIsRefusedBeforeAnySearch) {
+  const std::string bad = ::testing::TempDir() + "/waymark_scenario_bad.map.scen";
+  std::ofstream(bad) << "version 1\n0\tarena.map\t49\t49\t1\t1\t2\t2\tnot-a-number\n";
+  ScenarioRunOptions options;
+  std::size_t searched = 0;
+  options.progress = [&](const ScenarioProgress& p) { searched = p.queries_done; };
+  EXPECT_THROW((void)run_scenarios({test::data_dir + "/maps/arena.map.scen", bad}, options), LoadError);
+  EXPECT_EQ(searched, 0u) << "arena's queries ran before the second file was read";
+  std::filesystem::remove(bad);
+}
+
 TEST(Scenarios, AStarSolvesEveryBundledQueryOptimally) { expect_all_optimal(bundled_scenarios(), Algorithm::astar); }
 
 TEST(Scenarios, DijkstraSolvesEveryBundledQueryOptimally) {

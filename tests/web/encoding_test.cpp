@@ -2,7 +2,10 @@
 #include "web/encoding.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 #include <zlib.h>
+
+#include <stdexcept>
 
 #include <random>
 #include <string>
@@ -77,6 +80,15 @@ TEST(ReplyEncoding, GzipRoundTripsThroughZlib) {
     }
   }
   EXPECT_LT(waymark::web::gzip(events).size() * 5, events.size());
+}
+
+TEST(ReplyEncoding, GzipRefusesMoreThanItsLimitBeforeReadingIt) {
+  // Address space only: gzip must refuse from the length, before touching a page.
+  const std::size_t size = waymark::web::max_gzip_bytes + 1;
+  void* pages = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ASSERT_NE(pages, MAP_FAILED);
+  EXPECT_THROW((void)waymark::web::gzip(std::string_view(static_cast<const char*>(pages), size)), std::length_error);
+  munmap(pages, size);
 }
 
 }  // namespace

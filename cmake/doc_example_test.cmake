@@ -1,8 +1,11 @@
-# CTest readme_quickstart (cmake -P): README's first ```cpp block must be PROGRAM
-# (examples/quickstart/quickstart.cpp) byte for byte, so the program the README shows is the
-# one CI builds against the installed package. On a mismatch it lists the differing lines.
-# Inputs (-D): README PROGRAM.
+# CTest doc examples (cmake -P): the first ```cpp block of a page (README.md, docs/*.md) must be
+# PROGRAM (an example under examples/) byte for byte, so the program the page shows is the one
+# the build compiles and runs. On a mismatch it lists the differing lines.
+# Inputs (-D): README (the page) PROGRAM NAME (the test's name, for the messages).
 cmake_minimum_required(VERSION 3.21)
+if(NOT NAME)
+  set(NAME doc_example)
+endif()
 
 file(READ "${README}" readme)
 file(READ "${PROGRAM}" program)
@@ -15,7 +18,7 @@ set(fix "Paste ${PROGRAM} into the first ```cpp block of ${README} (or the other
 set(open_fence "```cpp\n")
 string(FIND "${readme}" "${open_fence}" start)
 if(start EQUAL -1)
-  message(FATAL_ERROR "readme_quickstart: ${README} has no ```cpp block. ${fix}")
+  message(FATAL_ERROR "${NAME}: ${README} has no ```cpp block. ${fix}")
 endif()
 string(LENGTH "${open_fence}" fence_length)
 math(EXPR start "${start} + ${fence_length}")
@@ -25,7 +28,7 @@ if(rest MATCHES "^```")
 else()
   string(FIND "${rest}" "\n```" end)
   if(end EQUAL -1)
-    message(FATAL_ERROR "readme_quickstart: the first ```cpp block of ${README} is not closed")
+    message(FATAL_ERROR "${NAME}: the first ```cpp block of ${README} is not closed")
   endif()
   math(EXPR end "${end} + 1")
   string(SUBSTRING "${rest}" 0 ${end} block)
@@ -37,7 +40,7 @@ list(LENGTH newlines first_line)
 math(EXPR first_line "${first_line} + 1")
 
 if(block STREQUAL program)
-  message(STATUS "readme_quickstart: ${readme_name} line ${first_line}: the block is ${program_name}")
+  message(STATUS "${NAME}: ${readme_name} line ${first_line}: the block is ${program_name}")
   return()
 endif()
 
@@ -95,7 +98,7 @@ while(NOT a STREQUAL "" OR NOT b STREQUAL "")
     else()
       set(line_b "[${line_b}]")
     endif()
-    string(APPEND report "\n  line ${i} (${readme_name}:${readme_line}):\n    README:  ${line_a}\n    ${program_name}: ${line_b}")
+    string(APPEND report "\n  line ${i} (${readme_name}:${readme_line}):\n    page:    ${line_a}\n    ${program_name}: ${line_b}")
     string(REGEX REPLACE "[ \t\r]+\\]$" "]" trimmed_a "${line_a}")
     string(REGEX REPLACE "[ \t\r]+\\]$" "]" trimmed_b "${line_b}")
     if(trimmed_a STREQUAL trimmed_b)
@@ -107,5 +110,5 @@ if(differing EQUAL 0)
   # Same lines, different bytes: only a final newline can be left (the block always has one).
   set(report "\n  the same lines, but ${program_name} does not end with a newline")
 endif()
-message(FATAL_ERROR "readme_quickstart: the first ```cpp block of ${readme_name} (line ${first_line}, ${block_lines} lines) "
+message(FATAL_ERROR "${NAME}: the first ```cpp block of ${readme_name} (line ${first_line}, ${block_lines} lines) "
         "is not ${program_name} (${program_lines} lines): ${differing} line(s) differ${report}\n${fix}")
