@@ -93,7 +93,7 @@ void run_rectangle_set(const RectangleSet& set, std::uint32_t seed) {
       const double t0 = cpu_seconds();
       const bool a_ok = a_planner.plan(s, g).succeeded();
       const double t1 = cpu_seconds();
-      const SmoothingResult sm = smooth_path(map, rule, a_planner.path().nodes, smooth_out);
+      const SmoothingResult sm = smooth_path(a_planner.space(), a_planner.path().nodes, smooth_out);
       const double t2 = cpu_seconds();
       const bool t_ok = t_planner.plan(s, g).succeeded();
       const double t3 = cpu_seconds();
@@ -204,7 +204,7 @@ int main(int argc, char** argv) {
       const double t0 = cpu_seconds();
       const bool a_ok = a_planner->plan(s, g).succeeded();
       const double t1 = cpu_seconds();
-      const SmoothingResult sm = smooth_path(map, rule, a_planner->path().nodes, smooth_out);
+      const SmoothingResult sm = smooth_path(a_planner->space(), a_planner->path().nodes, smooth_out);
       const double t2 = cpu_seconds();
       const bool t_ok = t_planner->plan(s, g).succeeded();
       const double t3 = cpu_seconds();

@@ -90,7 +90,7 @@ void measure(Bench& b, const std::string& row, DStarLite& d, GridPlanner& astar,
   {
     ++b.cost_mismatches;
     std::fprintf(stderr, "mismatch in %s: D* Lite %s %.9f (restarts %llu), A* %s %.9f\n", row.c_str(),
-                 to_string(ds).c_str(), d.path().cost, static_cast<unsigned long long>(d.restarts()),
+                 describe(ds).c_str(), d.path().cost, static_cast<unsigned long long>(d.restarts()),
                  to_string(as).c_str(), astar.path().cost);
   }
   b.row(row).add(micros(t1 - t0), micros(t2 - t1), d.stats().expanded, astar.stats().expanded);

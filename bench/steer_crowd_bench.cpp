@@ -186,7 +186,7 @@ void time_solver(const char* name, Solver& solver, Scene s, std::size_t ticks) {
     const double start = cpu_seconds();
     const AvoidanceStatus status = solver.solve(s.agents, dt, v);
     us.push_back((cpu_seconds() - start) * 1e6);
-    if (status != AvoidanceStatus::ok) usage(std::string("solve failed: ") + to_string(status));
+    if (status != AvoidanceStatus::ok) usage("solve failed: " + std::string(to_string(status)));
     infeasible += static_cast<double>(solver.stats().infeasible);
     advance(s, v);
   }

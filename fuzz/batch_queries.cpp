@@ -64,14 +64,14 @@ void check(const waymark::io::BatchQueryList& list, const waymark::grid::GridMap
     const grid::BatchResult& r = results[i];
     if (!r.status.finished()) fuzz::finding();
     if (!r.status.succeeded()) {
-      if (!r.path.empty() || r.cost != 0) fuzz::finding();
+      if (!r.path.empty() || r.cost != infinite_cost) fuzz::finding();
       continue;
     }
     if (r.path.empty() || r.path.front() != queries[i].start || r.path.back() != queries[i].goal) fuzz::finding();
     for (const CellId c : r.path) {
       if (!map.passable(c)) fuzz::finding();
     }
-    if (!(r.cost >= 0)) fuzz::finding();
+    if (!(r.cost >= 0) || r.cost == infinite_cost) fuzz::finding();
   }
 }
 

@@ -230,7 +230,7 @@ int run_path(const PathArgs& a) {
     const double time_us = stats.time_s * microseconds_per_second;
     const bool partial = st.has(StatusDetail::partial_result);  // a failure's path to the cell nearest the goal
     Path<CellId> smoothed;
-    if (a.smooth) smoothed.cost = smooth_path(map, rule, planner.path().nodes, smoothed.nodes).cost;
+    if (a.smooth) smoothed.cost = smooth_path(planner.space(), planner.path().nodes, smoothed.nodes).cost;
     const Path<CellId>& path = a.smooth ? smoothed : planner.path();  // what is printed
     if (a.search.json) {
       nlohmann::json j;

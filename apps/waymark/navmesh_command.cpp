@@ -101,7 +101,7 @@ int run_navmesh(const NavmeshArgs& a) {
     const NavMesh nav = build_nav_mesh(a, model, a.obj);
     const double build_ms = build_time.seconds() * milliseconds_per_second;
 
-    NavMeshQuery query(nav, {.mode = *mode});
+    NavMeshQuery query(nav, {.mode = *mode, .query = {.partial_result = true}});  // prints "partial"
     double total_s = 0;
     std::size_t found = 0;
     std::vector<std::vector<Vec3>> drawn;  // --png: the paths

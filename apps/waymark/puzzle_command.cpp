@@ -78,7 +78,7 @@ nlohmann::ordered_json instance_json(const PuzzleInstance& in, std::size_t ordin
   j["expanded"] = s.stats.expanded;
   j["generated"] = s.stats.generated;
   j["time_s"] = s.stats.time_s;
-  j["moves"] = to_string(s.moves);
+  j["moves"] = describe(s.moves);
   return j;
 }
 
@@ -152,7 +152,7 @@ int run_puzzle(const PuzzleArgs& a) {
             std::cout << "not solved: " << failure_reason(s.status);
           }
           std::cout << ", " << s.stats.expanded << " expanded, " << s.stats.time_s << " s\n";
-          if (a.moves && s.status.succeeded()) std::cout << "  " << to_string(s.moves) << "\n";
+          if (a.moves && s.status.succeeded()) std::cout << "  " << describe(s.moves) << "\n";
         }
       }
       std::cout.flush();

@@ -40,7 +40,7 @@ int main(int argc, char** argv) try {
   int frames = 1;
   const search::Budget per_frame{.expansions = 20, .time = std::chrono::microseconds(200)};
   while (search.step(per_frame).running()) ++frames;
-  std::printf("stepped: %s in %d frames, %zu events\n", to_string(search.status()).c_str(), frames,
+  std::printf("stepped: %s in %d frames, %zu events\n", describe(search.status()).c_str(), frames,
               events.events().size());
   if (search.path().cost != planner.path().cost) throw std::runtime_error("stepped path differs");
 
@@ -49,7 +49,7 @@ int main(int argc, char** argv) try {
   if (!search.begin(start, goal).has(StatusDetail::stale_world)) throw std::runtime_error("stale map used");
   planner.sync();
   search.run(start, goal);
-  std::printf("after the edit: %s, cost %.3f\n", to_string(search.status()).c_str(), search.path().cost);
+  std::printf("after the edit: %s, cost %.3f\n", describe(search.status()).c_str(), search.path().cost);
 
   // Movement code gets the path in world units.
   std::vector<Vec3> points;

@@ -176,6 +176,7 @@ bool RouteTable::walk(VertexId source, VertexId target, Visit&& visit) const {
 Status RouteTable::route(VertexId source, VertexId target, Path<VertexId>& out) const {
   out.clear();
   out.nodes.push_back(source);
+  out.cost = 0;
   const bool found = walk(source, target, [&](VertexId next, Cost w) {
     out.nodes.push_back(next);
     out.cost += w;

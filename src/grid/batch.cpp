@@ -18,14 +18,14 @@ void answer(search::SearchHandle<CellId>& search, std::size_t cells, const Batch
             BatchResult& out) {
   if (q.start.value >= cells || q.goal.value >= cells) {
     out.status = Status::failure(StatusDetail::invalid_query | StatusDetail::out_of_bounds);
-    out.cost = 0;
+    out.cost = infinite_cost;
     out.stats = {};
     out.path.clear();
     return;
   }
   out.status = search.run(q.start, q.goal);
   const Path<CellId>& path = search.path();
-  out.cost = path.empty() ? 0 : path.cost;
+  out.cost = path.empty() ? infinite_cost : path.cost;
   out.stats = search.stats();
   if (keep_path) {
     out.path.assign(path.nodes.begin(), path.nodes.end());

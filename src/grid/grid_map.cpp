@@ -47,11 +47,13 @@ GridMap::GridMap(int width, int height, std::vector<std::uint8_t> passable, std:
 
 void GridMap::log(CellRect area, bool passability) { log_.record(GridChange{0, area, passability}); }
 
-void GridMap::set_passable(int x, int y, bool passable) {
+bool GridMap::set_passable(int x, int y, bool passable) {
+  if (!in_bounds(x, y)) return false;
   std::uint8_t& p = passable_[cell(x, y).value];
-  if ((p != 0) == passable) return;
+  if ((p != 0) == passable) return true;
   p = passable ? 1 : 0;
   log(CellRect::cell(x, y), true);
+  return true;
 }
 
 void GridMap::set_passable(CellRect area, bool passable) {
@@ -113,14 +115,15 @@ void GridMap::refresh_multiplier(int x, int y) {
   }
 }
 
-void GridMap::set_cost_multiplier(int x, int y, double multiplier) {
-  WAYMARK_ASSERT(multiplier > 0 && std::isfinite(multiplier));
+bool GridMap::set_cost_multiplier(int x, int y, double multiplier) {
+  if (!in_bounds(x, y) || !(multiplier > 0) || !std::isfinite(multiplier)) return false;
   ensure_multipliers();
   const std::size_t i = cell(x, y).value;
-  if (terrain_[i] == multiplier) return;
+  if (terrain_[i] == multiplier) return true;
   terrain_[i] = multiplier;
   refresh_multiplier(x, y);
   log(CellRect::cell(x, y), false);
+  return true;
 }
 
 ZoneId GridMap::add_zone(const CostZone& zone) {

@@ -77,7 +77,7 @@ class GridSearchModel final : public search::EngineModel<Search> {
       // A parent improved after its child was costed leaves the goal's g above its chain's
       // cost: the path's cost is its segments' sum.
       compress_path(*map_, Base::path().nodes, cells_.nodes);
-      cells_.cost = waypoint_path_cost(*map_, this->search().space().rule(), cells_.nodes);
+      cells_.cost = waypoint_path_cost(this->search().space().grid(), cells_.nodes);
     }
   }
 
@@ -91,7 +91,9 @@ class RefusingModel final : public search::SearchModel<CellId> {
   void begin(std::span<const Source<CellId>>, const Goal<CellId>&) override {}
   Status step(const search::Budget&) override { return status(); }
   void cancel() override {}
-  [[nodiscard]] Status status() const override { return Status::failure(StatusDetail::invalid_query); }
+  [[nodiscard]] Status status() const override {
+    return Status::failure(StatusDetail::invalid_query | StatusDetail::unsupported);
+  }
   [[nodiscard]] const Path<CellId>& path() const override { return path_; }
   [[nodiscard]] const SearchStats& stats() const override { return stats_; }
 
@@ -115,7 +117,7 @@ std::optional<std::string> planner_unsupported(const GridMap& map, const GridPla
 GridPlanner::GridPlanner(const GridMap& map, const GridPlannerOptions& options)
     : map_(&map), options_(options), space_(map, options.diagonal), any_angle_space_(space_) {
   // Jump structures are built unless the rule rules them out for good; costs only make them
-  // refuse queries (stale) while the map has any.
+  // refuse queries (invalid_query | unsupported) while the map has any.
   const bool jumps_possible = options.diagonal == DiagonalRule::no_corner_cutting;
   if (options.algorithm == Algorithm::jps && jumps_possible) {
     jump_space_ = std::make_unique<JumpPointSpace>(map, options.jump);

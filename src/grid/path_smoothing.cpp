@@ -23,24 +23,28 @@ constexpr double end_point_slack = 1e-9;
 
 }  // namespace
 
-Cost waypoint_path_cost(const GridMap& map, DiagonalRule rule, std::span<const CellId> waypoints) {
-  if (!all_cells(map, waypoints)) return infinite_cost;
+Cost waypoint_path_cost(const GridSpace& space, std::span<const CellId> waypoints) {
+  const GridMap& map = space.map();
+  const DiagonalRule rule = space.rule();
+  if (waypoints.empty() || !all_cells(map, waypoints)) return infinite_cost;
   Cost total = 0;
   for (std::size_t i = 1; i < waypoints.size(); ++i) total += segment_cost(map, rule, waypoints[i - 1], waypoints[i]);
   return total;
 }
 
-SmoothingResult smooth_path(const GridMap& map, DiagonalRule rule, std::span<const CellId> path, std::vector<CellId>& out,
+SmoothingResult smooth_path(const GridSpace& space, std::span<const CellId> path, std::vector<CellId>& out,
                             const SmoothingParams& params) {
+  const GridMap& map = space.map();
+  const DiagonalRule rule = space.rule();
   out.clear();
-  if (path.empty()) return {};
+  if (path.empty()) return {};  // no path: no finite cost
   if (!all_cells(map, path)) {
     out.assign(path.begin(), path.end());
     return {infinite_cost, infinite_cost};
   }
   const double slack = 1 + params.cost_tolerance;
-  SmoothingResult result;
-  result.raw_cost = waypoint_path_cost(map, rule, path);
+  SmoothingResult result{.cost = 0};
+  result.raw_cost = waypoint_path_cost(space, path);
   out.push_back(path[0]);
   std::size_t anchor = 0;
   const std::size_t last = path.size() - 1;

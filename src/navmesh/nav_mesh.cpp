@@ -291,7 +291,7 @@ std::uint32_t NavMesh::build_node(std::uint32_t first, std::uint32_t count, std:
   return self;
 }
 
-Status NavMesh::raycast(PolyId start, Vec3 from, Vec3 to, const QueryFilter& filter, RaycastHit& out) const {
+Status NavMesh::raycast(PolyId start, Vec3 from, Vec3 to, RaycastHit& out, const QueryFilter& filter) const {
   out.polys.clear();
   out.hit = false;
   out.t = 0;

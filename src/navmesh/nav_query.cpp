@@ -134,7 +134,7 @@ NavMeshQuery::~NavMeshQuery() = default;
 Status NavMeshQuery::begin(Vec3 from, Vec3 to, const QueryFilter& filter) {
   path_.polys.clear();
   path_.corners.clear();
-  path_.length = 0;
+  path_.length = infinite_cost;  // until a path is found
   to_ = to;
   const bool costs_ok = std::all_of(filter.area_cost.begin(), filter.area_cost.end(),
                                     [](Cost c) { return c >= 1 && std::isfinite(c); });
@@ -224,7 +224,7 @@ void NavMeshQuery::finish_portals() {
   } else {
     string_pull(space_->position(space_->start()), end, portals_, path_.corners);
   }
-  path_.length = polyline_length(path_.corners);
+  path_.length = path_.corners.empty() ? infinite_cost : polyline_length(path_.corners);
 }
 
 void NavMeshQuery::finish_intervals() {
@@ -263,7 +263,7 @@ void NavMeshQuery::finish_intervals() {
       last_root = n.root;
     }
   }
-  path_.length = polyline_length(path_.corners);
+  path_.length = path_.corners.empty() ? infinite_cost : polyline_length(path_.corners);
 }
 
 }  // namespace waymark::navmesh

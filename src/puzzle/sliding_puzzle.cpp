@@ -33,7 +33,7 @@ char to_char(BlankMove m) {
   return letters[static_cast<std::size_t>(m)];
 }
 
-std::string to_string(std::span<const BlankMove> moves) {
+std::string describe(std::span<const BlankMove> moves) {
   std::string s;
   s.reserve(moves.size());
   for (const BlankMove m : moves) s.push_back(to_char(m));

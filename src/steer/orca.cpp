@@ -6,6 +6,8 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "waymark/core/errors.hpp"
+
 #include "waymark/core/assert.hpp"
 #include "waymark/core/hash.hpp"
 
@@ -49,7 +51,7 @@ void SpatialHash::rebuild(std::span<const Vec2> points, double cell) {
 // ---------------------------------------------------------------------------------------------
 // Shared by both solvers
 
-const char* to_string(AvoidanceStatus status) {
+std::string_view to_string(AvoidanceStatus status) {
   switch (status) {
     case AvoidanceStatus::ok: return "ok";
     case AvoidanceStatus::size_mismatch: return "size_mismatch";
@@ -91,10 +93,10 @@ Vec2 clip(Vec2 v, double max_length) {
 
 void check_common(double time_horizon, double neighbour_distance) {
   if (!(time_horizon > 0) || !std::isfinite(time_horizon)) {
-    throw std::invalid_argument("crowd avoidance: time_horizon must be finite and > 0");
+    throw BuildError("crowd avoidance: time_horizon must be finite and > 0");
   }
   if (!(neighbour_distance >= 0) || !std::isfinite(neighbour_distance)) {
-    throw std::invalid_argument("crowd avoidance: neighbour_distance must be finite and >= 0");
+    throw BuildError("crowd avoidance: neighbour_distance must be finite and >= 0");
   }
 }
 
@@ -338,7 +340,7 @@ std::span<const CrowdNeighbours::Neighbour> CrowdNeighbours::nearest(std::size_t
 OrcaSolver::OrcaSolver(OrcaParams params) : params_(params) {
   check_common(params_.time_horizon, params_.neighbour_distance);
   if (!(params_.keep_right >= 0) || !std::isfinite(params_.keep_right)) {
-    throw std::invalid_argument("OrcaSolver: keep_right must be finite and >= 0");
+    throw BuildError("OrcaSolver: keep_right must be finite and >= 0");
   }
   planes_.reserve(params_.max_neighbours);
   projected_.reserve(params_.max_neighbours);
@@ -378,9 +380,9 @@ AvoidanceStatus OrcaSolver::solve(std::span<const OrcaAgent> agents, double dt, 
 
 SampledVoSolver::SampledVoSolver(SampledVoParams params) : params_(params) {
   check_common(params_.time_horizon, params_.neighbour_distance);
-  if (params_.samples == 0) throw std::invalid_argument("SampledVoSolver: samples must be >= 1");
+  if (params_.samples == 0) throw BuildError("SampledVoSolver: samples must be >= 1");
   if (!(params_.collision_weight >= 0) || !std::isfinite(params_.collision_weight)) {
-    throw std::invalid_argument("SampledVoSolver: collision_weight must be finite and >= 0");
+    throw BuildError("SampledVoSolver: collision_weight must be finite and >= 0");
   }
   // Vogel's sunflower spiral: even cover of the disc, deterministic.
   const double golden_angle = std::numbers::pi * (3 - std::sqrt(5.0));

@@ -5,6 +5,8 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "waymark/core/errors.hpp"
+
 namespace waymark::steer {
 
 bool SimulationParams::valid() const {
@@ -21,7 +23,7 @@ bool SimulationParams::valid() const {
 namespace {
 
 const SimulationParams& checked(const SimulationParams& params) {
-  if (!params.valid()) throw std::invalid_argument("simulation parameters out of range");
+  if (!params.valid()) throw BuildError("simulation parameters out of range");
   return params;
 }
 
@@ -37,13 +39,13 @@ Simulation::Simulation(grid::GridMap map, SimulationParams params)
 
 Simulation::Simulation(std::unique_ptr<PathService> paths, ObstacleWorld obstacles, SimulationParams params)
     : params_(checked(params)), obstacles_(std::move(obstacles)), paths_(std::move(paths)), orca_(params_.orca) {
-  if (!paths_) throw std::invalid_argument("Simulation: a path service is required");
+  if (!paths_) throw BuildError("Simulation: a path service is required");
 }
 
 AgentId Simulation::add_agent(const AgentParams& params, Vec2 start, Vec2 goal) {
-  if (!params.valid()) throw std::invalid_argument("agent parameters out of range");
+  if (!params.valid()) throw BuildError("agent parameters out of range");
   if (!std::isfinite(start.x) || !std::isfinite(start.y) || !std::isfinite(goal.x) || !std::isfinite(goal.y)) {
-    throw std::invalid_argument("an agent's start and goal must be finite");
+    throw BuildError("an agent's start and goal must be finite");
   }
   Agent a;
   a.params = params;
@@ -57,7 +59,7 @@ AgentId Simulation::add_agent(const AgentParams& params, Vec2 start, Vec2 goal) 
 
 AgentId Simulation::add_follower(const AgentParams& params, Vec2 start, std::span<const Vec2> waypoints, bool loop,
                                  std::uint64_t laps) {
-  if (waypoints.empty()) throw std::invalid_argument("a follower needs at least one waypoint");
+  if (waypoints.empty()) throw BuildError("a follower needs at least one waypoint");
   const AgentId id = add_agent(params, start, waypoints.back());
   Agent& a = agents_[id.value];
   a.plans = false;
@@ -94,8 +96,8 @@ void Simulation::collect_plans() {
   }
 }
 
-void Simulation::step(double dt) {
-  if (!(dt > 0) || !std::isfinite(dt)) throw std::invalid_argument("Simulation::step: dt must be finite and > 0");
+bool Simulation::step(double dt) {
+  if (!(dt > 0) || !std::isfinite(dt)) return false;  // a query: refused, never thrown
   const auto started = std::chrono::steady_clock::now();
   tick_dt_ = dt;
   collect_plans();
@@ -163,6 +165,7 @@ void Simulation::step(double dt) {
   measure();
   ++stats_.ticks;
   stats_.tick_time += std::chrono::steady_clock::now() - started;
+  return true;
 }
 
 std::size_t Simulation::plan_pending(const search::Budget& budget) {

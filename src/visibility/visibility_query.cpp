@@ -134,7 +134,7 @@ std::size_t VisibilityQuery::overlay_arc_count() const { return space_->overlay_
 
 Status VisibilityQuery::begin(Vec2 from, Vec2 to) {
   path_.points.clear();
-  path_.length = 0;
+  path_.length = infinite_cost;  // until a path is found
   if (!space_->set_query(from, to)) {
     // Inside an inflated obstacle: blocked; not finite or outside the bounds: out of bounds.
     const auto why = [&](Vec2 p, StatusDetail blocked) {
@@ -165,6 +165,7 @@ Status VisibilityQuery::find_path(Vec2 from, Vec2 to) {
 void VisibilityQuery::finish() {
   if (!path_.status.succeeded() && !path_.status.has(StatusDetail::partial_result)) return;
   const auto& nodes = search_.path().nodes;
+  if (!nodes.empty()) path_.length = 0;
   for (const std::uint32_t n : nodes) {
     const Vec2 p = space_->position(n);
     if (!path_.points.empty()) path_.length += distance(path_.points.back(), p);

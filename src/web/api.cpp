@@ -388,7 +388,7 @@ Response Api::path(std::string_view body) const {
     double length = st.succeeded() ? polyline_length(to_polyline(map, found.nodes)) : 0.0;
     if (smooth && st.succeeded()) {
       std::vector<CellId> waypoints;
-      const double cost = grid::smooth_path(map, *rule, found.nodes, waypoints).cost;
+      const double cost = grid::smooth_path(planner.space(), found.nodes, waypoints).cost;
       reply["smoothed"] = {{"cost", cost}, {"path", cells_json(map, waypoints)}};
       length = polyline_length(to_polyline(map, waypoints));
     }
@@ -454,7 +454,7 @@ Response Api::puzzle(std::string_view body) const {
     json reply = {{"algorithm", puzzle::to_string(*alg)},
                   {"heuristic", puzzle::to_string(*h)},
                   {"moves", solution.status.succeeded() ? json(solution.moves.size()) : json(nullptr)},
-                  {"solution", solution.status.succeeded() ? json(puzzle::to_string(solution.moves)) : json(nullptr)},
+                  {"solution", solution.status.succeeded() ? json(puzzle::describe(solution.moves)) : json(nullptr)},
                   {"boards", boards},
                   {"estimate", solver.estimate(start)},
                   {"stats",
@@ -675,6 +675,7 @@ Response Api::navmesh_path(std::string_view body) const {
     for (const navmesh::NavMode mode : {navmesh::NavMode::shortest, navmesh::NavMode::funnel}) {
       navmesh::NavQueryOptions options;
       options.mode = mode;
+      options.query.partial_result = true;  // the page draws partial paths
       navmesh::NavMeshQuery query(lvl->mesh, options);
       query.begin(from, to);
       query.step(time_budget(limits_.max_query_seconds));

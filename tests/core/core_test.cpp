@@ -41,7 +41,7 @@ TEST(Path, StepsAndClear) {
   const auto capacity = p.nodes.capacity();
   p.clear();
   EXPECT_TRUE(p.empty());
-  EXPECT_EQ(p.cost, 0);
+  EXPECT_EQ(p.cost, infinite_cost);  // no path: no finite cost
   EXPECT_EQ(p.nodes.capacity(), capacity);
 }
 

@@ -67,7 +67,7 @@ TEST(Batch, QueriesThatCannotRunFailWithoutStoppingTheOthers) {
   EXPECT_EQ(r[0].path.size(), 4u);
   EXPECT_TRUE(r[1].status.failed());
   EXPECT_TRUE(r[1].path.empty());
-  EXPECT_EQ(r[1].cost, 0);
+  EXPECT_EQ(r[1].cost, infinite_cost);  // no path: no finite cost
   EXPECT_TRUE(r[2].status.failed());
   EXPECT_EQ(r[2].stats.expanded, 0u);
   EXPECT_EQ(r[2].status.reason(), FailureReason::start_blocked);

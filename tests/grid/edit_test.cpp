@@ -134,8 +134,9 @@ TEST(GridEdits, JumpSearchesRefuseCostsAndComeBackWhenTheyAreGone) {
     EXPECT_TRUE(map.has_costs());
     planner.sync();
     EXPECT_TRUE(planner.unsupported().has_value());
+    EXPECT_FALSE(planner.stale());  // nothing a sync() could clear
     const CellId s = test::random_passable(map, rng), g = test::random_passable(map, rng);
-    EXPECT_EQ(planner.plan(s, g), Status::failure(StatusDetail::stale_world));
+    EXPECT_EQ(planner.plan(s, g), Status::failure(StatusDetail::invalid_query | StatusDetail::unsupported));
     EXPECT_TRUE(map.remove_zone(zone));
     EXPECT_FALSE(map.has_costs());  // every multiplier back at exactly 1
     planner.sync();

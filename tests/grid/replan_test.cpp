@@ -100,7 +100,7 @@ void expect_matches_reference(const DStarLite& d, const GridMap& map, DiagonalRu
     EXPECT_TRUE(d.path().empty());
     return;
   }
-  ASSERT_TRUE(status.succeeded()) << to_string(status);
+  ASSERT_TRUE(status.succeeded()) << describe(status);
   EXPECT_TRUE(same_cost(d.path().cost, truth));
   EXPECT_TRUE(test::is_valid_path(space, d.path(), agent, goal));
 }
@@ -177,7 +177,7 @@ TEST(DStarLite, BlobsBlockedAndReopenedOnAMovingAiMapAfterAWalk) {
           if (truth == infinite_cost) {
             EXPECT_EQ(s.reason(), FailureReason::unreachable);
           } else {
-            ASSERT_TRUE(s.succeeded()) << to_string(s);
+            ASSERT_TRUE(s.succeeded()) << describe(s);
             EXPECT_TRUE(same_cost(d.path().cost, truth));
           }
           ++checked;

@@ -267,7 +267,7 @@ TEST(Smoothing, SmoothedPathsAreValidNeverDearerNeverLonger) {
         const CellId s = test::random_passable(map, rng), g = test::random_passable(map, rng);
         if (!planner.plan(s, g).succeeded()) continue;
         const std::vector<CellId>& raw = planner.path().nodes;
-        const SmoothingResult r = smooth_path(map, rule, raw, smoothed);
+        const SmoothingResult r = smooth_path(GridSpace(map, rule), raw, smoothed);
         ++checked;
         SCOPED_TRACE(std::string(to_string(rule)) + (terrain ? " terrain" : ""));
         ASSERT_FALSE(smoothed.empty());
@@ -302,7 +302,7 @@ TEST(Smoothing, SmoothedPathsAreValidNeverDearerNeverLonger) {
         double compressed_cost = 0;
         EXPECT_TRUE(reference_valid(map, rule, compressed, &compressed_cost));
         EXPECT_TRUE(same_cost(compressed_cost, planner.path().cost));
-        EXPECT_TRUE(same_cost(waypoint_path_cost(map, rule, compressed), planner.path().cost));
+        EXPECT_TRUE(same_cost(waypoint_path_cost(GridSpace(map, rule), compressed), planner.path().cost));
         ASSERT_TRUE(expand_to_cells(map, compressed, cells));
         EXPECT_EQ(cells, raw);
       }
@@ -321,7 +321,7 @@ TEST(Smoothing, AStepThatIsNotAllowedIsKeptAndMakesTheCostInfinite) {
   const auto c = [&](int x, int y) { return map.cell(x, y); };
   const std::vector<CellId> path{c(0, 0), c(1, 0), c(2, 0), c(3, 1), c(5, 1), c(6, 0), c(7, 0)};
   std::vector<CellId> out;
-  const SmoothingResult r = smooth_path(map, DiagonalRule::no_corner_cutting, path, out);
+  const SmoothingResult r = smooth_path(GridSpace(map, DiagonalRule::no_corner_cutting), path, out);
   // Before the bad step: (0,0)-(3,1) through one corner with both side cells open (√10 < 2 + √2);
   // after it: (5,1)-(7,0) (√5 < √2 + 1).
   EXPECT_EQ(out, (std::vector<CellId>{c(0, 0), c(3, 1), c(5, 1), c(7, 0)}));
@@ -329,11 +329,11 @@ TEST(Smoothing, AStepThatIsNotAllowedIsKeptAndMakesTheCostInfinite) {
   EXPECT_EQ(r.raw_cost, infinite_cost);
   // The bad step first: kept, and nothing skips past it.
   const std::vector<CellId> first_bad{c(3, 1), c(5, 1), c(6, 0), c(7, 0)};
-  EXPECT_EQ(smooth_path(map, DiagonalRule::no_corner_cutting, first_bad, out).cost, infinite_cost);
+  EXPECT_EQ(smooth_path(GridSpace(map, DiagonalRule::no_corner_cutting), first_bad, out).cost, infinite_cost);
   EXPECT_EQ(out, (std::vector<CellId>{c(3, 1), c(5, 1), c(7, 0)}));
   // The same path without the bad step smooths to one segment at a finite cost.
   const std::vector<CellId> good{c(0, 0), c(1, 0), c(2, 0), c(3, 0), c(4, 0), c(5, 0), c(6, 0), c(7, 0)};
-  EXPECT_DOUBLE_EQ(smooth_path(map, DiagonalRule::no_corner_cutting, good, out).cost, 7.0);
+  EXPECT_DOUBLE_EQ(smooth_path(GridSpace(map, DiagonalRule::no_corner_cutting), good, out).cost, 7.0);
   EXPECT_EQ(out, (std::vector<CellId>{c(0, 0), c(7, 0)}));
 }
 
@@ -390,7 +390,7 @@ TEST(Smoothing, RunningSumDecidesAsTheFreshSumsDo) {
         for (int round = 0; round < 2; ++round) {
           double ref_cost = 0;
           const std::vector<CellId> expected = reference_smooth(map, rule, input, ref_cost);
-          const SmoothingResult r = smooth_path(map, rule, input, out);
+          const SmoothingResult r = smooth_path(GridSpace(map, rule), input, out);
           EXPECT_EQ(out, expected) << to_string(rule);
           EXPECT_EQ(r.cost, ref_cost);
           ++checked;
@@ -418,7 +418,7 @@ TEST(Smoothing, StaircaseBecomesOneSegmentOnAnOpenMap) {
   GridPlanner planner(map, {.algorithm = Algorithm::astar, .diagonal = DiagonalRule::never});
   ASSERT_TRUE(planner.plan(map.cell(0, 0), map.cell(9, 4)).succeeded());
   std::vector<CellId> out;
-  const SmoothingResult r = smooth_path(map, DiagonalRule::never, planner.path().nodes, out);
+  const SmoothingResult r = smooth_path(GridSpace(map, DiagonalRule::never), planner.path().nodes, out);
   // (9,4) from (0,0) crosses no corner (9 and 4 share no factor with a doubled-centre
   // crossing), so one segment of length √97.
   ASSERT_EQ(out.size(), 2u);
@@ -463,10 +463,10 @@ TEST(Smoothing, BadInputIsRefusedWithoutThrowing) {
   const GridMap map(4, 4);
   std::vector<CellId> out;
   const std::vector<CellId> bad{map.cell(0, 0), CellId{999}};
-  EXPECT_EQ(waypoint_path_cost(map, DiagonalRule::always, bad), infinite_cost);
+  EXPECT_EQ(waypoint_path_cost(GridSpace(map, DiagonalRule::always), bad), infinite_cost);
   EXPECT_FALSE(expand_to_cells(map, bad, out));
-  EXPECT_EQ(smooth_path(map, DiagonalRule::always, bad, out).cost, infinite_cost);
-  EXPECT_EQ(smooth_path(map, DiagonalRule::always, {}, out).cost, 0);
+  EXPECT_EQ(smooth_path(GridSpace(map, DiagonalRule::always), bad, out).cost, infinite_cost);
+  EXPECT_EQ(smooth_path(GridSpace(map, DiagonalRule::always), {}, out).cost, infinite_cost);  // no path: no finite cost
   EXPECT_TRUE(out.empty());
 }
 
@@ -481,10 +481,11 @@ TEST(Smoothing, AllocatesNothingAfterWarmUp) {
   }
   std::vector<CellId> smoothed, compressed, cells;
   std::vector<Vec3> points;
+  const GridSpace& space = planner.space();
   test::expect_no_allocation_after_warm_up([&] {
     std::size_t done = 0;
     for (const auto& p : paths) {
-      smooth_path(map, DiagonalRule::no_corner_cutting, p, smoothed);
+      smooth_path(space, p, smoothed);
       compress_path(map, p, compressed);
       done += expand_to_cells(map, smoothed, cells) ? 1 : 0;
       done += interpolate_path(map, smoothed, 0.25, points) ? 1 : 0;

@@ -34,7 +34,7 @@ TEST(NavMeshAllocation, NoAllocationPerQueryAfterWarmUp) {
     std::size_t walls = 0;
     for (const auto& [from, to] : pairs) {
       const auto start = nav.random_point(points);
-      if (start && nav.raycast(start->poly, start->point, to, {}, hit).succeeded()) walls += hit.hit ? 1 : 0;
+      if (start && nav.raycast(start->poly, start->point, to, hit).succeeded()) walls += hit.hit ? 1 : 0;
     }
     return walls;
   });

@@ -156,38 +156,38 @@ TEST(NavMesh, RaycastCrossesPortalsAndStopsAtWalls) {
   const NavMesh nav(two_squares());
   RaycastHit hit;
   // Along the middle, across the portal at x = 1, into the wall at x = 2.
-  ASSERT_TRUE(nav.raycast(PolyId{0}, {0.5, 0, 0.5}, {3.5, 0, 0.5}, {}, hit).succeeded());
+  ASSERT_TRUE(nav.raycast(PolyId{0}, {0.5, 0, 0.5}, {3.5, 0, 0.5}, hit).succeeded());
   EXPECT_TRUE(hit.hit);
   EXPECT_NEAR(hit.t, 0.5, 1e-12);
   EXPECT_NEAR(distance(hit.point, Vec3{2, 0, 0.5}), 0, 1e-12);
   EXPECT_NEAR(distance(hit.normal, Vec3{-1, 0, 0}), 0, 1e-12);  // back the way it came
   EXPECT_EQ(hit.polys, (std::vector<PolyId>{PolyId{0}, PolyId{1}}));
   // Ending inside: no hit, t = 1, the end point on the surface.
-  ASSERT_TRUE(nav.raycast(PolyId{0}, {0.5, 0, 0.5}, {1.5, 7, 0.25}, {}, hit).succeeded());
+  ASSERT_TRUE(nav.raycast(PolyId{0}, {0.5, 0, 0.5}, {1.5, 7, 0.25}, hit).succeeded());
   EXPECT_FALSE(hit.hit);
   EXPECT_EQ(hit.t, 1);
   EXPECT_EQ(hit.point, (Vec3{1.5, 0, 0.25}));
   EXPECT_EQ(hit.normal, Vec3{});
   EXPECT_EQ(hit.polys.size(), 2u);
   // Sideways into the wall at z = 0.
-  ASSERT_TRUE(nav.raycast(PolyId{1}, {1.5, 0, 0.5}, {1.5, 0, -0.5}, {}, hit).succeeded());
+  ASSERT_TRUE(nav.raycast(PolyId{1}, {1.5, 0, 0.5}, {1.5, 0, -0.5}, hit).succeeded());
   EXPECT_TRUE(hit.hit);
   EXPECT_NEAR(hit.t, 0.5, 1e-12);
   EXPECT_NEAR(distance(hit.normal, Vec3{0, 0, 1}), 0, 1e-12);
   EXPECT_EQ(hit.polys, (std::vector<PolyId>{PolyId{1}}));
   // A polygon the filter rejects is a wall: square 1 has flag 0x02 only.
-  ASSERT_TRUE(nav.raycast(PolyId{0}, {0.5, 0, 0.5}, {1.5, 0, 0.5}, QueryFilter{.include = walk_flag}, hit).succeeded());
+  ASSERT_TRUE(nav.raycast(PolyId{0}, {0.5, 0, 0.5}, {1.5, 0, 0.5}, hit, QueryFilter{.include = walk_flag}).succeeded());
   EXPECT_TRUE(hit.hit);
   EXPECT_NEAR(hit.t, 0.5, 1e-12);
   EXPECT_EQ(hit.polys, (std::vector<PolyId>{PolyId{0}}));
   // A zero-length ray reaches its end where it starts.
-  ASSERT_TRUE(nav.raycast(PolyId{0}, {0.5, 0, 0.5}, {0.5, 0, 0.5}, {}, hit).succeeded());
+  ASSERT_TRUE(nav.raycast(PolyId{0}, {0.5, 0, 0.5}, {0.5, 0, 0.5}, hit).succeeded());
   EXPECT_FALSE(hit.hit);
   // Bad input is a status, not a crash.
-  EXPECT_TRUE(nav.raycast(PolyId{2}, {0.5, 0, 0.5}, {1, 0, 0}, {}, hit).has(StatusDetail::invalid_query));
-  EXPECT_TRUE(nav.raycast(PolyId{}, {0.5, 0, 0.5}, {1, 0, 0}, {}, hit).has(StatusDetail::invalid_query));
-  EXPECT_TRUE(nav.raycast(PolyId{0}, {std::nan(""), 0, 0.5}, {1, 0, 0}, {}, hit).has(StatusDetail::invalid_query));
-  EXPECT_TRUE(nav.raycast(PolyId{1}, {1.5, 0, 0.5}, {1, 0, 0}, QueryFilter{.include = walk_flag}, hit)
+  EXPECT_TRUE(nav.raycast(PolyId{2}, {0.5, 0, 0.5}, {1, 0, 0}, hit).has(StatusDetail::invalid_query));
+  EXPECT_TRUE(nav.raycast(PolyId{}, {0.5, 0, 0.5}, {1, 0, 0}, hit).has(StatusDetail::invalid_query));
+  EXPECT_TRUE(nav.raycast(PolyId{0}, {std::nan(""), 0, 0.5}, {1, 0, 0}, hit).has(StatusDetail::invalid_query));
+  EXPECT_TRUE(nav.raycast(PolyId{1}, {1.5, 0, 0.5}, {1, 0, 0}, hit, QueryFilter{.include = walk_flag})
                   .has(StatusDetail::invalid_query));
 }
 

@@ -66,7 +66,7 @@ TEST(NavMeshQuery, SamePolygonAndOffTheMesh) {
 TEST(NavMeshQuery, PartialPathToThePolygonClosestToACutOffGoal) {
   // Two floors with a gap between x = 2 and x = 3.
   const NavMesh nav = floor_of({{0, 0}, {1, 0}, {3, 0}});
-  NavMeshQuery q(nav);
+  NavMeshQuery q(nav, {.query = {.partial_result = true}});
   const Status s = q.find_path({0.5, 0, 0.5}, {3.5, 0, 0.5});
   EXPECT_TRUE(s.failed());
   EXPECT_TRUE(s.has(StatusDetail::partial_result));
@@ -166,7 +166,7 @@ TEST(NavMeshQuery, RandomPairsOnRecastDemoMeshesGivePathsOnTheMesh) {
     SCOPED_TRACE(file);
     const NavMesh nav = build_from_triangles(io::load_obj(std::string(WAYMARK_DATA_DIR "/meshes/") + file));
     std::mt19937_64 rng(11);
-    NavMeshQuery q(nav);
+    NavMeshQuery q(nav, {.query = {.partial_result = true}});
     int found = 0;
     for (int i = 0; i < 200; ++i) {
       const Vec3 from = nav.random_point(rng)->point, to = nav.random_point(rng)->point;

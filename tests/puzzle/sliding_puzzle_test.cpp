@@ -135,8 +135,8 @@ TEST(SlidingPuzzle, MoveNamesAndStrings) {
   EXPECT_EQ(to_char(L), 'L');
   EXPECT_EQ(to_char(R), 'R');
   const std::vector<BlankMove> moves{R, D, L, U, U};
-  EXPECT_EQ(to_string(moves), "RDLUU");
-  EXPECT_EQ(to_string(std::span<const BlankMove>{}), "");
+  EXPECT_EQ(describe(moves), "RDLUU");
+  EXPECT_EQ(describe(std::span<const BlankMove>{}), "");
 }
 
 TEST(SlidingPuzzle, GoalHasBlankFirstAndTileTOnCellT) {

@@ -407,7 +407,7 @@ void expect_stepped_equals_one_shot(const SlidingPuzzle& p, HeuristicKind h, con
     }
     EXPECT_TRUE(handle.path().empty());
   }
-  ASSERT_TRUE(status.succeeded()) << to_string(status);
+  ASSERT_TRUE(status.succeeded()) << describe(status);
   EXPECT_EQ(moves_along(p, handle.path()), one_shot.moves);
   EXPECT_EQ(handle.stats().expanded, one_shot.stats.expanded);
   EXPECT_EQ(handle.stats().generated, one_shot.stats.generated);
@@ -565,7 +565,7 @@ TEST(PuzzleSearchHandle, IdaRefusesOtherGoalsAndSeveralSources) {
     begins += e.kind == EventKind::begin ? 1 : 0;
     if (e.kind == EventKind::end) {
       ++ends;
-      EXPECT_TRUE(e.status == invalid || e.status == not_a_board) << to_string(e.status);
+      EXPECT_TRUE(e.status == invalid || e.status == not_a_board) << describe(e.status);
     }
   }
   EXPECT_EQ(begins, 6u);

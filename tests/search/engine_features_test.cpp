@@ -364,12 +364,12 @@ TEST_F(EngineFeatures, HandlesDriveAnySearchAndKeepResultsOnRequest) {
 }
 
 TEST(StatusText, ShowsTheDetailFlags) {
-  EXPECT_EQ(to_string(Status::success()), "success");
-  EXPECT_EQ(to_string(Status{}), "not-started");
-  EXPECT_EQ(to_string(Status::failure(StatusDetail::out_of_nodes)), "failure (out-of-nodes)");
-  EXPECT_EQ(to_string(Status::failure(StatusDetail::partial_result | StatusDetail::cancelled)),
+  EXPECT_EQ(describe(Status::success()), "success");
+  EXPECT_EQ(describe(Status{}), "not-started");
+  EXPECT_EQ(describe(Status::failure(StatusDetail::out_of_nodes)), "failure (out-of-nodes)");
+  EXPECT_EQ(describe(Status::failure(StatusDetail::partial_result | StatusDetail::cancelled)),
             "failure (partial-result+cancelled)");
-  EXPECT_EQ(to_string(Status::failure(StatusDetail::stale_world)), "failure (stale-world)");
+  EXPECT_EQ(describe(Status::failure(StatusDetail::stale_world)), "failure (stale-world)");
 }
 
 struct Item {

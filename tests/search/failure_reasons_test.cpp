@@ -61,11 +61,11 @@ TEST(FailureReason, StatusNamesTheMostSpecificCause) {
   EXPECT_EQ(Status::failure(StatusDetail::cancelled).reason(), FailureReason::cancelled);
   EXPECT_EQ(Status::failure(StatusDetail::stale_world | refused).reason(), FailureReason::stale_world);
   // The spelling scheme of the flags carries over to the new ones.
-  EXPECT_EQ(to_string(Status::failure(refused | StatusDetail::start_blocked)),
+  EXPECT_EQ(describe(Status::failure(refused | StatusDetail::start_blocked)),
             "failure (invalid-query+start-blocked)");
-  EXPECT_EQ(to_string(Status::failure(StatusDetail::partial_result | StatusDetail::unreachable)),
+  EXPECT_EQ(describe(Status::failure(StatusDetail::partial_result | StatusDetail::unreachable)),
             "failure (partial-result+unreachable)");
-  EXPECT_EQ(to_string(Status::failure(refused | StatusDetail::goal_blocked | StatusDetail::out_of_bounds)),
+  EXPECT_EQ(describe(Status::failure(refused | StatusDetail::goal_blocked | StatusDetail::out_of_bounds)),
             "failure (invalid-query+goal-blocked+out-of-bounds)");
   EXPECT_EQ(to_string(FailureReason::budget_exhausted), "budget-exhausted");
   EXPECT_EQ(to_string(FailureReason::out_of_bounds), "out-of-bounds");
@@ -93,40 +93,40 @@ TEST(FailureReason, EveryGridAlgorithmTellsEachReasonApart) {
     SCOPED_TRACE(std::string(name));
     const grid::GridPlanner planner(map, {.algorithm = algorithm});
     SearchHandle<CellId> h = planner.make_search();
-    ASSERT_TRUE(h.run(start, goal).succeeded()) << to_string(h.status());
+    ASSERT_TRUE(h.run(start, goal).succeeded()) << describe(h.status());
 
     Status st = h.run(start, wall);
-    EXPECT_EQ(st.reason(), FailureReason::goal_blocked) << to_string(st);
+    EXPECT_EQ(st.reason(), FailureReason::goal_blocked) << describe(st);
     EXPECT_TRUE(st.has(refused));  // as before: a refusal, now with its cause
     EXPECT_EQ(h.stats().expanded, 0u);
     st = h.run(wall, goal);
-    EXPECT_EQ(st.reason(), FailureReason::start_blocked) << to_string(st);
+    EXPECT_EQ(st.reason(), FailureReason::start_blocked) << describe(st);
     EXPECT_TRUE(st.has(refused));
     for (const auto& [from, to] : {std::pair{start, past_end}, std::pair{past_end, goal},
                                    std::pair{CellId::invalid(), goal}, std::pair{start, CellId::invalid()}}) {
       st = h.run(from, to);
-      EXPECT_EQ(st.reason(), FailureReason::out_of_bounds) << to_string(st);
+      EXPECT_EQ(st.reason(), FailureReason::out_of_bounds) << describe(st);
       EXPECT_TRUE(st.has(refused));
       EXPECT_TRUE(h.path().empty());
     }
 
     st = h.run(start, cut_off);
-    EXPECT_EQ(st.reason(), FailureReason::unreachable) << to_string(st);
+    EXPECT_EQ(st.reason(), FailureReason::unreachable) << describe(st);
     EXPECT_FALSE(st.has(refused));
     EXPECT_GT(h.stats().expanded, 0u);
 
     // The same unreachable goal with a budget too small to see it: budget exhausted, not
     // unreachable. One expansion per query, a node limit, and a time limit.
     st = search::run_within(h, start, cut_off, Budget::of_expansions(1));
-    EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << to_string(st);
+    EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << describe(st);
     EXPECT_TRUE(st.has(StatusDetail::out_of_nodes));
     EXPECT_FALSE(st.has(StatusDetail::unreachable));
     st = search::run_within(h, start, cut_off, Budget::of_time(std::chrono::nanoseconds(0)));
-    EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << to_string(st);
+    EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << describe(st);
     EXPECT_TRUE(st.has(StatusDetail::time_limit));
     SearchHandle<CellId> limited = planner.make_search({.max_nodes = 1});
     st = limited.run(start, cut_off);
-    EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << to_string(st);
+    EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << describe(st);
     EXPECT_TRUE(st.has(StatusDetail::out_of_nodes));
 
     h.begin(start, cut_off);
@@ -143,8 +143,8 @@ void expect_closest_partial(const grid::GridSpace& space, const SearchHandle<Cel
                             CellId goal, StatusDetail why, const std::vector<CellId>& reached,
                             const std::vector<Cost>& dist, bool optimal_g) {
   ASSERT_TRUE(st.failed());
-  EXPECT_TRUE(st.has(why)) << to_string(st);
-  ASSERT_TRUE(st.has(StatusDetail::partial_result)) << to_string(st);
+  EXPECT_TRUE(st.has(why)) << describe(st);
+  ASSERT_TRUE(st.has(StatusDetail::partial_result)) << describe(st);
   const Path<CellId>& path = h.path();
   ASSERT_FALSE(path.empty());
   const CellId end = path.nodes.back();
@@ -249,7 +249,7 @@ TEST(FailureReason, PartialPathWhenTheBudgetRunsOutEndsNearestTheGoalOfWhatWasEx
       // A whole-query expansion budget (run_within cancels the query) ...
       Status st = search::run_within(h, start, goal, Budget::of_expansions(budget));
       if (!st.succeeded() && !st.has(StatusDetail::unreachable)) {
-        EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << to_string(st);
+        EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << describe(st);
         EXPECT_TRUE(h.status().has(StatusDetail::cancelled));
         EXPECT_EQ(expanded.nodes.size(), budget);
         if (pc.algorithm == grid::Algorithm::jps || pc.algorithm == grid::Algorithm::jps_plus) {
@@ -276,7 +276,7 @@ TEST(FailureReason, PartialPathWhenTheBudgetRunsOutEndsNearestTheGoalOfWhatWasEx
         }
         ++checked;
       } else {
-        EXPECT_EQ(st.succeeded(), reachable) << to_string(st);
+        EXPECT_EQ(st.succeeded(), reachable) << describe(st);
       }
     }
   }
@@ -316,10 +316,10 @@ TEST(FailureReason, EveryGraphAlgorithmTellsOutOfBoundsFromUnreachable) {
     SearchHandle<VertexId> h = planner.make_search();
     EXPECT_TRUE(h.run(VertexId{0}, VertexId{2}).succeeded());
     Status st = h.run(VertexId{0}, VertexId{4});
-    EXPECT_EQ(st.reason(), FailureReason::unreachable) << to_string(st);
+    EXPECT_EQ(st.reason(), FailureReason::unreachable) << describe(st);
     for (const auto& [from, to] : {std::pair{VertexId{0}, outside}, std::pair{outside, VertexId{0}}}) {
       st = h.run(from, to);
-      EXPECT_EQ(st.reason(), FailureReason::out_of_bounds) << to_string(st);
+      EXPECT_EQ(st.reason(), FailureReason::out_of_bounds) << describe(st);
       EXPECT_TRUE(st.has(refused));
     }
   }
@@ -333,7 +333,7 @@ TEST(FailureReason, GraphBudgetsAndPartialPaths) {
     const graph::GraphPlanner planner(g, {.algorithm = a});
     SearchHandle<VertexId> h = planner.make_search();
     const Status st = search::run_within(h, VertexId{0}, VertexId{4}, Budget::of_expansions(1));
-    EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << to_string(st);
+    EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << describe(st);
   }
   // A* with positions: the partial path runs to vertex 2, the one nearest vertex 4.
   const graph::GraphPlanner astar(g, {.algorithm = graph::Algorithm::astar});
@@ -375,26 +375,27 @@ TEST(FailureReason, NavMeshEndsOffTheMeshExcludedOrCutOff) {
     navmesh::NavMeshQuery q(nav, {.mode = mode, .half_extents = {0.1, 1, 0.1}});
     EXPECT_TRUE(q.find_path({3.5, 0, 0.5}, {9.5, 0, 0.5}).succeeded());
     Status st = q.find_path({0.5, 0, 0.5}, {20, 0, 20});
-    EXPECT_EQ(st.reason(), FailureReason::out_of_bounds) << to_string(st);
+    EXPECT_EQ(st.reason(), FailureReason::out_of_bounds) << describe(st);
     EXPECT_TRUE(st.has(refused));
     st = q.find_path({0.5, 0, -5}, {1.5, 0, 0.5});
-    EXPECT_EQ(st.reason(), FailureReason::out_of_bounds) << to_string(st);
+    EXPECT_EQ(st.reason(), FailureReason::out_of_bounds) << describe(st);
     st = q.find_path({0.5, 0, std::numeric_limits<double>::quiet_NaN()}, {1.5, 0, 0.5});
-    EXPECT_EQ(st.reason(), FailureReason::out_of_bounds) << to_string(st);
+    EXPECT_EQ(st.reason(), FailureReason::out_of_bounds) << describe(st);
     st = q.find_path({3.5, 0, 0.5}, {8.5, 0, 0.5}, no_flag_2);
-    EXPECT_EQ(st.reason(), FailureReason::goal_blocked) << to_string(st);
+    EXPECT_EQ(st.reason(), FailureReason::goal_blocked) << describe(st);
     EXPECT_TRUE(st.has(refused));
     st = q.find_path({8.5, 0, 0.5}, {3.5, 0, 0.5}, no_flag_2);
-    EXPECT_EQ(st.reason(), FailureReason::start_blocked) << to_string(st);
-    // Across the gap: unreachable, with the default partial path to the edge at x = 2.
-    st = q.find_path({0.5, 0, 0.5}, {3.5, 0, 0.5});
-    EXPECT_EQ(st.reason(), FailureReason::unreachable) << to_string(st);
+    EXPECT_EQ(st.reason(), FailureReason::start_blocked) << describe(st);
+    // Across the gap: unreachable, with a partial path (asked for) to the edge at x = 2.
+    navmesh::NavMeshQuery partial(nav, {.mode = mode, .half_extents = {0.1, 1, 0.1}, .query = {.partial_result = true}});
+    st = partial.find_path({0.5, 0, 0.5}, {3.5, 0, 0.5});
+    EXPECT_EQ(st.reason(), FailureReason::unreachable) << describe(st);
     EXPECT_TRUE(st.has(StatusDetail::partial_result));
-    ASSERT_FALSE(q.path().corners.empty());
-    EXPECT_EQ(q.path().corners.front(), (Vec3{0.5, 0, 0.5}));
+    ASSERT_FALSE(partial.path().corners.empty());
+    EXPECT_EQ(partial.path().corners.front(), (Vec3{0.5, 0, 0.5}));
     // The far floor cut by the excluded square: unreachable too.
     st = q.find_path({3.5, 0, 0.5}, {9.5, 0, 0.5}, no_flag_2);
-    EXPECT_EQ(st.reason(), FailureReason::unreachable) << to_string(st);
+    EXPECT_EQ(st.reason(), FailureReason::unreachable) << describe(st);
   }
 }
 
@@ -404,9 +405,9 @@ TEST(FailureReason, NavMeshBudgetIsNotUnreachable) {
     SCOPED_TRACE(std::string(name));
     navmesh::NavMeshQuery q(nav, {.mode = mode, .query = {.max_nodes = 2, .partial_result = true}});
     const Status st = q.find_path({0.5, 0, 0.5}, {9.5, 0, 0.5});
-    EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << to_string(st);
+    EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << describe(st);
     if (mode != navmesh::NavMode::shortest) {  // the portal searches leave a partial path
-      EXPECT_TRUE(st.has(StatusDetail::partial_result)) << to_string(st);
+      EXPECT_TRUE(st.has(StatusDetail::partial_result)) << describe(st);
       ASSERT_FALSE(q.path().corners.empty());
       EXPECT_EQ(q.path().corners.front(), (Vec3{0.5, 0, 0.5}));
       EXPECT_LT(q.path().corners.back().x, 9.5);
@@ -425,14 +426,14 @@ TEST(FailureReason, VisibilityEndsInsideObstaclesOutsideTheBoundsOrWalledOff) {
   visibility::VisibilityQuery q(g);
   EXPECT_TRUE(q.find_path({5, 1}, {8, 3}).succeeded());
   Status st = q.find_path({1.5, 1.5}, {8, 3});
-  EXPECT_EQ(st.reason(), FailureReason::start_blocked) << to_string(st);
+  EXPECT_EQ(st.reason(), FailureReason::start_blocked) << describe(st);
   EXPECT_TRUE(st.has(refused));
   st = q.find_path({8, 3}, {1.5, 1.5});
-  EXPECT_EQ(st.reason(), FailureReason::goal_blocked) << to_string(st);
+  EXPECT_EQ(st.reason(), FailureReason::goal_blocked) << describe(st);
   st = q.find_path({-3, 1}, {8, 3});
-  EXPECT_EQ(st.reason(), FailureReason::out_of_bounds) << to_string(st);
+  EXPECT_EQ(st.reason(), FailureReason::out_of_bounds) << describe(st);
   st = q.find_path({8, 3}, {std::numeric_limits<double>::infinity(), 3});
-  EXPECT_EQ(st.reason(), FailureReason::out_of_bounds) << to_string(st);
+  EXPECT_EQ(st.reason(), FailureReason::out_of_bounds) << describe(st);
   st = q.find_path({5, 1}, {5, 9});
   EXPECT_EQ(st, Status::failure(StatusDetail::unreachable));
   EXPECT_TRUE(q.path().points.empty());
@@ -446,7 +447,7 @@ TEST(FailureReason, VisibilityEndsInsideObstaclesOutsideTheBoundsOrWalledOff) {
 
   visibility::VisibilityQuery limited(g, {.query = {.max_nodes = 1, .partial_result = true}});
   st = limited.find_path({0.5, 0.5}, {9, 3});
-  EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << to_string(st);
+  EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << describe(st);
   EXPECT_TRUE(st.has(StatusDetail::partial_result));
   ASSERT_FALSE(limited.path().points.empty());
   EXPECT_EQ(limited.path().points.front(), (Vec2{0.5, 0.5}));
@@ -465,15 +466,15 @@ TEST(FailureReason, PuzzleUnsolvableIsUnreachableAndMalformedIsOutOfBounds) {
     SearchHandle<puzzle::PuzzleState> h = solver.make_search(a);
     EXPECT_EQ(h.run(unsolvable, p.goal()), Status::failure(StatusDetail::unreachable));
     Status st = h.run(puzzle::PuzzleState{}, p.goal());
-    EXPECT_EQ(st.reason(), FailureReason::out_of_bounds) << to_string(st);
+    EXPECT_EQ(st.reason(), FailureReason::out_of_bounds) << describe(st);
     EXPECT_TRUE(st.has(refused));
     st = search::run_within(h, far, p.goal(), Budget::of_expansions(5));
-    EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << to_string(st);
+    EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << describe(st);
   }
   // A* with partial results: the moves from the start towards the goal, as far as it got.
   SearchHandle<puzzle::PuzzleState> h = solver.make_search(puzzle::Algorithm::astar, {.max_nodes = 200, .partial_result = true});
   const Status st = h.run(far, p.goal());
-  EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << to_string(st);
+  EXPECT_EQ(st.reason(), FailureReason::budget_exhausted) << describe(st);
   ASSERT_TRUE(st.has(StatusDetail::partial_result));
   const auto& nodes = h.path().nodes;
   ASSERT_FALSE(nodes.empty());

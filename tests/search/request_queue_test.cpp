@@ -478,13 +478,14 @@ TEST(RequestQueue, DenseOnlySearchesOnLargeWorldsAreRefused) {
     const RequestId refused = queue.submit(world, s, g);
     ASSERT_TRUE(refused.valid());
     EXPECT_EQ(queue.state(refused), RequestState::failed);
-    EXPECT_EQ(queue.info(refused).status, Status::failure(StatusDetail::invalid_query));
+    EXPECT_EQ(queue.info(refused).status, Status::failure(StatusDetail::invalid_query | StatusDetail::unsupported));
+    EXPECT_EQ(queue.info(refused).why, search::request_why::needs_dense_table);
     EXPECT_EQ(queue.in_flight(), 0u);
     queue.update(Budget::of_expansions(100));
     EXPECT_EQ(queue.searches(), 0u);
     search::SearchResult<CellId> got;
     ASSERT_TRUE(queue.copy_result(refused, got));
-    EXPECT_EQ(got.status.reason(), FailureReason::invalid_query);
+    EXPECT_EQ(got.status.reason(), FailureReason::unsupported);
     EXPECT_TRUE(queue.release(refused));
     // With dense_fallback it runs (over a dense table: 32 bytes per cell, for the searches
     // that report their memory) and gives the one-shot answer.
@@ -523,7 +524,7 @@ TEST(RequestQueue, DenseOnlySearchesOnLargeWorldsAreRefused) {
   const RequestId yes = lenient.submit(graph_world, VertexId{0}, VertexId{100});
   drain(strict, Budget::of_expansions(1000));
   drain(lenient, Budget::of_expansions(1000));
-  EXPECT_EQ(strict.info(no).status, Status::failure(StatusDetail::invalid_query));
+  EXPECT_EQ(strict.info(no).status, Status::failure(StatusDetail::invalid_query | StatusDetail::unsupported));
   EXPECT_EQ(lenient.state(yes), RequestState::succeeded);
 }
 

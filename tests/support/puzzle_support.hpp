@@ -85,12 +85,12 @@ inline ::testing::AssertionResult solved_optimally(const SlidingPuzzle& p, const
   if (!sol.status.succeeded()) return ::testing::AssertionFailure() << "not solved";
   if (sol.moves.size() != static_cast<std::size_t>(length)) {
     return ::testing::AssertionFailure() << sol.moves.size() << " moves, the optimum is " << length << ": "
-                                         << to_string(sol.moves);
+                                         << describe(sol.moves);
   }
   const std::optional<PuzzleState> end = p.replay(start, sol.moves);
-  if (!end) return ::testing::AssertionFailure() << "a move leaves the board: " << to_string(sol.moves);
+  if (!end) return ::testing::AssertionFailure() << "a move leaves the board: " << describe(sol.moves);
   if (*end != p.goal()) {
-    return ::testing::AssertionFailure() << "the moves do not reach the goal: " << to_string(sol.moves);
+    return ::testing::AssertionFailure() << "the moves do not reach the goal: " << describe(sol.moves);
   }
   return ::testing::AssertionSuccess();
 }

@@ -91,6 +91,7 @@ class ChecksummedWriter {
 class ChecksummedReader {
  public:
   ChecksummedReader(std::istream& in, const std::string& name) : in_(&in), name_(&name) {}
+  ChecksummedReader(std::istream&, const std::string&&) = delete;  // would dangle
 
   [[noreturn]] void fail(const std::string& reason) const { throw LoadError(*name_, 0, reason); }
 

@@ -1,6 +1,12 @@
 #pragma once
-/// @file Errors thrown while loading, building or saving a world or its preprocessing (the
-/// only places waymark throws; queries report through status codes).
+/// @file Errors thrown while loading, building or saving a world or its preprocessing.
+///
+/// The rule, everywhere: waymark throws only these three. LoadError: a file could not be read.
+/// SaveError: one could not be written. BuildError: a world, solver or simulation was given
+/// data outside its documented limits — constructors and builders, and the calls that add to a
+/// world (ObstacleWorld::add, Simulation::add_agent). Queries — anything that searches, steps or
+/// asks — never throw: they return status codes (Status, a bool, an optional), and coordinates
+/// that may be outside a world have a checked form (GridMap::try_cell).
 
 #include <cstddef>
 #include <stdexcept>

@@ -28,6 +28,10 @@ enum class StatusDetail : std::uint16_t {
   start_blocked = 1 << 7,   ///< a start is a node of the world that may not be stood on (a wall)
   goal_blocked = 1 << 8,    ///< the goal is a node of the world that may not be stood on
   out_of_bounds = 1 << 9,   ///< a start or goal is not a node of the world (a cell past the map, off the mesh)
+  unsupported = 1 << 10,    ///< refused before searching, with invalid_query: the algorithm cannot search this
+                            ///< world as it is (jump searches on a map with cost multipliers or with corner
+                            ///< cutting; a request queue's world too large for the search's node table). The
+                            ///< planner's unsupported() or the queue's RequestInfo::why says which and what to change.
 };
 
 [[nodiscard]] constexpr StatusDetail operator|(StatusDetail a, StatusDetail b) {
@@ -43,6 +47,7 @@ enum class FailureReason : std::uint8_t {
   out_of_bounds,     ///< a start or goal is not a node of the world
   start_blocked,     ///< every start may not be stood on
   goal_blocked,      ///< the goal may not be stood on
+  unsupported,       ///< the algorithm cannot search this world as it is (see StatusDetail::unsupported)
   invalid_query,     ///< a malformed request (no start, a goal kind the search cannot serve, ...)
   budget_exhausted,  ///< the node, expansion, scan or time limit ran out
   cancelled,         ///< cancel() was called
@@ -64,8 +69,8 @@ struct Status {
   [[nodiscard]] constexpr bool has(StatusDetail d) const {
     return (static_cast<std::uint16_t>(detail) & static_cast<std::uint16_t>(d)) != 0;
   }
-  /// The cause of a failure, most specific first: stale world, out of bounds, start blocked,
-  /// goal blocked, invalid query, budget exhausted, cancelled, unreachable.
+  /// The cause of a failure, most specific first: stale world, out of bounds, goal blocked,
+  /// start blocked, unsupported, invalid query, budget exhausted, cancelled, unreachable.
   [[nodiscard]] constexpr FailureReason reason() const {
     if (!failed()) return FailureReason::none;
     if (has(StatusDetail::stale_world)) return FailureReason::stale_world;
@@ -74,6 +79,7 @@ struct Status {
     // in every world, whether it flags one end or both.
     if (has(StatusDetail::goal_blocked)) return FailureReason::goal_blocked;
     if (has(StatusDetail::start_blocked)) return FailureReason::start_blocked;
+    if (has(StatusDetail::unsupported)) return FailureReason::unsupported;
     if (has(StatusDetail::invalid_query)) return FailureReason::invalid_query;
     if (has(StatusDetail::out_of_nodes | StatusDetail::time_limit)) return FailureReason::budget_exhausted;
     if (has(StatusDetail::cancelled)) return FailureReason::cancelled;
@@ -95,7 +101,7 @@ struct Status {
 }
 
 /// Each detail flag's spelling, in bit order.
-inline constexpr std::array<std::pair<StatusDetail, std::string_view>, 10> status_detail_names{{
+inline constexpr std::array<std::pair<StatusDetail, std::string_view>, 11> status_detail_names{{
     {StatusDetail::partial_result, "partial-result"},
     {StatusDetail::out_of_nodes, "out-of-nodes"},
     {StatusDetail::cancelled, "cancelled"},
@@ -106,9 +112,10 @@ inline constexpr std::array<std::pair<StatusDetail, std::string_view>, 10> statu
     {StatusDetail::start_blocked, "start-blocked"},
     {StatusDetail::goal_blocked, "goal-blocked"},
     {StatusDetail::out_of_bounds, "out-of-bounds"},
+    {StatusDetail::unsupported, "unsupported"},
 }};
 
-/// "none", "stale-world", "out-of-bounds", "start-blocked", "goal-blocked", "invalid-query",
+/// "none", "stale-world", "out-of-bounds", "start-blocked", "goal-blocked", "unsupported", "invalid-query",
 /// "budget-exhausted", "cancelled", "unreachable" or "unspecified".
 [[nodiscard]] constexpr std::string_view to_string(FailureReason r) {
   switch (r) {
@@ -117,6 +124,7 @@ inline constexpr std::array<std::pair<StatusDetail, std::string_view>, 10> statu
     case FailureReason::out_of_bounds: return "out-of-bounds";
     case FailureReason::start_blocked: return "start-blocked";
     case FailureReason::goal_blocked: return "goal-blocked";
+    case FailureReason::unsupported: return "unsupported";
     case FailureReason::invalid_query: return "invalid-query";
     case FailureReason::budget_exhausted: return "budget-exhausted";
     case FailureReason::cancelled: return "cancelled";
@@ -126,8 +134,9 @@ inline constexpr std::array<std::pair<StatusDetail, std::string_view>, 10> statu
   return "unspecified";
 }
 
-/// The set flags joined by '+' ("partial-result+out-of-nodes"), or "" for none.
-[[nodiscard]] inline std::string to_string(StatusDetail d) {
+/// The set flags joined by '+' ("partial-result+out-of-nodes"), or "" for none. (waymark's
+/// rule: to_string() names one enum value as a std::string_view; describe() composes text.)
+[[nodiscard]] inline std::string describe(StatusDetail d) {
   std::string s;
   const Status probe{SearchState::failure, d};
   for (const auto& [flag, name] : status_detail_names) {
@@ -139,9 +148,9 @@ inline constexpr std::array<std::pair<StatusDetail, std::string_view>, 10> statu
 }
 
 /// The state and its flags: "success", "failure (out-of-nodes)", "failure (partial-result+cancelled)".
-[[nodiscard]] inline std::string to_string(Status s) {
+[[nodiscard]] inline std::string describe(Status s) {
   std::string text(to_string(s.state));
-  if (s.detail != StatusDetail::none) text += " (" + to_string(s.detail) + ")";
+  if (s.detail != StatusDetail::none) text += " (" + describe(s.detail) + ")";
   return text;
 }
 

@@ -70,6 +70,7 @@ class ChQuery {
 
   explicit ChQuery(const ContractionHierarchy& ch, ChQueryOptions options = {},
                    search::EventSink<VertexId>* events = nullptr);
+  explicit ChQuery(const ContractionHierarchy&&, ChQueryOptions = {}, search::EventSink<VertexId>* = nullptr) = delete;  // would dangle
   ChQuery(const ChQuery&) = delete;
   ChQuery& operator=(const ChQuery&) = delete;
 

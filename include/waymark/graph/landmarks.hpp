@@ -175,6 +175,7 @@ class Landmarks {
 class LandmarkHeuristic {
  public:
   explicit LandmarkHeuristic(const Landmarks& landmarks) : landmarks_(&landmarks) {}
+  explicit LandmarkHeuristic(const Landmarks&&) = delete;  // would dangle
 
   [[nodiscard]] const Landmarks& landmarks() const { return *landmarks_; }
   [[nodiscard]] bool stale() const { return landmarks_->stale(); }

@@ -101,6 +101,7 @@ class BidirectionalDijkstra : public search::SearchCore<VertexId, Obs> {
         options_(options),
         forward_(graphs.forward(), {}, {}, SideObserver<search::Direction::forward>{this, observer}),
         backward_(graphs.backward(), {}, {}, SideObserver<search::Direction::backward>{this, observer}) {}
+  explicit BidirectionalDijkstra(const BidirectionalGraph&&, Obs = {}, BidirectionalOptions = {}) = delete;  // would dangle
   BidirectionalDijkstra(const BidirectionalDijkstra&) = delete;
   BidirectionalDijkstra& operator=(const BidirectionalDijkstra&) = delete;
 

@@ -20,8 +20,11 @@ namespace waymark::grid {
 class AnyAngleSpace : public GridCells {
  public:
   explicit AnyAngleSpace(const GridSpace& grid) : GridCells(grid.map()), grid_(&grid) {}
+  explicit AnyAngleSpace(const GridSpace&&) = delete;  // would dangle
 
   [[nodiscard]] DiagonalRule rule() const { return grid_->rule(); }
+  /// The grid space whose moves and rule the segments follow.
+  [[nodiscard]] const GridSpace& grid() const { return *grid_; }
   [[nodiscard]] bool stale() const { return grid_->stale(); }
 
   template <class F>

@@ -24,9 +24,9 @@ struct BatchQuery {
 /// What one query of a batch found.
 struct BatchResult {
   Status status;
-  /// The path's cost after Success (or a partial path's, when the status says so); 0 without
-  /// a path.
-  Cost cost = 0;
+  /// The path's cost after Success (or a partial path's, when the status says so);
+  /// infinite_cost without a path.
+  Cost cost = infinite_cost;
   SearchStats stats;
   /// The path's cells, start to goal; filled only with BatchOptions::keep_paths (empty
   /// otherwise, or when there is no path).

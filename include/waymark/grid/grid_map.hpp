@@ -109,20 +109,32 @@ class GridMap {
   [[nodiscard]] bool in_bounds(int x, int y) const {
     return x >= 0 && y >= 0 && x < width_ && y < height_;
   }
+  /// The cell at (x, y), or nullopt when (x, y) is outside the map: the checked form, for
+  /// coordinates from a user, a file or a click.
+  [[nodiscard]] std::optional<CellId> try_cell(int x, int y) const {
+    if (!in_bounds(x, y)) return std::nullopt;
+    return cell(x, y);
+  }
+  /// The cell at (x, y), unchecked: [Limit: in_bounds(x, y); outside it aborts, in Release
+  /// too]. Use try_cell() for coordinates that may be outside.
   [[nodiscard]] CellId cell(int x, int y) const {
     WAYMARK_ASSERT(in_bounds(x, y));
     return CellId{static_cast<std::uint32_t>(y) * static_cast<std::uint32_t>(width_) +
                   static_cast<std::uint32_t>(x)};
   }
+  /// Whether `c` is a cell of this map.
+  [[nodiscard]] bool contains(CellId c) const { return c.value < passable_.size(); }
+  /// The coordinates of a cell. [Limit: contains(c); unchecked]
   [[nodiscard]] CellCoord coord(CellId c) const {
     const auto [y, x] = row_of_.divide(c.value);
     return CellCoord{static_cast<int>(x), static_cast<int>(y)};
   }
 
-  [[nodiscard]] bool passable(CellId c) const { return passable_[c.value] != 0; }
+  /// Whether `c` may be stood on; false for an id that is not a cell of this map.
+  [[nodiscard]] bool passable(CellId c) const { return c.value < passable_.size() && passable_[c.value] != 0; }
   [[nodiscard]] bool passable(int x, int y) const { return in_bounds(x, y) && passable(cell(x, y)); }
 
-  /// Cost multiplier of a cell (1 unless terrain or zones changed it).
+  /// Cost multiplier of a cell (1 unless terrain or zones changed it). [Limit: contains(c); unchecked]
   [[nodiscard]] double cost_multiplier(CellId c) const {
     return multipliers_.empty() ? 1.0 : multipliers_[c.value];
   }
@@ -144,12 +156,13 @@ class GridMap {
   // ---- edits ------------------------------------------------------------------------------
   // Each bumps version() and logs the cells it touched, unless it changes nothing.
 
-  /// Blocks or frees one cell. [Limit: in bounds]
-  void set_passable(int x, int y, bool passable);
+  /// Blocks or frees one cell. Returns false, changing nothing, when (x, y) is outside the map.
+  bool set_passable(int x, int y, bool passable);
   /// Blocks or frees every cell of `area` (clipped to the grid): a door, a wall, a collapse.
   void set_passable(CellRect area, bool passable);
-  /// The terrain multiplier of one cell. [Limit: in bounds; multiplier > 0 and finite]
-  void set_cost_multiplier(int x, int y, double multiplier);
+  /// The terrain multiplier of one cell. Returns false, changing nothing, when (x, y) is outside
+  /// the map or the multiplier is not finite and > 0.
+  bool set_cost_multiplier(int x, int y, double multiplier);
   /// Adds `zone.delta` to the multiplier of every cell whose centre it covers; returns the
   /// id that removes it again. [Limit: delta finite, radius >= 0]
   ZoneId add_zone(const CostZone& zone);

@@ -53,8 +53,10 @@ struct GridPlannerOptions {
 /// After the map is edited, the planner is stale: every search it handed out fails with
 /// stale_world until sync() brings the shared data up to date (incrementally around the
 /// edits; a JPS+ table the planner owns is rebuilt, one it was given must be rebuilt by its
-/// owner). A combination that planner_unsupported() rejects fails every query at once
-/// (invalid_query); so do jump searches asked for a goal other than one cell. Jump searches
+/// owner). A combination that planner_unsupported() rejects — now: a jump search on a map
+/// that has cost multipliers — fails every query at once with invalid_query | unsupported
+/// (unsupported() gives the reason); it never counts as stale, so nothing waits for a sync()
+/// that cannot help. Jump searches asked for a goal other than one cell fail with invalid_query. Jump searches
 /// return every cell of the path, not only the jump points.
 /// @warning jps-plus without options.jump_table builds a JPS+ table here: O(cells) time and
 /// 16 bytes per cell.

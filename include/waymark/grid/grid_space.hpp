@@ -20,6 +20,7 @@ class GridCells {
   using node_type = CellId;
 
   explicit GridCells(const GridMap& map) : map_(&map) {}
+  explicit GridCells(const GridMap&&) = delete;  // would dangle
 
   [[nodiscard]] const GridMap& map() const { return *map_; }
   [[nodiscard]] std::size_t node_count() const { return map_->cell_count(); }
@@ -53,6 +54,7 @@ inline constexpr unsigned first_diagonal_move = 4;
 class GridSpace : public GridCells {
  public:
   GridSpace(const GridMap& map, DiagonalRule rule);
+  GridSpace(const GridMap&&, DiagonalRule) = delete;  // would dangle
 
   [[nodiscard]] DiagonalRule rule() const { return rule_; }
 

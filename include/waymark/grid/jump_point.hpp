@@ -168,11 +168,13 @@ class BlockJumps {
 /// Online JPS as a search space (models ParentAwareSearchSpace, ScanningSearchSpace and
 /// DenseSearchSpace over the map's CellIds). Keeps its own padded bit copy of the map (4 bits
 /// per cell plus a byte per padded cell) and a reference to the map, which must outlive it.
-/// Stale after a map edit until sync(), and while the map has costs (JPS needs uniform ones).
+/// Stale after a map edit until sync(); unsupported while the map has costs (JPS needs uniform
+/// ones): searches refuse those queries at once.
 class JumpPointSpace : public GridCells {
  public:
   explicit JumpPointSpace(const GridMap& map, JumpParams params = {})
       : GridCells(map), params_(params), grid_(map), rules_(grid_), jumps_(rules_), synced_version_(map.version()) {}
+  explicit JumpPointSpace(const GridMap&&, JumpParams = {}) = delete;  // would dangle
   JumpPointSpace(const JumpPointSpace& other)
       : GridCells(other), params_(other.params_), grid_(other.grid_), rules_(grid_), jumps_(other.jumps_, rules_),
         synced_version_(other.synced_version_) {}
@@ -205,8 +207,11 @@ class JumpPointSpace : public GridCells {
     for_each_successor(n, nullptr, CellId::invalid(), std::forward<F>(f));
   }
 
-  /// The map was edited since the last sync(), or now has costs.
-  [[nodiscard]] bool stale() const { return synced_version_ != map_->version() || map_->has_costs(); }
+  /// The map was edited since the last sync().
+  [[nodiscard]] bool stale() const { return synced_version_ != map_->version(); }
+  /// The map has cost multipliers, which jumps cannot weigh: searches refuse (invalid_query |
+  /// unsupported) until every multiplier is back at 1.
+  [[nodiscard]] bool unsupported() const { return map_->has_costs(); }
   /// Copies the cells of every passability edit since the last sync into the padded grid and
   /// bit rows. Returns the cells copied. Not thread-safe: no search may run meanwhile.
   std::size_t sync();

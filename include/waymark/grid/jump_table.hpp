@@ -70,12 +70,17 @@ class JumpTable {
 };
 
 /// JPS+ as a search space over CellIds; holds references to the map and table. Stale while
-/// the table is (the map was edited and the table not rebuilt) and while the map has costs.
+/// the table is (the map was edited and the table not rebuilt); unsupported while the map has
+/// costs (searches refuse those queries at once).
 class JumpPointPlusSpace : public GridCells {
  public:
   JumpPointPlusSpace(const GridMap& map, const JumpTable& table) : GridCells(map), table_(&table) {}
+  JumpPointPlusSpace(const GridMap&&, const JumpTable&) = delete;  // would dangle
+  JumpPointPlusSpace(const GridMap&, const JumpTable&&) = delete;  // would dangle
 
-  [[nodiscard]] bool stale() const { return table_->stale() || map_->has_costs(); }
+  [[nodiscard]] bool stale() const { return table_->stale(); }
+  /// The map has cost multipliers: searches refuse (invalid_query | unsupported).
+  [[nodiscard]] bool unsupported() const { return map_->has_costs(); }
   [[nodiscard]] const JumpTable& table() const { return *table_; }
 
   template <class F>

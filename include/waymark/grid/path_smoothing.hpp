@@ -3,8 +3,10 @@
 /// steps, expansion back to every cell, and interpolation at a spacing in world units. A path
 /// here is a list of waypoint cells joined by straight segments between their centres (a
 /// search's path of adjacent cells is one); every segment is judged and costed by
-/// segment_cost() (line_of_sight.hpp) under the diagonal rule the path was searched with. See
-/// docs/smoothing.md.
+/// segment_cost() (line_of_sight.hpp) under the diagonal rule the path was searched with: the
+/// functions that judge segments take the GridSpace the path was searched in (a planner's
+/// space()), which carries the map and that rule, so a path cannot be smoothed under another
+/// rule by mistake. See docs/smoothing.md.
 ///
 /// Every function writes into a caller-owned vector, cleared first and reused: once it has
 /// grown to the largest output so far, nothing allocates.
@@ -16,6 +18,7 @@
 #include "waymark/core/geometry.hpp"
 #include "waymark/core/ids.hpp"
 #include "waymark/grid/grid_map.hpp"
+#include "waymark/grid/grid_space.hpp"
 #include "waymark/grid/moves.hpp"
 
 namespace waymark::grid {
@@ -31,17 +34,20 @@ struct SmoothingParams {
 
 /// What smoothing made of a path.
 struct SmoothingResult {
-  Cost cost = 0;      ///< Σ segment costs of the smoothed waypoints (infinite if the input was not valid)
-  Cost raw_cost = 0;  ///< Σ segment costs of the input (infinite when one of its steps is not allowed)
+  /// Σ segment costs of the smoothed waypoints (infinite if the input was empty — no path — or not valid)
+  Cost cost = infinite_cost;
+  /// Σ segment costs of the input (infinite when it is empty or one of its steps is not allowed)
+  Cost raw_cost = infinite_cost;
 };
 
-/// Sum of segment_cost() over consecutive waypoints: 0 for fewer than two, infinite_cost when
-/// a segment is not allowed under `rule` or a waypoint is not a cell of `map`.
-[[nodiscard]] Cost waypoint_path_cost(const GridMap& map, DiagonalRule rule, std::span<const CellId> waypoints);
+/// Sum of segment_cost() over consecutive waypoints: 0 for one waypoint, infinite_cost for
+/// none (no path), or when a segment is not allowed under the space's rule or a waypoint is
+/// not a cell of its map.
+[[nodiscard]] Cost waypoint_path_cost(const GridSpace& space, std::span<const CellId> waypoints);
 
 /// Line-of-sight smoothing (greedy, farthest visible waypoint): from the current waypoint,
 /// the next one is the farthest later waypoint of `path` whose straight segment is allowed
-/// under `rule` and costs no more than the waypoints it skips (the next input waypoint when
+/// under the space's rule and costs no more than the waypoints it skips (the next input waypoint when
 /// none is). So the result is valid wherever the input is, never costs more, never has more
 /// waypoints, and keeps the input's first and last. A segment of the input that is itself not
 /// allowed is kept as it is, never skipped by a shortcut, and the result's cost is then
@@ -51,7 +57,7 @@ struct SmoothingResult {
 /// once, then subtracted as the scan comes nearer): O(k·n·L) at worst for k kept waypoints,
 /// n input waypoints, L cells per segment. No allocation once `out` is large enough. `out`
 /// must not alias `path`.
-SmoothingResult smooth_path(const GridMap& map, DiagonalRule rule, std::span<const CellId> path, std::vector<CellId>& out,
+SmoothingResult smooth_path(const GridSpace& space, std::span<const CellId> path, std::vector<CellId>& out,
                             const SmoothingParams& params = {});
 
 /// Drops every waypoint that lies on the straight line between its neighbours, going on in

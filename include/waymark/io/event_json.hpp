@@ -46,7 +46,7 @@ void append_event_json(std::string& out, const search::Event<Node>& e, const Spe
     case search::EventKind::goal: number("g", e.g); break;
     case search::EventKind::end:
       out += ",\"status\":\"";
-      out += to_string(e.status);
+      out += describe(e.status);
       out += '"';
       break;
     default: break;

@@ -140,7 +140,7 @@ class NavMesh {
   /// raycast: stops at the first wall or polygon the filter rejects. Failure flagged
   /// invalid_query when `start` is not a polygon the filter passes or a point is not finite.
   /// Allocates only when `out.polys` grows. O(polygons crossed × their corners).
-  Status raycast(PolyId start, Vec3 from, Vec3 to, const QueryFilter& filter, RaycastHit& out) const;
+  Status raycast(PolyId start, Vec3 from, Vec3 to, RaycastHit& out, const QueryFilter& filter = {}) const;
   /// A point drawn uniformly by plan area from the polygons `filter` passes, on their surface,
   /// made from three numbers in [0, 1) (which polygon, and where in it); nullopt when the
   /// filter passes none. O(log polygons) when it passes all, else O(polygons). Allocates nothing.

@@ -62,10 +62,11 @@ struct NavQueryOptions {
   /// Half the size of the box searched around each end point for its polygon, world units
   /// (RecastDemo's pick extents).
   Vec3 half_extents{2, 4, 2};
-  /// The search's options. partial_result (on by default, as Detour's findPath): an unreachable
-  /// goal gives the path to the polygon that got closest, flagged partial_result. events: the
-  /// search's event stream (its nodes are portals: see NavMeshQuery::search()).
-  search::QueryOptions<std::uint32_t> query{.partial_result = true};
+  /// The search's options. partial_result (off by default, as for every world; Detour's findPath
+  /// always gives one): an unreachable goal gives the path to the polygon that got closest,
+  /// flagged partial_result. events: the search's event stream (its nodes are portals: see
+  /// NavMeshQuery::search()).
+  search::QueryOptions<std::uint32_t> query{};
   /// The shortest mode's event stream (its nodes are intervals); null: none.
   search::EventSink<IntervalNode>* interval_events = nullptr;
 };
@@ -78,8 +79,8 @@ struct NavPath {
   /// The start point, the corners the path bends at, and the goal point (the point reached,
   /// for a partial path), on the mesh surface.
   std::vector<Vec3> corners;
-  /// The 3D length of `corners` as a polyline.
-  double length = 0;
+  /// The 3D length of `corners` as a polyline; infinite_cost when no path was found.
+  double length = infinite_cost;
 };
 
 /// Finds paths on one navmesh, by options.mode:

@@ -29,7 +29,7 @@ inline constexpr int blank_move_count = 4;
 /// 'U', 'D', 'L' or 'R'.
 [[nodiscard]] char to_char(BlankMove m);
 /// Moves as a string of U/D/L/R.
-[[nodiscard]] std::string to_string(std::span<const BlankMove> moves);
+[[nodiscard]] std::string describe(std::span<const BlankMove> moves);
 
 /// A board: the tile on cell c is bits 4c..4c+3 of `tiles` (0 = blank); `blank` caches the
 /// blank's cell. 16 bytes, cheap to copy and hash.

@@ -65,6 +65,8 @@ class PuzzleSolver {
   /// @throws BuildError when it is missing or is for another board size.
   PuzzleSolver(const SlidingPuzzle& puzzle, HeuristicKind heuristic,
                const AdditivePatternDatabase* pdb = nullptr, PuzzleSolverOptions options = {});
+  PuzzleSolver(const SlidingPuzzle&&, HeuristicKind, const AdditivePatternDatabase* = nullptr,
+               PuzzleSolverOptions = {}) = delete;  // would dangle
   ~PuzzleSolver();
   PuzzleSolver(const PuzzleSolver&) = delete;
   PuzzleSolver& operator=(const PuzzleSolver&) = delete;

@@ -67,6 +67,7 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
         open_(positions_) {
     positions_.table = &table_;
   }
+  explicit BestFirstSearch(const Space&&, H = {}, Priority = {}, Obs = {}, BestFirstOptions = {}) = delete;  // would dangle
 
   BestFirstSearch(const BestFirstSearch&) = delete;
   BestFirstSearch& operator=(const BestFirstSearch&) = delete;
@@ -247,6 +248,10 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
   }
 
   bool refuse_stale() {
+    if (is_unsupported(*space_)) {
+      this->finish_failure(StatusDetail::invalid_query | StatusDetail::unsupported);
+      return true;
+    }
     if (!is_stale(*space_) && !is_stale(heuristic_)) return false;
     this->finish_failure(StatusDetail::stale_world);
     return true;

@@ -99,6 +99,25 @@ template <class T>
   }
 }
 
+/// Optional: a space that cannot search its world while the world is in some state (a jump
+/// space while its map has cost multipliers) says so with `unsupported()`; searches then
+/// refuse at once with invalid_query | unsupported — no sync() changes that, only the world
+/// (or another algorithm) does. Distinct from stale(), which the owner's sync() clears.
+template <class T>
+concept Restricted = requires(const T& t) {
+  { t.unsupported() } -> std::convertible_to<bool>;
+};
+
+template <class T>
+[[nodiscard]] bool is_unsupported(const T& t) {
+  if constexpr (Restricted<T>) {
+    return t.unsupported();
+  } else {
+    (void)t;
+    return false;
+  }
+}
+
 /// Optional: spaces that can say a node may not be stood on (a blocked grid cell). Searches
 /// fail at once when the start or goal is not traversable.
 template <class S>

@@ -58,6 +58,9 @@ class Goal {
     g.test_ = [](const void* context, const Node& n) { return static_cast<bool>((*static_cast<const Test*>(context))(n)); };
     return g;
   }
+  /// A temporary test would be gone before the search reads it: keep it in a variable.
+  template <class Test>
+  static Goal matching(const Test&& test) = delete;
   [[nodiscard]] static Goal none() { return Goal{}; }
 
   [[nodiscard]] Kind kind() const { return kind_; }

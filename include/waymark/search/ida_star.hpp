@@ -49,6 +49,7 @@ class IdaStar : public SearchCore<typename Space::node_type, Obs> {
   explicit IdaStar(const Space& space, H heuristic = {}, Obs observer = {}, IdaStarOptions options = {})
       : Core(std::move(observer)), space_(&space), heuristic_(std::move(heuristic)), options_(options),
         nodes_(options.max_nodes) {}
+  explicit IdaStar(const Space&&, H = {}, Obs = {}, IdaStarOptions = {}) = delete;  // would dangle
 
   void begin(const Node& start, const Node& goal) {
     const Source<Node> source{start, 0};
@@ -126,6 +127,10 @@ class IdaStar : public SearchCore<typename Space::node_type, Obs> {
   };
 
   bool refuse_stale() {
+    if (is_unsupported(*space_)) {
+      this->finish_failure(StatusDetail::invalid_query | StatusDetail::unsupported);
+      return true;
+    }
     if (!is_stale(*space_) && !is_stale(heuristic_)) return false;
     this->finish_failure(StatusDetail::stale_world);
     return true;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <string_view>
 #include <vector>
 
 #include "waymark/core/assert.hpp"
@@ -39,10 +40,21 @@ enum class RequestState : std::uint8_t {
   cancelled,  ///< cancel() ended it
 };
 
+/// Why an unfinished request got no turn in the last update().
+enum class RequestWait : std::uint8_t {
+  none,        ///< it had its turn (or the frame's budget ran out before it)
+  for_search,  ///< queued: all RequestQueueOptions::max_searches searches are held by other requests
+  for_sync,    ///< its world was edited and not synced: it waits until the world's owner calls sync()
+};
+
 /// What the queue knows of one request.
 struct RequestInfo {
   RequestState state = RequestState::unknown;
   Status status{};                ///< the search's status once finished (or now, while running)
+  RequestWait waiting = RequestWait::none;  ///< why it got no turn in the last update()
+  /// Why it cannot progress, and what would change that: set while it waits and when the queue
+  /// or the search refused it (a static text, empty otherwise).
+  std::string_view why{};
   int priority = 0;
   std::uint64_t submitted = 0;    ///< frame (update() count) when submitted
   std::uint64_t started = 0;      ///< frame of its first turn
@@ -51,6 +63,37 @@ struct RequestInfo {
   std::uint32_t turns = 0;        ///< steps it was given
   std::uint32_t restarts = 0;     ///< times it began again because its world changed
 };
+
+/// How the queue's requests stand (PathRequestQueue::stats()).
+struct RequestQueueStats {
+  std::size_t queued = 0;              ///< waiting for their first turn
+  std::size_t running = 0;             ///< holding a search
+  std::size_t waiting_for_search = 0;  ///< of the queued: no search was free in the last update()
+  std::size_t waiting_for_sync = 0;    ///< of the unfinished: their world is stale (its owner must sync())
+  std::size_t succeeded = 0;           ///< finished with a path, not yet released
+  std::size_t failed = 0;              ///< finished without one (refused ones included), not yet released
+  std::size_t refused = 0;             ///< of the failed: refused before searching (invalid_query)
+  std::size_t cancelled = 0;           ///< cancelled, not yet released
+};
+
+/// RequestInfo::why for each refusal and wait.
+namespace request_why {
+inline constexpr std::string_view stale_world =
+    "its world was edited and not synced: the world's owner must call sync() (the planner's, or the world's)";
+inline constexpr std::string_view no_search =
+    "every search of the pool is busy: it starts when one finishes (RequestQueueOptions::max_searches)";
+inline constexpr std::string_view needs_dense_table =
+    "its world has more nodes than RequestQueueOptions::sparse_above_nodes and this search keeps no sparse node "
+    "table: set RequestQueueOptions::dense_fallback, or use a best-first algorithm (astar, wastar, dijkstra, greedy)";
+inline constexpr std::string_view unsupported =
+    "the algorithm cannot search this world as it is (a jump search on a map with cost multipliers): the planner's "
+    "unsupported() says why; use astar";
+inline constexpr std::string_view invalid =
+    "refused before searching: a start or goal is blocked or not in the world, or the request is malformed "
+    "(Status::reason() says which)";
+inline constexpr std::string_view kept_changing =
+    "its world changed more often than RequestQueueOptions::max_restarts while it ran: re-submit it later";
+}  // namespace request_why
 
 struct RequestQueueOptions {
   /// Default of sparse_above_nodes: maps above 512².
@@ -178,10 +221,11 @@ class PathRequestQueue {
     r.search = none;
     r.result.status = Status{};
     r.result.path.nodes.clear();
-    r.result.path.cost = 0;
+    r.result.path.cost = infinite_cost;
     r.result.stats = SearchStats{};
     if (large && !options_.dense_fallback && !world.has_sparse_table(r.options)) {
-      r.result.status = Status::failure(StatusDetail::invalid_query);
+      r.result.status = Status::failure(StatusDetail::invalid_query | StatusDetail::unsupported);
+      r.info.why = request_why::needs_dense_table;
       r.info.status = r.result.status;
       r.info.state = RequestState::failed;
       r.info.finished = frame_;
@@ -190,6 +234,10 @@ class PathRequestQueue {
     active_.push_back(slot);
     return {slot, r.generation};
   }
+
+  /// The queue keeps `world` by reference: a temporary would be gone before the request runs.
+  RequestId submit(const SearchSource<Node>&& world, const Node& start, const Node& goal,
+                   const QueryOptions<Node>& options = {}, int priority = 0) = delete;
 
   /// Spends at most `frame` (expansions, scanned cells, wall time; each turn may go past by one
   /// expansion, as a step does) on the unfinished requests, in turns of at most options.turn.
@@ -215,7 +263,13 @@ class PathRequestQueue {
       turn.expansions = std::min(turn.expansions, expansions_left);
       turn.scanned = std::min(turn.scanned, scanned_left);
       Request& r = requests_[slot];
-      if (r.world->stale()) continue;  // its owner syncs first
+      if (r.world->stale()) {  // its owner syncs first
+        r.info.waiting = RequestWait::for_sync;
+        r.info.why = request_why::stale_world;
+        continue;
+      }
+      r.info.waiting = RequestWait::none;
+      r.info.why = {};
       if (r.info.state == RequestState::queued && !start_search(r)) continue;
       if (r.info.status.running() && r.world->world_version() != r.version && !restart(r)) {
         ++finished;  // gave up: max_restarts
@@ -309,11 +363,37 @@ class PathRequestQueue {
 
   /// Frames so far (update() calls).
   [[nodiscard]] std::uint64_t frame() const { return frame_; }
-  /// Requests queued or running.
+  /// Requests queued or running (waiting ones included: stats() tells them apart). A request the
+  /// queue refused is finished (failed), so in_flight() 0 does not mean every request succeeded.
   [[nodiscard]] std::size_t in_flight() const {
     std::size_t n = 0;
     for (const std::uint32_t slot : active_) n += unfinished(requests_[slot]) ? 1 : 0;
     return n;
+  }
+  /// How the live requests stand: queued, running, waiting (for a search, for a sync), and
+  /// finished by outcome. O(max_requests).
+  [[nodiscard]] RequestQueueStats stats() const {
+    RequestQueueStats s;
+    for (const Request& r : requests_) {
+      if (!r.live) continue;
+      switch (r.info.state) {
+        case RequestState::queued: ++s.queued; break;
+        case RequestState::running: ++s.running; break;
+        case RequestState::succeeded: ++s.succeeded; break;
+        case RequestState::failed: ++s.failed; break;
+        case RequestState::cancelled: ++s.cancelled; break;
+        case RequestState::unknown: break;
+      }
+      if (!unfinished(r)) {
+        if (r.info.state == RequestState::failed && r.info.turns <= 1 && r.info.status.has(StatusDetail::invalid_query)) {
+          ++s.refused;
+        }
+        continue;
+      }
+      if (r.info.waiting == RequestWait::for_search) ++s.waiting_for_search;
+      if (r.info.waiting == RequestWait::for_sync) ++s.waiting_for_sync;
+    }
+    return s;
   }
   /// Searches the pool holds (made so far, at most max_searches).
   [[nodiscard]] std::size_t searches() const { return pool_.size(); }
@@ -397,6 +477,11 @@ class PathRequestQueue {
     const std::size_t spare = options_.max_searches - busy;
     if (waiting_.size() > spare) {
       std::nth_element(waiting_.begin(), waiting_.begin() + static_cast<std::ptrdiff_t>(spare), waiting_.end());
+      for (auto it = waiting_.begin() + static_cast<std::ptrdiff_t>(spare); it != waiting_.end(); ++it) {
+        RequestInfo& info = requests_[it->slot].info;
+        info.waiting = RequestWait::for_search;
+        info.why = request_why::no_search;
+      }
       waiting_.resize(spare);
     }
     order_.insert(order_.end(), waiting_.begin(), waiting_.end());
@@ -458,8 +543,10 @@ class PathRequestQueue {
     if (r.info.restarts >= options_.max_restarts) {
       Pooled& p = pool_[r.search];
       r.result.status = Status::failure(StatusDetail::stale_world);
+      r.info.why = request_why::kept_changing;
+      r.info.waiting = RequestWait::none;
       r.result.path.nodes.clear();
-      r.result.path.cost = 0;
+      r.result.path.cost = infinite_cost;
       r.result.stats = p.handle.stats();
       r.info.status = r.result.status;
       r.info.state = RequestState::failed;
@@ -482,6 +569,10 @@ class PathRequestQueue {
                    : r.result.status.has(StatusDetail::cancelled) ? RequestState::cancelled
                                                                   : RequestState::failed;
     r.info.finished = frame_;
+    r.info.waiting = RequestWait::none;
+    r.info.why = r.result.status.has(StatusDetail::unsupported) ? request_why::unsupported
+                 : r.result.status.has(StatusDetail::invalid_query) ? request_why::invalid
+                                                                    : std::string_view{};
     p.request = none;
     r.search = none;
   }

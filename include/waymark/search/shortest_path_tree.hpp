@@ -29,6 +29,7 @@ class ShortestPathTree {
   using Node = typename Space::node_type;
 
   explicit ShortestPathTree(const Space& space, Obs observer = {}) : search_(space, {}, {}, std::move(observer)) {}
+  explicit ShortestPathTree(const Space&&, Obs = {}) = delete;  // would dangle
 
   /// Distances from `source` to every node. Failure (nothing computed) when `source` is not a
   /// traversable node of the space. O((V + E) log V) for the part reachable from it.

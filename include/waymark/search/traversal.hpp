@@ -46,6 +46,7 @@ class TraversalSearch : public SearchCore<typename Space::node_type, Obs> {
 
   explicit TraversalSearch(const Space& space, Frontier = {}, Obs observer = {}, TraversalOptions options = {})
       : Core(std::move(observer)), space_(&space), nodes_(options.max_nodes) {}
+  explicit TraversalSearch(const Space&&, Frontier = {}, Obs = {}, TraversalOptions = {}) = delete;  // would dangle
 
   void begin(const Node& start, const Node& goal) {
     const Source<Node> source{start, 0};

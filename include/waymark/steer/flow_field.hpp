@@ -51,6 +51,7 @@ class FlowField {
  public:
   /// A field with nothing reachable (status() not_started) until build(). Sizes all storage.
   explicit FlowField(const grid::GridMap& map, FlowFieldParams params = {});
+  explicit FlowField(const grid::GridMap&&, FlowFieldParams = {}) = delete;  // would dangle
   ~FlowField();
   FlowField(FlowField&&) noexcept;
   FlowField& operator=(FlowField&&) noexcept;

@@ -85,19 +85,19 @@ struct ObstacleWorldParams {
 
 class ObstacleWorld {
  public:
-  /// Throws std::invalid_argument when `params` break their limits.
+  /// Throws BuildError when `params` break their limits.
   explicit ObstacleWorld(ObstacleWorldParams params = {});
 
   /// Coordinates, radii and extents of colliders lie within ±this (their squares stay finite).
   static constexpr double max_coordinate = 1e100;
 
-  /// Adds a collider on `layer` (0–31). Throws std::invalid_argument for a layer out of range,
+  /// Adds a collider on `layer` (0–31). Throws BuildError for a layer out of range,
   /// non-finite coordinates, a negative radius or extent, or a polygon of fewer than 3 corners
   /// (and for values beyond max_coordinate). Amortised O(cells the collider covers).
   ColliderId add(Shape shape, int layer = 0);
   /// Blocked cells of `map` (and everything outside it) become solid on `layer`. The map is
   /// read live, so its edits are seen; it must outlive the world. nullptr detaches it.
-  /// Throws std::invalid_argument for a layer out of range.
+  /// Throws BuildError for a layer out of range.
   void set_grid(const grid::GridMap* map, int layer = 0);
 
   /// The nearest hit along the ray within max_distance on the layers in `mask`, or nullopt.

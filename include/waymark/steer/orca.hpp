@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "waymark/core/geometry.hpp"
@@ -68,7 +69,7 @@ enum class AvoidanceStatus : std::uint8_t {
   bad_time_step,   ///< dt not finite and > 0
   bad_agent,       ///< a non-finite vector, or a negative or non-finite radius or max_speed
 };
-[[nodiscard]] const char* to_string(AvoidanceStatus status);
+[[nodiscard]] std::string_view to_string(AvoidanceStatus status);
 
 struct AvoidanceStats {
   std::size_t neighbours = 0;  ///< neighbour pairs looked at, summed over agents
@@ -109,7 +110,7 @@ class CrowdNeighbours {
 /// incremental in k half-planes (k = max_neighbours), plus the 3D fallback when infeasible.
 class OrcaSolver {
  public:
-  /// Throws std::invalid_argument when a parameter breaks its limit.
+  /// Throws BuildError when a parameter breaks its limit.
   explicit OrcaSolver(OrcaParams params = {});
 
   /// Writes each agent's new velocity (|v| <= max_speed) for a tick of `dt` seconds; dt only
@@ -134,7 +135,7 @@ class OrcaSolver {
 /// and inert ones keep their velocity. No guarantee of collision freedom; O(n · samples · k).
 class SampledVoSolver {
  public:
-  /// Throws std::invalid_argument when a parameter breaks its limit.
+  /// Throws BuildError when a parameter breaks its limit.
   explicit SampledVoSolver(SampledVoParams params = {});
 
   /// As OrcaSolver::solve; `dt` is the shortest time to collision the penalty distinguishes.

@@ -101,8 +101,9 @@ class Simulation {
   [[nodiscard]] ObstacleWorld& obstacles() { return obstacles_; }
   [[nodiscard]] const ObstacleWorld& obstacles() const { return obstacles_; }
 
-  /// An agent that plans a path from `start` to `goal` and follows it. Throws
-  /// std::invalid_argument when the parameters are not valid().
+  /// An agent that plans a path from `start` to `goal` and follows it. Throws BuildError (data
+  /// outside the documented limits, as every call that adds to a world) when the parameters
+  /// are not valid() or a point is not finite.
   AgentId add_agent(const AgentParams& params, Vec2 start, Vec2 goal);
   /// An agent that follows `waypoints` (no planning); looping `laps` times when `loop` (0:
   /// forever), its goal the last waypoint.
@@ -114,8 +115,9 @@ class Simulation {
   /// still waiting for a path.
   std::size_t plan_pending(const search::Budget& budget = {});
 
-  /// Advances every agent by `dt` seconds (> 0).
-  void step(double dt);
+  /// Advances every agent by `dt` seconds. Returns false, doing nothing, when `dt` is not
+  /// finite and > 0 (a per-frame call: it refuses, never throws).
+  bool step(double dt);
 
   [[nodiscard]] std::size_t size() const { return agents_.size(); }
   [[nodiscard]] const AgentState& state(AgentId id) const { return agents_[id.value].state; }
@@ -178,7 +180,7 @@ class Simulation {
 [[nodiscard]] AgentParams agent_params(const AgentSpec& spec);
 /// A simulation of `scene` on `map` (the map its `map` field names, loaded by the caller): its
 /// obstacles and agents added in file order, params.seed set from the scene. Throws
-/// std::invalid_argument for values the parameters refuse.
+/// BuildError for values the parameters refuse.
 [[nodiscard]] std::unique_ptr<Simulation> make_simulation(const SceneSpec& scene, grid::GridMap map,
                                                           SimulationParams params = {});
 

@@ -29,8 +29,8 @@ struct VisibilityPath {
   Status status;
   /// The start, the corners the path bends at, and the goal (a partial path: the point reached).
   std::vector<Vec2> points;
-  /// The length of `points` as a polyline, world units.
-  double length = 0;
+  /// The length of `points` as a polyline, world units; infinite_cost when no path was found.
+  double length = infinite_cost;
 };
 
 /// Finds shortest paths on one VisibilityGraph.
