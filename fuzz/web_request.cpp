@@ -38,11 +38,19 @@ bool passable(const json& map, int x, int y, bool terrain) {
   return c == '.' || c == 'G' || c == 'S' || (terrain && c == 'W');
 }
 
+/// A request's cell as the answer spells it: [x, y], given as such or as the text "x,y".
+json cell_of(const json& given) {
+  if (!given.is_string()) return given;
+  const std::string& text = given.get_ref<const std::string&>();
+  const std::size_t comma = text.find(',');
+  return json::array({std::stoi(text.substr(0, comma)), std::stoi(text.substr(comma + 1))});
+}
+
 void check_success(const json& request, const json& reply) {
   using waymark::fuzz::finding;
   const json& path = reply.at("path");
   if (!path.is_array() || path.empty()) finding();
-  if (path.front() != request.at("from") || path.back() != request.at("to")) finding();
+  if (path.front() != cell_of(request.at("from")) || path.back() != cell_of(request.at("to"))) finding();
   const json& map = request.at("map");
   const bool inline_map = map.contains("rows") && !map.contains("name");
   const bool terrain = request.contains("terrain") && request["terrain"] == true;

@@ -39,16 +39,10 @@ CLI::App* add_batch_command(CLI::App& app, BatchArgs& a) {
   std::string algorithms = choices(grid::algorithm_names);
   algorithms.append(" (jps, jps-plus: uniform costs, no corner cutting)");
   cmd->add_option("--algorithm,-a", a.search.algorithm, algorithms)->capture_default_str();
-  cmd->add_option("--weight,-w", a.search.weight, "weighted A* inflation (>= 1)")->capture_default_str();
-  cmd->add_option("--heuristic", a.search.heuristic,
-                  "manhattan|octile|euclidean|chebyshev|zero (default: octile when 8-connected, "
-                  "manhattan when 4-connected)");
+  add_weight_option(cmd, a.search);
+  cmd->add_option("--heuristic", a.search.heuristic, heuristic_help);
   cmd->add_flag("--json", a.search.json, "one JSON object per query (JSON lines), then a summary object");
-  cmd->add_option("--max-nodes", a.search.max_nodes, "stop a query after it reaches this many nodes (>= 1)")
-      ->capture_default_str();
-  cmd->add_option("--max-cells", a.search.max_cells,
-                  "refuse maps with more cells than this (width x height; raise it for larger maps)")
-      ->capture_default_str();
+  add_limit_options(cmd, a.search);
   cmd->add_option("--max-queries", a.max_queries, "refuse query files with more queries than this")
       ->capture_default_str();
   return cmd;

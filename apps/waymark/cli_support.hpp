@@ -24,6 +24,7 @@
 #include "waymark/core/status.hpp"
 #include "waymark/core/text.hpp"
 #include "waymark/grid/moves.hpp"
+#include "waymark/io/path_query.hpp"
 #include "waymark/render/picture.hpp"
 #include "waymark/search/handle.hpp"
 
@@ -33,16 +34,18 @@ inline constexpr double microseconds_per_second = 1e6;
 inline constexpr double milliseconds_per_second = 1e3;
 inline constexpr double bytes_per_mib = 1024.0 * 1024.0;
 
-/// The --diagonal option's help, for every grid command.
-inline constexpr const char* diagonal_rule_help = "never|always|at-most-one-obstacle|no-corner-cutting";
+/// The --diagonal and --heuristic options' help, for every grid command.
+inline const std::string diagonal_rule_help(io::diagonal_rule_choices);
+inline const std::string heuristic_help =
+    std::string(io::heuristic_choices) + " (default: octile when 8-connected, manhattan when 4-connected)";
 
 inline constexpr int exit_ok = 0;          ///< a path / all optimal
 inline constexpr int exit_not_found = 1;   ///< no path / some query not optimal
 inline constexpr int exit_bad_input = 2;   ///< unreadable or invalid input
 
 /// The default --max-nodes: 50 million nodes (A* on the largest Moving AI maps reaches a
-/// few million; IDA* on a 512² map would otherwise run for minutes).
-inline constexpr std::int64_t default_max_nodes = 50'000'000;
+/// few million; IDA* on a 512² map would otherwise run for minutes), as io::PathQuery's.
+inline constexpr auto default_max_nodes = static_cast<std::int64_t>(io::PathQuery::default_max_nodes);
 
 /// Bad command-line input discovered after parsing (exit 2).
 struct UsageError : std::runtime_error {

@@ -12,6 +12,7 @@
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/grid/path_smoothing.hpp"
 #include "waymark/io/movingai.hpp"
+#include "waymark/io/path_query.hpp"
 #include "waymark/render/grid_png.hpp"
 #include "waymark/scenario/runner.hpp"
 #include "progress.hpp"
@@ -29,15 +30,46 @@ void add_search_options(CLI::App* cmd, SearchArgs& a) {
   std::string algorithms = choices(algorithm_names);
   algorithms.append(" (jps, jps-plus: uniform costs, no corner cutting; theta: euclidean heuristic, no --weight)");
   cmd->add_option("--algorithm,-a", a.algorithm, algorithms)->capture_default_str();
-  cmd->add_option("--weight,-w", a.weight, "weighted A* inflation (>= 1)")->capture_default_str();
-  cmd->add_option("--heuristic", a.heuristic,
-                  "manhattan|octile|euclidean|chebyshev|zero (default: octile when 8-connected, "
-                  "manhattan when 4-connected)");
+  add_weight_option(cmd, a);
+  cmd->add_option("--heuristic", a.heuristic, heuristic_help);
   cmd->add_flag("--json", a.json, "machine-readable output");
   cmd->add_option("--png", a.png,
                   "write a picture of the path, the cells expanded (shaded by order) and the open set, with a "
                   "legend, to this PNG");
   cmd->add_option("--svg", a.svg, "write the --png picture as SVG to this file");
+  add_limit_options(cmd, a);
+}
+
+/// A number for the request: non-finite ones as text, which io::parse_path_query refuses by name.
+nlohmann::json number_json(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(std::to_string(v)); }
+
+/// The request a grid command's options make (io::parse_path_query reads it: one parser for
+/// the CLI and the viewer's API). Only options given are set, so the defaults are the parser's.
+nlohmann::json search_request(const SearchArgs& a, const std::string& diagonal) {
+  nlohmann::json j = {{"algorithm", a.algorithm}, {"diagonal", diagonal}, {"max_nodes", a.max_nodes}};
+  if (a.weight) j["weight"] = number_json(*a.weight);
+  if (!a.heuristic.empty()) j["heuristic"] = a.heuristic;
+  if (a.time_limit_s != 0) j["time_limit"] = number_json(a.time_limit_s);
+  return j;
+}
+
+/// The query `request` asks for, or UsageError with the parser's reason; warnings to stderr.
+PathQuery parsed_query(const nlohmann::json& request, PathQueryParts parts) {
+  const ParsedPathQuery parsed = parse_path_query(request.dump(), parts);
+  if (!parsed.ok()) throw UsageError(parsed.error);
+  for (const std::string& warning : path_query_warnings(parsed.query)) std::cerr << "waymark: warning: " << warning << "\n";
+  return parsed.query;
+}
+
+}  // namespace
+
+void add_weight_option(CLI::App* cmd, SearchArgs& a) {
+  cmd->add_option("--weight,-w", a.weight,
+                  "weighted A* inflation, 1 to 1000000 (wastar only; default " +
+                      std::to_string(PathQuery::default_weight).substr(0, 3) + ")");
+}
+
+void add_limit_options(CLI::App* cmd, SearchArgs& a) {
   cmd->add_option("--max-nodes", a.max_nodes, "stop a query after it reaches this many nodes (>= 1)")
       ->capture_default_str();
   cmd->add_option("--max-cells", a.max_cells,
@@ -45,58 +77,11 @@ void add_search_options(CLI::App* cmd, SearchArgs& a) {
       ->capture_default_str();
 }
 
-}  // namespace
-
 GridPlannerOptions planner_options(const SearchArgs& a, DiagonalRule rule) {
-  GridPlannerOptions o;
-  o.diagonal = rule;
-  const auto alg = parse_algorithm(a.algorithm);
-  if (!alg) throw UsageError("unknown algorithm '" + a.algorithm + "' (" + choices(algorithm_names) + ")");
-  o.algorithm = *alg;
-  if (!(a.weight >= 1.0) || !std::isfinite(a.weight))
-    throw UsageError("--weight must be a finite number >= 1");
-  o.query.weight = a.weight;
-  o.query.max_nodes = checked_positive(a.max_nodes, "--max-nodes");
-  if (!a.heuristic.empty()) {
-    const auto h = parse_heuristic(a.heuristic);
-    if (!h) throw UsageError("unknown heuristic '" + a.heuristic + "'");
-    o.heuristic = *h;
-    if (!is_admissible(*h, rule))
-      std::cerr << "waymark: warning: " << a.heuristic << " overestimates under diagonal rule '"
-                << to_string(rule) << "'; paths may not be optimal\n";
-  }
-  // Theta* runs A* with the euclidean heuristic, the only one admissible for segments.
-  if (o.algorithm == Algorithm::theta && o.heuristic && *o.heuristic != HeuristicKind::euclidean)
-    throw UsageError("theta always uses the euclidean heuristic; drop --heuristic " + a.heuristic);
-  if (o.algorithm == Algorithm::theta && a.weight != SearchArgs{}.weight)
-    throw UsageError("theta takes no --weight (it is for wastar)");
-  return o;
+  return parsed_query(search_request(a, std::string(to_string(rule))), PathQueryParts::options).planner_options();
 }
 
 namespace {
-
-CellCoord parse_coord(const std::string& text, const char* what) {
-  if (const auto xy = comma_numbers<int, 2>(text)) return {(*xy)[0], (*xy)[1]};
-  throw UsageError(std::string(what) + " must be X,Y (column,row), got '" + text + "'");
-}
-
-CellId checked_cell(const GridMap& map, CellCoord c, const char* what, const std::string& map_name) {
-  const std::string at = "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")";
-  if (!map.in_bounds(c.x, c.y))
-    throw UsageError(std::string(what) + " " + at + " is outside " + map_name + " (" +
-                     std::to_string(map.width()) + "x" + std::to_string(map.height()) + ")");
-  if (!map.passable(c.x, c.y)) throw UsageError(std::string(what) + " " + at + " is blocked in " + map_name);
-  return map.cell(c.x, c.y);
-}
-
-nlohmann::json coords_json(const GridMap& map, const Path<CellId>& path) {
-  nlohmann::json a = nlohmann::json::array();
-  for (const CellId c : path.nodes) {
-    const CellCoord p = map.coord(c);
-    a.push_back({p.x, p.y});
-  }
-  return a;
-}
 
 /// Records what a picture shows of a search: the cells in expansion order, and which are in
 /// the open set (opened after their last expansion).
@@ -123,6 +108,30 @@ class SearchPicture final : public search::EventSink<CellId> {
  private:
   std::vector<std::uint8_t> open_;
 };
+
+/// `waymark path`'s text answer: the status, the cost and steps (smoothed when asked, with the
+/// search's as the raw cost), the search's effort and the path.
+void print_path_answer(const GridMap& map, const PathAnswer& answer) {
+  const Status st = answer.status;
+  const Path<CellId>& path = answer.smoothed ? *answer.smoothed : answer.path;  // what is printed
+  std::cout << "status:   " << to_string(st.state);
+  if (!st.succeeded()) std::cout << ": " << failure_reason(st);
+  std::cout << "\n";
+  if (answer.has_path()) {
+    std::cout << (answer.partial() ? "partial:  cost " : "cost:     ") << path.cost << "\nsteps:    " << path.steps() << "\n";
+    if (answer.smoothed) std::cout << "raw cost: " << answer.path.cost << " (" << answer.path.steps() << " steps)\n";
+  }
+  std::cout << "expanded: " << answer.stats.expanded << "\ntime:     " << answer.stats.time_s * microseconds_per_second
+            << " us\n";
+  if (answer.has_path()) {
+    std::cout << "path:    ";
+    for (const CellId c : path.nodes) {
+      const CellCoord p = map.coord(c);
+      std::cout << " (" << p.x << "," << p.y << ")";
+    }
+    std::cout << "\n";
+  }
+}
 
 /// Where --png and --svg write.
 struct PictureFiles {
@@ -177,8 +186,7 @@ CLI::App* add_path_command(CLI::App& app, PathArgs& a) {
                 "cell nearest the goal");
   cmd->add_flag("--smooth", a.smooth,
                 "smooth the path by line of sight under the --diagonal rule (never dearer): print its waypoints and "
-                "cost, and the search's cost as raw_cost; --png/--svg draw the smoothed path (orange) over the "
-                "search's (grey)");
+                "cost (in --json: \"smoothed\"); --png/--svg draw the smoothed path (orange) over the search's (grey)");
   return cmd;
 }
 
@@ -206,66 +214,35 @@ CLI::App* add_scen_command(CLI::App& app, ScenArgs& a) {
 
 int run_path(const PathArgs& a) {
   return guarded([&] {
-    const grid::DiagonalRule rule = diagonal_rule_arg(a.diagonal);
-    const GridPlannerOptions options = planner_options(a.search, rule);
-    const search::Budget limit = time_limit(a.search.time_limit_s);
+    nlohmann::json request = search_request(a.search, a.diagonal);
+    request.update({{"from", a.from}, {"to", a.to}, {"terrain", a.terrain}, {"smooth", a.smooth}, {"partial", a.partial}});
+    const PathQuery query = parsed_query(request, PathQueryParts::query);
     MapLoadOptions load;
     load.max_cells = checked_positive(a.search.max_cells, "--max-cells");
-    if (a.terrain) load.terrain = TerrainCosts{};
+    if (query.terrain) load.terrain = TerrainCosts{};
     const GridMap map = load_movingai_map(a.map, load);
-    const CellId start = checked_cell(map, parse_coord(a.from, "--from"), "start", a.map);
-    const CellId goal = checked_cell(map, parse_coord(a.to, "--to"), "goal", a.map);
-    if (const auto why = planner_unsupported(map, options)) throw UsageError(*why);
+    if (const auto why = path_query_problem(map, query)) throw UsageError(*why);
     std::optional<JumpTable> table;
-    GridPlannerOptions planner_opts = options;
-    planner_opts.query.partial_result = a.partial;
+    GridPlannerOptions options = query.planner_options();
     if (!a.jump_table.empty()) {
       if (options.algorithm != Algorithm::jps_plus) throw UsageError("--jump-table goes with --algorithm jps-plus");
-      planner_opts.jump_table = &table.emplace(JumpTable::load(a.jump_table, map));
+      options.jump_table = &table.emplace(JumpTable::load(a.jump_table, map));
     }
 
-    GridPlanner planner(map, planner_opts);
-    const Status st = search::run_within(planner.search(), start, goal, limit);
-    const SearchStats& stats = planner.stats();
-    const double time_us = stats.time_s * microseconds_per_second;
-    const bool partial = st.has(StatusDetail::partial_result);  // a failure's path to the cell nearest the goal
-    Path<CellId> smoothed;
-    if (a.smooth) smoothed.cost = smooth_path(planner.space(), planner.path().nodes, smoothed.nodes).cost;
-    const Path<CellId>& path = a.smooth ? smoothed : planner.path();  // what is printed
+    const GridPlanner planner(map, options);
+    const PathAnswer answer = answer_path_query(planner, query);
     if (a.search.json) {
-      nlohmann::json j;
-      j["status"] = to_string(st.state);
-      if (!st.succeeded()) j["reason"] = reason_name(st);
-      if (a.partial) j["partial"] = partial;
-      j["cost"] = st.succeeded() || partial ? nlohmann::json(path.cost) : nlohmann::json(nullptr);
-      if (a.smooth)
-        j["raw_cost"] = st.succeeded() || partial ? nlohmann::json(planner.path().cost) : nlohmann::json(nullptr);
-      j["steps"] = path.steps();
-      j["path"] = coords_json(map, path);
-      j["expanded"] = stats.expanded;
-      j["generated"] = stats.generated;
-      j["time_us"] = time_us;
-      std::cout << j.dump() << "\n";
+      std::string text;
+      append_path_answer_json(text, map, query, answer);
+      std::cout << text << "\n";
     } else {
-      std::cout << "status:   " << to_string(st.state);
-      if (!st.succeeded()) std::cout << ": " << failure_reason(st);
-      std::cout << "\n";
-      if (st.succeeded() || partial) {
-        std::cout << (partial ? "partial:  cost " : "cost:     ") << path.cost << "\nsteps:    " << path.steps() << "\n";
-        if (a.smooth) std::cout << "raw cost: " << planner.path().cost << " (" << planner.path().steps() << " steps)\n";
-      }
-      std::cout << "expanded: " << stats.expanded << "\ntime:     " << time_us << " us\n";
-      if (st.succeeded() || partial) {
-        std::cout << "path:    ";
-        for (const CellId c : path.nodes) {
-          const CellCoord p = map.coord(c);
-          std::cout << " (" << p.x << "," << p.y << ")";
-        }
-        std::cout << "\n";
-      }
+      print_path_answer(map, answer);
     }
-    replay(planner, start, goal, a.trace, {a.search.png, a.search.svg}, limit, a.smooth ? &smoothed.nodes : nullptr);
-    return st.succeeded() ? exit_ok : exit_not_found;
+    const CellId start = map.cell(query.from.x, query.from.y);
+    const CellId goal = map.cell(query.to.x, query.to.y);
+    replay(planner, start, goal, a.trace, {a.search.png, a.search.svg}, query.budget(),
+           answer.smoothed ? &answer.smoothed->nodes : nullptr);
+    return answer.status.succeeded() ? exit_ok : exit_not_found;
   });
 }
 

@@ -18,7 +18,7 @@ namespace waymark::cli {
 /// Options shared by every grid-search command.
 struct SearchArgs {
   std::string algorithm = "astar";
-  double weight = 1.5;
+  std::optional<double> weight;  ///< given or not (io::PathQuery: only wastar takes one; default 1.5)
   std::string heuristic;  ///< empty: the rule's default
   bool json = false;
   std::string png;  ///< picture of the path, when set
@@ -57,8 +57,13 @@ struct ScenArgs {
 };
 
 /// The planner options a grid command's --algorithm, --weight, --max-nodes and --heuristic ask
-/// for under `rule`, or UsageError (a heuristic that overestimates under the rule: a warning).
+/// for under `rule`, read by io::parse_path_query (the viewer's parser), or UsageError with its
+/// reason (a heuristic that overestimates under the rule: a warning on stderr).
 grid::GridPlannerOptions planner_options(const SearchArgs& args, grid::DiagonalRule rule);
+
+/// --weight, and --max-nodes with --max-cells, as every grid command has them.
+void add_weight_option(CLI::App* cmd, SearchArgs& args);
+void add_limit_options(CLI::App* cmd, SearchArgs& args);
 
 CLI::App* add_path_command(CLI::App& app, PathArgs& args);
 CLI::App* add_scen_command(CLI::App& app, ScenArgs& args);

@@ -4,6 +4,7 @@
 // directly. Not installed: it is the CLI's, not the library's.
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -13,6 +14,8 @@
 #include <vector>
 
 namespace waymark::web {
+
+class SessionStore;
 
 /// What one request may ask for. Every size is checked before anything is allocated for it.
 struct ApiLimits {
@@ -60,6 +63,8 @@ struct Response {
 };
 
 /// The API. const and thread-safe: the server calls it from its worker threads at once.
+/// handle() routes a request by the route table (src/web/api.cpp); each resource's handlers
+/// live in a file of their own (src/web/*_resource.cpp), matching the page's views.
 ///
 ///   GET  /api/maps             the bundled maps (DATA/maps/*.map) and the names the other
 ///                              requests accept (algorithms, heuristics, diagonal rules)
@@ -84,6 +89,10 @@ class Api {
   ~Api();
   Api(const Api&) = delete;
   Api& operator=(const Api&) = delete;
+
+  /// The bundled road graph and level GET /api/graph and /api/navmesh show without ?name=.
+  static constexpr const char* default_graph = "oldenburg";
+  static constexpr const char* default_level = "nav_test";
 
   [[nodiscard]] Response handle(const Request& request) const;
 
@@ -122,11 +131,7 @@ class Api {
   mutable std::mutex levels_mutex_;
   mutable std::map<std::string, std::shared_ptr<const Level>> levels_;
 
-  struct Session;  ///< one live simulation
-  [[nodiscard]] std::shared_ptr<Session> session(std::uint64_t id) const;
-  mutable std::mutex sessions_mutex_;
-  mutable std::map<std::uint64_t, std::shared_ptr<Session>> sessions_;
-  mutable std::uint64_t next_session_ = 1;
+  std::unique_ptr<SessionStore> sessions_;  ///< the live simulations (src/web/session_store.hpp)
 };
 
 }  // namespace waymark::web

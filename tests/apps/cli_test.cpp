@@ -131,8 +131,13 @@ TEST(Cli, PathJsonHasTheDocumentedShape) {
   ASSERT_EQ(j["path"].size(), 4u);
   EXPECT_EQ(j["path"][0], nlohmann::json::array({19, 26}));
   EXPECT_EQ(j["path"][3], nlohmann::json::array({19, 29}));
-  EXPECT_GT(j["expanded"].get<int>(), 0);
-  EXPECT_TRUE(j["time_us"].is_number());
+  EXPECT_GT(j["stats"]["expanded"].get<int>(), 0);
+  EXPECT_TRUE(j["stats"]["time_us"].is_number());
+  EXPECT_EQ(j["algorithm"], "astar");
+  EXPECT_EQ(j["partial"], false);
+  EXPECT_TRUE(j["smoothed"].is_null());
+  EXPECT_EQ(j["stats"]["steps"], 3);
+  EXPECT_TRUE(j["warnings"].empty());
 }
 
 /// The lines of a --trace file, parsed.
@@ -162,7 +167,7 @@ TEST(Cli, PathTraceWritesEveryEventAsJsonLines) {
     EXPECT_EQ(events.front()["goal"], nlohmann::json::array({35, 7}));
     EXPECT_EQ(events.back()["event"], "end");
     EXPECT_EQ(events.back()["status"], "success");
-    EXPECT_EQ(count_events(events, "expand"), j["expanded"].get<std::size_t>());
+    EXPECT_EQ(count_events(events, "expand"), j["stats"]["expanded"].get<std::size_t>());
     EXPECT_EQ(count_events(events, "goal"), 1u);
     const auto goal = std::find_if(events.begin(), events.end(), [](const nlohmann::json& e) { return e["event"] == "goal"; });
     EXPECT_EQ((*goal)["node"], nlohmann::json::array({35, 7}));
@@ -225,12 +230,13 @@ TEST(Cli, BadInputExitsTwoWithAReason) {
            {"path --map /nonexistent.map --from 0,0 --to 1,1", "cannot open file"},
            {"path --map " + bad + " --from 0,0 --to 1,1", "bad.map:5: bad cell character 'x'"},
            {"path --map " + arena + " --from 99,0 --to 1,1", "outside"},
-           {"path --map " + arena + " --from 0,0 --to 19,29", "start (0,0) is blocked"},
-           {"path --map " + arena + " --from 19,26 --to 0,0", "goal (0,0) is blocked"},
+           {"path --map " + arena + " --from 0,0 --to 19,29", "from (0,0) is blocked"},
+           {"path --map " + arena + " --from 19,26 --to 0,0", "to (0,0) is blocked"},
            {"path --map " + arena + " --from '1;2' --to 19,29", "must be X,Y"},
            {"path --map " + arena + " --from 19,26 --to 19,29 -a quantum", "unknown algorithm"},
            {"path --map " + arena + " --from 19,26 --to 19,29 --diagonal sometimes", "unknown diagonal rule"},
-           {"path --map " + arena + " --from 19,26 --to 19,29 -a wastar -w 0.5", "--weight"},
+           {"path --map " + arena + " --from 19,26 --to 19,29 -a wastar -w 0.5", "weight must be a number from 1 to 1000000, got '0.5'"},
+           {"path --map " + arena + " --from 19,26 --to 19,29 -a astar -w 2", "astar takes no weight (it is for wastar)"},
            {"path --map " + arena + " --from 19,26", "--to is required"},
            {"scen /nonexistent.map.scen", "cannot open file"},
            {"nonsense", ""},
@@ -261,7 +267,7 @@ TEST(Cli, PathPartialPrintsThePathToTheCellNearestTheGoalAndWhyItStopped) {
   EXPECT_EQ(r.exit_code, 1) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["reason"], "unreachable");
-  EXPECT_FALSE(j.contains("partial"));
+  EXPECT_EQ(j["partial"], false);
   EXPECT_TRUE(j["cost"].is_null());
   EXPECT_TRUE(j["path"].empty());
   // The goal is walled in: the nearest cells reached (h = 2) are (58,60) and (60,58), both
@@ -277,7 +283,7 @@ TEST(Cli, PathPartialPrintsThePathToTheCellNearestTheGoalAndWhyItStopped) {
   const auto end = j["path"].back();
   EXPECT_TRUE(end == nlohmann::json::parse("[58,60]") || end == nlohmann::json::parse("[60,58]")) << end;
   EXPECT_NEAR(j["cost"].get<double>(), 57 * std::sqrt(2.0) + 2, 1e-9);
-  EXPECT_EQ(j["steps"].get<std::size_t>() + 1, j["path"].size());
+  EXPECT_EQ(j["stats"]["steps"].get<std::size_t>() + 1, j["path"].size());
   // Budgets: the reason names the limit; the partial path still starts at the start.
   for (const auto& [limit, reason] : {std::pair<std::string, std::string>{"--max-nodes 50", "out-of-nodes"},
                                       {"--time-limit 0.000001", "time-limit"}}) {
@@ -310,10 +316,10 @@ TEST(Cli, HostileOptionsAndFilesGetOneLineAndExitTwo) {
            {"nosuch", "waymark: unknown command 'nosuch' (expected path, batch, scen, jps-table, graph, puzzle, navmesh, regions, visibility, simulate, render or serve)"},
            {"", "waymark: a command is required"},
            {"scen " + scen + " --sample-every 0", "waymark: --sample-every must be an integer from 1 to"},
-           {path + "--max-nodes -5", "waymark: --max-nodes must be an integer from 1 to"},
-           {path + "--max-nodes 0", "waymark: --max-nodes must be an integer from 1 to"},
+           {path + "--max-nodes -5", "waymark: max_nodes must be a whole number from 1 to"},
+           {path + "--max-nodes 0", "waymark: max_nodes must be a whole number from 1 to"},
            {path + "--max-cells 0", "waymark: --max-cells must be an integer from 1 to"},
-           {path + "--time-limit -1", "waymark: --time-limit must be a number of seconds"},
+           {path + "--time-limit -1", "waymark: time_limit must be a number of seconds"},
            {"path --map " + arena + " --from 19,26 --to 19,29 --max-cells 100", "more than the limit of 100"},
            {"graph --gr " + rome + " -a alt --landmarks 0 --from 1 --to 2", "waymark: --landmarks must be an integer from 1"},
            {"graph --gr " + temp_file("huge.gr", "p sp 4000000000 0\n") + " --from 1 --to 2",
@@ -1002,21 +1008,23 @@ TEST(Cli, PathSmoothPrintsWaypointsTheirCostAndTheRawCost) {
   CliRun r = run("path --map " + open + " --from 0,0 --to 9,4 --json --smooth");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["path"], nlohmann::json::parse("[[0,0],[9,4]]"));  // in sight: one segment
-  EXPECT_NEAR(j["cost"].get<double>(), std::sqrt(97.0), 1e-12);
-  EXPECT_NEAR(j["raw_cost"].get<double>(), 5 + 4 * std::sqrt(2.0), 1e-12);
+  EXPECT_EQ(j["smoothed"]["path"], nlohmann::json::parse("[[0,0],[9,4]]"));  // in sight: one segment
+  EXPECT_NEAR(j["smoothed"]["cost"].get<double>(), std::sqrt(97.0), 1e-12);
+  EXPECT_NEAR(j["smoothed"]["length"].get<double>(), std::sqrt(97.0), 1e-12);
+  EXPECT_NEAR(j["cost"].get<double>(), 5 + 4 * std::sqrt(2.0), 1e-12);  // the search's
   // Theta* finds the straight line itself; smoothing keeps it.
   r = run("path --map " + open + " --from 0,0 --to 9,4 --json -a theta --smooth");
   j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["smoothed"]["path"].size(), 2u);
   EXPECT_EQ(j["path"].size(), 2u);
-  EXPECT_NEAR(j["raw_cost"].get<double>(), std::sqrt(97.0), 1e-12);
+  EXPECT_NEAR(j["cost"].get<double>(), std::sqrt(97.0), 1e-12);
   // Around obstacles: the waypoints keep the ends and the cost never exceeds the raw one.
   r = run("path --map " + data + "/maps/arena.map --from 3,1 --to 35,7 --json --smooth --diagonal never");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["path"].front(), nlohmann::json::array({3, 1}));
-  EXPECT_EQ(j["path"].back(), nlohmann::json::array({35, 7}));
-  EXPECT_LT(j["cost"].get<double>(), j["raw_cost"].get<double>());
+  EXPECT_EQ(j["smoothed"]["path"].front(), nlohmann::json::array({3, 1}));
+  EXPECT_EQ(j["smoothed"]["path"].back(), nlohmann::json::array({35, 7}));
+  EXPECT_LT(j["smoothed"]["cost"].get<double>(), j["cost"].get<double>());
   r = run("path --map " + data + "/maps/arena.map --from 3,1 --to 35,7 --smooth");
   EXPECT_NE(r.out.find("raw cost: "), std::string::npos) << r.out;
   EXPECT_EQ(run("path --map " + data + "/maps/arena.map --from 3,1 --to 35,7 -a theta").exit_code, 0);
@@ -1035,7 +1043,9 @@ TEST(Cli, ThetaRefusesAHeuristicAndAWeightItWouldIgnore) {
   EXPECT_NE(r.out.find("theta always uses the euclidean heuristic"), std::string::npos) << r.out;
   r = run(theta + " --weight 2");
   EXPECT_EQ(r.exit_code, 2) << r.out;
-  EXPECT_NE(r.out.find("theta takes no --weight"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("theta takes no weight (it is for wastar)"), std::string::npos) << r.out;
+  r = run(theta + " --weight 1.5");  // the default given is still a weight theta would ignore
+  EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_EQ(run(theta + " --heuristic euclidean").exit_code, 0);
 }
 

@@ -190,7 +190,8 @@ export class GridView {
       algorithm,
       diagonal: this.$('grid-diagonal').value,
       heuristic: this.$('grid-heuristic').value || undefined,
-      weight: Number.isFinite(weight) ? weight : 1,
+      // Only wastar takes a weight (the API refuses one elsewhere); 1.5 is its default.
+      weight: algorithm === 'wastar' && Number.isFinite(weight) ? weight : undefined,
       smooth: this.$('grid-smooth').checked,
       terrain: this.$('grid-terrain').checked,
       trace: true,
@@ -354,7 +355,7 @@ export class GridView {
       ['status', 'status', r.reason ? `${r.status} (${r.reason})` : r.status],
       ['expanded', 'expanded', r.stats.expanded],
       ['cost', 'cost', cost === null ? '–' : cost.toFixed(3)],
-      ['length', 'path length', r.stats.length.toFixed(3)],
+      ['length', 'path length', (r.smoothed ? r.smoothed.length : r.stats.length).toFixed(3)],
       ['steps', 'steps', r.stats.steps],
       ['time', 'time', `${r.stats.time_us.toFixed(1)} µs`],
       ['events', 'events', `${replay.events.length}${r.events_truncated ? ' (truncated)' : ''}`],

@@ -1,0 +1,135 @@
+// The roads resource: the bundled road graph (GET /api/graph) and one road query by several
+// algorithms (POST /api/route).
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "waymark/graph/graph_planner.hpp"
+#include "waymark/io/graph_loaders.hpp"
+#include "web/request.hpp"
+
+namespace waymark::web {
+
+/// The bundled road graph the viewer draws: Oldenburg (DATA/roads/OL.cnode.txt and
+/// OL.cedge.txt, with coordinates), and one planner per algorithm, preprocessing built once.
+struct Api::Roads {
+  static constexpr const char* name = Api::default_graph;
+  static constexpr std::array algorithms{graph::Algorithm::dijkstra, graph::Algorithm::bidijkstra, graph::Algorithm::astar,
+                                         graph::Algorithm::alt, graph::Algorithm::ch};
+  io::LoadedGraph loaded;
+  std::vector<std::unique_ptr<graph::GraphPlanner>> planners;  ///< by index in `algorithms`
+  std::string picture;  ///< GET /api/graph's answer, made once
+};
+
+const Api::Roads& Api::roads() const {
+  std::call_once(roads_once_, [&] {
+    auto roads = std::make_shared<Roads>();
+    roads->loaded = io::load_node_edge_lists((data_dir_ / "roads" / "OL.cnode.txt").string(),
+                                             (data_dir_ / "roads" / "OL.cedge.txt").string());
+    const graph::Graph& g = roads->loaded.graph;
+    for (const graph::Algorithm a : Roads::algorithms) {
+      graph::GraphPlannerOptions options;
+      options.algorithm = a;
+      roads->planners.push_back(std::make_unique<graph::GraphPlanner>(g, options));
+    }
+    json vertices = json::array();
+    for (std::size_t i = 0; i < g.node_count(); ++i) {
+      const Vec3 p = g.position(g.node_at(i));
+      vertices.push_back({p.x, p.y});
+    }
+    json edges = json::array();
+    for (std::size_t i = 0; i < g.node_count(); ++i) {
+      const VertexId v = g.node_at(i);
+      for (const VertexId w : g.targets(v))
+        if (v.value < w.value) edges.push_back({v.value, w.value});  // undirected: each edge once
+    }
+    roads->picture = text_of(json{{"name", Roads::name}, {"vertices", vertices}, {"edges", edges}});
+    roads_ = std::move(roads);
+  });
+  return *roads_;
+}
+
+Response Api::graph(std::string_view name) const {
+  return guarded([&] {
+    if (name != Roads::name) throw ApiError(http_not_found, "no bundled graph \"" + std::string(name) + "\" (oldenburg)");
+    return Response{http_ok, roads().picture};
+  });
+}
+
+namespace {
+
+/// Keeps the vertices a search settled (its expand events), in order, up to a limit.
+class SettledVertices final : public search::EventSink<VertexId> {
+ public:
+  explicit SettledVertices(std::size_t limit) : limit_(limit) {}
+  void on_event(const search::Event<VertexId>& e) override {
+    if (e.kind != search::EventKind::expand) return;
+    if (settled.size() == limit_) {
+      truncated = true;
+      return;
+    }
+    settled.push_back(e.node.value);
+  }
+  std::vector<std::uint32_t> settled;
+  bool truncated = false;
+
+ private:
+  std::size_t limit_;
+};
+
+}  // namespace
+
+Response Api::route(std::string_view body) const {
+  return guarded([&] {
+    const json request = request_object(body, limits_);
+    const std::string name = text_field(request, "graph", Roads::name);
+    if (name != Roads::name) throw ApiError(http_not_found, "no bundled graph \"" + name + "\" (oldenburg)");
+    const Roads& r = roads();
+    const int last = static_cast<int>(r.loaded.graph.node_count()) - 1;
+    const VertexId from{static_cast<std::uint32_t>(whole_number(field(request, "from"), 0, last, "\"from\""))};
+    const VertexId to{static_cast<std::uint32_t>(whole_number(field(request, "to"), 0, last, "\"to\""))};
+    std::vector<std::size_t> chosen;
+    if (const auto it = request.find("algorithms"); it != request.end() && !it->is_null()) {
+      if (!it->is_array() || it->empty()) throw ApiError(http_bad_request, "\"algorithms\" must be a non-empty array of names");
+      for (const json& a : *it) {
+        const auto alg = a.is_string() ? graph::parse_algorithm(a.get<std::string>()) : std::nullopt;
+        const auto at = alg ? std::find(Roads::algorithms.begin(), Roads::algorithms.end(), *alg) : Roads::algorithms.end();
+        if (at == Roads::algorithms.end())
+          throw ApiError(http_bad_request, "\"algorithms\" takes dijkstra, bidijkstra, astar, alt and ch");
+        chosen.push_back(static_cast<std::size_t>(at - Roads::algorithms.begin()));
+      }
+    } else {
+      for (std::size_t i = 0; i < Roads::algorithms.size(); ++i) chosen.push_back(i);
+    }
+    json results = json::array();
+    for (const std::size_t i : chosen) {
+      const graph::GraphPlanner& planner = *r.planners[i];
+      // Timed without events, then once more recording the settled vertices.
+      search::SearchHandle<VertexId> timed = planner.make_search();
+      const Status st = search::run_within(timed, from, to, time_budget(limits_.max_query_seconds));
+      SettledVertices settled(limits_.max_events);
+      search::QueryOptions<VertexId> traced;
+      traced.events = &settled;
+      search::SearchHandle<VertexId> replay = planner.make_search(traced);
+      search::run_within(replay, from, to, time_budget(limits_.max_query_seconds));
+      json path = json::array();
+      for (const VertexId v : timed.path().nodes) path.push_back(v.value);
+      json result = {{"algorithm", graph::to_string(Roads::algorithms[i])},
+                     {"cost", st.succeeded() ? json(timed.path().cost) : json(nullptr)},
+                     {"path", path},
+                     {"settled", settled.settled},
+                     {"settled_truncated", settled.truncated},
+                     {"expanded", timed.stats().expanded},
+                     {"time_us", timed.stats().time_s * microseconds_per_second}};
+      put_status(result, st);
+      results.push_back(std::move(result));
+    }
+    return Response{http_ok, text_of(json{{"graph", Roads::name}, {"from", from.value}, {"to", to.value}, {"results", results}})};
+  });
+}
+
+}  // namespace waymark::web
