@@ -139,9 +139,8 @@ foreach(page IN LISTS pages)
     else()
       # A fragment: the includes at file scope, everything else in a function, lines kept.
       string(REGEX REPLACE "(^|\n)[ \t]*#[ \t]*include[^\n]*" "\\1" statements "${body}")
-      set(source "// ${where} (a fragment)\n${own_includes}${page_includes}"
-                 "[[maybe_unused]] static void doc_fragment() {\n${location}${statements}}\nint main() {}\n")
-      string(JOIN "" source ${source})
+      string(CONCAT source "// ${where} (a fragment)\n${own_includes}${page_includes}"
+             "[[maybe_unused]] static void doc_fragment() {\n${location}${statements}}\nint main() {}\n")
       set(extra_options "-Wno-unused")
     endif()
     string(APPEND page_includes "${own_includes}")

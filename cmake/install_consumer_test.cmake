@@ -220,8 +220,7 @@ if(RECAST)
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
   const waymark::navmesh::NavMesh mesh = waymark::recast::build_nav_mesh(waymark::io::load_obj(argv[1]));
-  std::printf("%zu polygons
-", mesh.poly_count());
+  std::printf("%zu polygons\n", mesh.poly_count());
   return mesh.poly_count() > 0 ? 0 : 1;
 }
 ]=])
