@@ -7,8 +7,11 @@
 #     CLI11, nlohmann_json and PkgConfig made unfindable, and runs it on data/maps/arena.map;
 #  4. with render: find_package(waymark REQUIRED COMPONENTS render) and a program linking
 #     waymark::render (so cairo comes through the config file);
-#  5. compiles quickstart.cpp with `pkg-config --cflags --libs waymark` and runs it.
-# Inputs (-D): SOURCE_DIR BUILD_DIR WORK_DIR CONFIG GENERATOR CXX PKG_CONFIG VERSION RENDER APPS.
+#  5. compiles quickstart.cpp with `pkg-config --cflags --libs waymark` and runs it; with
+#     recast (render), compiles and runs a program with `pkg-config ... waymark-recast`
+#     (`waymark-render`).
+# Inputs (-D): SOURCE_DIR BUILD_DIR WORK_DIR CONFIG GENERATOR CXX PKG_CONFIG VERSION RENDER
+# RECAST APPS.
 cmake_minimum_required(VERSION 3.21)
 
 foreach(var SOURCE_DIR BUILD_DIR WORK_DIR CXX VERSION)
@@ -63,7 +66,14 @@ foreach(f waymarkConfigVersion.cmake waymarkTargets.cmake)
     fail("${cmake_dir}/${f} not installed")
   endif()
 endforeach()
-foreach(f pkgconfig/waymark.pc libwaymark_core.a libwaymark_scenario.a)
+set(installed_libs pkgconfig/waymark.pc libwaymark_core.a libwaymark_scenario.a)
+if(RECAST)
+  list(APPEND installed_libs pkgconfig/waymark-recast.pc libwaymark_recast.a)
+endif()
+if(RENDER)
+  list(APPEND installed_libs pkgconfig/waymark-render.pc libwaymark_render.a)
+endif()
+foreach(f IN LISTS installed_libs)
   if(NOT EXISTS ${libdir}/${f})
     fail("${libdir}/${f} not installed")
   endif()
@@ -187,4 +197,43 @@ run("compile the quickstart with pkg-config"
     COMMAND ${CXX} -std=${pc_std} -O2 ${SOURCE_DIR}/examples/quickstart/quickstart.cpp -o ${pc_program} ${pc_flags})
 run("run the quickstart (pkg-config build)" COMMAND ${pc_program} ${map} OUTPUT out)
 message(STATUS "  ${out}")
+
+# The components' .pc files: each program built with its component's flags alone.
+function(pkg_config_program component source program)
+  run("pkg-config version of waymark-${component}" COMMAND ${PKG_CONFIG} --modversion waymark-${component} OUTPUT v)
+  string(STRIP "${v}" v)
+  if(NOT v STREQUAL VERSION)
+    fail("pkg-config --modversion waymark-${component} says '${v}', the project is ${VERSION}")
+  endif()
+  run("pkg-config flags of waymark-${component}" COMMAND ${PKG_CONFIG} --cflags --libs waymark-${component} OUTPUT flags)
+  string(STRIP "${flags}" flags)
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  run("compile a waymark-${component} program with pkg-config"
+      COMMAND ${CXX} -std=${pc_std} -O1 ${source} -o ${program} ${flags})
+endfunction()
+if(RECAST)
+  set(recast_src ${WORK_DIR}/recast-consumer.cpp)
+  file(WRITE ${recast_src} [=[
+#include <cstdio>
+#include "waymark/io/obj.hpp"
+#include "waymark/recast/recast_build.hpp"
+int main(int argc, char** argv) {
+  if (argc != 2) return 2;
+  const waymark::navmesh::NavMesh mesh = waymark::recast::build_nav_mesh(waymark::io::load_obj(argv[1]));
+  std::printf("%zu polygons\n", mesh.poly_count());
+  return mesh.poly_count() > 0 ? 0 : 1;
+}
+]=])
+  pkg_config_program(recast ${recast_src} ${WORK_DIR}/recast-pkg-config)
+  run("run the recast program (pkg-config build)"
+      COMMAND ${WORK_DIR}/recast-pkg-config ${SOURCE_DIR}/data/meshes/nav_test.obj OUTPUT out)
+  message(STATUS "  ${out}")
+endif()
+if(RENDER)
+  pkg_config_program(render ${render_src}/main.cpp ${WORK_DIR}/render-pkg-config)
+  run("run the render program (pkg-config build)" COMMAND ${WORK_DIR}/render-pkg-config ${map} ${WORK_DIR}/arena-pc.png)
+  if(NOT EXISTS ${WORK_DIR}/arena-pc.png)
+    fail("the render program built with pkg-config wrote no ${WORK_DIR}/arena-pc.png")
+  endif()
+endif()
 message(STATUS "install_consumer: all checks passed")

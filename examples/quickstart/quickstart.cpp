@@ -1,7 +1,8 @@
 // waymark in one page: load a Moving AI map, plan a path, spread a search over frames, watch
 // its events, edit the map, and hand the path to movement code in world units.
 //
-//   quickstart [MAP]      (default: the arena map bundled with waymark)
+//   quickstart [MAP]      (default: data/maps/arena.map, bundled with waymark: run it from
+//                          waymark's source directory, or name a map)
 //
 // Exits 1 with a message when a step does not do what the comments say.
 #include <chrono>
@@ -14,13 +15,9 @@
 #include "waymark/io/movingai.hpp"
 #include "waymark/search/events.hpp"
 
-#ifndef WAYMARK_QUICKSTART_MAP
-#define WAYMARK_QUICKSTART_MAP "arena.map"
-#endif
-
 int main(int argc, char** argv) try {
   using namespace waymark;
-  const char* path = argc > 1 ? argv[1] : WAYMARK_QUICKSTART_MAP;
+  const char* path = argc > 1 ? argv[1] : "data/maps/arena.map";
   grid::GridMap map = io::load_movingai_map(path);  // throws LoadError (file:line: reason)
 
   // A planner holds what searches share (move masks); one per map, shared by every agent.

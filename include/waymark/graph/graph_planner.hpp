@@ -47,7 +47,7 @@ inline constexpr EnumNames<Algorithm, 6> algorithm_names{{
 struct GraphPlannerOptions {
   Algorithm algorithm = Algorithm::dijkstra;
   /// alt / ch / table: a file written by save_preprocessing() to load instead of building.
-  std::string load_from;
+  std::string load_from{};
   /// alt / ch / table: read the preprocessing from this stream instead (load_from, if set,
   /// names it in errors). It is read in the constructor only.
   std::istream* load_stream = nullptr;
