@@ -84,18 +84,20 @@ void run_rectangle_set(const RectangleSet& set, std::uint32_t seed) {
     graph_build_s += cpu_seconds() - b0;
     visibility::VisibilityQuery esp_query(graph);
     GridPlanner a_planner(map, {.algorithm = Algorithm::astar, .diagonal = rule});
+    search::SearchHandle<CellId> a_planner_search = a_planner.make_search();
     GridPlanner t_planner(map, {.algorithm = Algorithm::theta, .diagonal = rule});
+    search::SearchHandle<CellId> t_planner_search = t_planner.make_search();
     std::uniform_int_distribution<std::uint32_t> pick(0, static_cast<std::uint32_t>(map.cell_count() - 1));
     for (int q = 0; q < set.queries_per_map;) {
       const CellId s{pick(rng)}, g{pick(rng)};
       if (!map.passable(s) || !map.passable(g) || s == g) continue;
       ++q;
       const double t0 = cpu_seconds();
-      const bool a_ok = a_planner.plan(s, g).succeeded();
+      const bool a_ok = a_planner_search.run(s, g).succeeded();
       const double t1 = cpu_seconds();
-      const SmoothingResult sm = smooth_path(a_planner.space(), a_planner.path().nodes, smooth_out);
+      const SmoothingResult sm = smooth_path(a_planner.space(), a_planner_search.path().nodes, smooth_out);
       const double t2 = cpu_seconds();
-      const bool t_ok = t_planner.plan(s, g).succeeded();
+      const bool t_ok = t_planner_search.run(s, g).succeeded();
       const double t3 = cpu_seconds();
       const bool e_ok = esp_query.find_path(map.cell_center(s), map.cell_center(g)).succeeded();
       const double t4 = cpu_seconds();
@@ -106,25 +108,25 @@ void run_rectangle_set(const RectangleSet& set, std::uint32_t seed) {
       }
       ++queries;
       const double shortest = esp_query.path().length;
-      astar.ratio_sum += a_planner.path().cost / shortest;
+      astar.ratio_sum += a_planner_search.path().cost / shortest;
       astar.time_s += t1 - t0;
-      astar.waypoints += a_planner.path().nodes.size();
-      astar.expanded += a_planner.stats().expanded;
+      astar.waypoints += a_planner_search.path().nodes.size();
+      astar.expanded += a_planner_search.stats().expanded;
       smoothed.ratio_sum += sm.cost / shortest;
       smoothed.time_s += t2 - t0;
       smoothed.waypoints += smooth_out.size();
-      smoothed.expanded += a_planner.stats().expanded;
+      smoothed.expanded += a_planner_search.stats().expanded;
       smoothing_s += t2 - t1;
-      theta.ratio_sum += t_planner.path().cost / shortest;
+      theta.ratio_sum += t_planner_search.path().cost / shortest;
       theta.time_s += t3 - t2;
-      theta.waypoints += t_planner.path().nodes.size();
-      theta.expanded += t_planner.stats().expanded;
-      theta.reopened += t_planner.stats().reopened;
+      theta.waypoints += t_planner_search.path().nodes.size();
+      theta.expanded += t_planner_search.stats().expanded;
+      theta.reopened += t_planner_search.stats().reopened;
       esp.ratio_sum += 1;
       esp.time_s += t4 - t3;
       esp.waypoints += esp_query.path().points.size();
       esp.expanded += esp_query.stats().expanded;
-      if (t_planner.path().cost < shortest * (1 - 1e-9)) ++below_esp;  // would be a bug
+      if (t_planner_search.path().cost < shortest * (1 - 1e-9)) ++below_esp;  // would be a bug
     }
   }
   const auto n = static_cast<double>(queries == 0 ? 1 : queries);
@@ -188,6 +190,7 @@ int main(int argc, char** argv) {
     const io::Scenario scen = io::load_movingai_scenario(file);
     std::map<std::string, std::unique_ptr<GridMap>> maps;
     std::unique_ptr<GridPlanner> a_planner, t_planner;
+    search::SearchHandle<CellId> a_search, t_search;
     std::string current;
     for (const io::ScenarioQuery& q : scen.queries) {
       if (index++ % sample_every != 0 || q.optimal <= 0) continue;
@@ -197,16 +200,18 @@ int main(int argc, char** argv) {
         if (!m) m = std::make_unique<GridMap>(io::load_movingai_map(path));
         a_planner = std::make_unique<GridPlanner>(*m, GridPlannerOptions{.algorithm = Algorithm::astar, .diagonal = rule});
         t_planner = std::make_unique<GridPlanner>(*m, GridPlannerOptions{.algorithm = Algorithm::theta, .diagonal = rule});
+        a_search = a_planner->make_search();
+        t_search = t_planner->make_search();
         current = path;
       }
       const GridMap& map = *maps[current];
       const CellId s = map.cell(q.start.x, q.start.y), g = map.cell(q.goal.x, q.goal.y);
       const double t0 = cpu_seconds();
-      const bool a_ok = a_planner->plan(s, g).succeeded();
+      const bool a_ok = a_search.run(s, g).succeeded();
       const double t1 = cpu_seconds();
-      const SmoothingResult sm = smooth_path(a_planner->space(), a_planner->path().nodes, smooth_out);
+      const SmoothingResult sm = smooth_path(a_planner->space(), a_search.path().nodes, smooth_out);
       const double t2 = cpu_seconds();
-      const bool t_ok = t_planner->plan(s, g).succeeded();
+      const bool t_ok = t_search.run(s, g).succeeded();
       const double t3 = cpu_seconds();
       const double a_s = t1 - t0, s_s = t2 - t1, t_s = t3 - t2;
       if (!a_ok || !t_ok) {
@@ -214,23 +219,23 @@ int main(int argc, char** argv) {
         return 1;
       }
       ++queries;
-      astar.ratio_sum += a_planner->path().cost / q.optimal;
+      astar.ratio_sum += a_search.path().cost / q.optimal;
       astar.time_s += a_s;
-      astar.waypoints += a_planner->path().nodes.size();
-      astar.expanded += a_planner->stats().expanded;
-      astar.reopened += a_planner->stats().reopened;
-      smoothed.expanded += a_planner->stats().expanded;
+      astar.waypoints += a_search.path().nodes.size();
+      astar.expanded += a_search.stats().expanded;
+      astar.reopened += a_search.stats().reopened;
+      smoothed.expanded += a_search.stats().expanded;
       smoothed.ratio_sum += sm.cost / q.optimal;
       smoothed.time_s += a_s + s_s;
       smoothing_s += s_s;
       smoothed.waypoints += smooth_out.size();
-      theta.ratio_sum += t_planner->path().cost / q.optimal;
+      theta.ratio_sum += t_search.path().cost / q.optimal;
       theta.time_s += t_s;
-      theta.waypoints += t_planner->path().nodes.size();
-      theta.expanded += t_planner->stats().expanded;
-      theta.reopened += t_planner->stats().reopened;
-      if (t_planner->path().cost < sm.cost - 1e-9) ++theta_below_smoothed;
-      if (t_planner->path().cost > sm.cost + 1e-9) ++theta_above_smoothed;
+      theta.waypoints += t_search.path().nodes.size();
+      theta.expanded += t_search.stats().expanded;
+      theta.reopened += t_search.stats().reopened;
+      if (t_search.path().cost < sm.cost - 1e-9) ++theta_below_smoothed;
+      if (t_search.path().cost > sm.cost + 1e-9) ++theta_above_smoothed;
     }
   }
   const nlohmann::json j = {{"set", name},

@@ -113,14 +113,15 @@ nlohmann::ordered_json run_algorithm(const Graph& g, Algorithm a, const std::vec
   options.algorithm = a;
   const waymark::Stopwatch setup;
   waymark::graph::GraphPlanner planner(g, options);
+  waymark::search::SearchHandle<waymark::VertexId> planner_search = planner.make_search();
   const double setup_s = setup.seconds();
   double time_s = 0;
   std::uint64_t expanded = 0, equal = 0;
   for (std::size_t i = 0; i < queries.size(); ++i) {
-    const waymark::Status st = planner.plan(queries[i].from, queries[i].to);
-    time_s += planner.time_s();
-    expanded += planner.expanded();
-    const Cost found = st.succeeded() ? planner.path().cost : waymark::infinite_cost;
+    const waymark::Status st = planner_search.run(queries[i].from, queries[i].to);
+    time_s += planner_search.stats().time_s;
+    expanded += planner_search.stats().expanded;
+    const Cost found = st.succeeded() ? planner_search.path().cost : waymark::infinite_cost;
     equal += same_distance(found, ref.distance[i]) ? 1 : 0;
   }
   const auto n = static_cast<double>(queries.size());

@@ -76,13 +76,14 @@ struct Bench {
 double micros(Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
 
 /// One re-plan of both on the map as it is now; adds it to `row`.
-void measure(Bench& b, const std::string& row, DStarLite& d, GridPlanner& astar, CellId agent, CellId goal) {
+void measure(Bench& b, const std::string& row, DStarLite& d, GridPlanner& planner, search::SearchHandle<CellId>& astar,
+             CellId agent, CellId goal) {
   auto t0 = Clock::now();
   d.move_start(agent);
   const Status ds = d.replan();
   auto t1 = Clock::now();
-  if (astar.stale()) astar.sync();
-  const Status as = astar.plan(agent, goal);
+  if (planner.stale()) planner.sync();
+  const Status as = astar.run(agent, goal);
   auto t2 = Clock::now();
   ++b.measured;
   if (ds.succeeded() != as.succeeded() ||
@@ -91,7 +92,7 @@ void measure(Bench& b, const std::string& row, DStarLite& d, GridPlanner& astar,
     ++b.cost_mismatches;
     std::fprintf(stderr, "mismatch in %s: D* Lite %s %.9f (restarts %llu), A* %s %.9f\n", row.c_str(),
                  describe(ds).c_str(), d.path().cost, static_cast<unsigned long long>(d.restarts()),
-                 to_string(as).c_str(), astar.path().cost);
+                 describe(as).c_str(), astar.path().cost);
   }
   b.row(row).add(micros(t1 - t0), micros(t2 - t1), d.stats().expanded, astar.stats().expanded);
 }
@@ -123,29 +124,30 @@ void set_all(GridMap& map, const std::vector<CellCoord>& cells, bool passable) {
 void run_query(Bench& b, GridMap& map, CellId start, CellId goal, std::mt19937& rng) {
   DStarLite d(map);
   GridPlanner astar(map);
+  search::SearchHandle<CellId> astar_search = astar.make_search();
   {
     auto t0 = Clock::now();
     const Status ds = d.plan(start, goal);
     auto t1 = Clock::now();
-    const Status as = astar.plan(start, goal);
+    const Status as = astar_search.run(start, goal);
     auto t2 = Clock::now();
     if (!ds.succeeded() || !as.succeeded()) return;
-    b.row("first plan (cold)").add(micros(t1 - t0), micros(t2 - t1), d.stats().expanded, astar.stats().expanded);
+    b.row("first plan (cold)").add(micros(t1 - t0), micros(t2 - t1), d.stats().expanded, astar_search.stats().expanded);
   }
   {
     // Again, warm: what a goal move costs D* Lite (its search is rooted at the goal).
     auto t0 = Clock::now();
     d.plan(start, goal);
     auto t1 = Clock::now();
-    astar.plan(start, goal);
+    astar_search.run(start, goal);
     auto t2 = Clock::now();
-    b.row("new goal (plan again, warm)").add(micros(t1 - t0), micros(t2 - t1), d.stats().expanded, astar.stats().expanded);
+    b.row("new goal (plan again, warm)").add(micros(t1 - t0), micros(t2 - t1), d.stats().expanded, astar_search.stats().expanded);
   }
   // The agent walks: a re-plan per step, nothing edited.
   CellId agent = start;
   for (int s = 0; s < walk_steps && d.path().nodes.size() > 1; ++s) {
     agent = d.path().nodes[1];
-    measure(b, "walk (no edit)", d, astar, agent, goal);
+    measure(b, "walk (no edit)", d, astar, astar_search, agent, goal);
   }
   for (const int k : batch_sizes) {
     for (const double at : anchors) {
@@ -155,16 +157,16 @@ void run_query(Bench& b, GridMap& map, CellId start, CellId goal, std::mt19937& 
       const std::vector<CellCoord> cells = test::blob(map, centre, k, agent, goal);
       const std::string where = at < 0.3 ? "near agent" : at < 0.7 ? "mid path" : "near goal";
       set_all(map, cells, false);
-      measure(b, "block " + where + " k=" + std::to_string(k), d, astar, agent, goal);
+      measure(b, "block " + where + " k=" + std::to_string(k), d, astar, astar_search, agent, goal);
       set_all(map, cells, true);
-      measure(b, "reopen " + where + " k=" + std::to_string(k), d, astar, agent, goal);
+      measure(b, "reopen " + where + " k=" + std::to_string(k), d, astar, astar_search, agent, goal);
     }
     if (!d.status().succeeded()) break;
     const std::vector<CellCoord> cells = far_cells(map, d.path().nodes, k, rng);
     set_all(map, cells, false);
-    measure(b, "block far k=" + std::to_string(k), d, astar, agent, goal);
+    measure(b, "block far k=" + std::to_string(k), d, astar, astar_search, agent, goal);
     set_all(map, cells, true);
-    measure(b, "reopen far k=" + std::to_string(k), d, astar, agent, goal);
+    measure(b, "reopen far k=" + std::to_string(k), d, astar, astar_search, agent, goal);
   }
 }
 

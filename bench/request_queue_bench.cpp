@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "waymark/grid/grid_planner.hpp"
-#include "waymark/grid/search_source.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/search/request_queue.hpp"
 
@@ -21,7 +20,7 @@ const std::string data_dir = WAYMARK_DATA_DIR;
 struct Fixture {
   grid::GridMap map = io::load_movingai_map(data_dir + "/maps/den520d.map");
   grid::GridPlanner planner{map, {.algorithm = grid::Algorithm::astar}};
-  grid::GridSearchSource world{planner};
+  const grid::GridPlanner& world = planner;  // the planner is the search source
   std::vector<std::pair<CellId, CellId>> queries;  ///< 100 of den520d's scenario queries, spread over its buckets
 
   Fixture() {
@@ -154,7 +153,7 @@ void BM_QueueMemory1024(benchmark::State& state) {
   const int variant = static_cast<int>(state.range(0));
   const grid::GridMap& map = variant >= 2 ? boxed : open_map;
   const grid::GridPlanner planner(map, {.algorithm = grid::Algorithm::astar});
-  const grid::GridSearchSource world(planner);
+  const grid::GridPlanner& world = planner;  // the planner is the search source
   std::size_t bytes = 0;
   std::uint64_t expanded = 0;
   for (auto _ : state) {

@@ -41,12 +41,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                  {VertexId{data[4] % n}, VertexId{data[5] % n}}};
 
   GraphPlanner dijkstra(g, GraphPlannerOptions{.algorithm = Algorithm::dijkstra});
+
+  search::SearchHandle<VertexId> dijkstra_search = dijkstra.make_search();
   GraphPlanner planner(g, GraphPlannerOptions{.algorithm = a, .landmarks = {.count = 4}});
+  search::SearchHandle<VertexId> planner_search = planner.make_search();
   for (const auto& q : queries) {
-    const bool found = dijkstra.plan(q[0], q[1]).succeeded();
-    const Status st = planner.plan(q[0], q[1]);
+    const bool found = dijkstra_search.run(q[0], q[1]).succeeded();
+    const Status st = planner_search.run(q[0], q[1]);
     if (st.succeeded() != found) fuzz::finding();
-    if (found && !fuzz::same_distance(planner.path().cost, dijkstra.path().cost)) fuzz::finding();
+    if (found && !fuzz::same_distance(planner_search.path().cost, dijkstra_search.path().cost)) fuzz::finding();
   }
   return 0;
 }

@@ -23,10 +23,11 @@ inline int fuzz_graph_file(graph::Algorithm algorithm, const std::uint8_t* data,
   static constexpr std::uint32_t sources[] = {0, 7, 16};
   static const std::vector<double> expected = [&] {
     GraphPlanner dijkstra(g, GraphPlannerOptions{.algorithm = graph::Algorithm::dijkstra});
+    search::SearchHandle<VertexId> dijkstra_search = dijkstra.make_search();
     std::vector<double> d;
     for (const std::uint32_t s : sources) {
       for (std::uint32_t t = 0; t < g.node_count(); ++t)
-        d.push_back(dijkstra.plan(VertexId{s}, VertexId{t}).succeeded() ? dijkstra.path().cost : -1);
+        d.push_back(dijkstra_search.run(VertexId{s}, VertexId{t}).succeeded() ? dijkstra_search.path().cost : -1);
     }
     return d;
   }();
@@ -37,15 +38,16 @@ inline int fuzz_graph_file(graph::Algorithm algorithm, const std::uint8_t* data,
   } catch (const LoadError&) {
     return 0;
   }
+  search::SearchHandle<VertexId> search = planner->make_search();
   std::size_t i = 0;
   for (const std::uint32_t s : sources) {
     for (std::uint32_t t = 0; t < g.node_count(); ++t) {
-      const bool found = planner->plan(VertexId{s}, VertexId{t}).succeeded();
-      const double cost = found ? planner->path().cost : -1;
+      const bool found = search.run(VertexId{s}, VertexId{t}).succeeded();
+      const double cost = found ? search.path().cost : -1;
       const double best = expected[i++];
       if (!same_distance(cost, best)) finding();
       // The path must be made of the graph's arcs and cost what it says.
-      const auto& nodes = planner->path().nodes;
+      const auto& nodes = search.path().nodes;
       double sum = 0;
       for (std::size_t k = 1; found && k < nodes.size(); ++k) {
         const std::optional<ArcId> arc = g.find_arc(nodes[k - 1], nodes[k]);

@@ -38,17 +38,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const CellId goal = map.cell(data[6] % width, data[7] % height);
 
   GridPlanner dijkstra(map, GridPlannerOptions{.algorithm = Algorithm::dijkstra, .diagonal = rule});
-  const bool found = dijkstra.plan(start, goal).succeeded();
-  const double best = found ? dijkstra.path().cost : -1;
+
+  search::SearchHandle<CellId> dijkstra_search = dijkstra.make_search();
+  const bool found = dijkstra_search.run(start, goal).succeeded();
+  const double best = found ? dijkstra_search.path().cost : -1;
   GridPlannerOptions options{.algorithm = a, .diagonal = rule};
   if (a == Algorithm::ida) options.query.max_nodes = ida_max_expansions;
   if (planner_unsupported(map, options)) return 0;
   GridPlanner planner(map, options);
-  const Status st = planner.plan(start, goal);
+  search::SearchHandle<CellId> planner_search = planner.make_search();
+  const Status st = planner_search.run(start, goal);
   if (st.has(StatusDetail::out_of_nodes)) return 0;
   if (st.succeeded() != found) fuzz::finding();
   if (!found) return 0;
-  const double cost = planner.path().cost;
+  const double cost = planner_search.path().cost;
   if (is_cost_optimal(a) ? !fuzz::same_distance(cost, best) : fuzz::shorter(cost, best)) fuzz::finding();
   return 0;
 }

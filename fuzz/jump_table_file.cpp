@@ -32,17 +32,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }();
   static const std::vector<double> expected = [&] {
     GridPlanner astar(map, GridPlannerOptions{.algorithm = Algorithm::astar});
+    search::SearchHandle<CellId> astar_search = astar.make_search();
     std::vector<double> costs;
     for (const CellId from : cells) {
-      for (const CellId to : cells) costs.push_back(astar.plan(from, to).succeeded() ? astar.path().cost : -1);
+      for (const CellId to : cells) costs.push_back(astar_search.run(from, to).succeeded() ? astar_search.path().cost : -1);
     }
     return costs;
   }();
   GridPlanner jps(map, GridPlannerOptions{.algorithm = Algorithm::jps_plus, .jump_table = &*table});
+  search::SearchHandle<CellId> jps_search = jps.make_search();
   std::size_t i = 0;
   for (const CellId from : cells) {
     for (const CellId to : cells) {
-      const double cost = jps.plan(from, to).succeeded() ? jps.path().cost : -1;
+      const double cost = jps_search.run(from, to).succeeded() ? jps_search.path().cost : -1;
       if (!fuzz::same_distance(cost, expected[i++])) fuzz::finding();
     }
   }

@@ -38,8 +38,8 @@ VertexId vertex_arg(const LoadedGraph& g, std::int64_t id, const char* option) {
   return *v;
 }
 
-nlohmann::ordered_json distance_json(const GraphPlanner& p, bool found) {
-  return found ? nlohmann::ordered_json(p.path().cost) : nlohmann::ordered_json(nullptr);
+nlohmann::ordered_json distance_json(const search::SearchHandle<VertexId>& search, bool found) {
+  return found ? nlohmann::ordered_json(search.path().cost) : nlohmann::ordered_json(nullptr);
 }
 
 }  // namespace
@@ -101,30 +101,31 @@ int run_graph(const GraphArgs& a) {
           checked_count(*a.landmarks, 1, static_cast<std::int64_t>(LandmarkParams::max_count), "--landmarks");
     }
     GraphPlanner planner(g.graph, options);
+    search::SearchHandle<VertexId> search = planner.make_search();
     if (!a.save.empty()) planner.save_preprocessing(a.save);
 
     if (single) {
-      const Status st = search::run_within(planner.search(), pairs[0].from, pairs[0].to, limit);
+      const Status st = search::run_within(search, pairs[0].from, pairs[0].to, limit);
       nlohmann::ordered_json path = nlohmann::ordered_json::array();
-      for (const VertexId v : planner.path().nodes) path.push_back(g.ids.to_file(v));
+      for (const VertexId v : search.path().nodes) path.push_back(g.ids.to_file(v));
       if (a.json) {
         std::cout << nlohmann::ordered_json{{"from", *a.from},
                                     {"to", *a.to},
                                     {"algorithm", a.algorithm},
-                                    {"distance", distance_json(planner, st.succeeded())},
+                                    {"distance", distance_json(search, st.succeeded())},
                                     {"reason", st.succeeded() ? nlohmann::ordered_json(nullptr)
                                                               : nlohmann::ordered_json(failure_reason(st))},
-                                    {"path_vertices", planner.path().nodes.size()},
+                                    {"path_vertices", search.path().nodes.size()},
                                     {"path", path},
-                                    {"expanded", planner.expanded()},
-                                    {"time_us", planner.time_s() * microseconds_per_second},
+                                    {"expanded", search.stats().expanded},
+                                    {"time_us", search.stats().time_s * microseconds_per_second},
                                     {"preprocess_s", planner.preprocess_s()},
                                     {"preprocess_bytes", planner.preprocess_bytes()}}
                          .dump()
                   << "\n";
       } else if (st.succeeded()) {
-        std::cout << "distance " << planner.path().cost << " over " << planner.path().nodes.size() << " vertices, "
-                  << planner.expanded() << " expanded, " << planner.time_s() * microseconds_per_second << " us\n"
+        std::cout << "distance " << search.path().cost << " over " << search.path().nodes.size() << " vertices, "
+                  << search.stats().expanded << " expanded, " << search.stats().time_s * microseconds_per_second << " us\n"
                   << "path: " << path.dump() << "\n";
       } else {
         std::cout << "no path from " << *a.from << " to " << *a.to;
@@ -144,13 +145,13 @@ int run_graph(const GraphArgs& a) {
     double total_s = 0;
     std::size_t reachable = 0;
     for (const VertexPair& q : pairs) {
-      const Status st = search::run_within(planner.search(), q.from, q.to, limit);
-      total_s += planner.time_s();
+      const Status st = search::run_within(search, q.from, q.to, limit);
+      total_s += search.stats().time_s;
       reachable += st.succeeded() ? 1 : 0;
       std::cout << nlohmann::ordered_json{{"from", g.ids.to_file(q.from)},
                                   {"to", g.ids.to_file(q.to)},
-                                  {"distance", distance_json(planner, st.succeeded())},
-                                  {"path_vertices", planner.path().nodes.size()}}
+                                  {"distance", distance_json(search, st.succeeded())},
+                                  {"path_vertices", search.path().nodes.size()}}
                        .dump()
                 << "\n";
     }

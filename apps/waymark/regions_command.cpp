@@ -61,22 +61,23 @@ PlanComparison compare_plans(const grid::GridMap& map, const Regions& regions, g
   grid::GridPlannerOptions astar;
   astar.diagonal = rule;
   grid::GridPlanner planner(map, astar);
+  search::SearchHandle<CellId> planner_search = planner.make_search();
   CoarseFinePlanner coarse_fine(map, regions, {.diagonal = rule, .corridor_margin = margin});
   PlanComparison c;
   for (const io::ScenarioQuery& q : scen.queries) {
     io::validate_query(scen, q, map);
     const CellId s = map.cell(q.start.x, q.start.y), g = map.cell(q.goal.x, q.goal.y);
     ++c.queries;
-    const bool a = planner.plan(s, g).succeeded();
+    const bool a = planner_search.run(s, g).succeeded();
     const bool b = coarse_fine.plan(s, g).succeeded();
-    c.astar_expanded += planner.stats().expanded;
+    c.astar_expanded += planner_search.stats().expanded;
     c.coarse_fine_expanded += coarse_fine.stats().coarse_expanded + coarse_fine.stats().fine_expanded;
     c.fallbacks += coarse_fine.stats().fallback ? 1 : 0;
     c.solved += a ? 1 : 0;
     if (a && !b) ++c.missed;
     if (!a || !b) continue;
     ++c.both_solved;
-    const double best = planner.path().cost, found = coarse_fine.path().cost;
+    const double best = planner_search.path().cost, found = coarse_fine.path().cost;
     const double slack = cost_tolerance * std::max(1.0, best);
     if (found < best - slack) ++c.cheaper;
     if (found <= best + slack) ++c.optimal;

@@ -7,6 +7,8 @@
 // Exits 1 with a message when a step does not do what the comments say.
 #include <chrono>
 #include <cstdio>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,31 +23,34 @@ int main(int argc, char** argv) try {
   grid::GridMap map = io::load_movingai_map(path);  // throws LoadError (file:line: reason)
 
   // A planner holds what searches share (move masks); one per map, shared by every agent.
+  // Coordinates from outside (a file, a click) go through try_cell: nullopt past the map.
   grid::GridPlanner planner(map, {.algorithm = grid::Algorithm::astar});
-  const CellId start = map.cell(3, 1), goal = map.cell(35, 7);
+  const std::optional<CellId> start = map.try_cell(3, 1), goal = map.try_cell(35, 7);
+  if (!start || !goal) throw std::runtime_error("the map is smaller than 36x8");
 
-  // One-shot query on the planner's own search.
-  if (!planner.plan(start, goal).succeeded()) throw std::runtime_error("no path");
-  std::printf("A*: cost %.3f, %zu steps, %llu expanded\n", planner.path().cost, planner.path().steps(),
-              static_cast<unsigned long long>(planner.stats().expanded));
+  // One query: status, path (cost infinite when there is none) and stats.
+  const search::SearchResult<CellId> found = planner.plan(*start, *goal);
+  if (!found.status.succeeded()) throw std::runtime_error("no path: " + describe(found.status));
+  std::printf("A*: cost %.3f, %zu steps, %llu expanded\n", found.path.cost, found.path.steps(),
+              static_cast<unsigned long long>(found.stats.expanded));
 
   // A search of its own (one per agent or thread), spread over frames: at most 20 expansions
   // or 200 µs per frame, its events recorded for a debugger.
   search::EventRecorder<CellId> events;
   search::SearchHandle<CellId> search = planner.make_search({.events = &events});
-  search.begin(start, goal);
+  search.begin(*start, *goal);
   int frames = 1;
   const search::Budget per_frame{.expansions = 20, .time = std::chrono::microseconds(200)};
   while (search.step(per_frame).running()) ++frames;
   std::printf("stepped: %s in %d frames, %zu events\n", describe(search.status()).c_str(), frames,
               events.events().size());
-  if (search.path().cost != planner.path().cost) throw std::runtime_error("stepped path differs");
+  if (search.path().cost != found.path.cost) throw std::runtime_error("stepped path differs");
 
   // The world changes: a wall across the path. Searches refuse the stale map until synced.
   for (int y = 0; y < map.height(); ++y) map.set_passable(20, y, y == 40);
-  if (!search.begin(start, goal).has(StatusDetail::stale_world)) throw std::runtime_error("stale map used");
+  if (!search.begin(*start, *goal).has(StatusDetail::stale_world)) throw std::runtime_error("stale map used");
   planner.sync();
-  search.run(start, goal);
+  search.run(*start, *goal);
   std::printf("after the edit: %s, cost %.3f\n", describe(search.status()).c_str(), search.path().cost);
 
   // Movement code gets the path in world units.

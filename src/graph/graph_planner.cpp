@@ -81,6 +81,23 @@ class TableModel final : public search::SearchModel<VertexId> {
   SearchStats stats_;
 };
 
+/// Hands out searches for an algorithm the planner cannot run: every query fails at once.
+class RefusingModel final : public search::SearchModel<VertexId> {
+ public:
+  void begin(std::span<const Source<VertexId>>, const Goal<VertexId>&) override {}
+  Status step(const search::Budget&) override { return status(); }
+  void cancel() override {}
+  [[nodiscard]] Status status() const override {
+    return Status::failure(StatusDetail::invalid_query | StatusDetail::unsupported);
+  }
+  [[nodiscard]] const Path<VertexId>& path() const override { return path_; }
+  [[nodiscard]] const SearchStats& stats() const override { return stats_; }
+
+ private:
+  Path<VertexId> path_;
+  SearchStats stats_;
+};
+
 template <class Model>
 void warm_up(Model& m) {
   if constexpr (requires { m.search().reserve(); }) m.search().reserve();
@@ -108,49 +125,85 @@ GraphPlanner::GraphPlanner(const Graph& graph, const GraphPlannerOptions& option
     : graph_(&graph), options_(options) {
   if (const auto why = graph_planner_unsupported(graph, options.algorithm)) throw BuildError(*why);
   const bool load = !options.load_from.empty() || options.load_stream != nullptr;
-  // Reads the preprocessing with T::load from the stream or the file.
-  const auto loaded = [&]<class T>(std::type_identity<T>) {
-    if (options.load_stream != nullptr) return T::load(*options.load_stream, options.load_from, graph);
-    return T::load(options.load_from, graph);
-  };
   if (load && !has_preprocessing(options.algorithm))
     throw BuildError(std::string(to_string(options.algorithm)) + " has no preprocessing to load");
   const Stopwatch prep;
-  switch (options.algorithm) {
-    case Algorithm::dijkstra: break;
-    case Algorithm::bidijkstra: both_ways_ = std::make_unique<BidirectionalGraph>(graph); break;
-    case Algorithm::astar: euclidean_ = std::make_unique<EuclideanHeuristic>(EuclideanHeuristic::admissible(graph)); break;
-    case Algorithm::alt:
-      landmarks_ = std::make_unique<Landmarks>(load ? loaded(std::type_identity<Landmarks>{})
-                                                    : Landmarks(graph, options.landmarks));
-      break;
-    case Algorithm::ch:
-      hierarchy_ = std::make_unique<ContractionHierarchy>(load ? loaded(std::type_identity<ContractionHierarchy>{})
-                                                               : ContractionHierarchy::build(graph, options.hierarchy));
-      break;
-    case Algorithm::table:
-      table_ = std::make_unique<RouteTable>(load ? loaded(std::type_identity<RouteTable>{}) : RouteTable(graph));
-      break;
+  build_preprocessing(options.algorithm, load);
+  for (const Algorithm a : options.prepare) {
+    if (const auto why = graph_planner_unsupported(graph, a)) throw BuildError(*why);
+    build_preprocessing(a, false);
   }
-  if (has_preprocessing(options.algorithm)) preprocess_s_ = prep.seconds();
-  own_ = make_search(options.query);
+  if (landmarks_ || hierarchy_ || table_) preprocess_s_ = prep.seconds();
+  // The default search's shared data is made now: the warm-up.
+  if (options.algorithm == Algorithm::bidijkstra) static_cast<void>(both_ways());
+  if (options.algorithm == Algorithm::astar) static_cast<void>(euclidean());
 }
 
 GraphPlanner::~GraphPlanner() = default;
 
+void GraphPlanner::build_preprocessing(Algorithm algorithm, bool load) {
+  const Graph& graph = *graph_;
+  // Reads the preprocessing with T::load from the stream or the file.
+  const auto loaded = [&]<class T>(std::type_identity<T>) {
+    if (options_.load_stream != nullptr) return T::load(*options_.load_stream, options_.load_from, graph);
+    return T::load(options_.load_from, graph);
+  };
+  switch (algorithm) {
+    case Algorithm::dijkstra:
+    case Algorithm::bidijkstra:
+    case Algorithm::astar: break;
+    case Algorithm::alt:
+      if (landmarks_) break;
+      landmarks_ = std::make_unique<Landmarks>(load ? loaded(std::type_identity<Landmarks>{})
+                                                    : Landmarks(graph, options_.landmarks));
+      break;
+    case Algorithm::ch:
+      if (hierarchy_) break;
+      hierarchy_ = std::make_unique<ContractionHierarchy>(load ? loaded(std::type_identity<ContractionHierarchy>{})
+                                                               : ContractionHierarchy::build(graph, options_.hierarchy));
+      break;
+    case Algorithm::table:
+      if (table_) break;
+      table_ = std::make_unique<RouteTable>(load ? loaded(std::type_identity<RouteTable>{}) : RouteTable(graph));
+      break;
+  }
+}
+
+const BidirectionalGraph& GraphPlanner::both_ways() const {
+  std::call_once(both_ways_once_, [&] { both_ways_ = std::make_unique<BidirectionalGraph>(*graph_); });
+  return *both_ways_;
+}
+
+const EuclideanHeuristic& GraphPlanner::euclidean() const {
+  std::call_once(euclidean_once_,
+                 [&] { euclidean_ = std::make_unique<EuclideanHeuristic>(EuclideanHeuristic::admissible(*graph_)); });
+  return *euclidean_;
+}
+
+std::optional<std::string> GraphPlanner::unsupported(Algorithm algorithm) const {
+  if (auto why = graph_planner_unsupported(*graph_, algorithm)) return why;
+  const bool prepared = (algorithm == Algorithm::alt && landmarks_) || (algorithm == Algorithm::ch && hierarchy_) ||
+                        (algorithm == Algorithm::table && table_) || !has_preprocessing(algorithm);
+  if (prepared) return std::nullopt;
+  return std::string(to_string(algorithm)) + " needs preprocessing this planner did not build: add it to " +
+         "GraphPlannerOptions::prepare (or make it the planner's algorithm)";
+}
+
 template <class Obs>
-std::unique_ptr<search::SearchModel<VertexId>> GraphPlanner::make_model(const search::QueryOptions<VertexId>& query,
+std::unique_ptr<search::SearchModel<VertexId>> GraphPlanner::make_model(Algorithm algorithm,
+                                                                        const search::QueryOptions<VertexId>& query,
                                                                         Obs observer) const {
+  if (unsupported(algorithm)) return std::make_unique<RefusingModel>();
   const Graph& g = *graph_;
   const search::BestFirstOptions bf{.reopen_closed = true, .max_nodes = query.max_nodes,
                                     .partial_result = query.partial_result};
-  switch (options_.algorithm) {
+  switch (algorithm) {
     case Algorithm::dijkstra:
       return model<search::Dijkstra<Graph, Obs>>(g, search::ZeroHeuristic{}, search::DijkstraPriority{}, observer, bf);
     case Algorithm::bidijkstra:
-      return model<BidirectionalDijkstra<Obs>>(*both_ways_, observer, options_.bidirectional);
+      return model<BidirectionalDijkstra<Obs>>(both_ways(), observer, options_.bidirectional);
     case Algorithm::astar:
-      return model<search::AStar<Graph, EuclideanHeuristic, Obs>, EuclideanModel>(*euclidean_, g, *euclidean_,
+      return model<search::AStar<Graph, EuclideanHeuristic, Obs>, EuclideanModel>(euclidean(), g, euclidean(),
                                                                                   search::AStarPriority{}, observer, bf);
     case Algorithm::alt:
       return model<search::AStar<Graph, LandmarkHeuristic, Obs>>(g, LandmarkHeuristic(*landmarks_),
@@ -158,12 +211,22 @@ std::unique_ptr<search::SearchModel<VertexId>> GraphPlanner::make_model(const se
     case Algorithm::ch: return model<ChQuery>(*hierarchy_, ChQueryOptions{}, query.events);
     case Algorithm::table: return std::make_unique<TableModel>(*table_, query.events);
   }
-  return nullptr;
+  return std::make_unique<RefusingModel>();
 }
 
-search::SearchHandle<VertexId> GraphPlanner::make_search(const search::QueryOptions<VertexId>& query) const {
-  if (query.events == nullptr) return search::SearchHandle<VertexId>(make_model(query, search::NullObserver{}));
-  return search::SearchHandle<VertexId>(make_model(query, search::EventObserver<VertexId>(query.events)));
+search::SearchHandle<VertexId> GraphPlanner::make_search(Algorithm algorithm,
+                                                         const search::QueryOptions<VertexId>& query) const {
+  if (query.events == nullptr) return search::SearchHandle<VertexId>(make_model(algorithm, query, search::NullObserver{}));
+  return search::SearchHandle<VertexId>(make_model(algorithm, query, search::EventObserver<VertexId>(query.events)));
+}
+
+search::SearchResult<VertexId> GraphPlanner::plan(VertexId source, VertexId target, Algorithm algorithm,
+                                                  const search::QueryOptions<VertexId>& query) const {
+  search::SearchHandle<VertexId> search = make_search(algorithm, query);
+  search.run(source, target);
+  search::SearchResult<VertexId> result;
+  search.copy_result(result);
+  return result;
 }
 
 bool GraphPlanner::stale() const {
@@ -183,16 +246,17 @@ void GraphPlanner::sync() {
 }
 
 std::size_t GraphPlanner::preprocess_bytes() const {
-  if (landmarks_) return landmarks_->memory_bytes();
-  if (hierarchy_) return hierarchy_->memory_bytes();
-  if (table_) return table_->memory_bytes();
-  return 0;
+  std::size_t bytes = 0;
+  if (landmarks_) bytes += landmarks_->memory_bytes();
+  if (hierarchy_) bytes += hierarchy_->memory_bytes();
+  if (table_) bytes += table_->memory_bytes();
+  return bytes;
 }
 
 void GraphPlanner::save_preprocessing(const std::string& path) const {
-  if (landmarks_) return landmarks_->save(path);
-  if (table_) return table_->save(path);
-  if (hierarchy_) return hierarchy_->save(path);
+  if (options_.algorithm == Algorithm::alt && landmarks_) return landmarks_->save(path);
+  if (options_.algorithm == Algorithm::table && table_) return table_->save(path);
+  if (options_.algorithm == Algorithm::ch && hierarchy_) return hierarchy_->save(path);
   throw SaveError(path, std::string("algorithm ") + std::string(to_string(options_.algorithm)) + " has no preprocessing to save");
 }
 

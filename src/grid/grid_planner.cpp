@@ -109,31 +109,48 @@ std::unique_ptr<search::SearchModel<CellId>> model(const GridMap& map, Args&&...
 
 }  // namespace
 
-std::optional<std::string> planner_unsupported(const GridMap& map, const GridPlannerOptions& options) {
-  if (is_jump_search(options.algorithm)) return jump_search_unsupported(map, options.diagonal);
+std::optional<std::string> planner_unsupported(const GridMap& map, const GridPlannerOptions& options,
+                                               Algorithm algorithm) {
+  if (is_jump_search(algorithm)) return jump_search_unsupported(map, options.diagonal);
   return std::nullopt;
+}
+
+std::optional<std::string> planner_unsupported(const GridMap& map, const GridPlannerOptions& options) {
+  return planner_unsupported(map, options, options.algorithm);
 }
 
 GridPlanner::GridPlanner(const GridMap& map, const GridPlannerOptions& options)
     : map_(&map), options_(options), space_(map, options.diagonal), any_angle_space_(space_) {
-  // Jump structures are built unless the rule rules them out for good; costs only make them
-  // refuse queries (invalid_query | unsupported) while the map has any.
-  const bool jumps_possible = options.diagonal == DiagonalRule::no_corner_cutting;
-  if (options.algorithm == Algorithm::jps && jumps_possible) {
-    jump_space_ = std::make_unique<JumpPointSpace>(map, options.jump);
-  } else if (options.algorithm == Algorithm::jps_plus && jumps_possible) {
-    if (options.jump_table == nullptr) owned_table_ = std::make_unique<JumpTable>(map);
-    const JumpTable& table = options.jump_table ? *options.jump_table : *owned_table_;
-    WAYMARK_ASSERT(&table.map() == &map || (table.grid().width() == map.width() && table.grid().height() == map.height()));
-    jump_plus_space_ = std::make_unique<JumpPointPlusSpace>(map, table);
-  }
-  own_ = make_search(options.query);
+  // The default algorithm's jump structure is built now (the warm-up); another's when it is
+  // first asked for. Costs only make jump searches refuse queries while the map has any.
+  if (options.algorithm == Algorithm::jps) static_cast<void>(jump_space());
+  if (options.algorithm == Algorithm::jps_plus) static_cast<void>(jump_plus_space());
 }
 
 GridPlanner::~GridPlanner() = default;
 
+const JumpPointSpace* GridPlanner::jump_space() const {
+  // Jump structures exist only under the rule they are written for.
+  if (options_.diagonal != DiagonalRule::no_corner_cutting) return nullptr;
+  std::call_once(jump_once_, [&] { jump_space_ = std::make_unique<JumpPointSpace>(*map_, options_.jump); });
+  return jump_space_.get();
+}
+
+const JumpPointPlusSpace* GridPlanner::jump_plus_space() const {
+  if (options_.diagonal != DiagonalRule::no_corner_cutting) return nullptr;
+  std::call_once(jump_plus_once_, [&] {
+    if (options_.jump_table == nullptr) owned_table_ = std::make_unique<JumpTable>(*map_);
+    const JumpTable& table = options_.jump_table ? *options_.jump_table : *owned_table_;
+    WAYMARK_ASSERT(&table.map() == map_ ||
+                   (table.grid().width() == map_->width() && table.grid().height() == map_->height()));
+    jump_plus_space_ = std::make_unique<JumpPointPlusSpace>(*map_, table);
+  });
+  return jump_plus_space_.get();
+}
+
 template <class Obs>
-std::unique_ptr<search::SearchModel<CellId>> GridPlanner::make_model(const search::QueryOptions<CellId>& query,
+std::unique_ptr<search::SearchModel<CellId>> GridPlanner::make_model(Algorithm algorithm,
+                                                                     const search::QueryOptions<CellId>& query,
                                                                      Obs observer) const {
   using search::DijkstraPriority;
   using search::GreedyPriority;
@@ -141,12 +158,12 @@ std::unique_ptr<search::SearchModel<CellId>> GridPlanner::make_model(const searc
   using search::ZeroHeuristic;
   const GridMap& map = *map_;
   if (query.table == search::NodeTableKind::sparse) {  // best-first searches; the others stay dense
-    if (auto sparse = detail::make_sparse_model(map, space_, options_, query, observer)) return sparse;
+    if (auto sparse = detail::make_sparse_model(map, space_, options_, algorithm, query, observer)) return sparse;
   }
   const AnyGridHeuristic h(map, options_.heuristic.value_or(default_heuristic(options_.diagonal)));
   const BestFirstOptions bf{.reopen_closed = true, .max_nodes = query.max_nodes, .partial_result = query.partial_result};
   const AStarPriority astar{tie_quantizer(map)};
-  switch (options_.algorithm) {
+  switch (algorithm) {
     case Algorithm::astar:
       return model<BestFirstSearch<GridSpace, AnyGridHeuristic, AStarPriority, Obs>>(map, space_, h, astar, observer, bf);
     case Algorithm::wastar:
@@ -168,13 +185,17 @@ std::unique_ptr<search::SearchModel<CellId>> GridPlanner::make_model(const searc
       return model<search::IdaStar<GridSpace, AnyGridHeuristic, Obs>>(
           map, space_, h, observer, search::IdaStarOptions{.transposition_table = true, .max_nodes = query.max_nodes});
     case Algorithm::jps:
-      if (!jump_space_) break;
-      return model<BestFirstSearch<JumpPointSpace, OctileHeuristic, AStarPriority, Obs>>(
-          map, *jump_space_, OctileHeuristic(map), astar, observer, bf);
+      if (const JumpPointSpace* jumps = jump_space()) {
+        return model<BestFirstSearch<JumpPointSpace, OctileHeuristic, AStarPriority, Obs>>(
+            map, *jumps, OctileHeuristic(map), astar, observer, bf);
+      }
+      break;
     case Algorithm::jps_plus:
-      if (!jump_plus_space_) break;
-      return model<BestFirstSearch<JumpPointPlusSpace, OctileHeuristic, AStarPriority, Obs>>(
-          map, *jump_plus_space_, OctileHeuristic(map), astar, observer, bf);
+      if (const JumpPointPlusSpace* jumps = jump_plus_space()) {
+        return model<BestFirstSearch<JumpPointPlusSpace, OctileHeuristic, AStarPriority, Obs>>(
+            map, *jumps, OctileHeuristic(map), astar, observer, bf);
+      }
+      break;
     case Algorithm::theta:  // the straight-line heuristic: the only one admissible for segments
       return model<BestFirstSearch<AnyAngleSpace, AnyGridHeuristic, AStarPriority, Obs>>(
           map, any_angle_space_, AnyGridHeuristic(map, HeuristicKind::euclidean), AStarPriority{}, observer, bf);
@@ -182,10 +203,25 @@ std::unique_ptr<search::SearchModel<CellId>> GridPlanner::make_model(const searc
   return std::make_unique<RefusingModel>();
 }
 
-search::SearchHandle<CellId> GridPlanner::make_search(const search::QueryOptions<CellId>& query) const {
+search::SearchHandle<CellId> GridPlanner::make_search(Algorithm algorithm, const search::QueryOptions<CellId>& query) const {
   // Without a sink the searches get the no-op observer, which compiles away.
-  if (query.events == nullptr) return search::SearchHandle<CellId>(make_model(query, search::NullObserver{}));
-  return search::SearchHandle<CellId>(make_model(query, search::EventObserver<CellId>(query.events)));
+  if (query.events == nullptr) return search::SearchHandle<CellId>(make_model(algorithm, query, search::NullObserver{}));
+  return search::SearchHandle<CellId>(make_model(algorithm, query, search::EventObserver<CellId>(query.events)));
+}
+
+search::SearchResult<CellId> GridPlanner::plan(CellId start, CellId goal, Algorithm algorithm,
+                                               const search::QueryOptions<CellId>& query) const {
+  search::QueryOptions<CellId> one_shot = query;
+  if (grid::has_sparse_table(algorithm)) one_shot.table = search::NodeTableKind::sparse;
+  search::SearchHandle<CellId> search = make_search(algorithm, one_shot);
+  search.run(start, goal);
+  search::SearchResult<CellId> result;
+  search.copy_result(result);
+  return result;
+}
+
+bool GridPlanner::has_sparse_table(const search::QueryOptions<CellId>& query) const {
+  return query.table == search::NodeTableKind::sparse && grid::has_sparse_table(options_.algorithm);
 }
 
 bool GridPlanner::stale() const {

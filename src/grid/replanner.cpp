@@ -35,6 +35,7 @@ Replanner::Replanner(const GridMap& map, const ReplannerOptions& options) : map_
   } else {
     planner_ = std::make_unique<GridPlanner>(
         map, GridPlannerOptions{.algorithm = Algorithm::astar, .diagonal = options.diagonal});
+    search_ = planner_->make_search();
   }
   marks_.assign(map.cell_count());
 }
@@ -133,9 +134,9 @@ Status Replanner::replan() {
     found = &dstar_->path();
   } else {
     if (planner_->stale()) planner_->sync();
-    status_ = planner_->plan(agent_, goal_);
-    last_stats_ = planner_->stats();
-    found = &planner_->path();
+    status_ = search_.run(agent_, goal_);
+    last_stats_ = search_.stats();
+    found = &search_.path();
   }
   if (status_.succeeded()) adopt(*found);
   return status_;

@@ -46,7 +46,7 @@ using SparseSearch = BestFirstSearch<GridSpace, H, Priority, Obs, search::PagedN
 
 template <class Obs>
 std::unique_ptr<search::SearchModel<CellId>> make(const GridMap& map, const GridSpace& space,
-                                                  const GridPlannerOptions& options,
+                                                  const GridPlannerOptions& options, Algorithm algorithm,
                                                   const search::QueryOptions<CellId>& query, Obs observer) {
   using search::DijkstraPriority;
   using search::GreedyPriority;
@@ -57,7 +57,7 @@ std::unique_ptr<search::SearchModel<CellId>> make(const GridMap& map, const Grid
       query.max_table_bytes == 0 ? 0 : std::max<std::size_t>(1, query.max_table_bytes / search::PagedNodeTable<GridSpace>::page_bytes);
   const AnyGridHeuristic h(map, options.heuristic.value_or(default_heuristic(options.diagonal)));
   const BestFirstOptions bf{.reopen_closed = true, .max_nodes = query.max_nodes, .partial_result = query.partial_result};
-  switch (options.algorithm) {
+  switch (algorithm) {
     case Algorithm::astar:
       return std::make_unique<SparseGridModel<SparseSearch<AStarPriority, AnyGridHeuristic, Obs>>>(
           map, pages, space, h, AStarPriority{tie_quantizer(map)}, observer, bf);
@@ -78,17 +78,17 @@ std::unique_ptr<search::SearchModel<CellId>> make(const GridMap& map, const Grid
 }  // namespace
 
 std::unique_ptr<search::SearchModel<CellId>> make_sparse_model(const GridMap& map, const GridSpace& space,
-                                                               const GridPlannerOptions& options,
+                                                               const GridPlannerOptions& options, Algorithm algorithm,
                                                                const search::QueryOptions<CellId>& query,
                                                                search::NullObserver observer) {
-  return make(map, space, options, query, observer);
+  return make(map, space, options, algorithm, query, observer);
 }
 
 std::unique_ptr<search::SearchModel<CellId>> make_sparse_model(const GridMap& map, const GridSpace& space,
-                                                               const GridPlannerOptions& options,
+                                                               const GridPlannerOptions& options, Algorithm algorithm,
                                                                const search::QueryOptions<CellId>& query,
                                                                search::EventObserver<CellId> observer) {
-  return make(map, space, options, query, observer);
+  return make(map, space, options, algorithm, query, observer);
 }
 
 }  // namespace waymark::grid::detail

@@ -11,15 +11,15 @@
 
 namespace waymark::grid::detail {
 
-/// A search of options.algorithm backed by a PagedNodeTable with query's page budget, or null
+/// A search of `algorithm` backed by a PagedNodeTable with query's page budget, or null
 /// when the algorithm has none (only astar, wastar, dijkstra and greedy do: the others keep
 /// the dense table).
 std::unique_ptr<search::SearchModel<CellId>> make_sparse_model(const GridMap& map, const GridSpace& space,
-                                                               const GridPlannerOptions& options,
+                                                               const GridPlannerOptions& options, Algorithm algorithm,
                                                                const search::QueryOptions<CellId>& query,
                                                                search::NullObserver observer);
 std::unique_ptr<search::SearchModel<CellId>> make_sparse_model(const GridMap& map, const GridSpace& space,
-                                                               const GridPlannerOptions& options,
+                                                               const GridPlannerOptions& options, Algorithm algorithm,
                                                                const search::QueryOptions<CellId>& query,
                                                                search::EventObserver<CellId> observer);
 

@@ -6,13 +6,13 @@ namespace waymark::steer {
 
 GridPathService::GridPathService(const grid::GridMap& map, const grid::GridPlannerOptions& planner,
                                  const search::RequestQueueOptions& queue)
-    : QueuedPathService(queue), map_(&map), planner_(map, planner), source_(planner_) {}
+    : QueuedPathService(queue), map_(&map), planner_(map, planner) {}
 
 search::RequestId GridPathService::submit(Vec2 from, Vec2 to) {
   const std::optional<grid::CellCoord> a = map_->world_to_cell(from);
   const std::optional<grid::CellCoord> b = map_->world_to_cell(to);
   if (!a || !b) return {};
-  return submit_on(source_, map_->cell(a->x, a->y), map_->cell(b->x, b->y), from, to);
+  return submit_on(planner_, map_->cell(a->x, a->y), map_->cell(b->x, b->y), from, to);
 }
 
 navmesh::NavQueryOptions NavMeshPathService::tall(const navmesh::NavMesh& mesh, navmesh::NavQueryOptions query) {

@@ -22,6 +22,7 @@
 #include "waymark/core/binary_io.hpp"
 #include "waymark/core/errors.hpp"
 #include "waymark/graph/ch_query.hpp"
+#include "waymark/graph/generate.hpp"
 #include "waymark/graph/graph_planner.hpp"
 #include "waymark/graph/landmarks.hpp"
 #include "waymark/graph/shortest_paths.hpp"
@@ -32,7 +33,6 @@
 #include "waymark/grid/jump_table.hpp"
 #include "waymark/grid/line_of_sight.hpp"
 #include "waymark/grid/path_smoothing.hpp"
-#include "waymark/grid/search_source.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 #include "waymark/puzzle/solver.hpp"
@@ -54,7 +54,6 @@ using grid::Algorithm;
 using grid::DiagonalRule;
 using grid::GridMap;
 using grid::GridPlanner;
-using grid::GridSearchSource;
 using grid::GridSpace;
 using search::PathRequestQueue;
 using search::RequestState;
@@ -87,7 +86,7 @@ TEST(ApiTraps, JumpSearchesOnAMapWithCostsAreRefusedAtOnceNotStale) {
     EXPECT_FALSE(begun.has(StatusDetail::stale_world));
 
     // The same request through a queue finishes in its first frame, saying why.
-    const GridSearchSource world(planner);
+    const GridPlanner& world = planner;  // the planner is the search source
     PathRequestQueue<CellId> queue;
     const search::RequestId id = queue.submit(world, map.cell(0, 0), map.cell(15, 15));
     queue.update(search::Budget::of_expansions(1000));
@@ -109,7 +108,7 @@ TEST(ApiTraps, JumpSearchesOnAMapWithCostsAreRefusedAtOnceNotStale) {
 TEST(ApiTraps, AQueuedRequestOnAnUnsyncedWorldSaysItWaitsForSync) {
   GridMap map(32, 32);
   GridPlanner planner(map);
-  const GridSearchSource world(planner);
+  const GridPlanner& world = planner;  // the planner is the search source
   PathRequestQueue<CellId> queue;
   const search::RequestId id = queue.submit(world, map.cell(0, 0), map.cell(31, 31));
   map.set_passable(10, 10, false);  // edited, not synced
@@ -132,7 +131,7 @@ TEST(ApiTraps, AQueuedRequestOnAnUnsyncedWorldSaysItWaitsForSync) {
 TEST(ApiTraps, ARequestTheQueueRefusesNamesTheOptionThatWouldChangeIt) {
   GridMap map(64, 64);
   GridPlanner planner(map, {.algorithm = Algorithm::jps});
-  const GridSearchSource world(planner);
+  const GridPlanner& world = planner;  // the planner is the search source
   PathRequestQueue<CellId> queue({.sparse_above_nodes = 1000});  // the map is "large"
   const search::RequestId id = queue.submit(world, map.cell(0, 0), map.cell(63, 63));
   EXPECT_EQ(queue.state(id), RequestState::failed);
@@ -146,7 +145,7 @@ TEST(ApiTraps, ARequestTheQueueRefusesNamesTheOptionThatWouldChangeIt) {
 TEST(ApiTraps, ARequestWithoutAFreeSearchSaysItWaitsForOne) {
   GridMap map(64, 64);
   GridPlanner planner(map);
-  const GridSearchSource world(planner);
+  const GridPlanner& world = planner;  // the planner is the search source
   PathRequestQueue<CellId> queue({.max_searches = 1, .turn = search::Budget::of_expansions(4)});
   const search::RequestId first = queue.submit(world, map.cell(0, 0), map.cell(63, 63));
   const search::RequestId second = queue.submit(world, map.cell(0, 63), map.cell(63, 0));
@@ -162,11 +161,11 @@ TEST(ApiTraps, ARequestWithoutAFreeSearchSaysItWaitsForOne) {
 // ---- 3. Kept references refuse temporaries -------------------------------------------------
 
 template <class Queue, class World>
-concept SubmitsRvalue = requires(Queue& q, CellId c) { q.submit(World(std::declval<const GridPlanner&>()), c, c); };
+concept SubmitsRvalue = requires(Queue& q, CellId c) { q.submit(std::declval<const World&&>(), c, c); };
 template <class Queue, class World>
 concept SubmitsLvalue = requires(Queue& q, const World& w, CellId c) { q.submit(w, c, c); };
-static_assert(SubmitsLvalue<PathRequestQueue<CellId>, GridSearchSource>);
-static_assert(!SubmitsRvalue<PathRequestQueue<CellId>, GridSearchSource>, "a temporary world would dangle");
+static_assert(SubmitsLvalue<PathRequestQueue<CellId>, GridPlanner>);
+static_assert(!SubmitsRvalue<PathRequestQueue<CellId>, GridPlanner>, "a temporary world would dangle");
 
 // Each type that keeps a reference to a constructor argument: constructible from an lvalue,
 // not from a temporary.
@@ -178,7 +177,7 @@ static_assert(!std::is_constructible_v<grid::JumpPointSpace, GridMap>);
 static_assert(!std::is_constructible_v<grid::JumpPointPlusSpace, GridMap, const grid::JumpTable&>);
 static_assert(!std::is_constructible_v<grid::JumpPointPlusSpace, const GridMap&, grid::JumpTable>);
 static_assert(!std::is_constructible_v<GridPlanner, GridMap>);
-static_assert(!std::is_constructible_v<GridSearchSource, GridPlanner>);
+static_assert(!std::is_constructible_v<graph::GraphPlanner, graph::Graph>);
 static_assert(!std::is_constructible_v<steer::FlowField, GridMap>);
 static_assert(std::is_constructible_v<steer::FlowField, const GridMap&>);
 static_assert(!std::is_constructible_v<graph::ChQuery, graph::ContractionHierarchy>);
@@ -210,7 +209,7 @@ TEST(ApiTraps, KeptReferencesRefuseTemporariesAtCompileTime) {
   // The checks are the static_asserts above; this runs the lvalue forms they allow.
   GridMap map(8, 8);
   const GridPlanner planner(map);
-  const GridSearchSource world(planner);
+  const GridPlanner& world = planner;  // the planner is the search source
   PathRequestQueue<CellId> queue;
   const search::RequestId id = queue.submit(world, map.cell(0, 0), map.cell(7, 7));
   queue.update(search::Budget{});
@@ -270,10 +269,10 @@ TEST(ApiTraps, APathThatWasNotFoundHasNoFiniteCost) {
 
   // Through a queue, a batch and a navmesh query alike.
   const GridPlanner planner(map);
-  const GridSearchSource world(planner);
+  const GridPlanner& world = planner;  // the planner is the search source
   PathRequestQueue<CellId> queue;
   const search::RequestId id = queue.submit(world, start, goal);
-  queue.update(search::Budget{});
+  while (queue.in_flight() > 0) queue.update(search::Budget{});
   ASSERT_NE(queue.result(id), nullptr);
   EXPECT_EQ(queue.result(id)->path.cost, infinite_cost);
   const std::vector<grid::BatchQuery> queries{{start, goal}, {start, CellId{1000}}};
@@ -360,6 +359,63 @@ TEST(ApiTraps, BadDataThrowsBuildErrorAndPerFrameCallsRefuse) {
   EXPECT_EQ(sim.stats().ticks, 0u);
   EXPECT_TRUE(sim.step(0.1));
   EXPECT_EQ(sim.stats().ticks, 1u);
+}
+
+// ---- One shape: planners are the search sources, the algorithm chosen per call ---------------
+
+static_assert(std::is_base_of_v<search::SearchSource<CellId>, GridPlanner>);
+static_assert(std::is_base_of_v<search::SearchSource<VertexId>, graph::GraphPlanner>);
+
+TEST(PlannersAlike, AGridPlannerRunsAnyAlgorithmPerCallAndIsTheQueuesWorld) {
+  const GridMap map = walled(40, 30, 20, true);
+  const GridPlanner planner(map);  // default: astar
+  const CellId start = map.cell(2, 28), goal = map.cell(37, 27);
+  const search::SearchResult<CellId> astar = planner.plan(start, goal);
+  ASSERT_TRUE(astar.status.succeeded());
+  for (const Algorithm a : {Algorithm::dijkstra, Algorithm::jps, Algorithm::jps_plus, Algorithm::bfs}) {
+    SCOPED_TRACE(to_string(a));
+    search::SearchHandle<CellId> search = planner.make_search(a, {});
+    ASSERT_TRUE(search.run(start, goal).succeeded());
+    if (a != Algorithm::bfs) {
+      EXPECT_NEAR(search.path().cost, astar.path.cost, 1e-9);
+    }
+    EXPECT_EQ(search.path().nodes.front(), start);
+    EXPECT_EQ(search.path().nodes.back(), goal);
+    const search::SearchResult<CellId> once = planner.plan(start, goal, a);
+    EXPECT_EQ(once.path.cost, search.path().cost);
+  }
+  PathRequestQueue<CellId> queue;
+  const search::RequestId id = queue.submit(planner, start, goal);
+  while (queue.in_flight() > 0) queue.update(search::Budget{});
+  ASSERT_EQ(queue.state(id), RequestState::succeeded);
+  EXPECT_NEAR(queue.result(id)->path.cost, astar.path.cost, 1e-9);
+}
+
+TEST(PlannersAlike, AGraphPlannerAnswersEveryPreparedAlgorithmOnOneGraph) {
+  const graph::Graph roads = graph::generate_road_network({.columns = 12, .rows = 10, .seed = 5});
+  const graph::GraphPlanner planner(roads, {.algorithm = graph::Algorithm::dijkstra,
+                                            .prepare = {graph::Algorithm::alt, graph::Algorithm::ch}});
+  std::vector<search::SearchHandle<VertexId>> searches;
+  for (const graph::Algorithm a : {graph::Algorithm::dijkstra, graph::Algorithm::bidijkstra, graph::Algorithm::astar,
+                                   graph::Algorithm::alt, graph::Algorithm::ch}) {
+    EXPECT_FALSE(planner.unsupported(a).has_value()) << to_string(a);
+    searches.push_back(planner.make_search(a, {}));
+  }
+  for (std::uint32_t i = 0; i < 40; ++i) {
+    const VertexId s{(i * 37) % 120}, t{(i * 53 + 11) % 120};
+    const Status reference = searches[0].run(s, t);
+    for (std::size_t k = 1; k < searches.size(); ++k) {
+      ASSERT_EQ(searches[k].run(s, t).succeeded(), reference.succeeded()) << k;
+      if (reference.succeeded()) {
+        EXPECT_NEAR(searches[k].path().cost, searches[0].path().cost, 1e-9) << k;
+      }
+    }
+  }
+  // Not prepared: refused at once, saying what would change it.
+  ASSERT_TRUE(planner.unsupported(graph::Algorithm::table).has_value());
+  EXPECT_NE(planner.unsupported(graph::Algorithm::table)->find("prepare"), std::string::npos);
+  search::SearchHandle<VertexId> table = planner.make_search(graph::Algorithm::table, {});
+  EXPECT_EQ(table.run(VertexId{0}, VertexId{5}).reason(), FailureReason::unsupported);
 }
 
 }  // namespace

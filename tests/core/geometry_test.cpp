@@ -57,16 +57,17 @@ TEST(WorldPositions, GridPathsBecomePolylinesThroughCellCentres) {
   EXPECT_EQ(map.position(map.cell(0, 0)), (Vec3{101.25, -48.75, 0}));
   EXPECT_EQ(map.cell_center(map.cell(3, 2)), (Vec2{108.75, -43.75}));
   grid::GridPlanner planner(map, {.algorithm = grid::Algorithm::astar});
-  ASSERT_TRUE(planner.plan(map.cell(1, 1), map.cell(18, 7)).succeeded());
-  const std::vector<Vec3> line = to_polyline(map, planner.path().nodes);
-  ASSERT_EQ(line.size(), planner.path().nodes.size());
+  search::SearchHandle<CellId> planner_search = planner.make_search();
+  ASSERT_TRUE(planner_search.run(map.cell(1, 1), map.cell(18, 7)).succeeded());
+  const std::vector<Vec3> line = to_polyline(map, planner_search.path().nodes);
+  ASSERT_EQ(line.size(), planner_search.path().nodes.size());
   EXPECT_EQ(line.front(), map.position(map.cell(1, 1)));
   EXPECT_EQ(line.back(), map.position(map.cell(18, 7)));
   // Uniform costs are step lengths in world units: the polyline is exactly as long.
-  EXPECT_NEAR(polyline_length(line), planner.path().cost, 1e-9);
+  EXPECT_NEAR(polyline_length(line), planner_search.path().cost, 1e-9);
   std::vector<Vec3> reused;
   reused.reserve(64);
-  to_polyline(map, planner.path().nodes, reused);
+  to_polyline(map, planner_search.path().nodes, reused);
   EXPECT_EQ(reused, line);
   EXPECT_EQ(polyline_length(std::vector<Vec3>{}), 0);
 }
@@ -75,12 +76,13 @@ TEST(WorldPositions, GraphPathsBecomePolylinesThroughVertexCoordinates) {
   const graph::Graph g =
       io::load_node_edge_lists(test::data_dir + "/roads/OL.cnode.txt", test::data_dir + "/roads/OL.cedge.txt").graph;
   graph::GraphPlanner planner(g, {.algorithm = graph::Algorithm::astar});
-  ASSERT_TRUE(planner.plan(VertexId{0}, VertexId{5000}).succeeded());
-  const std::vector<Vec3> line = to_polyline(g, planner.path().nodes);
-  ASSERT_EQ(line.size(), planner.path().nodes.size());
-  for (std::size_t i = 0; i < line.size(); ++i) EXPECT_EQ(line[i], g.position(planner.path().nodes[i]));
+  search::SearchHandle<VertexId> planner_search = planner.make_search();
+  ASSERT_TRUE(planner_search.run(VertexId{0}, VertexId{5000}).succeeded());
+  const std::vector<Vec3> line = to_polyline(g, planner_search.path().nodes);
+  ASSERT_EQ(line.size(), planner_search.path().nodes.size());
+  for (std::size_t i = 0; i < line.size(); ++i) EXPECT_EQ(line[i], g.position(planner_search.path().nodes[i]));
   // Oldenburg's lengths are the distances between its coordinates (to rounding).
-  EXPECT_NEAR(polyline_length(line), planner.path().cost, 1e-3 * planner.path().cost);
+  EXPECT_NEAR(polyline_length(line), planner_search.path().cost, 1e-3 * planner_search.path().cost);
 }
 
 struct Edit {

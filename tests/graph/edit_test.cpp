@@ -49,6 +49,7 @@ void expect_planner_follows_edits(const Graph& original, Algorithm algorithm, un
   std::mt19937 rng(seed);
   Graph g = original;
   GraphPlanner planner(g, {.algorithm = algorithm});
+  search::SearchHandle<VertexId> planner_search = planner.make_search();
   search::SearchHandle<VertexId> handle = planner.make_search();
   std::uniform_int_distribution<std::uint32_t> vertex(0, static_cast<std::uint32_t>(g.node_count() - 1));
   for (int round = 0; round < 3; ++round) {
@@ -59,23 +60,24 @@ void expect_planner_follows_edits(const Graph& original, Algorithm algorithm, un
     } else {
       EXPECT_TRUE(planner.stale());
       EXPECT_EQ(handle.begin(s, t), Status::failure(StatusDetail::stale_world));
-      EXPECT_EQ(planner.plan(s, t), Status::failure(StatusDetail::stale_world));
+      EXPECT_EQ(planner_search.run(s, t), Status::failure(StatusDetail::stale_world));
       planner.sync();
       EXPECT_FALSE(planner.stale());
     }
     const Graph copy = g;
     GraphPlanner fresh(copy, {.algorithm = algorithm});
+    search::SearchHandle<VertexId> fresh_search = fresh.make_search();
     const test::BoostReference boost_ref(edge_list_of(g));
     for (int q = 0; q < 15; ++q) {
       const VertexId from{vertex(rng)}, to{vertex(rng)};
       const Cost expected = boost_ref.distances(from.value)[to.value];
       const Status a = handle.run(from, to);
-      const Status b = fresh.plan(from, to);
+      const Status b = fresh_search.run(from, to);
       ASSERT_EQ(a.succeeded(), expected != infinite_cost) << from.value << " -> " << to.value;
       ASSERT_EQ(a, b);
       if (!a.succeeded()) continue;
       EXPECT_NEAR(handle.path().cost, expected, test::cost_tolerance(expected));
-      EXPECT_NEAR(fresh.path().cost, expected, test::cost_tolerance(expected));
+      EXPECT_NEAR(fresh_search.path().cost, expected, test::cost_tolerance(expected));
       // The path is made of the edited arcs and costs what they now weigh.
       Cost sum = 0;
       for (std::size_t i = 1; i < handle.path().nodes.size(); ++i) {

@@ -32,18 +32,19 @@ struct Case {
 };
 
 void expect_matches(GridPlanner& planner, const Case& c, const char* what) {
-  const Status st = planner.plan(c.start, c.goal);
+  const search::SearchResult<CellId> result = planner.plan(c.start, c.goal);
+  const Status st = result.status;
   const GridSpace& space = planner.space();
   SCOPED_TRACE(::testing::Message() << what << " rule=" << to_string(c.rule) << " "
                                     << c.map->width() << "x" << c.map->height());
   if (c.expected == infinite_cost) {
     EXPECT_TRUE(st.failed());
-    EXPECT_TRUE(planner.path().empty());
+    EXPECT_TRUE(result.path.empty());
     return;
   }
   ASSERT_TRUE(st.succeeded());
-  ASSERT_TRUE(is_valid_path(space, planner.path(), c.start, c.goal));
-  const Cost found = planner.path().cost;
+  ASSERT_TRUE(is_valid_path(space, result.path, c.start, c.goal));
+  const Cost found = result.path.cost;
   const Cost eps = relative_eps * std::max(1.0, c.expected);
   switch (planner.options().algorithm) {
     case Algorithm::astar:
@@ -106,12 +107,13 @@ TEST(Differential, EveryAdmissibleHeuristicIsOptimal) {
                      HeuristicKind::chebyshev, HeuristicKind::zero}) {
         if (!is_admissible(h, rule)) continue;
         GridPlanner planner(map, GridPlannerOptions{.diagonal = rule, .heuristic = h});
-        const Status st = planner.plan(start, goal);
+        search::SearchHandle<CellId> planner_search = planner.make_search();
+        const Status st = planner_search.run(start, goal);
         if (expected == infinite_cost) {
           EXPECT_TRUE(st.failed());
         } else {
           ASSERT_TRUE(st.succeeded());
-          EXPECT_NEAR(planner.path().cost, expected, relative_eps * expected) << to_string(h);
+          EXPECT_NEAR(planner_search.path().cost, expected, relative_eps * expected) << to_string(h);
         }
       }
     }
@@ -123,13 +125,15 @@ TEST(Differential, BfsStepsEqualDijkstraCostOnUnitFourConnectedGrids) {
   for (int k = 0; k < 100; ++k) {
     const GridMap map = test::random_grid({20, 20, 0.3, false}, rng);
     GridPlanner bfs(map, GridPlannerOptions{.algorithm = Algorithm::bfs, .diagonal = DiagonalRule::never});
+    search::SearchHandle<CellId> bfs_search = bfs.make_search();
     GridPlanner dijkstra(map, GridPlannerOptions{.algorithm = Algorithm::dijkstra, .diagonal = DiagonalRule::never});
+    search::SearchHandle<CellId> dijkstra_search = dijkstra.make_search();
     const CellId start = test::random_passable(map, rng), goal = test::random_passable(map, rng);
-    const Status a = bfs.plan(start, goal);
-    const Status b = dijkstra.plan(start, goal);
+    const Status a = bfs_search.run(start, goal);
+    const Status b = dijkstra_search.run(start, goal);
     ASSERT_EQ(a.state, b.state);
     if (a.succeeded()) {
-      EXPECT_EQ(static_cast<double>(bfs.path().steps()), dijkstra.path().cost);
+      EXPECT_EQ(static_cast<double>(bfs_search.path().steps()), dijkstra_search.path().cost);
     }
   }
 }
@@ -141,28 +145,31 @@ TEST(EdgeCases, StartEqualsGoalBlockedEndpointsAndWalls) {
                       Algorithm::bfs, Algorithm::dfs, Algorithm::ida}) {
     SCOPED_TRACE(to_string(a));
     GridPlanner p(map, GridPlannerOptions{.algorithm = a});
-    ASSERT_TRUE(p.plan(map.cell(1, 1), map.cell(1, 1)).succeeded());
-    EXPECT_EQ(p.path().nodes.size(), 1u);
-    EXPECT_EQ(p.path().cost, 0);
-    EXPECT_TRUE(p.plan(map.cell(0, 0), map.cell(4, 4)).failed());  // unreachable
-    EXPECT_TRUE(p.path().empty());
-    EXPECT_TRUE(p.plan(map.cell(2, 2), map.cell(0, 0)).failed());  // blocked start
-    EXPECT_EQ(p.stats().expanded, 0u);
-    EXPECT_TRUE(p.plan(map.cell(0, 0), map.cell(2, 3)).failed());  // blocked goal
-    EXPECT_EQ(p.stats().expanded, 0u);
+    search::SearchHandle<CellId> p_search = p.make_search();
+    ASSERT_TRUE(p_search.run(map.cell(1, 1), map.cell(1, 1)).succeeded());
+    EXPECT_EQ(p_search.path().nodes.size(), 1u);
+    EXPECT_EQ(p_search.path().cost, 0);
+    EXPECT_TRUE(p_search.run(map.cell(0, 0), map.cell(4, 4)).failed());  // unreachable
+    EXPECT_TRUE(p_search.path().empty());
+    EXPECT_TRUE(p_search.run(map.cell(2, 2), map.cell(0, 0)).failed());  // blocked start
+    EXPECT_EQ(p_search.stats().expanded, 0u);
+    EXPECT_TRUE(p_search.run(map.cell(0, 0), map.cell(2, 3)).failed());  // blocked goal
+    EXPECT_EQ(p_search.stats().expanded, 0u);
   }
 }
 
 TEST(EdgeCases, OneByOneAndOneByN) {
   GridMap one(1, 1);
   GridPlanner p1(one, GridPlannerOptions{});
-  ASSERT_TRUE(p1.plan(one.cell(0, 0), one.cell(0, 0)).succeeded());
+  search::SearchHandle<CellId> p1_search = p1.make_search();
+  ASSERT_TRUE(p1_search.run(one.cell(0, 0), one.cell(0, 0)).succeeded());
   GridMap column(1, 9);
   for (Algorithm a : {Algorithm::astar, Algorithm::bfs, Algorithm::ida, Algorithm::dfs}) {
     GridPlanner p(column, GridPlannerOptions{.algorithm = a});
-    ASSERT_TRUE(p.plan(column.cell(0, 0), column.cell(0, 8)).succeeded());
-    EXPECT_EQ(p.path().cost, 8);
-    EXPECT_EQ(p.path().steps(), 8u);
+    search::SearchHandle<CellId> p_search = p.make_search();
+    ASSERT_TRUE(p_search.run(column.cell(0, 0), column.cell(0, 8)).succeeded());
+    EXPECT_EQ(p_search.path().cost, 8);
+    EXPECT_EQ(p_search.path().steps(), 8u);
   }
 }
 

@@ -55,17 +55,19 @@ void expect_same_as_fresh(GridPlanner& synced, search::SearchHandle<CellId>& old
                           std::mt19937& rng, int queries) {
   const GridMap copy = map;
   GridPlanner fresh(copy, synced.options());
+  search::SearchHandle<CellId> fresh_search = fresh.make_search();
   for (int q = 0; q < queries; ++q) {
     const CellId s = test::random_passable(map, rng), g = test::random_passable(map, rng);
     const Status a = old_handle.run(s, g);
-    const Status b = fresh.plan(s, g);
-    const Status c = synced.plan(s, g);
+    const Status b = fresh_search.run(s, g);
+    const search::SearchResult<CellId> one_shot = synced.plan(s, g);
+    const Status c = one_shot.status;
     ASSERT_EQ(a, b);
     ASSERT_EQ(c, b);
-    EXPECT_EQ(old_handle.path().nodes, fresh.path().nodes);
-    EXPECT_EQ(synced.path().nodes, fresh.path().nodes);
-    EXPECT_DOUBLE_EQ(old_handle.path().cost, fresh.path().cost);
-    EXPECT_EQ(old_handle.stats().expanded, fresh.stats().expanded);
+    EXPECT_EQ(old_handle.path().nodes, fresh_search.path().nodes);
+    EXPECT_EQ(one_shot.path.nodes, fresh_search.path().nodes);
+    EXPECT_DOUBLE_EQ(old_handle.path().cost, fresh_search.path().cost);
+    EXPECT_EQ(old_handle.stats().expanded, fresh_search.stats().expanded);
   }
 }
 
@@ -76,6 +78,7 @@ TEST(GridEdits, EveryAlgorithmRefusesTheStaleMapThenMatchesAFreshPlanner) {
     const bool small = a == Algorithm::ida || a == Algorithm::dfs;
     GridMap map = test::random_grid({small ? 14 : 40, small ? 12 : 30, 0.2, false}, rng);
     GridPlanner planner(map, {.algorithm = a});
+    search::SearchHandle<CellId> planner_search = planner.make_search();
     search::SearchHandle<CellId> handle = planner.make_search();
     std::vector<ZoneId> zones;
     for (int round = 0; round < 6; ++round) {
@@ -87,7 +90,7 @@ TEST(GridEdits, EveryAlgorithmRefusesTheStaleMapThenMatchesAFreshPlanner) {
       const CellId s = test::random_passable(map, rng), g = test::random_passable(map, rng);
       EXPECT_EQ(handle.begin(s, g), Status::failure(StatusDetail::stale_world));
       EXPECT_TRUE(handle.path().empty());
-      EXPECT_EQ(planner.plan(s, g), Status::failure(StatusDetail::stale_world));
+      EXPECT_EQ(planner_search.run(s, g), Status::failure(StatusDetail::stale_world));
       planner.sync();
       EXPECT_FALSE(planner.stale());
       expect_same_as_fresh(planner, handle, map, rng, 15);
@@ -130,20 +133,22 @@ TEST(GridEdits, JumpSearchesRefuseCostsAndComeBackWhenTheyAreGone) {
   for (const Algorithm a : {Algorithm::jps, Algorithm::jps_plus}) {
     SCOPED_TRACE(to_string(a));
     GridPlanner planner(map, {.algorithm = a});
+    search::SearchHandle<CellId> planner_search = planner.make_search();
     const ZoneId zone = map.add_zone(CostZone::rect({0, 0}, {10, 10}, 2.0));
     EXPECT_TRUE(map.has_costs());
     planner.sync();
     EXPECT_TRUE(planner.unsupported().has_value());
     EXPECT_FALSE(planner.stale());  // nothing a sync() could clear
     const CellId s = test::random_passable(map, rng), g = test::random_passable(map, rng);
-    EXPECT_EQ(planner.plan(s, g), Status::failure(StatusDetail::invalid_query | StatusDetail::unsupported));
+    EXPECT_EQ(planner_search.run(s, g), Status::failure(StatusDetail::invalid_query | StatusDetail::unsupported));
     EXPECT_TRUE(map.remove_zone(zone));
     EXPECT_FALSE(map.has_costs());  // every multiplier back at exactly 1
     planner.sync();
     EXPECT_FALSE(planner.unsupported().has_value());
     GridPlanner reference(map, {.algorithm = Algorithm::astar});
-    ASSERT_EQ(planner.plan(s, g), reference.plan(s, g));
-    EXPECT_NEAR(planner.path().cost, reference.path().cost, 1e-9);
+    search::SearchHandle<CellId> reference_search = reference.make_search();
+    ASSERT_EQ(planner_search.run(s, g), reference_search.run(s, g));
+    EXPECT_NEAR(planner_search.path().cost, reference_search.path().cost, 1e-9);
   }
 }
 
@@ -154,17 +159,19 @@ TEST(GridEdits, ASharedJumpTableIsRefusedUntilItsOwnerRebuildsIt) {
   GridPlannerOptions options{.algorithm = Algorithm::jps_plus};
   options.jump_table = &table;
   GridPlanner planner(map, options);
+  search::SearchHandle<CellId> planner_search = planner.make_search();
   map.set_passable(CellRect{5, 0, 6, 40}, false);  // a wall across the map
   planner.sync();                                  // the table is not the planner's to rebuild
   const CellId s = test::random_passable(map, rng), g = test::random_passable(map, rng);
   EXPECT_TRUE(table.stale());
-  EXPECT_EQ(planner.plan(s, g), Status::failure(StatusDetail::stale_world));
+  EXPECT_EQ(planner_search.run(s, g), Status::failure(StatusDetail::stale_world));
   table.rebuild();
   EXPECT_FALSE(table.stale());
   GridPlanner reference(map, {.algorithm = Algorithm::astar});
-  ASSERT_EQ(planner.plan(s, g), reference.plan(s, g));
-  if (reference.path().nodes.size() > 1) {
-    EXPECT_NEAR(planner.path().cost, reference.path().cost, 1e-9);
+  search::SearchHandle<CellId> reference_search = reference.make_search();
+  ASSERT_EQ(planner_search.run(s, g), reference_search.run(s, g));
+  if (reference_search.path().nodes.size() > 1) {
+    EXPECT_NEAR(planner_search.path().cost, reference_search.path().cost, 1e-9);
   }
 }
 
@@ -205,15 +212,17 @@ TEST(GridEdits, ZonesComeOffExactlyAndTheLogNamesEveryEdit) {
 TEST(GridEdits, HeuristicsFollowALoweredMultiplierAndStayAdmissible) {
   GridMap map(30, 30);
   GridPlanner planner(map, {.algorithm = Algorithm::astar});
+  search::SearchHandle<CellId> planner_search = planner.make_search();
   const CellId s = map.cell(0, 0), g = map.cell(29, 29);
-  ASSERT_TRUE(planner.plan(s, g).succeeded());
+  ASSERT_TRUE(planner_search.run(s, g).succeeded());
   map.add_zone(CostZone::rect({0, 0}, {30, 30}, -0.8));  // every cell costs 0.2
   planner.sync();
   GridPlanner dijkstra(map, {.algorithm = Algorithm::dijkstra});
-  ASSERT_TRUE(planner.plan(s, g).succeeded());
-  ASSERT_TRUE(dijkstra.plan(s, g).succeeded());
-  EXPECT_NEAR(planner.path().cost, dijkstra.path().cost, 1e-9);
-  EXPECT_NEAR(planner.path().cost, 0.2 * 29 * diagonal_step, 1e-9);
+  search::SearchHandle<CellId> dijkstra_search = dijkstra.make_search();
+  ASSERT_TRUE(planner_search.run(s, g).succeeded());
+  ASSERT_TRUE(dijkstra_search.run(s, g).succeeded());
+  EXPECT_NEAR(planner_search.path().cost, dijkstra_search.path().cost, 1e-9);
+  EXPECT_NEAR(planner_search.path().cost, 0.2 * 29 * diagonal_step, 1e-9);
 }
 
 }  // namespace

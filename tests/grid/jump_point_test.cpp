@@ -77,14 +77,15 @@ TEST(JumpPoint, RandomGridsMatchReferenceDijkstra) {
         for (GridPlanner* p : {&jps, &jps_plus}) {
           SCOPED_TRACE(::testing::Message() << to_string(p->options().algorithm) << " " << map.width() << "x"
                                             << map.height() << " grid " << k << " query " << q);
-          const Status st = p->plan(start, goal);
+          const search::SearchResult<CellId> result = p->plan(start, goal);
+          const Status st = result.status;
           if (expected == infinite_cost) {
             ASSERT_TRUE(st.failed());
             continue;
           }
           ASSERT_TRUE(st.succeeded());
-          ASSERT_NEAR(p->path().cost, expected, relative_eps * std::max(1.0, expected));
-          ASSERT_TRUE(test::is_valid_path(space, p->path(), start, goal));
+          ASSERT_NEAR(result.path.cost, expected, relative_eps * std::max(1.0, expected));
+          ASSERT_TRUE(test::is_valid_path(space, result.path, start, goal));
         }
       }
     }
@@ -111,24 +112,27 @@ TEST(JumpPoint, EveryBundledScenarioOptimal) {
 TEST(JumpPoint, ExpandsFewerNodesThanAStar) {
   const GridMap map = load_movingai_map(test::data_dir + "/maps/den520d.map");
   GridPlanner astar(map, GridPlannerOptions{});
+  search::SearchHandle<CellId> astar_search = astar.make_search();
   GridPlanner jps(map, GridPlannerOptions{.algorithm = Algorithm::jps});
+  search::SearchHandle<CellId> jps_search = jps.make_search();
   const Scenario scen = load_movingai_scenario(test::data_dir + "/maps/den520d.map.scen");
   const ScenarioQuery& longest = scen.queries.back();  // files are sorted by length bucket
   const CellId s = map.cell(longest.start.x, longest.start.y), g = map.cell(longest.goal.x, longest.goal.y);
-  ASSERT_TRUE(astar.plan(s, g).succeeded());
-  ASSERT_TRUE(jps.plan(s, g).succeeded());
-  EXPECT_NEAR(jps.path().cost, astar.path().cost, 1e-9);
-  EXPECT_LT(jps.stats().expanded * 4, astar.stats().expanded);
+  ASSERT_TRUE(astar_search.run(s, g).succeeded());
+  ASSERT_TRUE(jps_search.run(s, g).succeeded());
+  EXPECT_NEAR(jps_search.path().cost, astar_search.path().cost, 1e-9);
+  EXPECT_LT(jps_search.stats().expanded * 4, astar_search.stats().expanded);
 }
 
 TEST(JumpPoint, RefusesRulesAndCostsItCannotHandle) {
   GridMap map(8, 8);
   for (DiagonalRule r : {DiagonalRule::never, DiagonalRule::always, DiagonalRule::at_most_one_obstacle}) {
     GridPlanner p(map, GridPlannerOptions{.algorithm = Algorithm::jps, .diagonal = r});
+    search::SearchHandle<CellId> p_search = p.make_search();
     ASSERT_TRUE(p.unsupported().has_value());
     EXPECT_NE(p.unsupported()->find("no-corner-cutting"), std::string::npos);
-    EXPECT_TRUE(p.plan(map.cell(0, 0), map.cell(7, 7)).failed());
-    EXPECT_TRUE(p.path().empty());
+    EXPECT_TRUE(p_search.run(map.cell(0, 0), map.cell(7, 7)).failed());
+    EXPECT_TRUE(p_search.path().empty());
   }
   map.set_cost_multiplier(3, 3, 2.0);
   GridPlanner p(map, GridPlannerOptions{.algorithm = Algorithm::jps_plus});
@@ -149,7 +153,8 @@ TEST(JumpTable, SaveLoadRoundTripAndMismatches) {
     for (int d = 0; d < direction_count; ++d) ASSERT_EQ(built.distance(p, d), loaded.distance(p, d));
   }
   GridPlanner shared(map, GridPlannerOptions{.algorithm = Algorithm::jps_plus, .jump_table = &loaded});
-  ASSERT_TRUE(shared.plan(map.cell(3, 1), map.cell(35, 7)).succeeded());
+  search::SearchHandle<CellId> shared_search = shared.make_search();
+  ASSERT_TRUE(shared_search.run(map.cell(3, 1), map.cell(35, 7)).succeeded());
 
   GridMap other = map;
   other.set_passable(3, 1, !other.passable(3, 1));

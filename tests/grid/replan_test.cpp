@@ -35,7 +35,8 @@ const std::vector<ReplanStrategy> both_strategies{ReplanStrategy::incremental, R
 Cost fresh_astar(const GridMap& map, DiagonalRule rule, CellId from, CellId to) {
   const GridMap copy = map;
   GridPlanner planner(copy, {.algorithm = Algorithm::astar, .diagonal = rule});
-  return planner.plan(from, to).succeeded() ? planner.path().cost : infinite_cost;
+  search::SearchHandle<CellId> planner_search = planner.make_search();
+  return planner_search.run(from, to).succeeded() ? planner_search.path().cost : infinite_cost;
 }
 
 /// A move from `a` to `b` the rule allows on the map as it is now.
@@ -363,8 +364,9 @@ TEST(Replanner, ACorridorOpens) {
       Replanner r(map, {.strategy = strategy, .replan_on_any_edit = any_edit});
       const CellId start = map.cell(2, 3), goal = map.cell(28, 3);
       GridPlanner around(map);
-      ASSERT_TRUE(around.plan(start, goal).succeeded());
-      const std::size_t around_steps = around.path().steps();
+      search::SearchHandle<CellId> around_search = around.make_search();
+      ASSERT_TRUE(around_search.run(start, goal).succeeded());
+      const std::size_t around_steps = around_search.path().steps();
       const Walk w = simulate(map, r, start, goal, [&](int tick, Replanner&) {
         if (tick == 3) map.set_passable(15, 3, true);
       }, 3, 200);

@@ -263,10 +263,11 @@ TEST(Smoothing, SmoothedPathsAreValidNeverDearerNeverLonger) {
     const GridMap map = random_map(rng, 24 + m, 20, 0.25, terrain);
     for (const DiagonalRule rule : every_rule) {
       GridPlanner planner(map, {.algorithm = Algorithm::astar, .diagonal = rule});
+      search::SearchHandle<CellId> planner_search = planner.make_search();
       for (int q = 0; q < 12; ++q) {
         const CellId s = test::random_passable(map, rng), g = test::random_passable(map, rng);
-        if (!planner.plan(s, g).succeeded()) continue;
-        const std::vector<CellId>& raw = planner.path().nodes;
+        if (!planner_search.run(s, g).succeeded()) continue;
+        const std::vector<CellId>& raw = planner_search.path().nodes;
         const SmoothingResult r = smooth_path(GridSpace(map, rule), raw, smoothed);
         ++checked;
         SCOPED_TRACE(std::string(to_string(rule)) + (terrain ? " terrain" : ""));
@@ -274,12 +275,12 @@ TEST(Smoothing, SmoothedPathsAreValidNeverDearerNeverLonger) {
         EXPECT_EQ(smoothed.front(), raw.front());
         EXPECT_EQ(smoothed.back(), raw.back());
         EXPECT_LE(smoothed.size(), raw.size());
-        EXPECT_TRUE(same_cost(r.raw_cost, planner.path().cost));
+        EXPECT_TRUE(same_cost(r.raw_cost, planner_search.path().cost));
         double ref_cost = 0;
         EXPECT_TRUE(reference_valid(map, rule, smoothed, &ref_cost));
         EXPECT_TRUE(same_cost(r.cost, ref_cost));
-        EXPECT_LE(r.cost, planner.path().cost * (1 + 1e-9));
-        if (r.cost < planner.path().cost - 1e-9) ++shortened;
+        EXPECT_LE(r.cost, planner_search.path().cost * (1 + 1e-9));
+        if (r.cost < planner_search.path().cost - 1e-9) ++shortened;
         // The waypoints are raw cells, in order.
         std::size_t k = 0;
         for (const CellId c : smoothed) {
@@ -301,8 +302,8 @@ TEST(Smoothing, SmoothedPathsAreValidNeverDearerNeverLonger) {
         EXPECT_LE(compressed.size(), raw.size());
         double compressed_cost = 0;
         EXPECT_TRUE(reference_valid(map, rule, compressed, &compressed_cost));
-        EXPECT_TRUE(same_cost(compressed_cost, planner.path().cost));
-        EXPECT_TRUE(same_cost(waypoint_path_cost(GridSpace(map, rule), compressed), planner.path().cost));
+        EXPECT_TRUE(same_cost(compressed_cost, planner_search.path().cost));
+        EXPECT_TRUE(same_cost(waypoint_path_cost(GridSpace(map, rule), compressed), planner_search.path().cost));
         ASSERT_TRUE(expand_to_cells(map, compressed, cells));
         EXPECT_EQ(cells, raw);
       }
@@ -383,10 +384,11 @@ TEST(Smoothing, RunningSumDecidesAsTheFreshSumsDo) {
     const GridMap map = random_map(rng, 30, 24, 0.2, true);
     for (const DiagonalRule rule : every_rule) {
       GridPlanner planner(map, {.algorithm = Algorithm::astar, .diagonal = rule});
+      search::SearchHandle<CellId> planner_search = planner.make_search();
       for (int q = 0; q < 10; ++q) {
         const CellId s = test::random_passable(map, rng), g = test::random_passable(map, rng);
-        if (!planner.plan(s, g).succeeded()) continue;
-        std::vector<CellId> input = planner.path().nodes;
+        if (!planner_search.run(s, g).succeeded()) continue;
+        std::vector<CellId> input = planner_search.path().nodes;
         for (int round = 0; round < 2; ++round) {
           double ref_cost = 0;
           const std::vector<CellId> expected = reference_smooth(map, rule, input, ref_cost);
@@ -416,9 +418,10 @@ TEST(Smoothing, RunningSumDecidesAsTheFreshSumsDo) {
 TEST(Smoothing, StaircaseBecomesOneSegmentOnAnOpenMap) {
   const GridMap map(10, 10);
   GridPlanner planner(map, {.algorithm = Algorithm::astar, .diagonal = DiagonalRule::never});
-  ASSERT_TRUE(planner.plan(map.cell(0, 0), map.cell(9, 4)).succeeded());
+  search::SearchHandle<CellId> planner_search = planner.make_search();
+  ASSERT_TRUE(planner_search.run(map.cell(0, 0), map.cell(9, 4)).succeeded());
   std::vector<CellId> out;
-  const SmoothingResult r = smooth_path(GridSpace(map, DiagonalRule::never), planner.path().nodes, out);
+  const SmoothingResult r = smooth_path(GridSpace(map, DiagonalRule::never), planner_search.path().nodes, out);
   // (9,4) from (0,0) crosses no corner (9 and 4 share no factor with a doubled-centre
   // crossing), so one segment of length √97.
   ASSERT_EQ(out.size(), 2u);
@@ -474,10 +477,11 @@ TEST(Smoothing, AllocatesNothingAfterWarmUp) {
   std::mt19937 rng(3);
   const GridMap map = random_map(rng, 40, 40, 0.2, true);
   GridPlanner planner(map, {.algorithm = Algorithm::astar});
+  search::SearchHandle<CellId> planner_search = planner.make_search();
   std::vector<std::vector<CellId>> paths;
   while (paths.size() < 20) {
-    if (planner.plan(test::random_passable(map, rng), test::random_passable(map, rng)).succeeded())
-      paths.push_back(planner.path().nodes);
+    if (planner_search.run(test::random_passable(map, rng), test::random_passable(map, rng)).succeeded())
+      paths.push_back(planner_search.path().nodes);
   }
   std::vector<CellId> smoothed, compressed, cells;
   std::vector<Vec3> points;
@@ -505,22 +509,24 @@ TEST(Theta, PathsAreValidAndNoDearerThanTheGridOptimum) {
     for (const DiagonalRule rule : every_rule) {
       SCOPED_TRACE(std::string(to_string(rule)) + (terrain ? " terrain" : ""));
       GridPlanner astar(map, {.algorithm = Algorithm::astar, .diagonal = rule});
+      search::SearchHandle<CellId> astar_search = astar.make_search();
       GridPlanner theta(map, {.algorithm = Algorithm::theta, .diagonal = rule});
+      search::SearchHandle<CellId> theta_search = theta.make_search();
       for (int q = 0; q < 10; ++q) {
         const CellId s = test::random_passable(map, rng), g = test::random_passable(map, rng);
-        const Status a = astar.plan(s, g);
-        const Status t = theta.plan(s, g);
+        const Status a = astar_search.run(s, g);
+        const Status t = theta_search.run(s, g);
         ASSERT_EQ(a.succeeded(), t.succeeded());
         if (!t.succeeded()) continue;
         ++checked;
-        const std::vector<CellId>& w = theta.path().nodes;
+        const std::vector<CellId>& w = theta_search.path().nodes;
         EXPECT_EQ(w.front(), s);
         EXPECT_EQ(w.back(), g);
         double ref_cost = 0;
         EXPECT_TRUE(reference_valid(map, rule, w, &ref_cost));
-        EXPECT_TRUE(same_cost(theta.path().cost, ref_cost));
-        EXPECT_LE(theta.path().cost, astar.path().cost * (1 + 1e-9));
-        if (theta.path().cost < astar.path().cost - 1e-9) ++shorter;
+        EXPECT_TRUE(same_cost(theta_search.path().cost, ref_cost));
+        EXPECT_LE(theta_search.path().cost, astar_search.path().cost * (1 + 1e-9));
+        if (theta_search.path().cost < astar_search.path().cost - 1e-9) ++shorter;
       }
     }
   }
@@ -531,9 +537,10 @@ TEST(Theta, PathsAreValidAndNoDearerThanTheGridOptimum) {
 TEST(Theta, OpenMapGivesTheStraightLine) {
   const GridMap map(30, 20);
   GridPlanner theta(map, {.algorithm = Algorithm::theta});
-  ASSERT_TRUE(theta.plan(map.cell(1, 2), map.cell(28, 17)).succeeded());
-  EXPECT_EQ(theta.path().nodes.size(), 2u);
-  EXPECT_DOUBLE_EQ(theta.path().cost, std::hypot(27.0, 15.0));
+  search::SearchHandle<CellId> theta_search = theta.make_search();
+  ASSERT_TRUE(theta_search.run(map.cell(1, 2), map.cell(28, 17)).succeeded());
+  EXPECT_EQ(theta_search.path().nodes.size(), 2u);
+  EXPECT_DOUBLE_EQ(theta_search.path().cost, std::hypot(27.0, 15.0));
   EXPECT_FALSE(is_cost_optimal(Algorithm::theta));
   EXPECT_EQ(parse_algorithm("theta"), Algorithm::theta);
 }
@@ -548,15 +555,17 @@ TEST(Theta, NeverShorterThanTheEuclideanShortestPath) {
     visibility::VisibilityQuery esp(graph);
     for (const DiagonalRule rule : every_rule) {
       GridPlanner theta(map, {.algorithm = Algorithm::theta, .diagonal = rule});
+      search::SearchHandle<CellId> theta_search = theta.make_search();
       GridPlanner astar(map, {.algorithm = Algorithm::astar, .diagonal = rule});
+      search::SearchHandle<CellId> astar_search = astar.make_search();
       for (int q = 0; q < 10; ++q) {
         const CellId s = test::random_passable(map, rng), g = test::random_passable(map, rng);
-        if (!theta.plan(s, g).succeeded()) continue;
-        ASSERT_TRUE(astar.plan(s, g).succeeded());
+        if (!theta_search.run(s, g).succeeded()) continue;
+        ASSERT_TRUE(astar_search.run(s, g).succeeded());
         ASSERT_TRUE(esp.find_path(map.cell_center(s), map.cell_center(g)).succeeded());
         ++checked;
-        EXPECT_GE(theta.path().cost, esp.path().length - 1e-9) << to_string(rule);
-        EXPECT_LE(theta.path().cost, astar.path().cost + 1e-9);
+        EXPECT_GE(theta_search.path().cost, esp.path().length - 1e-9) << to_string(rule);
+        EXPECT_LE(theta_search.path().cost, astar_search.path().cost + 1e-9);
       }
     }
   }
@@ -571,24 +580,26 @@ TEST(Theta, PathIsEmptyWhileANewQueryRunsAsForJumpsAndAStar) {
   for (const Algorithm a : {Algorithm::theta, Algorithm::jps, Algorithm::jps_plus, Algorithm::astar}) {
     SCOPED_TRACE(std::string(to_string(a)));
     GridPlanner planner(map, {.algorithm = a});
+    search::SearchHandle<CellId> planner_search = planner.make_search();
     GridPlanner reference(map, {.algorithm = a});
+    search::SearchHandle<CellId> reference_search = reference.make_search();
     int checked = 0;
     for (int q = 0; q < 30 && checked < 5; ++q) {
       const CellId s = test::random_passable(map, rng), g = test::random_passable(map, rng);
       const CellId s2 = test::random_passable(map, rng), g2 = test::random_passable(map, rng);
-      if (!planner.plan(s, g).succeeded() || planner.path().nodes.size() < 2) continue;
-      search::SearchHandle<CellId>& own = planner.search();
+      if (!planner_search.run(s, g).succeeded() || planner_search.path().nodes.size() < 2) continue;
+      search::SearchHandle<CellId>& own = planner_search;
       own.begin(s2, g2);
       if (!own.step(search::Budget::of_expansions(1)).running()) continue;
       ++checked;
-      EXPECT_TRUE(planner.path().nodes.empty());
+      EXPECT_TRUE(planner_search.path().nodes.empty());
       EXPECT_TRUE(own.path().nodes.empty());
       while (own.step(search::Budget::of_expansions(4)).running()) {
         EXPECT_TRUE(own.path().nodes.empty());
       }
-      ASSERT_EQ(own.status().state, reference.plan(s2, g2).state);
-      EXPECT_EQ(planner.path().nodes, reference.path().nodes);
-      EXPECT_EQ(planner.path().cost, reference.path().cost);
+      ASSERT_EQ(own.status().state, reference_search.run(s2, g2).state);
+      EXPECT_EQ(planner_search.path().nodes, reference_search.path().nodes);
+      EXPECT_EQ(planner_search.path().cost, reference_search.path().cost);
     }
     EXPECT_EQ(checked, 5);
   }
@@ -598,16 +609,17 @@ TEST(Theta, SteppedEqualsOneShot) {
   std::mt19937 rng(8);
   const GridMap map = random_map(rng, 30, 30, 0.25, true);
   GridPlanner planner(map, {.algorithm = Algorithm::theta});
+  search::SearchHandle<CellId> planner_search = planner.make_search();
   search::SearchHandle<CellId> stepped = planner.make_search();
   for (int q = 0; q < 20; ++q) {
     const CellId s = test::random_passable(map, rng), g = test::random_passable(map, rng);
-    const Status one = planner.plan(s, g);
+    const Status one = planner_search.run(s, g);
     stepped.begin(s, g);
     while (stepped.step(search::Budget::of_expansions(3)).running()) {
     }
     EXPECT_EQ(stepped.status().state, one.state);
-    EXPECT_EQ(stepped.path().nodes, planner.path().nodes);
-    EXPECT_EQ(stepped.path().cost, planner.path().cost);
+    EXPECT_EQ(stepped.path().nodes, planner_search.path().nodes);
+    EXPECT_EQ(stepped.path().cost, planner_search.path().cost);
   }
 }
 

@@ -10,7 +10,6 @@
 #include "support/random_grid.hpp"
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/grid/grid_space.hpp"
-#include "waymark/grid/search_source.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/search/paged_node_table.hpp"
 
@@ -70,7 +69,7 @@ TEST(SparseTable, OtherAlgorithmsFallBackToTheDenseTable) {
   }
 }
 
-// GridSearchSource::has_sparse_table (what the request queue trusts to bound memory) says true
+// GridPlanner::has_sparse_table (what the request queue trusts to bound memory) says true
 // exactly for the algorithms whose sparse handles hold only pages: a short query on them holds
 // a fraction of the dense table; the others, where they report memory, hold the whole dense one.
 TEST(SparseTable, SourceKnowsWhichAlgorithmsHaveOne) {
@@ -83,7 +82,7 @@ TEST(SparseTable, SourceKnowsWhichAlgorithmsHaveOne) {
   for (const auto& [algorithm, name] : grid::algorithm_names) {
     SCOPED_TRACE(name);
     const grid::GridPlanner planner(map, {.algorithm = algorithm});
-    const grid::GridSearchSource source(planner);
+    const grid::GridPlanner& source = planner;  // the planner is the search source
     EXPECT_FALSE(source.has_sparse_table({}));
     const bool has = source.has_sparse_table({.table = NodeTableKind::sparse});
     EXPECT_EQ(has, grid::has_sparse_table(algorithm));

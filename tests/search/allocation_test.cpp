@@ -48,10 +48,11 @@ TEST(Allocation, NoAllocationPerQueryAfterWarmUp) {
     std::vector<std::pair<CellId, CellId>> queries;
     for (int i = 0; i < 30; ++i) queries.emplace_back(test::random_passable(map, rng), test::random_passable(map, rng));
     GridPlanner planner(map, GridPlannerOptions{.algorithm = a});
-    for (const auto& [s, g] : queries) planner.plan(s, g);  // warm-up
+    search::SearchHandle<CellId> planner_search = planner.make_search();
+    for (const auto& [s, g] : queries) planner_search.run(s, g);  // warm-up
     const std::size_t before = test::allocation_count();
     std::size_t solved = 0;
-    for (const auto& [s, g] : queries) solved += planner.plan(s, g).succeeded() ? 1 : 0;
+    for (const auto& [s, g] : queries) solved += planner_search.run(s, g).succeeded() ? 1 : 0;
     EXPECT_EQ(test::allocation_count() - before, 0u);
     EXPECT_GT(solved, 0u);
   }

@@ -9,7 +9,6 @@
 #include "support/allocation_counter.hpp"
 #include "support/random_grid.hpp"
 #include "waymark/grid/grid_planner.hpp"
-#include "waymark/grid/search_source.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/search/request_queue.hpp"
 
@@ -21,7 +20,7 @@ using test::expect_no_allocation_after_warm_up;
 TEST(QueueAllocation, UpdateAllocatesNothingAfterWarmUp) {
   const grid::GridMap map = io::load_movingai_map(test::data_dir + "/maps/den520d.map");
   const grid::GridPlanner planner(map, {.algorithm = grid::Algorithm::astar});
-  const grid::GridSearchSource world(planner);
+  const grid::GridPlanner& world = planner;  // the planner is the search source
   std::mt19937 rng(6);
   std::vector<std::pair<CellId, CellId>> queries;
   for (int i = 0; i < 40; ++i) queries.emplace_back(test::random_passable(map, rng), test::random_passable(map, rng));

@@ -9,7 +9,6 @@
 
 #include "support/random_grid.hpp"
 #include "waymark/grid/grid_planner.hpp"
-#include "waymark/grid/search_source.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/search/request_queue.hpp"
 
@@ -19,7 +18,7 @@ namespace {
 TEST(Concurrency, RequestQueuesOnTwoThreadsShareOnePlanner) {
   const grid::GridMap map = io::load_movingai_map(test::data_dir + "/maps/den520d.map");
   const grid::GridPlanner planner(map, {.algorithm = grid::Algorithm::astar});
-  const grid::GridSearchSource world(planner);  // shared too: it only reads the planner
+  const grid::GridPlanner& world = planner;  // the planner is the search source  // shared too: it only reads the planner
   std::mt19937 rng(11);
   std::vector<std::pair<CellId, CellId>> queries;
   for (int i = 0; i < 40; ++i) queries.emplace_back(test::random_passable(map, rng), test::random_passable(map, rng));

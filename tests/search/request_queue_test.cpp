@@ -10,9 +10,7 @@
 
 #include "support/random_grid.hpp"
 #include "waymark/graph/graph_planner.hpp"
-#include "waymark/graph/search_source.hpp"
 #include "waymark/grid/grid_planner.hpp"
-#include "waymark/grid/search_source.hpp"
 #include "waymark/io/graph_loaders.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/search/request_queue.hpp"
@@ -60,7 +58,7 @@ TEST(RequestQueue, HundredRequestsWithATinyBudgetGiveTheOneShotPaths) {
       scenario_queries(map, test::data_dir + "/maps/Boston_0_256.map.scen", 100);
   ASSERT_EQ(queries.size(), 100u);
   const grid::GridPlanner planner(map, {.algorithm = grid::Algorithm::astar});
-  const grid::GridSearchSource world(planner);
+  const grid::GridPlanner& world = planner;  // the planner is the search source
   for (const NodeTableKind table : {NodeTableKind::dense, NodeTableKind::sparse}) {
     SCOPED_TRACE(table == NodeTableKind::dense ? "dense" : "sparse");
     PathRequestQueue<CellId> queue({.max_requests = 128, .max_searches = 8, .turn = Budget::of_expansions(7)});
@@ -93,7 +91,7 @@ TEST(RequestQueue, CancelQueuedAndRunningRequests) {
   const std::vector<Query> sample = scenario_queries(map, test::data_dir + "/maps/den520d.map.scen", 120);
   const std::vector<Query> queries(sample.end() - 12, sample.end());
   const grid::GridPlanner planner(map, {.algorithm = grid::Algorithm::astar});
-  const grid::GridSearchSource world(planner);
+  const grid::GridPlanner& world = planner;  // the planner is the search source
   PathRequestQueue<CellId> queue({.max_requests = 16, .max_searches = 2, .turn = Budget::of_expansions(5)});
   std::vector<RequestId> ids;
   for (const Query& q : queries) ids.push_back(queue.submit(world, q.start, q.goal));
@@ -145,7 +143,7 @@ TEST(RequestQueue, WorldEditedWhileRequestsAreInFlight) {
     grid::GridMap map = io::load_movingai_map(test::data_dir + "/maps/den520d.map");
     const std::vector<Query> queries = scenario_queries(map, test::data_dir + "/maps/den520d.map.scen", 30);
     grid::GridPlanner planner(map, {.algorithm = grid::Algorithm::astar});
-    const grid::GridSearchSource world(planner);
+    const grid::GridPlanner& world = planner;  // the planner is the search source
     PathRequestQueue<CellId> queue({.max_searches = 10, .turn = Budget::of_expansions(20)});
     std::vector<RequestId> ids;
     for (const Query& q : queries) ids.push_back(queue.submit(world, q.start, q.goal, {.table = table}));
@@ -215,7 +213,7 @@ TEST(RequestQueue, WorldEditedWhileRequestsAreInFlight) {
 TEST(RequestQueue, NoRequestStarvesWithinAPriority) {
   const grid::GridMap map = io::load_movingai_map(test::data_dir + "/maps/arena.map");
   const grid::GridPlanner planner(map, {.algorithm = grid::Algorithm::astar});
-  const grid::GridSearchSource world(planner);
+  const grid::GridPlanner& world = planner;  // the planner is the search source
   std::mt19937 rng(21);
   for (const std::size_t n : {10u, 50u, 100u}) {
     PathRequestQueue<CellId> queue({.max_requests = n, .max_searches = n, .turn = Budget::of_expansions(4)});
@@ -241,7 +239,7 @@ TEST(RequestQueue, NoRequestStarvesWithinAPriority) {
 TEST(RequestQueue, PrioritiesAndAging) {
   const grid::GridMap map = io::load_movingai_map(test::data_dir + "/maps/arena.map");
   const grid::GridPlanner planner(map, {.algorithm = grid::Algorithm::astar});
-  const grid::GridSearchSource world(planner);
+  const grid::GridPlanner& world = planner;  // the planner is the search source
   const CellId a = map.cell(3, 3);
   const CellId b = map.cell(45, 40);
   {
@@ -297,7 +295,7 @@ TEST(RequestQueue, GraphWorld) {
   graph::Graph& g = loaded.graph;
   for (const graph::Algorithm algorithm : {graph::Algorithm::dijkstra, graph::Algorithm::bidijkstra}) {
     graph::GraphPlanner planner(g, {.algorithm = algorithm});
-    const graph::GraphSearchSource world(planner);
+    const graph::GraphPlanner& world = planner;  // the planner is the search source
     std::mt19937 rng(3);
     std::uniform_int_distribution<std::uint32_t> pick(0, static_cast<std::uint32_t>(g.node_count() - 1));
     std::vector<std::pair<VertexId, VertexId>> queries;
@@ -337,8 +335,8 @@ TEST(RequestQueue, PoolIsSharedAcrossWorldsAndOptions) {
   const grid::GridMap den = io::load_movingai_map(test::data_dir + "/maps/den520d.map");
   const grid::GridPlanner arena_planner(arena, {.algorithm = grid::Algorithm::astar});
   const grid::GridPlanner den_planner(den, {.algorithm = grid::Algorithm::astar});
-  const grid::GridSearchSource arena_world(arena_planner);
-  const grid::GridSearchSource den_world(den_planner);
+  const grid::GridPlanner& arena_world = arena_planner;  // the planner is the search source
+  const grid::GridPlanner& den_world = den_planner;  // the planner is the search source
   std::mt19937 rng(9);
   PathRequestQueue<CellId> queue({.max_searches = 3, .turn = Budget::of_expansions(50)});
   struct Sent {
@@ -374,7 +372,7 @@ TEST(RequestQueue, PoolIsSharedAcrossWorldsAndOptions) {
 TEST(RequestQueue, LargeMapsGetSparseTables) {
   const grid::GridMap map(1024, 1024);
   const grid::GridPlanner planner(map, {.algorithm = grid::Algorithm::astar});
-  const grid::GridSearchSource world(planner);
+  const grid::GridPlanner& world = planner;  // the planner is the search source
   PathRequestQueue<CellId> queue({.max_searches = 8, .turn = Budget::of_expansions(20)});
   std::mt19937 rng(17);
   std::vector<RequestId> ids;
@@ -407,7 +405,7 @@ TEST(RequestQueue, DefaultTableBudgetBoundsAnUnreachableGoal) {
   map.set_passable({890, 890, 891, 911}, false);
   map.set_passable({910, 890, 911, 911}, false);
   const grid::GridPlanner planner(map, {.algorithm = grid::Algorithm::astar});
-  const grid::GridSearchSource world(planner);
+  const grid::GridPlanner& world = planner;  // the planner is the search source
   const CellId goal = map.cell(900, 900);
   using Options = search::RequestQueueOptions;
   const std::size_t budget = Options::default_max_table_bytes;
@@ -471,7 +469,7 @@ TEST(RequestQueue, DenseOnlySearchesOnLargeWorldsAreRefused) {
   for (const grid::Algorithm algorithm : {grid::Algorithm::bfs, grid::Algorithm::jps, grid::Algorithm::theta}) {
     SCOPED_TRACE(grid::to_string(algorithm));
     const grid::GridPlanner planner(large, {.algorithm = algorithm});
-    const grid::GridSearchSource world(planner);
+    const grid::GridPlanner& world = planner;  // the planner is the search source
     const CellId s = large.cell(10, 10);
     const CellId g = large.cell(40, 30);
     PathRequestQueue<CellId> queue({.max_searches = 2});
@@ -504,9 +502,9 @@ TEST(RequestQueue, DenseOnlySearchesOnLargeWorldsAreRefused) {
   // Below the threshold: not refused. The best-first algorithms with sparse tables: never.
   const grid::GridMap arena = io::load_movingai_map(test::data_dir + "/maps/arena.map");
   const grid::GridPlanner bfs(arena, {.algorithm = grid::Algorithm::bfs});
-  const grid::GridSearchSource small_world(bfs);
+  const grid::GridPlanner& small_world = bfs;  // the planner is the search source
   const grid::GridPlanner astar(large, {.algorithm = grid::Algorithm::dijkstra});
-  const grid::GridSearchSource large_world(astar);
+  const grid::GridPlanner& large_world = astar;  // the planner is the search source
   PathRequestQueue<CellId> queue({.max_searches = 2});
   const RequestId on_arena = queue.submit(small_world, arena.cell(3, 3), arena.cell(45, 40));
   const RequestId on_large = queue.submit(large_world, large.cell(10, 10), large.cell(40, 30));
@@ -517,7 +515,7 @@ TEST(RequestQueue, DenseOnlySearchesOnLargeWorldsAreRefused) {
   // are refused, unless dense_fallback.
   const io::LoadedGraph loaded = io::load_dimacs_graph(test::data_dir + "/roads/rome99.gr");
   const graph::GraphPlanner planner(loaded.graph, {.algorithm = graph::Algorithm::dijkstra});
-  const graph::GraphSearchSource graph_world(planner);
+  const graph::GraphPlanner& graph_world = planner;  // the planner is the search source
   PathRequestQueue<VertexId> strict({.sparse_above_nodes = 0});
   PathRequestQueue<VertexId> lenient({.sparse_above_nodes = 0, .dense_fallback = true});
   const RequestId no = strict.submit(graph_world, VertexId{0}, VertexId{100});
@@ -537,7 +535,7 @@ TEST(RequestQueue, WorldEditedEveryFrameEndsAfterMaxRestarts) {
   const std::vector<Query> sample = scenario_queries(map, test::data_dir + "/maps/den520d.map.scen", 60);
   const Query& q = sample.back();  // a long one: never done in one turn
   grid::GridPlanner planner(map, {.algorithm = grid::Algorithm::astar});
-  const grid::GridSearchSource world(planner);
+  const grid::GridPlanner& world = planner;  // the planner is the search source
   std::mt19937 rng(31);
   CellId toggled = test::random_passable(map, rng);
   while (toggled == q.start || toggled == q.goal) toggled = test::random_passable(map, rng);

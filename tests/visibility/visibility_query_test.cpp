@@ -304,6 +304,7 @@ TEST(VisibilityQuery, NeverLongerThanOctileGridPaths) {
     }
     const grid::GridMap map(side, side, passable, {}, {.cell_size = cell});
     grid::GridPlanner planner(map);
+    search::SearchHandle<CellId> planner_search = planner.make_search();
     VisibilityQuery q(g);
     for (int i = 0; i < 30; ++i) {
       const Vec2 from = random_point(rng, 0.01, 15.99), to = random_point(rng, 0.01, 15.99);
@@ -311,12 +312,12 @@ TEST(VisibilityQuery, NeverLongerThanOctileGridPaths) {
       ASSERT_TRUE(cf && ct);
       if (!map.passable(cf->x, cf->y) || !map.passable(ct->x, ct->y)) continue;
       const CellId a = map.cell(cf->x, cf->y), b = map.cell(ct->x, ct->y);
-      const bool grid_found = planner.plan(a, b).succeeded();
+      const bool grid_found = planner_search.run(a, b).succeeded();
       const Status st = q.find_path(from, to);
       ASSERT_FALSE(st.has(StatusDetail::invalid_query)) << "a free cell's point must be standable";
       if (!grid_found) continue;
       ASSERT_TRUE(st.succeeded()) << "seed " << seed << ": the grid found a path";
-      const double bound = planner.path().cost + distance(from, map.cell_center(a)) + distance(to, map.cell_center(b));
+      const double bound = planner_search.path().cost + distance(from, map.cell_center(a)) + distance(to, map.cell_center(b));
       EXPECT_LE(q.path().length, bound + 1e-9) << "seed " << seed << " query " << i;
       ++compared;
     }

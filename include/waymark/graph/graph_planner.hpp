@@ -1,14 +1,17 @@
 #pragma once
-/// @file GraphPlanner: any of the graph searches on a Graph, chosen at run time (CLI,
-/// benchmarks), with the preprocessing each one needs built, loaded or shared.
+/// @file GraphPlanner: the graph searches on a Graph, any chosen per call, with the
+/// preprocessing each one needs built, loaded or shared; the planner is the search source
+/// request queues take.
 
 #include <cstddef>
 #include <istream>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "waymark/core/enum_names.hpp"
 #include "waymark/core/path.hpp"
@@ -21,6 +24,8 @@
 #include "waymark/graph/landmarks.hpp"
 #include "waymark/graph/shortest_paths.hpp"
 #include "waymark/search/handle.hpp"
+#include "waymark/search/search_core.hpp"
+#include "waymark/search/search_source.hpp"
 
 namespace waymark::graph {
 
@@ -45,17 +50,26 @@ inline constexpr EnumNames<Algorithm, 6> algorithm_names{{
 }
 
 struct GraphPlannerOptions {
+  /// The search make_search() and plan() hand out when not told another one; any other can
+  /// be chosen per call (make_search(Algorithm, ...), plan(..., Algorithm)).
   Algorithm algorithm = Algorithm::dijkstra;
-  /// alt / ch / table: a file written by save_preprocessing() to load instead of building.
+  /// Other algorithms whose preprocessing (alt, ch, table) the constructor builds too, so
+  /// they can be chosen per call: {Algorithm::alt, Algorithm::ch} on a planner of dijkstra
+  /// answers all three. (bidijkstra and astar need no preprocessing: their shared data is
+  /// made when first asked for.) A call for alt, ch or table without it is refused
+  /// (invalid_query | unsupported).
+  std::vector<Algorithm> prepare{};
+  /// `algorithm`'s preprocessing (alt / ch / table): a file written by save_preprocessing()
+  /// to load instead of building.
   std::string load_from{};
-  /// alt / ch / table: read the preprocessing from this stream instead (load_from, if set,
-  /// names it in errors). It is read in the constructor only.
+  /// The same read from this stream instead (load_from, if set, names it in errors). It is
+  /// read in the constructor only.
   std::istream* load_stream = nullptr;
   LandmarkParams landmarks{};          ///< alt, when building
   ChParams hierarchy{};                ///< ch, when building
   BidirectionalOptions bidirectional{};  ///< bidijkstra
-  /// What every search handed out gets unless make_search() is given other options: node
-  /// limit and partial results (dijkstra, astar, alt), event sink (all).
+  /// What every search handed out gets unless it is given other options: node limit and
+  /// partial results (dijkstra, astar, alt), event sink (all).
   search::QueryOptions<VertexId> query{};
 };
 
@@ -63,67 +77,96 @@ struct GraphPlannerOptions {
 /// too large), or nullopt when it can.
 [[nodiscard]] std::optional<std::string> graph_planner_unsupported(const Graph& graph, Algorithm algorithm);
 
-/// Any of the graph searches over one graph, chosen at run time, with the preprocessing each
-/// one needs built in the constructor, or loaded.
+/// The graph searches over one graph, any chosen per call, with the preprocessing each one
+/// needs built in the constructor, or loaded; the planner is itself the search source a
+/// request queue takes (search::SearchSource<VertexId>).
 ///
 /// The planner holds what the searches share and only read (the reversed graph, the
-/// heuristic's scale, landmarks, the hierarchy, the route table). make_search() hands out
-/// search handles, each with its own scratch: one per thread. For one query at a time on one
-/// thread, plan() / path() / stats() drive the planner's own handle; after the constructor
-/// (the warm-up) a query allocates only while its open lists and path grow past their largest
-/// size so far. Construction throws BuildError for a combination graph_planner_unsupported()
-/// rejects and LoadError for a bad preprocessing file; queries never throw.
+/// heuristic's scale, landmarks, the hierarchy, the route table) and no query state:
+/// make_search() hands out search handles, each with its own scratch (one per thread), and
+/// plan() runs one query on a search made for it. After warm-up a handle's queries allocate
+/// only while its open lists and path grow past their largest size so far. Construction
+/// throws BuildError for a default algorithm graph_planner_unsupported() rejects and
+/// LoadError for a bad preprocessing file; queries never throw.
 ///
 /// After the graph's weights are edited the planner is stale (stale()): its searches fail
 /// with stale_world until sync() brings the shared data up to date — incrementally for the
 /// reversed graph and the Euclidean scale, by building the preprocessing again for alt, ch
 /// and table.
-class GraphPlanner : public search::PlannerHandle<VertexId> {
+class GraphPlanner final : public search::SearchSource<VertexId> {
  public:
-  GraphPlanner(const Graph& graph, const GraphPlannerOptions& options);
-  GraphPlanner(Graph&&, const GraphPlannerOptions&) = delete;  // would dangle
-  ~GraphPlanner();
-  GraphPlanner(const GraphPlanner&) = delete;
-  GraphPlanner& operator=(const GraphPlanner&) = delete;
+  GraphPlanner(const Graph& graph, const GraphPlannerOptions& options = {});
+  GraphPlanner(Graph&&, const GraphPlannerOptions& = {}) = delete;  // would dangle
+  ~GraphPlanner() override;
 
-  /// A new search of the planner's algorithm, with options.query; the planner must outlive it.
+  /// A new search of options.algorithm with options.query; the planner must outlive it.
   /// @warning O(V) time and memory (node records, touched so the first query is fast).
-  [[nodiscard]] search::SearchHandle<VertexId> make_search() const { return make_search(options_.query); }
-  [[nodiscard]] search::SearchHandle<VertexId> make_search(const search::QueryOptions<VertexId>& query) const;
+  [[nodiscard]] search::SearchHandle<VertexId> make_search() const { return make_search(options_.algorithm, options_.query); }
+  /// A new search of options.algorithm with these query options (what a request queue calls).
+  [[nodiscard]] search::SearchHandle<VertexId> make_search(const search::QueryOptions<VertexId>& query) const override {
+    return make_search(options_.algorithm, query);
+  }
+  /// A new search of `algorithm` with these query options (options().query for the planner's).
+  [[nodiscard]] search::SearchHandle<VertexId> make_search(Algorithm algorithm,
+                                                           const search::QueryOptions<VertexId>& query) const;
 
-  // plan(), path(), stats() and search() drive the planner's own handle (PlannerHandle):
-  // Success with a path, or Failure (unreachable, an id outside the graph, stale).
-  /// Vertices settled by the last query (both directions for bidirectional searches; 0 for
-  /// table, which does not search), and its time.
-  [[nodiscard]] std::uint64_t expanded() const { return stats().expanded; }
-  [[nodiscard]] double time_s() const { return stats().time_s; }
+  /// One query from `source` to `target`, to its end, on a search made for it: status, path
+  /// (Success with a path, or Failure: unreachable, an id outside the graph, stale) and stats
+  /// (vertices settled, both directions for the bidirectional searches; 0 for table). Allocates
+  /// O(V); for repeated queries keep a handle from make_search().
+  [[nodiscard]] search::SearchResult<VertexId> plan(VertexId source, VertexId target) const {
+    return plan(source, target, options_.algorithm, options_.query);
+  }
+  [[nodiscard]] search::SearchResult<VertexId> plan(VertexId source, VertexId target, Algorithm algorithm) const {
+    return plan(source, target, algorithm, options_.query);
+  }
+  [[nodiscard]] search::SearchResult<VertexId> plan(VertexId source, VertexId target, Algorithm algorithm,
+                                                    const search::QueryOptions<VertexId>& query) const;
+
+  /// Why `algorithm` (default: options.algorithm) cannot run on this planner: the graph
+  /// lacks what it needs, or its preprocessing was not prepared (GraphPlannerOptions::prepare).
+  [[nodiscard]] std::optional<std::string> unsupported() const { return unsupported(options_.algorithm); }
+  [[nodiscard]] std::optional<std::string> unsupported(Algorithm algorithm) const;
 
   [[nodiscard]] Algorithm algorithm() const { return options_.algorithm; }
+  [[nodiscard]] const GraphPlannerOptions& options() const { return options_; }
   [[nodiscard]] const Graph& graph() const { return *graph_; }
   /// Seconds spent building (or loading) the preprocessing, and its memory; 0 without.
   [[nodiscard]] double preprocess_s() const { return preprocess_s_; }
   [[nodiscard]] std::size_t preprocess_bytes() const;
-  /// Writes the preprocessing (alt, ch, table) to a file load_from accepts.
+  /// Writes options.algorithm's preprocessing (alt, ch, table) to a file load_from accepts.
   /// @throws SaveError when there is none or the file cannot be written.
   void save_preprocessing(const std::string& path) const;
 
   /// Whether the graph's weights were edited since the shared data was last brought up to date.
-  [[nodiscard]] bool stale() const;
+  [[nodiscard]] bool stale() const override;
   /// Brings the shared data up to date with the graph's edits: O(edits) for bidijkstra and
   /// astar. @warning alt, ch and table build their preprocessing again (the constructor's
   /// cost). Not thread-safe: no search of this planner may run meanwhile.
   void sync();
 
+  // search::SearchSource<VertexId>; graph searches have no sparse node table.
+  [[nodiscard]] std::uint64_t world_version() const override { return graph_->version(); }
+  [[nodiscard]] std::size_t node_count() const override { return graph_->node_count(); }
+
  private:
   template <class Obs>
-  std::unique_ptr<search::SearchModel<VertexId>> make_model(const search::QueryOptions<VertexId>& query,
+  std::unique_ptr<search::SearchModel<VertexId>> make_model(Algorithm algorithm,
+                                                            const search::QueryOptions<VertexId>& query,
                                                             Obs observer) const;
+  /// Bidirectional Dijkstra's reversed graph and A*'s heuristic, made when first asked for.
+  const BidirectionalGraph& both_ways() const;
+  const EuclideanHeuristic& euclidean() const;
+  void build_preprocessing(Algorithm algorithm, bool load);
 
   const Graph* graph_;
   GraphPlannerOptions options_;
-  // Shared data, built or loaded by the constructor when the algorithm needs it.
-  std::unique_ptr<BidirectionalGraph> both_ways_;
-  std::unique_ptr<EuclideanHeuristic> euclidean_;
+  // Shared data: the cheap ones made on first use (thread-safe), the preprocessing built or
+  // loaded by the constructor.
+  mutable std::once_flag both_ways_once_;
+  mutable std::once_flag euclidean_once_;
+  mutable std::unique_ptr<BidirectionalGraph> both_ways_;
+  mutable std::unique_ptr<EuclideanHeuristic> euclidean_;
   std::unique_ptr<Landmarks> landmarks_;
   std::unique_ptr<ContractionHierarchy> hierarchy_;
   std::unique_ptr<RouteTable> table_;

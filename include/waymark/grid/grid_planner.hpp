@@ -1,9 +1,11 @@
 #pragma once
-/// @file GridPlanner: any of the searches on a GridMap, chosen at run time, handed out as
-/// search handles.
+/// @file GridPlanner: the searches on a GridMap, any chosen per call, handed out as search
+/// handles; the planner is the search source request queues take.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -17,88 +19,142 @@
 #include "waymark/grid/jump_point.hpp"
 #include "waymark/grid/jump_table.hpp"
 #include "waymark/search/handle.hpp"
+#include "waymark/search/search_core.hpp"
+#include "waymark/search/search_source.hpp"
 
 namespace waymark::grid {
 
 struct GridPlannerOptions {
+  /// The search make_search() and plan() hand out when not told another one; any other can
+  /// be chosen per call (make_search(Algorithm, ...), plan(..., Algorithm)).
   Algorithm algorithm = Algorithm::astar;
   DiagonalRule diagonal = DiagonalRule::no_corner_cutting;
   /// Unset: the tightest admissible one for the rule (octile, or manhattan when 4-connected).
   /// Jump searches always use octile, theta euclidean (it ignores this and the query's weight).
   std::optional<HeuristicKind> heuristic{};
   /// JPS+ only: a prebuilt table for this map (shared, e.g. loaded from a file; it must
-  /// outlive the planner); null: the planner builds its own.
+  /// outlive the planner); null: the planner builds its own when JPS+ is first asked for.
   const JumpTable* jump_table = nullptr;
   /// Jump searches: how far one jump may scan (see JumpParams).
   JumpParams jump{};
-  /// What every search handed out gets unless make_search() is given other options: weight,
-  /// node limit, partial results, event sink.
+  /// What every search handed out gets unless it is given other options: weight, node limit,
+  /// partial results, event sink.
   search::QueryOptions<CellId> query{};
 };
 
-/// Why `options` cannot run on `map` (jump searches need uniform costs and no corner
-/// cutting), or nullopt when they can.
+/// Why `algorithm` cannot run on `map` under `options` (jump searches need uniform costs and
+/// no corner cutting), or nullopt when it can.
+[[nodiscard]] std::optional<std::string> planner_unsupported(const GridMap& map, const GridPlannerOptions& options,
+                                                             Algorithm algorithm);
+/// The same for options.algorithm.
 [[nodiscard]] std::optional<std::string> planner_unsupported(const GridMap& map, const GridPlannerOptions& options);
 
-/// Any search over one map, chosen at run time.
+/// The searches over one map: a planner over an immutable world that is itself the search
+/// source a request queue takes (search::SearchSource<CellId>).
 ///
 /// The planner holds what the searches share and only read: the move masks, and for jump
-/// searches the padded bit grid or the JPS+ table. make_search() hands out search handles,
-/// each with its own scratch: one per thread or per agent, all reading the same planner. For
-/// one query at a time on one thread, plan() / path() / stats() drive the planner's own
-/// handle. Construction is the warm-up: O(cells) time and memory (masks, and the node records
-/// of its own handle), after which plan() allocates only while the open list and path grow
-/// past their largest size so far.
+/// searches the padded bit grid or the JPS+ table. It holds no query state: make_search()
+/// hands out search handles, each with its own scratch — one per thread or per agent, all
+/// reading the same planner — and plan() runs one query on a search made for it. Any
+/// algorithm can be chosen per call; options.algorithm is the default.
+///
+/// Construction is O(cells) (the masks; a jump search's structure when it is the default).
+/// Jump structures for another algorithm are built when first asked for (make_search is then
+/// O(cells); thread-safe). After warm-up a handle's queries allocate only while its open list
+/// and path grow past their largest size so far; plan() allocates a search each call (keep a
+/// handle for repeated queries).
 ///
 /// After the map is edited, the planner is stale: every search it handed out fails with
 /// stale_world until sync() brings the shared data up to date (incrementally around the
 /// edits; a JPS+ table the planner owns is rebuilt, one it was given must be rebuilt by its
 /// owner). A combination that planner_unsupported() rejects — now: a jump search on a map
-/// that has cost multipliers — fails every query at once with invalid_query | unsupported
-/// (unsupported() gives the reason); it never counts as stale, so nothing waits for a sync()
-/// that cannot help. Jump searches asked for a goal other than one cell fail with invalid_query. Jump searches
-/// return every cell of the path, not only the jump points.
-/// @warning jps-plus without options.jump_table builds a JPS+ table here: O(cells) time and
-/// 16 bytes per cell.
-class GridPlanner : public search::PlannerHandle<CellId> {
+/// that has cost multipliers, or under another rule than no_corner_cutting — fails every query
+/// at once with invalid_query | unsupported (unsupported() gives the reason); it never counts
+/// as stale, so nothing waits for a sync() that cannot help. Jump searches asked for a goal
+/// other than one cell fail with invalid_query. Jump searches return every cell of the path,
+/// not only the jump points.
+class GridPlanner final : public search::SearchSource<CellId> {
  public:
   explicit GridPlanner(const GridMap& map, const GridPlannerOptions& options = {});
   explicit GridPlanner(GridMap&&, const GridPlannerOptions& = {}) = delete;  // would dangle
-  ~GridPlanner();
-  GridPlanner(const GridPlanner&) = delete;
-  GridPlanner& operator=(const GridPlanner&) = delete;
+  ~GridPlanner() override;
 
-  /// A new search of the planner's algorithm, with options.query. The planner must outlive it.
-  /// @warning O(cells) time and 32 bytes per cell for the best-first searches' node records,
-  /// touched here so its first query is as fast as the rest.
-  [[nodiscard]] search::SearchHandle<CellId> make_search() const { return make_search(options_.query); }
-  /// The same with other per-query options.
-  [[nodiscard]] search::SearchHandle<CellId> make_search(const search::QueryOptions<CellId>& query) const;
+  /// A new search of options.algorithm with options.query. The planner must outlive it.
+  /// @warning O(cells) time and 32 bytes per cell for the best-first searches' dense node
+  /// records, touched here so its first query is as fast as the rest.
+  [[nodiscard]] search::SearchHandle<CellId> make_search() const { return make_search(options_.algorithm, options_.query); }
+  /// A new search of options.algorithm with these query options (what a request queue calls).
+  [[nodiscard]] search::SearchHandle<CellId> make_search(const search::QueryOptions<CellId>& query) const override {
+    return make_search(options_.algorithm, query);
+  }
+  /// A new search of `algorithm` with these query options (options().query for the planner's).
+  /// There is no make_search(Algorithm): make_search({}) would silently pick the algorithm
+  /// that enum value 0 names instead of default query options.
+  [[nodiscard]] search::SearchHandle<CellId> make_search(Algorithm algorithm,
+                                                         const search::QueryOptions<CellId>& query) const;
+
+  /// One query from `start` to `goal`, to its end, on a search made for it (a sparse node
+  /// table where the algorithm has one, so its cost follows the query, not the map): status,
+  /// path and stats. Allocates; for repeated queries keep a handle from make_search().
+  [[nodiscard]] search::SearchResult<CellId> plan(CellId start, CellId goal) const {
+    return plan(start, goal, options_.algorithm, options_.query);
+  }
+  [[nodiscard]] search::SearchResult<CellId> plan(CellId start, CellId goal, Algorithm algorithm) const {
+    return plan(start, goal, algorithm, options_.query);
+  }
+  [[nodiscard]] search::SearchResult<CellId> plan(CellId start, CellId goal, Algorithm algorithm,
+                                                  const search::QueryOptions<CellId>& query) const;
 
   /// Whether the map was edited since the planner's shared data was last brought up to date.
-  [[nodiscard]] bool stale() const;
+  [[nodiscard]] bool stale() const override;
   /// Brings the shared data up to date with the map's edits. Returns the cells recomputed.
   /// @warning Not thread-safe: no search of this planner may run meanwhile. Rebuilding an
   /// owned JPS+ table is O(cells).
   std::size_t sync();
 
-  /// Set when the options cannot run on the map as it is now (see planner_unsupported).
-  [[nodiscard]] std::optional<std::string> unsupported() const { return planner_unsupported(*map_, options_); }
+  /// Set when `algorithm` (default: options.algorithm) cannot run on the map as it is now
+  /// (see planner_unsupported).
+  [[nodiscard]] std::optional<std::string> unsupported() const { return unsupported(options_.algorithm); }
+  [[nodiscard]] std::optional<std::string> unsupported(Algorithm algorithm) const {
+    return planner_unsupported(*map_, options_, algorithm);
+  }
   [[nodiscard]] const GridMap& map() const { return *map_; }
+  /// The map with the planner's diagonal rule: what grid::smooth_path() takes for its paths.
   [[nodiscard]] const GridSpace& space() const { return space_; }
   [[nodiscard]] const GridPlannerOptions& options() const { return options_; }
 
+  // search::SearchSource<CellId>
+  [[nodiscard]] std::uint64_t world_version() const override { return map_->version(); }
+  [[nodiscard]] std::size_t node_count() const override { return map_->cell_count(); }
+  /// Whether searches of options.algorithm made with `query` keep node scratch only for the
+  /// nodes they reach (see grid::has_sparse_table).
+  [[nodiscard]] bool has_sparse_table(const search::QueryOptions<CellId>& query) const override;
+
  private:
   template <class Obs>
-  std::unique_ptr<search::SearchModel<CellId>> make_model(const search::QueryOptions<CellId>& query, Obs observer) const;
+  std::unique_ptr<search::SearchModel<CellId>> make_model(Algorithm algorithm,
+                                                          const search::QueryOptions<CellId>& query,
+                                                          Obs observer) const;
+  /// The jump structure for `algorithm`, built on first use; null when the rule rules it out.
+  const JumpPointSpace* jump_space() const;
+  const JumpPointPlusSpace* jump_plus_space() const;
 
   const GridMap* map_;
   GridPlannerOptions options_;
   GridSpace space_;
   AnyAngleSpace any_angle_space_;  ///< theta: space_ with straight segments
-  std::unique_ptr<JumpPointSpace> jump_space_;    ///< jps
-  std::unique_ptr<JumpTable> owned_table_;        ///< jps-plus without a shared table
-  std::unique_ptr<JumpPointPlusSpace> jump_plus_space_;
+  mutable std::once_flag jump_once_;
+  mutable std::once_flag jump_plus_once_;
+  mutable std::unique_ptr<JumpPointSpace> jump_space_;    ///< jps
+  mutable std::unique_ptr<JumpTable> owned_table_;        ///< jps-plus without a shared table
+  mutable std::unique_ptr<JumpPointPlusSpace> jump_plus_space_;
 };
+
+/// Whether GridPlanner searches of this algorithm can run over a sparse node table
+/// (QueryOptions::table; src/grid/sparse_searches.cpp): the best-first searches over cells.
+/// bfs, dfs and ida keep scratch of their own; jps, jps-plus and theta run over other spaces.
+[[nodiscard]] constexpr bool has_sparse_table(Algorithm a) {
+  return a == Algorithm::astar || a == Algorithm::wastar || a == Algorithm::dijkstra || a == Algorithm::greedy;
+}
 
 }  // namespace waymark::grid

@@ -15,6 +15,7 @@
 #include "waymark/grid/dstar_lite.hpp"
 #include "waymark/grid/grid_map.hpp"
 #include "waymark/search/generation_array.hpp"
+#include "waymark/search/handle.hpp"
 
 namespace waymark::grid {
 
@@ -145,6 +146,7 @@ class Replanner {
   ReplannerOptions options_;
   std::unique_ptr<DStarLite> dstar_;
   std::unique_ptr<GridPlanner> planner_;
+  search::SearchHandle<CellId> search_;  ///< the planner's search, for the replan-from-scratch strategies
   search::GenerationArray<PathMark> marks_;  ///< cell -> its index on path_, for this path
   std::vector<CellId> path_;
   std::vector<Cost> cumulative_;  ///< cost of path_'s first i steps

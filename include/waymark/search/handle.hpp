@@ -1,6 +1,7 @@
 #pragma once
 /// @file SearchHandle: one type-erased, steppable search, whatever its world and algorithm.
-/// Planners hand them out (GridPlanner, GraphPlanner, PuzzleSolver); request queues,
+/// Planners hand them out (GridPlanner, GraphPlanner, PuzzleSolver; every planner is a
+/// search::SearchSource); request queues,
 /// re-planners and the viewer drive only this type. One virtual call per begin()/step(), none
 /// per expansion: the search inside is the compile-time engine.
 
@@ -188,22 +189,6 @@ class SearchHandle {
   }
 
   std::unique_ptr<SearchModel<Node>> model_;
-};
-
-/// What every planner offers besides handing out handles: its own handle, for one query at a
-/// time on one thread (plan() runs it to the end; search() steps it).
-template <class Node>
-class PlannerHandle {
- public:
-  /// One query to completion.
-  Status plan(const Node& start, const Node& goal) { return own_.run(start, goal); }
-  [[nodiscard]] const Path<Node>& path() const { return own_.path(); }
-  [[nodiscard]] const SearchStats& stats() const { return own_.stats(); }
-  /// The planner's own handle (for stepping its queries).
-  [[nodiscard]] SearchHandle<Node>& search() { return own_; }
-
- protected:
-  SearchHandle<Node> own_;
 };
 
 /// Runs one query to its end, or until `limit` is spent: the whole query's expansions, scanned

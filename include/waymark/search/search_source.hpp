@@ -1,7 +1,8 @@
 #pragma once
 /// @file SearchSource: a world that hands out search handles and tells when it changed — what a
-/// request queue needs of any world. grid::GridSearchSource and graph::GraphSearchSource adapt
-/// the planners.
+/// request queue needs of any world. Every planner is one (grid::GridPlanner,
+/// graph::GraphPlanner); navmesh::NavSearchSource and visibility::VisibilitySearchSource bind
+/// a mesh or graph to the query options and filter their searches use.
 
 #include <cstddef>
 #include <cstdint>

@@ -13,7 +13,7 @@
 #include "waymark/core/status.hpp"
 #include "waymark/grid/grid_map.hpp"
 #include "waymark/grid/grid_planner.hpp"
-#include "waymark/grid/search_source.hpp"
+#include "waymark/grid/grid_planner.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/search_source.hpp"
 #include "waymark/search/request_queue.hpp"
@@ -97,8 +97,7 @@ class GridPathService final : public QueuedPathService<CellId> {
  private:
   [[nodiscard]] Vec2 point(const CellId& cell) const override { return map_->cell_center(cell); }
   const grid::GridMap* map_;
-  grid::GridPlanner planner_;
-  grid::GridSearchSource source_;
+  grid::GridPlanner planner_;  ///< the queue's search source
 };
 
 class NavMeshPathService final : public QueuedPathService<Vec3> {
