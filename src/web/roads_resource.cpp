@@ -15,13 +15,14 @@
 namespace waymark::web {
 
 /// The bundled road graph the viewer draws: Oldenburg (DATA/roads/OL.cnode.txt and
-/// OL.cedge.txt, with coordinates), and one planner per algorithm, preprocessing built once.
+/// OL.cedge.txt, with coordinates), and one planner for every algorithm, its preprocessing
+/// (landmarks, hierarchy) built once.
 struct Api::Roads {
   static constexpr const char* name = Api::default_graph;
   static constexpr std::array algorithms{graph::Algorithm::dijkstra, graph::Algorithm::bidijkstra, graph::Algorithm::astar,
                                          graph::Algorithm::alt, graph::Algorithm::ch};
   io::LoadedGraph loaded;
-  std::vector<std::unique_ptr<graph::GraphPlanner>> planners;  ///< by index in `algorithms`
+  std::unique_ptr<graph::GraphPlanner> planner;
   std::string picture;  ///< GET /api/graph's answer, made once
 };
 
@@ -31,11 +32,9 @@ const Api::Roads& Api::roads() const {
     roads->loaded = io::load_node_edge_lists((data_dir_ / "roads" / "OL.cnode.txt").string(),
                                              (data_dir_ / "roads" / "OL.cedge.txt").string());
     const graph::Graph& g = roads->loaded.graph;
-    for (const graph::Algorithm a : Roads::algorithms) {
-      graph::GraphPlannerOptions options;
-      options.algorithm = a;
-      roads->planners.push_back(std::make_unique<graph::GraphPlanner>(g, options));
-    }
+    roads->planner = std::make_unique<graph::GraphPlanner>(
+        g, graph::GraphPlannerOptions{.algorithm = graph::Algorithm::dijkstra,
+                                      .prepare = {graph::Algorithm::alt, graph::Algorithm::ch}});
     json vertices = json::array();
     for (std::size_t i = 0; i < g.node_count(); ++i) {
       const Vec3 p = g.position(g.node_at(i));
@@ -107,14 +106,15 @@ Response Api::route(std::string_view body) const {
     }
     json results = json::array();
     for (const std::size_t i : chosen) {
-      const graph::GraphPlanner& planner = *r.planners[i];
+      const graph::GraphPlanner& planner = *r.planner;
+      const graph::Algorithm algorithm = Roads::algorithms[i];
       // Timed without events, then once more recording the settled vertices.
-      search::SearchHandle<VertexId> timed = planner.make_search();
+      search::SearchHandle<VertexId> timed = planner.make_search(algorithm, {});
       const Status st = search::run_within(timed, from, to, time_budget(limits_.max_query_seconds));
       SettledVertices settled(limits_.max_events);
       search::QueryOptions<VertexId> traced;
       traced.events = &settled;
-      search::SearchHandle<VertexId> replay = planner.make_search(traced);
+      search::SearchHandle<VertexId> replay = planner.make_search(algorithm, traced);
       search::run_within(replay, from, to, time_budget(limits_.max_query_seconds));
       json path = json::array();
       for (const VertexId v : timed.path().nodes) path.push_back(v.value);

@@ -67,7 +67,7 @@
 #include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 #include "waymark/navmesh/query_filter.hpp"
-#include "waymark/navmesh/search_source.hpp"
+#include "waymark/navmesh/nav_planner.hpp"
 #include "waymark/puzzle/heuristics.hpp"
 #include "waymark/puzzle/pattern_database.hpp"
 #include "waymark/puzzle/sliding_puzzle.hpp"
@@ -111,7 +111,7 @@
 #include "waymark/steer/scene.hpp"
 #include "waymark/steer/simulation.hpp"
 #include "waymark/steer/spatial_hash.hpp"
-#include "waymark/visibility/search_source.hpp"
+#include "waymark/visibility/visibility_planner.hpp"
 #include "waymark/visibility/visibility_graph.hpp"
 #include "waymark/visibility/visibility_query.hpp"
 

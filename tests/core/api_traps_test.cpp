@@ -34,6 +34,7 @@
 #include "waymark/grid/line_of_sight.hpp"
 #include "waymark/grid/path_smoothing.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
+#include "waymark/navmesh/nav_planner.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 #include "waymark/puzzle/solver.hpp"
 #include "waymark/search/best_first.hpp"
@@ -45,6 +46,7 @@
 #include "waymark/steer/flow_field.hpp"
 #include "waymark/steer/orca.hpp"
 #include "waymark/steer/simulation.hpp"
+#include "waymark/visibility/visibility_planner.hpp"
 #include "waymark/visibility/visibility_query.hpp"
 
 namespace waymark::core_api_traps_test {
@@ -365,6 +367,27 @@ TEST(ApiTraps, BadDataThrowsBuildErrorAndPerFrameCallsRefuse) {
 
 static_assert(std::is_base_of_v<search::SearchSource<CellId>, GridPlanner>);
 static_assert(std::is_base_of_v<search::SearchSource<VertexId>, graph::GraphPlanner>);
+static_assert(std::is_base_of_v<search::SearchSource<Vec3>, navmesh::NavPlanner>);
+static_assert(std::is_base_of_v<search::SearchSource<Vec2>, visibility::VisibilityPlanner>);
+
+TEST(PlannersAlike, ANavPlannerRunsEitherModePerCallAndPlansOnce) {
+  // Three unit squares in a row (wound as tests/navmesh's floor_of()).
+  const navmesh::NavMesh strip = navmesh::build_from_triangles(TriangleMesh{
+      {{0, 0, 0}, {0, 0, 1}, {1, 0, 1}, {1, 0, 0}, {2, 0, 1}, {2, 0, 0}, {3, 0, 1}, {3, 0, 0}},
+      {{0, 1, 2}, {0, 2, 3}, {3, 2, 4}, {3, 4, 5}, {5, 4, 6}, {5, 6, 7}}});
+  const navmesh::NavPlanner planner(strip);
+  for (const navmesh::NavMode mode : {navmesh::NavMode::shortest, navmesh::NavMode::funnel}) {
+    const search::SearchResult<Vec3> once = planner.plan({0.5, 0, 0.5}, {2.5, 0, 0.5}, mode);
+    ASSERT_TRUE(once.status.succeeded());
+    EXPECT_NEAR(once.path.cost, 2.0, 1e-9);
+    search::SearchHandle<Vec3> search = planner.make_search(mode, {});
+    ASSERT_TRUE(search.run({0.5, 0, 0.5}, {2.5, 0, 0.5}).succeeded());
+    EXPECT_NEAR(search.path().cost, 2.0, 1e-9);
+  }
+  const search::SearchResult<Vec3> off = planner.plan({0.5, 0, 0.5}, {9.5, 0, 0.5});
+  EXPECT_EQ(off.status.reason(), FailureReason::out_of_bounds);
+  EXPECT_EQ(off.path.cost, infinite_cost);
+}
 
 TEST(PlannersAlike, AGridPlannerRunsAnyAlgorithmPerCallAndIsTheQueuesWorld) {
   const GridMap map = walled(40, 30, 20, true);

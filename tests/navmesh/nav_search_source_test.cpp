@@ -1,4 +1,4 @@
-// Navmesh path requests through PathRequestQueue (NavSearchSource): many requests advanced a
+// Navmesh path requests through PathRequestQueue (NavPlanner): many requests advanced a
 // few expansions per frame end with exactly the one-shot NavMeshQuery's status, corners and
 // length; refusals carry the one-shot's reasons; cancellation.
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 #include "support/navmesh_support.hpp"
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/nav_query.hpp"
-#include "waymark/navmesh/search_source.hpp"
+#include "waymark/navmesh/nav_planner.hpp"
 #include "waymark/search/request_queue.hpp"
 
 namespace waymark::navmesh::nav_search_source_test {
@@ -58,19 +58,19 @@ void expect_one_shot(const PathRequestQueue<Vec3>& queue, RequestId id, NavMeshQ
 // mesh (so the pool's searches are made again for the other source), a pool of 4 searches and
 // 3 expansions per turn: each ends with the one-shot path. dungeon.obj's islands give failures
 // with partial paths, which must match too.
-TEST(NavSearchSource, TinyBudgetRequestsGiveTheOneShotPaths) {
+TEST(NavPlanner, TinyBudgetRequestsGiveTheOneShotPaths) {
   for (const auto& [file, random, recast_demo] :
        {std::tuple{"nav_test.obj", 19, true}, std::tuple{"dungeon.obj", 30, false}}) {
     SCOPED_TRACE(file);
     const NavMesh nav = load_mesh(file);
     const auto pairs = queries(nav, random, recast_demo);
-    const NavSearchSource shortest(nav, {.mode = NavMode::shortest});
-    const NavSearchSource funnel(nav, {.mode = NavMode::funnel});
+    const NavPlanner shortest(nav, {.mode = NavMode::shortest});
+    const NavPlanner funnel(nav, {.mode = NavMode::funnel});
     EXPECT_EQ(shortest.node_count(), nav.data().corners.size() + 2);
     EXPECT_FALSE(shortest.stale());
     PathRequestQueue<Vec3> queue({.max_requests = 128, .max_searches = 4, .turn = Budget::of_expansions(3)});
     std::vector<RequestId> ids;
-    for (const NavSearchSource* world : {&shortest, &funnel}) {
+    for (const NavPlanner* world : {&shortest, &funnel}) {
       for (const auto& [from, to] : pairs) {
         ids.push_back(queue.submit(*world, from, to, {.partial_result = true}));
         ASSERT_TRUE(ids.back().valid());
@@ -98,13 +98,13 @@ TEST(NavSearchSource, TinyBudgetRequestsGiveTheOneShotPaths) {
 
 // Off the mesh, or on polygons the filter excludes: the request fails at its first turn with
 // the one-shot query's reason; the request's options reach the query (max_nodes, partial).
-TEST(NavSearchSource, RefusalsAndLimitsCarryTheOneShotReasons) {
+TEST(NavPlanner, RefusalsAndLimitsCarryTheOneShotReasons) {
   const NavMesh nav = load_mesh("nav_test.obj");
   const auto demo = test::recast_demo_queries();
   const Vec3 on = demo[0].first, far = demo[0].second, off{1000, 0, 1000};
   QueryFilter none;
   none.include = 0;
-  const NavSearchSource world(nav), excluded(nav, {}, none);
+  const NavPlanner world(nav), excluded(nav, {}, none);
   PathRequestQueue<Vec3> queue({.max_requests = 16, .max_searches = 2, .turn = Budget::of_expansions(2)});
   const RequestId off_start = queue.submit(world, off, far);
   const RequestId off_goal = queue.submit(world, on, off);
@@ -143,10 +143,10 @@ TEST(NavSearchSource, RefusalsAndLimitsCarryTheOneShotReasons) {
   EXPECT_EQ(handle.path().cost, 2.5 + one_shot.path().length);
 }
 
-TEST(NavSearchSource, CancelQueuedAndRunningRequests) {
+TEST(NavPlanner, CancelQueuedAndRunningRequests) {
   const NavMesh nav = load_mesh("nav_test.obj");
   const auto demo = test::recast_demo_queries();
-  const NavSearchSource world(nav);
+  const NavPlanner world(nav);
   PathRequestQueue<Vec3> queue({.max_requests = 32, .max_searches = 2, .turn = Budget::of_expansions(1)});
   std::vector<RequestId> ids;
   for (const auto& [from, to] : demo) ids.push_back(queue.submit(world, from, to));

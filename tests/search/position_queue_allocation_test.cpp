@@ -9,9 +9,9 @@
 #include "support/allocation_counter.hpp"
 #include "waymark/io/obj.hpp"
 #include "waymark/io/polygons.hpp"
-#include "waymark/navmesh/search_source.hpp"
+#include "waymark/navmesh/nav_planner.hpp"
 #include "waymark/search/request_queue.hpp"
-#include "waymark/visibility/search_source.hpp"
+#include "waymark/visibility/visibility_planner.hpp"
 
 namespace waymark::search_position_queue_allocation_test {
 namespace {
@@ -48,7 +48,7 @@ TEST(PositionQueueAllocation, NavmeshRequestsAllocateNothingAfterWarmUp) {
   queries.emplace_back(Vec3{1000, 0, 1000}, queries.front().second);  // off the mesh
   for (const navmesh::NavMode mode : {navmesh::NavMode::shortest, navmesh::NavMode::funnel}) {
     SCOPED_TRACE(static_cast<int>(mode));
-    const navmesh::NavSearchSource world(nav, {.mode = mode});
+    const navmesh::NavPlanner world(nav, {.mode = mode});
     expect_queue_allocates_nothing<Vec3>(world, queries, true);
   }
 }
@@ -56,7 +56,7 @@ TEST(PositionQueueAllocation, NavmeshRequestsAllocateNothingAfterWarmUp) {
 TEST(PositionQueueAllocation, VisibilityRequestsAllocateNothingAfterWarmUp) {
   const visibility::VisibilityGraph graph(io::load_polygons(WAYMARK_DATA_DIR "/polygons/rooms.json").obstacles,
                                           {.radius = 0.5});
-  const visibility::VisibilitySearchSource world(graph);
+  const visibility::VisibilityPlanner world(graph);
   std::mt19937_64 rng(4);
   std::uniform_real_distribution<double> x(0, 40), y(0, 30);
   std::vector<std::pair<Vec2, Vec2>> queries;

@@ -1,4 +1,4 @@
-// Visibility-graph path requests through PathRequestQueue (VisibilitySearchSource): many
+// Visibility-graph path requests through PathRequestQueue (VisibilityPlanner): many
 // requests advanced a few expansions per frame end with exactly the one-shot VisibilityQuery's
 // status, points and length; refusals carry the one-shot's reasons; cancellation.
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include "support/random_polygons.hpp"
 #include "waymark/io/polygons.hpp"
 #include "waymark/search/request_queue.hpp"
-#include "waymark/visibility/search_source.hpp"
+#include "waymark/visibility/visibility_planner.hpp"
 #include "waymark/visibility/visibility_query.hpp"
 
 namespace waymark::visibility::vis_search_source_test {
@@ -53,11 +53,11 @@ std::vector<World> worlds() {
 
 // 60 requests per world (some inside obstacles: refused at once, as one-shot) with 1
 // expansion per turn and a pool of 3 searches: each ends with the one-shot path.
-TEST(VisibilitySearchSource, TinyBudgetRequestsGiveTheOneShotPaths) {
+TEST(VisibilityPlanner, TinyBudgetRequestsGiveTheOneShotPaths) {
   for (const World& w : worlds()) {
     SCOPED_TRACE(w.name);
     const VisibilityGraph g(w.obstacles, {.radius = w.radius});
-    const VisibilitySearchSource world(g);
+    const VisibilityPlanner world(g);
     EXPECT_EQ(world.node_count(), g.point_count() + 2);
     EXPECT_EQ(world.world_version(), 0u);
     const Aabb2 box = *w.obstacles.bounds;
@@ -87,12 +87,12 @@ TEST(VisibilitySearchSource, TinyBudgetRequestsGiveTheOneShotPaths) {
 
 // Inside an obstacle, outside the bounds, walled off: the reasons of the one-shot query; the
 // request's max_nodes reaches the query; a running request and a queued one can be cancelled.
-TEST(VisibilitySearchSource, ReasonsLimitsAndCancellation) {
+TEST(VisibilityPlanner, ReasonsLimitsAndCancellation) {
   const Obstacles walls{.polygons = {{{0, 4}, {6, 4}, {6, 5}, {0, 5}}, {{5, 4}, {10, 4}, {10, 5}, {5, 5}}},
                         .bounds = Aabb2{{0, 0}, {10, 10}}};
   const VisibilityGraph closed(walls, {.radius = 0.2});
   const VisibilityGraph rooms(io::load_polygons(WAYMARK_DATA_DIR "/polygons/rooms.json").obstacles, {.radius = 0.5});
-  const VisibilitySearchSource closed_world(closed), rooms_world(rooms);
+  const VisibilityPlanner closed_world(closed), rooms_world(rooms);
   PathRequestQueue<Vec2> queue({.max_requests = 16, .max_searches = 2, .turn = Budget::of_expansions(1)});
   const Vec2 in_wall{3, 4.5}, outside{-3, 2}, below{5, 1}, above{5, 9};
   const RequestId blocked_start = queue.submit(closed_world, in_wall, above);

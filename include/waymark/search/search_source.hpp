@@ -1,8 +1,7 @@
 #pragma once
 /// @file SearchSource: a world that hands out search handles and tells when it changed — what a
-/// request queue needs of any world. Every planner is one (grid::GridPlanner,
-/// graph::GraphPlanner); navmesh::NavSearchSource and visibility::VisibilitySearchSource bind
-/// a mesh or graph to the query options and filter their searches use.
+/// request queue needs of any world. Every planner is one: grid::GridPlanner,
+/// graph::GraphPlanner, navmesh::NavPlanner, visibility::VisibilityPlanner.
 
 #include <cstddef>
 #include <cstdint>

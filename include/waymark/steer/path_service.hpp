@@ -15,7 +15,7 @@
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
-#include "waymark/navmesh/search_source.hpp"
+#include "waymark/navmesh/nav_planner.hpp"
 #include "waymark/search/request_queue.hpp"
 #include "waymark/steer/obstacle_world.hpp"
 
@@ -115,7 +115,7 @@ class NavMeshPathService final : public QueuedPathService<Vec3> {
   [[nodiscard]] Vec2 point(const Vec3& corner) const override { return navmesh::plan(corner); }
   [[nodiscard]] static navmesh::NavQueryOptions tall(const navmesh::NavMesh& mesh, navmesh::NavQueryOptions query);
   double height_;
-  navmesh::NavSearchSource source_;
+  navmesh::NavPlanner source_;
 };
 
 /// Adds every boundary edge of `mesh` (an edge with no polygon beyond it) to `world` as a

@@ -1,7 +1,6 @@
 #pragma once
-/// @file VisibilitySearchSource: a visibility graph seen as a search::SearchSource over
-/// positions (Vec2), so that path requests among polygon obstacles go through
-/// search::PathRequestQueue.
+/// @file VisibilityPlanner: the searches over a visibility graph between positions (Vec2);
+/// the planner is the search source request queues take (search::SearchSource).
 
 #include <cstddef>
 #include <cstdint>
@@ -9,6 +8,7 @@
 
 #include "waymark/core/geometry.hpp"
 #include "waymark/search/position_search.hpp"
+#include "waymark/search/search_core.hpp"
 #include "waymark/search/search_source.hpp"
 #include "waymark/visibility/visibility_graph.hpp"
 #include "waymark/visibility/visibility_query.hpp"
@@ -31,18 +31,32 @@ using VisibilitySearchModel = search::PositionSearchModel<VisibilityQuery, &Visi
 /// A visibility graph never changes: world_version() is 0 and stale() false. Refers to the
 /// graph, which must outlive the source and its handles; any number of threads may use one
 /// source.
-class VisibilitySearchSource final : public search::SearchSource<Vec2> {
+class VisibilityPlanner final : public search::SearchSource<Vec2> {
  public:
-  explicit VisibilitySearchSource(const VisibilityGraph& graph, const VisibilityQueryOptions& options = {})
+  explicit VisibilityPlanner(const VisibilityGraph& graph, const VisibilityQueryOptions& options = {})
       : graph_(&graph), options_(options) {}
-  explicit VisibilitySearchSource(VisibilityGraph&&, const VisibilityQueryOptions& = {}) = delete;  // would dangle
+  explicit VisibilityPlanner(VisibilityGraph&&, const VisibilityQueryOptions& = {}) = delete;  // would dangle
 
-  /// Allocates the query's scratch.
+  /// A search with options.query. Allocates the query's scratch.
+  [[nodiscard]] search::SearchHandle<Vec2> make_search() const {
+    return make_search(search::QueryOptions<Vec2>{.max_nodes = options_.query.max_nodes,
+                                                  .partial_result = options_.query.partial_result});
+  }
+  /// A search with these query options (what a request queue calls). Allocates.
   [[nodiscard]] search::SearchHandle<Vec2> make_search(const search::QueryOptions<Vec2>& options) const override {
     VisibilityQueryOptions made = options_;
     made.query.max_nodes = options.max_nodes;
     made.query.partial_result = options.partial_result;
     return search::SearchHandle<Vec2>(std::make_unique<VisibilitySearchModel>(*graph_, made));
+  }
+  /// One query from `from` to `to`, to its end, on a search made for it: status, path (the
+  /// points; cost its length, infinite_cost when none was found) and stats. Allocates.
+  [[nodiscard]] search::SearchResult<Vec2> plan(Vec2 from, Vec2 to) const {
+    search::SearchHandle<Vec2> search = make_search();
+    search.run(from, to);
+    search::SearchResult<Vec2> result;
+    search.copy_result(result);
+    return result;
   }
   [[nodiscard]] std::uint64_t world_version() const override { return 0; }
   [[nodiscard]] bool stale() const override { return false; }
