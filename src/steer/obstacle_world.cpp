@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "waymark/core/clip.hpp"
+#include "waymark/core/grid_walk.hpp"
 #include "waymark/grid/grid_map.hpp"
 
 namespace waymark::steer {
@@ -161,27 +163,6 @@ bool ray_shape(const Shape& shape, Vec2 axis, double orientation, Vec2 o, Vec2 d
   }
 }
 
-/// The stretch [t0, t1] of the ray inside the closed box grown by `pad`; false when none.
-bool clip_to_box(Vec2 lo, Vec2 hi, double pad, Vec2 o, Vec2 d, double& t0, double& t1) {
-  lo -= Vec2{pad, pad};
-  hi += Vec2{pad, pad};
-  if (d.x == 0) {
-    if (o.x < lo.x || o.x > hi.x) return false;
-  } else {
-    const double a = (lo.x - o.x) / d.x, b = (hi.x - o.x) / d.x;
-    t0 = std::max(t0, std::min(a, b));
-    t1 = std::min(t1, std::max(a, b));
-  }
-  if (d.y == 0) {
-    if (o.y < lo.y || o.y > hi.y) return false;
-  } else {
-    const double a = (lo.y - o.y) / d.y, b = (hi.y - o.y) / d.y;
-    t0 = std::max(t0, std::min(a, b));
-    t1 = std::min(t1, std::max(a, b));
-  }
-  return t0 <= t1;
-}
-
 // ---- distances and disc contacts --------------------------------------------------------------
 
 /// Separation of a disc from a solid: `depth` > 0 is an overlap.
@@ -311,37 +292,6 @@ void check_layer(int layer) {
   if (layer < 0 || layer >= layer_count) refuse("layer " + std::to_string(layer) + " is not in 0-31");
 }
 
-/// Calls `visit(x, y)` for the cells at Chebyshev distance k from (cx, cy) inside [0, w) × [0, h).
-template <class Visit>
-void for_ring(int cx, int cy, int k, int w, int h, Visit&& visit) {
-  const int x0 = std::max(cx - k, 0), x1 = std::min(cx + k, w - 1);
-  if (k == 0) {
-    visit(cx, cy);
-    return;
-  }
-  for (const int y : {cy - k, cy + k}) {
-    if (y < 0 || y >= h) continue;
-    for (int x = x0; x <= x1; ++x) visit(x, y);
-  }
-  const int y0 = std::max(cy - k + 1, 0), y1 = std::min(cy + k - 1, h - 1);
-  for (const int x : {cx - k, cx + k}) {
-    if (x < 0 || x >= w) continue;
-    for (int y = y0; y <= y1; ++y) visit(x, y);
-  }
-}
-
-/// A lower bound of the distance from `p` to every cell at Chebyshev distance k ≥ 1 from
-/// (cx, cy), for cells of side s whose (0,0) corner is at `origin`; infinity when no such cell
-/// lies inside [0, w) × [0, h). Never decreases with k.
-double ring_bound(Vec2 p, Vec2 origin, double s, int cx, int cy, int k, int w, int h) {
-  double bound = infinity;
-  if (cx + k < w) bound = std::min(bound, std::max(0.0, origin.x + (cx + k) * s - p.x));
-  if (cx - k >= 0) bound = std::min(bound, std::max(0.0, p.x - (origin.x + (cx - k + 1) * s)));
-  if (cy + k < h) bound = std::min(bound, std::max(0.0, origin.y + (cy + k) * s - p.y));
-  if (cy - k >= 0) bound = std::min(bound, std::max(0.0, p.y - (origin.y + (cy - k + 1) * s)));
-  return bound;
-}
-
 ColliderRef shape_ref(std::uint32_t id) { return {ColliderRef::Kind::shape, ColliderId{id}, CellId{}}; }
 ColliderRef cell_ref(CellId cell) { return {ColliderRef::Kind::cell, ColliderId{}, cell}; }
 
@@ -438,10 +388,10 @@ ColliderId ObstacleWorld::add(Shape shape, int layer) {
     large_.push_back(id);
     return ColliderId{id};
   }
-  const bool fits = columns_ > 0 && b.min.x >= cover_min_.x && b.min.y >= cover_min_.y &&
-                    b.max.x <= cover_min_.x + columns_ * side_ && b.max.y <= cover_min_.y + rows_ * side_;
+  const bool fits = !cells_.empty() && b.min.x >= cells_.origin.x && b.min.y >= cells_.origin.y &&
+                    b.max.x <= cells_.origin.x + cells_.columns * cells_.side && b.max.y <= cells_.origin.y + cells_.rows * cells_.side;
   // Cells widened for a few far-flung colliders are narrowed again as colliders arrive.
-  const bool coarse = side_ > params_.broad_phase_cell && shapes_.size() >= 2 * built_for_;
+  const bool coarse = cells_.side > params_.broad_phase_cell && shapes_.size() >= 2 * built_for_;
   if (fits && !coarse) {
     occupied_ = occupied_.min.x > occupied_.max.x
                     ? b
@@ -460,26 +410,12 @@ void ObstacleWorld::set_grid(const grid::GridMap* map, int layer) {
   grid_layer_ = layer;
 }
 
-int ObstacleWorld::cell_x(double x) const {
-  const double f = std::floor((x - cover_min_.x) / side_);
-  return static_cast<int>(std::clamp(f, 0.0, static_cast<double>(columns_ - 1)));
-}
-
-int ObstacleWorld::cell_y(double y) const {
-  const double f = std::floor((y - cover_min_.y) / side_);
-  return static_cast<int>(std::clamp(f, 0.0, static_cast<double>(rows_ - 1)));
-}
-
-ObstacleWorld::CellRange ObstacleWorld::cells_of(const Bounds& b) const {
-  return {cell_x(b.min.x), cell_y(b.min.y), cell_x(b.max.x), cell_y(b.max.y)};
-}
-
 void ObstacleWorld::insert(std::uint32_t id) {
   const CellRange r = cells_of(bounds_[id]);
   ranges_[id] = r;
   for (int y = r.y0; y <= r.y1; ++y) {
     for (int x = r.x0; x <= r.x1; ++x) {
-      const auto cell = static_cast<std::size_t>(y) * static_cast<std::size_t>(columns_) + static_cast<std::size_t>(x);
+      const std::size_t cell = cells_.index(x, y);
       entries_.push_back({id, heads_[cell]});
       heads_[cell] = static_cast<std::uint32_t>(entries_.size() - 1);
     }
@@ -499,16 +435,16 @@ void ObstacleWorld::rebuild() {
   const Vec2 extent = tight.max - tight.min;
   const Vec2 pad{std::max(extent.x * cover_padding, params_.broad_phase_cell),
                  std::max(extent.y * cover_padding, params_.broad_phase_cell)};
-  cover_min_ = tight.min - pad;
+  cells_.origin = tight.min - pad;
   const Vec2 cover = extent + pad * 2;
   const double cap = std::max(min_cell_cap, cells_per_collider * static_cast<double>(shapes_.size()));
-  side_ = params_.broad_phase_cell;
-  while (std::ceil(cover.x / side_) * std::ceil(cover.y / side_) > cap) side_ *= 2;
-  columns_ = static_cast<int>(std::ceil(cover.x / side_));
-  rows_ = static_cast<int>(std::ceil(cover.y / side_));
+  cells_.side = params_.broad_phase_cell;
+  while (std::ceil(cover.x / cells_.side) * std::ceil(cover.y / cells_.side) > cap) cells_.side *= 2;
+  cells_.columns = static_cast<int>(std::ceil(cover.x / cells_.side));
+  cells_.rows = static_cast<int>(std::ceil(cover.y / cells_.side));
   built_for_ = shapes_.size();
 
-  heads_.assign(static_cast<std::size_t>(columns_) * static_cast<std::size_t>(rows_), no_entry);
+  heads_.assign(cells_.cell_count(), no_entry);
   entries_.clear();
   for (std::uint32_t i = 0; i < shapes_.size(); ++i) {
     if (!prepared_[i].large) insert(i);
@@ -520,7 +456,7 @@ void ObstacleWorld::test_shape(std::uint32_t id, Vec2 o, Vec2 d, Best& best) con
   if (shape.index() == 3) {  // polygons: their bounds first, the edges only when the ray gets there
     const Bounds& b = bounds_[id];
     double t0 = 0, t1 = best.limit;
-    if (!clip_to_box(b.min, b.max, 0, o, d, t0, t1)) return;
+    if (!clip_to_box(o, d, b.min, b.max, t0, t1)) return;
   }
   Hit h;
   if (ray_shape(shape, prepared_[id].axis, prepared_[id].orientation, o, d, h)) {
@@ -532,41 +468,28 @@ void ObstacleWorld::raycast_shapes(Vec2 o, Vec2 d, LayerMask mask, Best& best) c
   for (const std::uint32_t id : large_) {
     if (mask & layer_bit(layers_[id])) test_shape(id, o, d, best);
   }
-  if (columns_ == 0) return;
-  const double slack = walk_slack * side_;
+  if (cells_.empty()) return;
+  const double slack = walk_slack * cells_.side;
   double t0 = 0, t1 = best.limit;
-  if (!clip_to_box(occupied_.min, occupied_.max, slack, o, d, t0, t1)) return;
+  if (!clip_to_box(o, d, occupied_.min - Vec2{slack, slack}, occupied_.max + Vec2{slack, slack}, t0, t1)) return;
 
-  // Amanatides–Woo over the broad-phase cells from where the ray enters the occupied box.
+  // The broad-phase cells from where the ray enters the occupied box.
   const Vec2 start = o + d * std::max(0.0, t0 - slack);
-  int ix = cell_x(start.x), iy = cell_y(start.y);
-  const int sx = d.x > 0 ? 1 : d.x < 0 ? -1 : 0;
-  const int sy = d.y > 0 ? 1 : d.y < 0 ? -1 : 0;
-  const auto next_x = [&](int x) { return sx == 0 ? infinity : (cover_min_.x + (x + (sx > 0)) * side_ - o.x) / d.x; };
-  const auto next_y = [&](int y) { return sy == 0 ? infinity : (cover_min_.y + (y + (sy > 0)) * side_ - o.y) / d.y; };
-  double tx = next_x(ix), ty = next_y(iy);
+  CellWalk walk(cells_.origin, cells_.side, o, d, cells_.column_of(start.x), cells_.row_of(start.y));
   int px = -1, py = -1;  // the cell visited before this one
   for (;;) {
-    const auto cell = static_cast<std::size_t>(iy) * static_cast<std::size_t>(columns_) + static_cast<std::size_t>(ix);
-    for (std::uint32_t e = heads_[cell]; e != no_entry; e = entries_[e].next) {
+    for (std::uint32_t e = heads_[cells_.index(walk.x(), walk.y())]; e != no_entry; e = entries_[e].next) {
       const std::uint32_t id = entries_[e].shape;
       if (!(mask & layer_bit(layers_[id]))) continue;
       // A shape that also covers the cell before was tested there (or in the one before that).
       if (ranges_[id].contains(px, py)) continue;
       test_shape(id, o, d, best);
     }
-    if (std::min(tx, ty) > std::min(best.limit, t1) + slack) return;
-    px = ix;
-    py = iy;
-    if (tx <= ty) {
-      ix += sx;
-      if (ix < 0 || ix >= columns_) return;
-      tx = next_x(ix);
-    } else {
-      iy += sy;
-      if (iy < 0 || iy >= rows_) return;
-      ty = next_y(iy);
-    }
+    if (walk.exit() > std::min(best.limit, t1) + slack) return;
+    px = walk.x();
+    py = walk.y();
+    walk.step();
+    if (walk.x() < 0 || walk.x() >= cells_.columns || walk.y() < 0 || walk.y() >= cells_.rows) return;
   }
 }
 
@@ -582,41 +505,24 @@ void ObstacleWorld::raycast_grid(Vec2 o, Vec2 d, Best& best) const {
     best.offer(0, o, -d, cell_ref(CellId{}));
     return;
   }
-  int ix = static_cast<int>(fx), iy = static_cast<int>(fy);
+  const int ix = static_cast<int>(fx), iy = static_cast<int>(fy);
   if (!map.passable(ix, iy)) {
     best.offer(0, o, -d, cell_ref(map.cell(ix, iy)));
     return;
   }
-  const int sx = d.x > 0 ? 1 : d.x < 0 ? -1 : 0;
-  const int sy = d.y > 0 ? 1 : d.y < 0 ? -1 : 0;
-  // Cell edges by index, not by accumulated steps: no drift over long rays.
-  const auto edge_x = [&](int x) { return origin.x + (x + (sx > 0)) * s; };
-  const auto edge_y = [&](int y) { return origin.y + (y + (sy > 0)) * s; };
-  double tx = sx == 0 ? infinity : (edge_x(ix) - o.x) / d.x;
-  double ty = sy == 0 ? infinity : (edge_y(iy) - o.y) / d.y;
+  CellWalk walk(origin, s, o, d, ix, iy);
   for (;;) {
-    double t;
-    Vec2 point, normal;
-    if (tx <= ty) {
-      t = std::max(tx, 0.0);
-      if (t > best.limit) return;
-      point = {edge_x(ix), o.y + d.y * t};
-      normal = {static_cast<double>(-sx), 0.0};
-      ix += sx;
-      if (map.in_bounds(ix, iy)) tx = (edge_x(ix) - o.x) / d.x;
-    } else {
-      t = std::max(ty, 0.0);
-      if (t > best.limit) return;
-      point = {o.x + d.x * t, edge_y(iy)};
-      normal = {0.0, static_cast<double>(-sy)};
-      iy += sy;
-      if (map.in_bounds(ix, iy)) ty = (edge_y(iy) - o.y) / d.y;
-    }
-    if (!map.in_bounds(ix, iy)) {
+    if (std::max(walk.exit(), 0.0) > best.limit) return;
+    const CellWalk::Step step = walk.step();
+    const double t = std::max(step.t, 0.0);
+    const Vec2 point = step.across_x ? Vec2{step.border, o.y + d.y * t} : Vec2{o.x + d.x * t, step.border};
+    const Vec2 normal = step.across_x ? Vec2{static_cast<double>(-walk.step_x()), 0.0}
+                                      : Vec2{0.0, static_cast<double>(-walk.step_y())};
+    if (!map.in_bounds(walk.x(), walk.y())) {
       best.offer(t, point, normal, cell_ref(CellId{}));  // the map's border
       return;
     }
-    const CellId cell = map.cell(ix, iy);
+    const CellId cell = map.cell(walk.x(), walk.y());
     if (!map.passable(cell)) {
       best.offer(t, point, normal, cell_ref(cell));
       return;
@@ -651,13 +557,12 @@ std::size_t ObstacleWorld::disc_contacts(Vec2 c, double radius, LayerMask mask, 
   for (const std::uint32_t id : large_) {
     if (mask & layer_bit(layers_[id])) consider(id);
   }
-  if (columns_ > 0 && occupied_.min.x < c.x + radius && occupied_.max.x > c.x - radius &&
+  if (!cells_.empty() && occupied_.min.x < c.x + radius && occupied_.max.x > c.x - radius &&
       occupied_.min.y < c.y + radius && occupied_.max.y > c.y - radius) {
     const CellRange q = cells_of({c - reach, c + reach});
     for (int y = q.y0; y <= q.y1; ++y) {
       for (int x = q.x0; x <= q.x1; ++x) {
-        const auto cell = static_cast<std::size_t>(y) * static_cast<std::size_t>(columns_) + static_cast<std::size_t>(x);
-        for (std::uint32_t e = heads_[cell]; e != no_entry; e = entries_[e].next) {
+        for (std::uint32_t e = heads_[cells_.index(x, y)]; e != no_entry; e = entries_[e].next) {
           const std::uint32_t id = entries_[e].shape;
           if (!(mask & layer_bit(layers_[id]))) continue;
           // Each shape once: in the first of its cells the query rectangle visits.
@@ -709,7 +614,8 @@ double ObstacleWorld::clearance(Vec2 p, double max_distance, LayerMask mask) con
     const double s = map.cell_size();
     const Vec2 lo = map.params().origin;
     best = std::min({best, p.x - lo.x, lo.x + map.width() * s - p.x, p.y - lo.y, lo.y + map.height() * s - p.y});
-    for (int k = 1; ring_bound(p, lo, s, at->x, at->y, k, map.width(), map.height()) < best; ++k) {
+    const UniformGrid map_cells{lo, s, map.width(), map.height()};
+    for (int k = 1; ring_bound(map_cells, p, at->x, at->y, k) < best; ++k) {
       for_ring(at->x, at->y, k, map.width(), map.height(), [&](int x, int y) {
         if (map.passable(x, y)) return;
         const Vec2 cell_lo = lo + Vec2{x * s, y * s};
@@ -726,14 +632,13 @@ double ObstacleWorld::clearance(Vec2 p, double max_distance, LayerMask mask) con
   for (const std::uint32_t id : large_) {
     if (best > 0 && (mask & layer_bit(layers_[id]))) consider(id);
   }
-  if (columns_ == 0 || box_distance(occupied_.min, occupied_.max, p) >= best) return best;
+  if (cells_.empty() || box_distance(occupied_.min, occupied_.max, p) >= best) return best;
   // Rings of broad-phase cells around p's cell (clamped onto the grid) until the next ring
   // lies farther than the nearest solid found.
-  const int cx = cell_x(p.x), cy = cell_y(p.y);
-  for (int k = 0; best > 0 && (k == 0 || ring_bound(p, cover_min_, side_, cx, cy, k, columns_, rows_) < best); ++k) {
-    for_ring(cx, cy, k, columns_, rows_, [&](int x, int y) {
-      const auto cell = static_cast<std::size_t>(y) * static_cast<std::size_t>(columns_) + static_cast<std::size_t>(x);
-      for (std::uint32_t e = heads_[cell]; e != no_entry; e = entries_[e].next) {
+  const int cx = cells_.column_of(p.x), cy = cells_.row_of(p.y);
+  for (int k = 0; best > 0 && (k == 0 || ring_bound(cells_, p, cx, cy, k) < best); ++k) {
+    for_ring(cx, cy, k, cells_.columns, cells_.rows, [&](int x, int y) {
+      for (std::uint32_t e = heads_[cells_.index(x, y)]; e != no_entry; e = entries_[e].next) {
         const std::uint32_t id = entries_[e].shape;
         if (!(mask & layer_bit(layers_[id]))) continue;
         // Each shape once: in its cell nearest (cx, cy), the first ring that reaches it.
