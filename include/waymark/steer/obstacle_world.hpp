@@ -7,6 +7,7 @@
 /// keep no scratch, so any number of threads may query one world.
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -131,6 +132,8 @@ class ObstacleWorld {
   };
   /// Broad-phase cells a shape's bounds cover, inclusive; none for a shape kept off the grid.
   using CellRange = UniformGrid::Range;
+  /// The end of a cell's list.
+  static constexpr std::uint32_t no_entry = std::numeric_limits<std::uint32_t>::max();
   /// One shape in one broad-phase cell: a singly linked list per cell through `entries_`.
   struct Entry {
     std::uint32_t shape;
