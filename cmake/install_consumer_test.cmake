@@ -7,7 +7,8 @@
 #     CLI11, nlohmann_json and PkgConfig made unfindable, and runs it on data/maps/arena.map;
 #  4. with render: find_package(waymark REQUIRED COMPONENTS render) and a program linking
 #     waymark::render (so cairo comes through the config file);
-#  5. compiles quickstart.cpp with `pkg-config --cflags --libs waymark` and runs it.
+#  5. compiles quickstart.cpp with `pkg-config --cflags --libs waymark` and runs it;
+#  6. links a program reading a .map with -lwaymark_io_grid -lwaymark_grid -lwaymark_core only.
 # Inputs (-D): SOURCE_DIR BUILD_DIR WORK_DIR CONFIG GENERATOR CXX PKG_CONFIG VERSION RENDER APPS.
 cmake_minimum_required(VERSION 3.21)
 
@@ -186,5 +187,25 @@ set(pc_program ${WORK_DIR}/quickstart-pkg-config)
 run("compile the quickstart with pkg-config"
     COMMAND ${CXX} -std=${pc_std} -O2 ${SOURCE_DIR}/examples/quickstart/quickstart.cpp -o ${pc_program} ${pc_flags})
 run("run the quickstart (pkg-config build)" COMMAND ${pc_program} ${map} OUTPUT out)
+message(STATUS "  ${out}")
+
+# 6. io per world: a program reading only Moving AI maps links io_grid, grid and core from the
+# package, and no library of another world (steer, graph, puzzle, navmesh, visibility).
+foreach(lib waymark_io_grid waymark_io_graph waymark_io_puzzle waymark_io_visibility waymark_io_steer waymark_io_core)
+  if(NOT EXISTS ${libdir}/lib${lib}.a)
+    fail("${libdir}/lib${lib}.a not installed")
+  endif()
+endforeach()
+set(sanitizers "")  # a sanitizer build's libraries need its runtimes (waymark.pc names them)
+foreach(flag IN LISTS pc_flags)
+  if(flag MATCHES "^-fsanitize")
+    list(APPEND sanitizers ${flag})
+  endif()
+endforeach()
+set(map_only ${WORK_DIR}/movingai-only)
+run("compile a .map reader with io_grid, grid and core only"
+    COMMAND ${CXX} -std=${pc_std} -O2 -I${prefix}/include ${SOURCE_DIR}/tests/io/movingai_only.cpp -o ${map_only}
+            -L${libdir} -lwaymark_io_grid -lwaymark_grid -lwaymark_core -pthread ${sanitizers})
+run("run the .map reader" COMMAND ${map_only} ${map} OUTPUT out)
 message(STATUS "  ${out}")
 message(STATUS "install_consumer: all checks passed")

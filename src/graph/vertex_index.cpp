@@ -35,11 +35,14 @@ VertexIndex::VertexIndex(const Graph& graph, VertexIndexParams params) {
   const double target = std::max(1.0, std::ceil(static_cast<double>(n) / params.vertices_per_cell));
   double side = std::max(std::sqrt(width * height / target), std::max(width, height) / target);
   if (!(side > 0)) side = 1;  // every point in the same place: one bucket of any size
-  grid_ = {{min_x, min_y}, side, static_cast<int>(std::floor(width / side)) + 1, static_cast<int>(std::floor(height / side)) + 1};
+  grid_ = {{min_x, min_y}, side, static_cast<int>(std::floor(width / side)) + 1,
+           static_cast<int>(std::floor(height / side)) + 1};
 
   // The vertices by bucket.
   CellLists lists;
-  lists.build(grid_.cell_count(), n, [&](std::size_t v, auto&& add) { add(grid_.index(grid_.column_of(points[v].x), grid_.row_of(points[v].y))); });
+  lists.build(grid_.cell_count(), n, [&](std::size_t v, auto&& add) {
+    add(grid_.index(grid_.column_of(points[v].x), grid_.row_of(points[v].y)));
+  });
   ids_.resize(n);
   positions_.resize(n);
   for (std::size_t slot = 0; slot < n; ++slot) {

@@ -378,7 +378,8 @@ std::size_t Document::line_of(const Steps& steps) const {
 
 void Document::fail(const Steps& at, const std::string& reason, const Steps* line_at_steps) const {
   const std::string where = path_text(at);
-  throw LoadError(source_, line_of(line_at_steps != nullptr ? *line_at_steps : at), where.empty() ? reason : where + ": " + reason);
+  const std::size_t line = line_of(line_at_steps != nullptr ? *line_at_steps : at);
+  throw LoadError(source_, line, where.empty() ? reason : where + ": " + reason);
 }
 
 // ---- values

@@ -110,7 +110,8 @@ class PolygonReader {
   void bounds(const Value& v, const Steps& at, PolygonFile& file) const {
     constexpr const char* shape = "bounds [minx, miny, maxx, maxy]";
     list(v, at, shape);
-    if (v.size() != 4) doc_.fail(at, std::string("expected ") + shape + ", got a list of " + std::to_string(v.size()) + " values");
+    if (v.size() != 4)
+      doc_.fail(at, std::string("expected ") + shape + ", got a list of " + std::to_string(v.size()) + " values");
     std::array<double, 4> b{};
     std::size_t i = 0;
     for (const Value n : v.items()) {
@@ -125,7 +126,8 @@ class PolygonReader {
   /// `[x, y]`, `noun` saying what it is ("a vertex").
   Vec2 pair(const Value& v, const Steps& at, const std::string& noun) const {
     if (v.kind() != json::Kind::array || v.size() != 2) {
-      const std::string what = v.kind() == json::Kind::array ? "a list of " + std::to_string(v.size()) + " values" : v.describe();
+      const std::string what =
+          v.kind() == json::Kind::array ? "a list of " + std::to_string(v.size()) + " values" : v.describe();
       doc_.fail(at, "expected " + noun + " [x, y], got " + what);
     }
     auto it = v.items().begin();
