@@ -103,9 +103,9 @@ void ObstacleWorld::raycast_grid(Vec2 o, Vec2 d, Best& best) const {
   }
   CellWalk walk(origin, s, o, d, ix, iy);
   for (;;) {
-    if (std::max(walk.exit(), 0.0) > best.limit) return;
     const CellWalk::Step step = walk.step();
     const double t = std::max(step.t, 0.0);
+    if (t > best.limit) return;  // the cell stepped into lies beyond the nearest hit
     const Vec2 point = step.across_x ? Vec2{step.border, o.y + d.y * t} : Vec2{o.x + d.x * t, step.border};
     const Vec2 normal = step.across_x ? Vec2{static_cast<double>(-walk.step_x()), 0.0}
                                       : Vec2{0.0, static_cast<double>(-walk.step_y())};

@@ -34,7 +34,8 @@ class CellWalk {
   /// Starts in cell (x, y): the cell holding the point the caller starts from.
   CellWalk(Vec2 origin, double side, Vec2 o, Vec2 d, int x, int y)
       : origin_(origin), side_(side), o_(o), d_(d), sx_(d.x > 0 ? 1 : d.x < 0 ? -1 : 0),
-        sy_(d.y > 0 ? 1 : d.y < 0 ? -1 : 0), x_(x), y_(y), tx_(next_x()), ty_(next_y()) {}
+        sy_(d.y > 0 ? 1 : d.y < 0 ? -1 : 0), ahead_x_(sx_ > 0 ? 1 : 0), ahead_y_(sy_ > 0 ? 1 : 0), x_(x), y_(y),
+        tx_(next_x()), ty_(next_y()) {}
 
   [[nodiscard]] int x() const { return x_; }
   [[nodiscard]] int y() const { return y_; }
@@ -62,8 +63,8 @@ class CellWalk {
   static constexpr double never = std::numeric_limits<double>::infinity();
 
   /// The world coordinate of the current cell's border the ray leaves through, per axis.
-  [[nodiscard]] double border_x() const { return origin_.x + (x_ + (sx_ > 0 ? 1 : 0)) * side_; }
-  [[nodiscard]] double border_y() const { return origin_.y + (y_ + (sy_ > 0 ? 1 : 0)) * side_; }
+  [[nodiscard]] double border_x() const { return origin_.x + (x_ + ahead_x_) * side_; }
+  [[nodiscard]] double border_y() const { return origin_.y + (y_ + ahead_y_) * side_; }
   [[nodiscard]] double next_x() const { return sx_ == 0 ? never : (border_x() - o_.x) / d_.x; }
   [[nodiscard]] double next_y() const { return sy_ == 0 ? never : (border_y() - o_.y) / d_.y; }
 
@@ -73,6 +74,8 @@ class CellWalk {
   Vec2 d_;
   int sx_;
   int sy_;
+  int ahead_x_;  ///< 1 when the walk heads towards +x: the border it leaves by is the cell's far one
+  int ahead_y_;
   int x_;
   int y_;
   double tx_;
