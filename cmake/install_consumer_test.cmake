@@ -9,7 +9,8 @@
 #     waymark::render (so cairo comes through the config file);
 #  5. compiles quickstart.cpp with `pkg-config --cflags --libs waymark` and runs it; with
 #     recast (render), compiles and runs a program with `pkg-config ... waymark-recast`
-#     (`waymark-render`).
+#     (`waymark-render`);
+#  6. links a program reading a .map with -lwaymark_io_grid -lwaymark_grid -lwaymark_core only.
 # Inputs (-D): SOURCE_DIR BUILD_DIR WORK_DIR CONFIG GENERATOR CXX PKG_CONFIG VERSION RENDER
 # RECAST APPS.
 cmake_minimum_required(VERSION 3.21)
@@ -236,4 +237,23 @@ if(RENDER)
     fail("the render program built with pkg-config wrote no ${WORK_DIR}/arena-pc.png")
   endif()
 endif()
+# 6. io per world: a program reading only Moving AI maps links io_grid, grid and core from the
+# package, and no library of another world (steer, graph, puzzle, navmesh, visibility).
+foreach(lib waymark_io_grid waymark_io_graph waymark_io_puzzle waymark_io_visibility waymark_io_steer waymark_io_core)
+  if(NOT EXISTS ${libdir}/lib${lib}.a)
+    fail("${libdir}/lib${lib}.a not installed")
+  endif()
+endforeach()
+set(sanitizers "")  # a sanitizer build's libraries need its runtimes (waymark.pc names them)
+foreach(flag IN LISTS pc_flags)
+  if(flag MATCHES "^-fsanitize")
+    list(APPEND sanitizers ${flag})
+  endif()
+endforeach()
+set(map_only ${WORK_DIR}/movingai-only)
+run("compile a .map reader with io_grid, grid and core only"
+    COMMAND ${CXX} -std=${pc_std} -O2 -I${prefix}/include ${SOURCE_DIR}/tests/io/movingai_only.cpp -o ${map_only}
+            -L${libdir} -lwaymark_io_grid -lwaymark_grid -lwaymark_core -pthread ${sanitizers})
+run("run the .map reader" COMMAND ${map_only} ${map} OUTPUT out)
+message(STATUS "  ${out}")
 message(STATUS "install_consumer: all checks passed")

@@ -35,12 +35,12 @@ std::uint32_t corner_vertex(const LineReader& r, std::string_view corner, std::s
   const std::string_view v = corner.substr(0, corner.find('/'));
   std::int64_t index = 0;
   if (!parse_number(v, index) || index == 0) {
-    r.fail("a face corner must start with a vertex number (1 is the first, -1 the last), got " + quoted(corner));
+    r.fail("a face corner must start with a vertex number (1 is the first, -1 the last), got " + waymark::quoted(corner));
   }
   const auto n = static_cast<std::int64_t>(count);
   const std::int64_t resolved = index > 0 ? index - 1 : n + index;
   if (resolved < 0 || resolved >= n) {
-    r.fail("face corner " + quoted(corner) + " names vertex " + std::to_string(index) + ", but " +
+    r.fail("face corner " + waymark::quoted(corner) + " names vertex " + std::to_string(index) + ", but " +
            std::to_string(count) + " vertices are defined before this line");
   }
   return static_cast<std::uint32_t>(resolved);
@@ -58,7 +58,7 @@ TriangleMesh parse_obj(std::istream& in, const std::string& name, const ObjLoadO
     if (f.empty()) continue;
     if (f[0] == "v") {
       if (f.size() < 4 || f.size() > 1 + max_vertex_fields) {
-        r.fail("expected 'v X Y Z' (optionally W, or R G B), got " + quoted(line));
+        r.fail("expected 'v X Y Z' (optionally W, or R G B), got " + waymark::quoted(line));
       }
       if (mesh.vertices.size() >= options.max_vertices) {
         r.fail("more than " + std::to_string(options.max_vertices) +
@@ -67,7 +67,7 @@ TriangleMesh parse_obj(std::istream& in, const std::string& name, const ObjLoadO
       std::array<double, 3> xyz{};
       for (std::size_t i = 0; i < 3; ++i) {
         if (!parse_number(f[i + 1], xyz[i]) || !std::isfinite(xyz[i])) {
-          r.fail("vertex coordinate must be a finite number, got " + quoted(f[i + 1]));
+          r.fail("vertex coordinate must be a finite number, got " + waymark::quoted(f[i + 1]));
         }
       }
       mesh.vertices.push_back({xyz[0], xyz[1], xyz[2]});
@@ -82,7 +82,7 @@ TriangleMesh parse_obj(std::istream& in, const std::string& name, const ObjLoadO
       for (std::size_t i = 1; i < f.size(); ++i) corners.push_back(corner_vertex(r, f[i], mesh.vertices.size()));
       for (std::size_t i = 1; i + 1 < corners.size(); ++i) mesh.triangles.push_back({corners[0], corners[i], corners[i + 1]});
     } else if (!is_ignored(f[0])) {
-      r.fail("unknown record " + quoted(f[0]) +
+      r.fail("unknown record " + waymark::quoted(f[0]) +
              " (expected v or f; vt, vn, vp, o, g, s, usemtl, mtllib, l and p are ignored)");
     }
   }
@@ -99,7 +99,7 @@ std::uint16_t parse_flags(const LineReader& r, std::string_view field) {
   const std::string_view digits = hex ? field.substr(2) : field;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, hex ? 16 : 10);
   if (ec != std::errc{} || end != digits.data() + digits.size() || v > 0xffff) {
-    r.fail("query flags must be a number from 0 to 0xffff, got " + quoted(field));
+    r.fail("query flags must be a number from 0 to 0xffff, got " + waymark::quoted(field));
   }
   return static_cast<std::uint16_t>(v);
 }
@@ -113,11 +113,11 @@ std::vector<NavQueryLine> parse_nav_queries(std::istream& in, const std::string&
   while (r.next(line)) {
     const auto f = split_fields(line);
     if (f.empty() || f[0] != "pf") continue;
-    if (f.size() != 9) r.fail("expected 'pf SX SY SZ EX EY EZ INCLUDE EXCLUDE', got " + quoted(line));
+    if (f.size() != 9) r.fail("expected 'pf SX SY SZ EX EY EZ INCLUDE EXCLUDE', got " + waymark::quoted(line));
     std::array<double, 6> c{};
     for (std::size_t i = 0; i < 6; ++i) {
       if (!parse_number(f[i + 1], c[i]) || !std::isfinite(c[i])) {
-        r.fail("query coordinate must be a finite number, got " + quoted(f[i + 1]));
+        r.fail("query coordinate must be a finite number, got " + waymark::quoted(f[i + 1]));
       }
     }
     queries.push_back({{c[0], c[1], c[2]}, {c[3], c[4], c[5]}, parse_flags(r, f[7]), parse_flags(r, f[8]), r.number()});

@@ -57,10 +57,4 @@ void string_pull(Vec3 start, Vec3 goal, std::span<const Portal> portals, std::ve
   if (corners.size() == 1 || !same(corners.back(), goal)) corners.push_back(goal);
 }
 
-double polyline_length(std::span<const Vec3> points) {
-  double sum = 0;
-  for (std::size_t i = 1; i < points.size(); ++i) sum += distance(points[i - 1], points[i]);
-  return sum;
-}
-
 }  // namespace waymark::navmesh

@@ -1,20 +1,21 @@
+// The obstacle world's colliders: checking them as they are added and keeping the broad phase
+// (a uniform grid of cells, each a list of the colliders overlapping it). Its queries are in
+// obstacle_queries.cpp, the narrow phase per shape in obstacle_shapes.cpp.
 #include "waymark/steer/obstacle_world.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <initializer_list>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-#include "waymark/grid/grid_map.hpp"
+#include "waymark/core/errors.hpp"
+
 
 namespace waymark::steer {
 namespace {
 
-constexpr double infinity = std::numeric_limits<double>::infinity();
-constexpr std::uint32_t no_entry = std::numeric_limits<std::uint32_t>::max();
 /// The fewest broad-phase cells the world may use before it widens them.
 constexpr double min_cell_cap = 65536;
 /// Cells per collider the broad phase may use before it widens them.
@@ -22,287 +23,10 @@ constexpr double cells_per_collider = 16;
 /// A rebuild pads the covered box by this share of its extent on every side, so a world
 /// growing outwards rebuilds O(log n) times.
 constexpr double cover_padding = 0.125;
-/// Cell-edge crossings are computed to a few ulps; the ray walk looks this far (× the cell
-/// side) past where it could stop, so rounding never hides a hit in the next cell.
-constexpr double walk_slack = 1e-9;
-
-/// A hit of one shape: the distance along the unit direction and the normal facing the ray.
-struct Hit {
-  double t = 0;
-  Vec2 normal;
-};
-
-Vec2 perp(Vec2 v) { return {-v.y, v.x}; }
-/// `v` in the frame whose x axis is `axis` (unit), and back.
-Vec2 to_local(Vec2 v, Vec2 axis) { return {dot(v, axis), dot(v, perp(axis))}; }
-Vec2 to_world(Vec2 v, Vec2 axis) { return axis * v.x + perp(axis) * v.y; }
-
-// ---- rays against one shape (unit direction d) ----------------------------------------------
-
-bool ray_circle(const Circle& c, Vec2 o, Vec2 d, Hit& h) {
-  const Vec2 m = o - c.centre;
-  const double b = dot(m, d);
-  const double cc = dot(m, m) - c.radius * c.radius;
-  if (cc < 0) {
-    h = {0, -d};
-    return true;
-  }
-  if (b >= 0) return false;  // on or outside the circle, heading away or along it
-  const double disc = b * b - cc;
-  if (disc < 0) return false;
-  // The smaller root as cc / (larger root): no cancellation when the origin is near the rim.
-  h.t = cc / (-b + std::sqrt(disc));
-  h.normal = normalized(m + d * h.t);
-  if (h.normal == Vec2{}) h.normal = -d;  // a circle of radius 0
-  return true;
-}
-
-/// Slab test against the closed box [lo, hi].
-bool ray_box(Vec2 lo, Vec2 hi, Vec2 o, Vec2 d, Hit& h) {
-  if (o.x > lo.x && o.x < hi.x && o.y > lo.y && o.y < hi.y) {
-    h = {0, -d};
-    return true;
-  }
-  double t_in = -infinity, t_out = infinity;
-  Vec2 n;
-  if (d.x == 0) {
-    if (o.x < lo.x || o.x > hi.x) return false;
-  } else {
-    const bool forward = d.x > 0;
-    t_in = ((forward ? lo.x : hi.x) - o.x) / d.x;
-    t_out = ((forward ? hi.x : lo.x) - o.x) / d.x;
-    n = {forward ? -1.0 : 1.0, 0.0};
-  }
-  if (d.y == 0) {
-    if (o.y < lo.y || o.y > hi.y) return false;
-  } else {
-    const bool forward = d.y > 0;
-    const double t0 = ((forward ? lo.y : hi.y) - o.y) / d.y;
-    const double t1 = ((forward ? hi.y : lo.y) - o.y) / d.y;
-    if (t0 > t_in) {
-      t_in = t0;
-      n = {0.0, forward ? -1.0 : 1.0};
-    }
-    t_out = std::min(t_out, t1);
-  }
-  // t_in < 0: the origin is on the surface heading out, or the box is behind.
-  if (!(t_in >= 0) || t_in > t_out) return false;
-  h = {t_in, n};
-  return true;
-}
-
-bool ray_oriented_box(const OrientedBox& b, Vec2 axis, Vec2 o, Vec2 d, Hit& h) {
-  const Vec2 local = to_local(o - b.centre, axis);
-  if (std::abs(local.x) < b.half_extents.x && std::abs(local.y) < b.half_extents.y) {
-    h = {0, -d};
-    return true;
-  }
-  if (!ray_box(-b.half_extents, b.half_extents, local, to_local(d, axis), h)) return false;
-  h.normal = to_world(h.normal, axis);
-  return true;
-}
-
-/// A wall without thickness, hit from either side; touching at the origin counts.
-bool ray_segment(Vec2 a, Vec2 b, Vec2 o, Vec2 d, Hit& h) {
-  const Vec2 e = b - a, ao = a - o;
-  const double denom = cross(d, e);
-  if (denom == 0) {
-    if (cross(ao, d) != 0) return false;  // parallel and apart
-    // Along the segment's line: its nearest point at or ahead of the origin.
-    const double ta = dot(ao, d), tb = dot(b - o, d);
-    if (ta < 0 && tb < 0) return false;
-    h = {std::max(0.0, std::min(ta, tb)), -d};
-    return true;
-  }
-  const double t = cross(ao, e) / denom;
-  const double u = cross(ao, d) / denom;
-  if (!(t >= 0 && u >= 0 && u <= 1)) return false;
-  h.t = t;
-  h.normal = normalized(perp(e));
-  if (dot(h.normal, d) > 0) h.normal = -h.normal;
-  return true;
-}
-
-bool ray_polygon(const Polygon& p, double orientation, Vec2 o, Vec2 d, Hit& h) {
-  if (polygon_contains(p.corners, o)) {
-    h = {0, -d};
-    return true;
-  }
-  bool found = false;
-  const std::size_t n = p.corners.size();
-  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
-    const Vec2 a = p.corners[j], b = p.corners[i];
-    // Only edges the ray enters through: from outside the first crossing is one, and an
-    // origin on the boundary heading out hits nothing.
-    const Vec2 outward = Vec2{b.y - a.y, a.x - b.x} * orientation;
-    if (orientation != 0 && dot(outward, d) >= 0) continue;
-    Hit edge;
-    if (ray_segment(a, b, o, d, edge) && (!found || edge.t < h.t)) {
-      h = edge;
-      found = true;
-    }
-  }
-  return found;
-}
-
-bool ray_shape(const Shape& shape, Vec2 axis, double orientation, Vec2 o, Vec2 d, Hit& h) {
-  switch (shape.index()) {
-    case 0: return ray_circle(*std::get_if<Circle>(&shape), o, d, h);
-    case 1: {
-      const Box& b = *std::get_if<Box>(&shape);
-      return ray_box(b.min, b.max, o, d, h);
-    }
-    case 2: return ray_oriented_box(*std::get_if<OrientedBox>(&shape), axis, o, d, h);
-    case 3: return ray_polygon(*std::get_if<Polygon>(&shape), orientation, o, d, h);
-    default: {
-      const Segment2& s = *std::get_if<Segment2>(&shape);
-      return ray_segment(s.a, s.b, o, d, h);
-    }
-  }
-}
-
-/// The stretch [t0, t1] of the ray inside the closed box grown by `pad`; false when none.
-bool clip_to_box(Vec2 lo, Vec2 hi, double pad, Vec2 o, Vec2 d, double& t0, double& t1) {
-  lo -= Vec2{pad, pad};
-  hi += Vec2{pad, pad};
-  if (d.x == 0) {
-    if (o.x < lo.x || o.x > hi.x) return false;
-  } else {
-    const double a = (lo.x - o.x) / d.x, b = (hi.x - o.x) / d.x;
-    t0 = std::max(t0, std::min(a, b));
-    t1 = std::min(t1, std::max(a, b));
-  }
-  if (d.y == 0) {
-    if (o.y < lo.y || o.y > hi.y) return false;
-  } else {
-    const double a = (lo.y - o.y) / d.y, b = (hi.y - o.y) / d.y;
-    t0 = std::max(t0, std::min(a, b));
-    t1 = std::min(t1, std::max(a, b));
-  }
-  return t0 <= t1;
-}
-
-// ---- distances and disc contacts --------------------------------------------------------------
-
-/// Separation of a disc from a solid: `depth` > 0 is an overlap.
-struct Push {
-  Vec2 normal;
-  double depth = 0;
-};
-
-double box_distance(Vec2 lo, Vec2 hi, Vec2 p) {
-  const double dx = std::max({lo.x - p.x, 0.0, p.x - hi.x});
-  const double dy = std::max({lo.y - p.y, 0.0, p.y - hi.y});
-  return std::sqrt(dx * dx + dy * dy);
-}
-
-/// The disc (centre c, radius r) against the closed box [lo, hi].
-Push box_push(Vec2 lo, Vec2 hi, Vec2 c, double r) {
-  const Vec2 q{std::clamp(c.x, lo.x, hi.x), std::clamp(c.y, lo.y, hi.y)};
-  if (q != c) {
-    const double dist = distance(c, q);
-    return {(c - q) / dist, r - dist};
-  }
-  // Inside: out through the nearest face.
-  const double faces[4] = {c.x - lo.x, hi.x - c.x, c.y - lo.y, hi.y - c.y};
-  const Vec2 normals[4] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
-  const auto nearest = static_cast<std::size_t>(std::min_element(faces, faces + 4) - faces);
-  return {normals[nearest], r + faces[nearest]};
-}
-
-/// The polygon's nearest boundary point to `p`, and the edge it lies on (its start corner).
-struct NearestEdge {
-  Vec2 point;
-  double distance = infinity;
-  std::size_t edge = 0;
-};
-NearestEdge nearest_edge(const Polygon& p, Vec2 c) {
-  NearestEdge best;
-  double best_sq = infinity;
-  const std::size_t n = p.corners.size();
-  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
-    const Vec2 q = Segment2{p.corners[j], p.corners[i]}.closest_point(c);
-    const double sq = length_squared(c - q);
-    if (sq < best_sq) {
-      best_sq = sq;
-      best.point = q;
-      best.edge = j;
-    }
-  }
-  best.distance = std::sqrt(best_sq);
-  return best;
-}
-
-/// The unit normal of the edge from corner `edge` pointing out of the polygon (left of the
-/// edge for a degenerate one).
-Vec2 outward_normal(const Polygon& p, double orientation, std::size_t edge) {
-  const Vec2 a = p.corners[edge], b = p.corners[(edge + 1) % p.corners.size()];
-  const Vec2 n = normalized(Vec2{b.y - a.y, a.x - b.x} * (orientation != 0 ? orientation : -1.0));
-  return n == Vec2{} ? Vec2{1, 0} : n;
-}
-
-double shape_distance(const Shape& shape, Vec2 axis, Vec2 p) {
-  switch (shape.index()) {
-    case 0: {
-      const Circle& c = *std::get_if<Circle>(&shape);
-      return std::max(0.0, distance(p, c.centre) - c.radius);
-    }
-    case 1: {
-      const Box& b = *std::get_if<Box>(&shape);
-      return box_distance(b.min, b.max, p);
-    }
-    case 2: {
-      const OrientedBox& b = *std::get_if<OrientedBox>(&shape);
-      return box_distance(-b.half_extents, b.half_extents, to_local(p - b.centre, axis));
-    }
-    case 3: {
-      const Polygon& poly = *std::get_if<Polygon>(&shape);
-      return polygon_contains(poly.corners, p) ? 0.0 : nearest_edge(poly, p).distance;
-    }
-    default: return std::get_if<Segment2>(&shape)->distance_to(p);
-  }
-}
-
-Push shape_push(const Shape& shape, Vec2 axis, double orientation, Vec2 c, double r) {
-  switch (shape.index()) {
-    case 0: {
-      const Circle& circle = *std::get_if<Circle>(&shape);
-      const Vec2 m = c - circle.centre;
-      const double len = length(m);
-      return {len > 0 ? m / len : Vec2{1, 0}, r + circle.radius - len};
-    }
-    case 1: {
-      const Box& b = *std::get_if<Box>(&shape);
-      return box_push(b.min, b.max, c, r);
-    }
-    case 2: {
-      const OrientedBox& b = *std::get_if<OrientedBox>(&shape);
-      Push push = box_push(-b.half_extents, b.half_extents, to_local(c - b.centre, axis), r);
-      push.normal = to_world(push.normal, axis);
-      return push;
-    }
-    case 3: {
-      const Polygon& poly = *std::get_if<Polygon>(&shape);
-      const NearestEdge e = nearest_edge(poly, c);
-      const bool inside = polygon_contains(poly.corners, c);
-      if (e.distance == 0) return {outward_normal(poly, orientation, e.edge), r};
-      if (inside) return {(e.point - c) / e.distance, r + e.distance};
-      return {(c - e.point) / e.distance, r - e.distance};
-    }
-    default: {
-      const Segment2& s = *std::get_if<Segment2>(&shape);
-      const Vec2 q = s.closest_point(c);
-      const double dist = distance(c, q);
-      if (dist > 0) return {(c - q) / dist, r - dist};
-      const Vec2 side = normalized(perp(s.direction()));
-      return {side == Vec2{} ? Vec2{1, 0} : side, r};
-    }
-  }
-}
 
 // ---- validation ----------------------------------------------------------------------------
 
-[[noreturn]] void refuse(const std::string& what) { throw std::invalid_argument("ObstacleWorld: " + what); }
+[[noreturn]] void refuse(const std::string& what) { throw BuildError("ObstacleWorld: " + what); }
 
 bool sane(double v) { return std::isfinite(v) && std::abs(v) <= ObstacleWorld::max_coordinate; }
 bool sane(Vec2 v) { return sane(v.x) && sane(v.y); }
@@ -311,56 +35,7 @@ void check_layer(int layer) {
   if (layer < 0 || layer >= layer_count) refuse("layer " + std::to_string(layer) + " is not in 0-31");
 }
 
-/// Calls `visit(x, y)` for the cells at Chebyshev distance k from (cx, cy) inside [0, w) × [0, h).
-template <class Visit>
-void for_ring(int cx, int cy, int k, int w, int h, Visit&& visit) {
-  const int x0 = std::max(cx - k, 0), x1 = std::min(cx + k, w - 1);
-  if (k == 0) {
-    visit(cx, cy);
-    return;
-  }
-  for (const int y : {cy - k, cy + k}) {
-    if (y < 0 || y >= h) continue;
-    for (int x = x0; x <= x1; ++x) visit(x, y);
-  }
-  const int y0 = std::max(cy - k + 1, 0), y1 = std::min(cy + k - 1, h - 1);
-  for (const int x : {cx - k, cx + k}) {
-    if (x < 0 || x >= w) continue;
-    for (int y = y0; y <= y1; ++y) visit(x, y);
-  }
-}
-
-/// A lower bound of the distance from `p` to every cell at Chebyshev distance k ≥ 1 from
-/// (cx, cy), for cells of side s whose (0,0) corner is at `origin`; infinity when no such cell
-/// lies inside [0, w) × [0, h). Never decreases with k.
-double ring_bound(Vec2 p, Vec2 origin, double s, int cx, int cy, int k, int w, int h) {
-  double bound = infinity;
-  if (cx + k < w) bound = std::min(bound, std::max(0.0, origin.x + (cx + k) * s - p.x));
-  if (cx - k >= 0) bound = std::min(bound, std::max(0.0, p.x - (origin.x + (cx - k + 1) * s)));
-  if (cy + k < h) bound = std::min(bound, std::max(0.0, origin.y + (cy + k) * s - p.y));
-  if (cy - k >= 0) bound = std::min(bound, std::max(0.0, p.y - (origin.y + (cy - k + 1) * s)));
-  return bound;
-}
-
-ColliderRef shape_ref(std::uint32_t id) { return {ColliderRef::Kind::shape, ColliderId{id}, CellId{}}; }
-ColliderRef cell_ref(CellId cell) { return {ColliderRef::Kind::cell, ColliderId{}, cell}; }
-
 }  // namespace
-
-/// The nearest hit so far; hits beyond `limit` (max_distance, then the nearest hit's
-/// distance) are ignored.
-struct ObstacleWorld::Best {
-  double limit;
-  bool found = false;
-  RayHit hit{};
-
-  void offer(double t, Vec2 point, Vec2 normal, ColliderRef ref) {
-    if (!(t <= limit)) return;
-    limit = t;
-    found = true;
-    hit = {point, normal, t, ref};
-  }
-};
 
 ObstacleWorld::ObstacleWorld(ObstacleWorldParams params) : params_(params) {
   if (!(params.broad_phase_cell > 0 && params.broad_phase_cell <= max_coordinate)) {
@@ -438,10 +113,10 @@ ColliderId ObstacleWorld::add(Shape shape, int layer) {
     large_.push_back(id);
     return ColliderId{id};
   }
-  const bool fits = columns_ > 0 && b.min.x >= cover_min_.x && b.min.y >= cover_min_.y &&
-                    b.max.x <= cover_min_.x + columns_ * side_ && b.max.y <= cover_min_.y + rows_ * side_;
+  const bool fits = !cells_.empty() && b.min.x >= cells_.origin.x && b.min.y >= cells_.origin.y &&
+                    b.max.x <= cells_.origin.x + cells_.columns * cells_.side && b.max.y <= cells_.origin.y + cells_.rows * cells_.side;
   // Cells widened for a few far-flung colliders are narrowed again as colliders arrive.
-  const bool coarse = side_ > params_.broad_phase_cell && shapes_.size() >= 2 * built_for_;
+  const bool coarse = cells_.side > params_.broad_phase_cell && shapes_.size() >= 2 * built_for_;
   if (fits && !coarse) {
     occupied_ = occupied_.min.x > occupied_.max.x
                     ? b
@@ -460,26 +135,12 @@ void ObstacleWorld::set_grid(const grid::GridMap* map, int layer) {
   grid_layer_ = layer;
 }
 
-int ObstacleWorld::cell_x(double x) const {
-  const double f = std::floor((x - cover_min_.x) / side_);
-  return static_cast<int>(std::clamp(f, 0.0, static_cast<double>(columns_ - 1)));
-}
-
-int ObstacleWorld::cell_y(double y) const {
-  const double f = std::floor((y - cover_min_.y) / side_);
-  return static_cast<int>(std::clamp(f, 0.0, static_cast<double>(rows_ - 1)));
-}
-
-ObstacleWorld::CellRange ObstacleWorld::cells_of(const Bounds& b) const {
-  return {cell_x(b.min.x), cell_y(b.min.y), cell_x(b.max.x), cell_y(b.max.y)};
-}
-
 void ObstacleWorld::insert(std::uint32_t id) {
   const CellRange r = cells_of(bounds_[id]);
   ranges_[id] = r;
   for (int y = r.y0; y <= r.y1; ++y) {
     for (int x = r.x0; x <= r.x1; ++x) {
-      const auto cell = static_cast<std::size_t>(y) * static_cast<std::size_t>(columns_) + static_cast<std::size_t>(x);
+      const std::size_t cell = cells_.index(x, y);
       entries_.push_back({id, heads_[cell]});
       heads_[cell] = static_cast<std::uint32_t>(entries_.size() - 1);
     }
@@ -488,7 +149,8 @@ void ObstacleWorld::insert(std::uint32_t id) {
 
 void ObstacleWorld::rebuild() {
   // The gridded shapes' union (the last one added is one of them).
-  Bounds tight{{infinity, infinity}, {-infinity, -infinity}};
+  constexpr double huge = std::numeric_limits<double>::infinity();
+  Bounds tight{{huge, huge}, {-huge, -huge}};
   for (std::size_t i = 0; i < shapes_.size(); ++i) {
     if (prepared_[i].large) continue;
     const Bounds& b = bounds_[i];
@@ -499,251 +161,20 @@ void ObstacleWorld::rebuild() {
   const Vec2 extent = tight.max - tight.min;
   const Vec2 pad{std::max(extent.x * cover_padding, params_.broad_phase_cell),
                  std::max(extent.y * cover_padding, params_.broad_phase_cell)};
-  cover_min_ = tight.min - pad;
+  cells_.origin = tight.min - pad;
   const Vec2 cover = extent + pad * 2;
   const double cap = std::max(min_cell_cap, cells_per_collider * static_cast<double>(shapes_.size()));
-  side_ = params_.broad_phase_cell;
-  while (std::ceil(cover.x / side_) * std::ceil(cover.y / side_) > cap) side_ *= 2;
-  columns_ = static_cast<int>(std::ceil(cover.x / side_));
-  rows_ = static_cast<int>(std::ceil(cover.y / side_));
+  cells_.side = params_.broad_phase_cell;
+  while (std::ceil(cover.x / cells_.side) * std::ceil(cover.y / cells_.side) > cap) cells_.side *= 2;
+  cells_.columns = static_cast<int>(std::ceil(cover.x / cells_.side));
+  cells_.rows = static_cast<int>(std::ceil(cover.y / cells_.side));
   built_for_ = shapes_.size();
 
-  heads_.assign(static_cast<std::size_t>(columns_) * static_cast<std::size_t>(rows_), no_entry);
+  heads_.assign(cells_.cell_count(), no_entry);
   entries_.clear();
   for (std::uint32_t i = 0; i < shapes_.size(); ++i) {
     if (!prepared_[i].large) insert(i);
   }
-}
-
-void ObstacleWorld::test_shape(std::uint32_t id, Vec2 o, Vec2 d, Best& best) const {
-  const Shape& shape = shapes_[id];
-  if (shape.index() == 3) {  // polygons: their bounds first, the edges only when the ray gets there
-    const Bounds& b = bounds_[id];
-    double t0 = 0, t1 = best.limit;
-    if (!clip_to_box(b.min, b.max, 0, o, d, t0, t1)) return;
-  }
-  Hit h;
-  if (ray_shape(shape, prepared_[id].axis, prepared_[id].orientation, o, d, h)) {
-    best.offer(h.t, h.t == 0 ? o : o + d * h.t, h.normal, shape_ref(id));
-  }
-}
-
-void ObstacleWorld::raycast_shapes(Vec2 o, Vec2 d, LayerMask mask, Best& best) const {
-  for (const std::uint32_t id : large_) {
-    if (mask & layer_bit(layers_[id])) test_shape(id, o, d, best);
-  }
-  if (columns_ == 0) return;
-  const double slack = walk_slack * side_;
-  double t0 = 0, t1 = best.limit;
-  if (!clip_to_box(occupied_.min, occupied_.max, slack, o, d, t0, t1)) return;
-
-  // Amanatides–Woo over the broad-phase cells from where the ray enters the occupied box.
-  const Vec2 start = o + d * std::max(0.0, t0 - slack);
-  int ix = cell_x(start.x), iy = cell_y(start.y);
-  const int sx = d.x > 0 ? 1 : d.x < 0 ? -1 : 0;
-  const int sy = d.y > 0 ? 1 : d.y < 0 ? -1 : 0;
-  const auto next_x = [&](int x) { return sx == 0 ? infinity : (cover_min_.x + (x + (sx > 0)) * side_ - o.x) / d.x; };
-  const auto next_y = [&](int y) { return sy == 0 ? infinity : (cover_min_.y + (y + (sy > 0)) * side_ - o.y) / d.y; };
-  double tx = next_x(ix), ty = next_y(iy);
-  int px = -1, py = -1;  // the cell visited before this one
-  for (;;) {
-    const auto cell = static_cast<std::size_t>(iy) * static_cast<std::size_t>(columns_) + static_cast<std::size_t>(ix);
-    for (std::uint32_t e = heads_[cell]; e != no_entry; e = entries_[e].next) {
-      const std::uint32_t id = entries_[e].shape;
-      if (!(mask & layer_bit(layers_[id]))) continue;
-      // A shape that also covers the cell before was tested there (or in the one before that).
-      if (ranges_[id].contains(px, py)) continue;
-      test_shape(id, o, d, best);
-    }
-    if (std::min(tx, ty) > std::min(best.limit, t1) + slack) return;
-    px = ix;
-    py = iy;
-    if (tx <= ty) {
-      ix += sx;
-      if (ix < 0 || ix >= columns_) return;
-      tx = next_x(ix);
-    } else {
-      iy += sy;
-      if (iy < 0 || iy >= rows_) return;
-      ty = next_y(iy);
-    }
-  }
-}
-
-void ObstacleWorld::raycast_grid(Vec2 o, Vec2 d, Best& best) const {
-  const grid::GridMap& map = *grid_;
-  const double s = map.cell_size();
-  const Vec2 origin = map.params().origin;
-  const double u = (o.x - origin.x) / s, v = (o.y - origin.y) / s;
-  // The cell the ray is in just after the origin: on a cell edge, the one it heads into.
-  const double fx = d.x < 0 ? std::ceil(u) - 1 : std::floor(u);
-  const double fy = d.y < 0 ? std::ceil(v) - 1 : std::floor(v);
-  if (!(fx >= 0 && fy >= 0 && fx < map.width() && fy < map.height())) {
-    best.offer(0, o, -d, cell_ref(CellId{}));
-    return;
-  }
-  int ix = static_cast<int>(fx), iy = static_cast<int>(fy);
-  if (!map.passable(ix, iy)) {
-    best.offer(0, o, -d, cell_ref(map.cell(ix, iy)));
-    return;
-  }
-  const int sx = d.x > 0 ? 1 : d.x < 0 ? -1 : 0;
-  const int sy = d.y > 0 ? 1 : d.y < 0 ? -1 : 0;
-  // Cell edges by index, not by accumulated steps: no drift over long rays.
-  const auto edge_x = [&](int x) { return origin.x + (x + (sx > 0)) * s; };
-  const auto edge_y = [&](int y) { return origin.y + (y + (sy > 0)) * s; };
-  double tx = sx == 0 ? infinity : (edge_x(ix) - o.x) / d.x;
-  double ty = sy == 0 ? infinity : (edge_y(iy) - o.y) / d.y;
-  for (;;) {
-    double t;
-    Vec2 point, normal;
-    if (tx <= ty) {
-      t = std::max(tx, 0.0);
-      if (t > best.limit) return;
-      point = {edge_x(ix), o.y + d.y * t};
-      normal = {static_cast<double>(-sx), 0.0};
-      ix += sx;
-      if (map.in_bounds(ix, iy)) tx = (edge_x(ix) - o.x) / d.x;
-    } else {
-      t = std::max(ty, 0.0);
-      if (t > best.limit) return;
-      point = {o.x + d.x * t, edge_y(iy)};
-      normal = {0.0, static_cast<double>(-sy)};
-      iy += sy;
-      if (map.in_bounds(ix, iy)) ty = (edge_y(iy) - o.y) / d.y;
-    }
-    if (!map.in_bounds(ix, iy)) {
-      best.offer(t, point, normal, cell_ref(CellId{}));  // the map's border
-      return;
-    }
-    const CellId cell = map.cell(ix, iy);
-    if (!map.passable(cell)) {
-      best.offer(t, point, normal, cell_ref(cell));
-      return;
-    }
-  }
-}
-
-std::optional<RayHit> ObstacleWorld::raycast(Vec2 origin, Vec2 direction, double max_distance, LayerMask mask) const {
-  const double len = length(direction);
-  if (!(len > 0) || !std::isfinite(len) || !(max_distance >= 0) || !std::isfinite(origin.x) ||
-      !std::isfinite(origin.y)) {
-    return std::nullopt;
-  }
-  const Vec2 d = direction / len;
-  Best best{max_distance};
-  raycast_shapes(origin, d, mask, best);
-  if (grid_ != nullptr && (mask & layer_bit(grid_layer_))) raycast_grid(origin, d, best);
-  if (!best.found) return std::nullopt;
-  return best.hit;
-}
-
-std::size_t ObstacleWorld::disc_contacts(Vec2 c, double radius, LayerMask mask, std::vector<Contact>& out) const {
-  out.clear();
-  if (!(radius > 0) || !std::isfinite(radius) || !std::isfinite(c.x) || !std::isfinite(c.y)) return 0;
-  const Vec2 reach{radius, radius};
-  const auto consider = [&](std::uint32_t id) {
-    const Bounds& b = bounds_[id];
-    if (b.min.x >= c.x + radius || b.max.x <= c.x - radius || b.min.y >= c.y + radius || b.max.y <= c.y - radius) return;
-    const Push p = shape_push(shapes_[id], prepared_[id].axis, prepared_[id].orientation, c, radius);
-    if (p.depth > 0) out.push_back({p.normal, p.depth, shape_ref(id)});
-  };
-  for (const std::uint32_t id : large_) {
-    if (mask & layer_bit(layers_[id])) consider(id);
-  }
-  if (columns_ > 0 && occupied_.min.x < c.x + radius && occupied_.max.x > c.x - radius &&
-      occupied_.min.y < c.y + radius && occupied_.max.y > c.y - radius) {
-    const CellRange q = cells_of({c - reach, c + reach});
-    for (int y = q.y0; y <= q.y1; ++y) {
-      for (int x = q.x0; x <= q.x1; ++x) {
-        const auto cell = static_cast<std::size_t>(y) * static_cast<std::size_t>(columns_) + static_cast<std::size_t>(x);
-        for (std::uint32_t e = heads_[cell]; e != no_entry; e = entries_[e].next) {
-          const std::uint32_t id = entries_[e].shape;
-          if (!(mask & layer_bit(layers_[id]))) continue;
-          // Each shape once: in the first of its cells the query rectangle visits.
-          const CellRange& r = ranges_[id];
-          if (x != std::max(r.x0, q.x0) || y != std::max(r.y0, q.y0)) continue;
-          consider(id);
-        }
-      }
-    }
-  }
-
-  if (grid_ == nullptr || !(mask & layer_bit(grid_layer_))) return out.size();
-  const grid::GridMap& map = *grid_;
-  const double s = map.cell_size();
-  const Vec2 lo = map.params().origin;
-  const Vec2 hi = lo + Vec2{map.width() * s, map.height() * s};
-  // Outside the map: the half-planes beyond its four sides.
-  const double inward[4] = {c.x - lo.x, hi.x - c.x, c.y - lo.y, hi.y - c.y};
-  const Vec2 normals[4] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-  for (int i = 0; i < 4; ++i) {
-    if (inward[i] < radius) out.push_back({normals[i], radius - inward[i], cell_ref(CellId{})});
-  }
-  const auto index = [&](double w, double o, int n) {
-    return static_cast<int>(std::clamp(std::floor((w - o) / s), 0.0, static_cast<double>(n - 1)));
-  };
-  if (c.x + radius <= lo.x || c.x - radius >= hi.x || c.y + radius <= lo.y || c.y - radius >= hi.y) return out.size();
-  const int x0 = index(c.x - radius, lo.x, map.width()), x1 = index(c.x + radius, lo.x, map.width());
-  const int y0 = index(c.y - radius, lo.y, map.height()), y1 = index(c.y + radius, lo.y, map.height());
-  for (int y = y0; y <= y1; ++y) {
-    for (int x = x0; x <= x1; ++x) {
-      const CellId cell = map.cell(x, y);
-      if (map.passable(cell)) continue;
-      const Vec2 cell_lo = lo + Vec2{x * s, y * s};
-      const Push p = box_push(cell_lo, cell_lo + Vec2{s, s}, c, radius);
-      if (p.depth > 0) out.push_back({p.normal, p.depth, cell_ref(cell)});
-    }
-  }
-  return out.size();
-}
-
-double ObstacleWorld::clearance(Vec2 p, double max_distance, LayerMask mask) const {
-  if (!(max_distance > 0) || !std::isfinite(p.x) || !std::isfinite(p.y)) return 0;
-  double best = max_distance;
-
-  if (grid_ != nullptr && (mask & layer_bit(grid_layer_))) {
-    const grid::GridMap& map = *grid_;
-    const std::optional<grid::CellCoord> at = map.world_to_cell(p);
-    if (!at || !map.passable(at->x, at->y)) return 0;
-    const double s = map.cell_size();
-    const Vec2 lo = map.params().origin;
-    best = std::min({best, p.x - lo.x, lo.x + map.width() * s - p.x, p.y - lo.y, lo.y + map.height() * s - p.y});
-    for (int k = 1; ring_bound(p, lo, s, at->x, at->y, k, map.width(), map.height()) < best; ++k) {
-      for_ring(at->x, at->y, k, map.width(), map.height(), [&](int x, int y) {
-        if (map.passable(x, y)) return;
-        const Vec2 cell_lo = lo + Vec2{x * s, y * s};
-        best = std::min(best, box_distance(cell_lo, cell_lo + Vec2{s, s}, p));
-      });
-    }
-  }
-
-  const auto consider = [&](std::uint32_t id) {
-    const Bounds& b = bounds_[id];
-    if (box_distance(b.min, b.max, p) >= best) return;
-    best = std::min(best, shape_distance(shapes_[id], prepared_[id].axis, p));
-  };
-  for (const std::uint32_t id : large_) {
-    if (best > 0 && (mask & layer_bit(layers_[id]))) consider(id);
-  }
-  if (columns_ == 0 || box_distance(occupied_.min, occupied_.max, p) >= best) return best;
-  // Rings of broad-phase cells around p's cell (clamped onto the grid) until the next ring
-  // lies farther than the nearest solid found.
-  const int cx = cell_x(p.x), cy = cell_y(p.y);
-  for (int k = 0; best > 0 && (k == 0 || ring_bound(p, cover_min_, side_, cx, cy, k, columns_, rows_) < best); ++k) {
-    for_ring(cx, cy, k, columns_, rows_, [&](int x, int y) {
-      const auto cell = static_cast<std::size_t>(y) * static_cast<std::size_t>(columns_) + static_cast<std::size_t>(x);
-      for (std::uint32_t e = heads_[cell]; e != no_entry; e = entries_[e].next) {
-        const std::uint32_t id = entries_[e].shape;
-        if (!(mask & layer_bit(layers_[id]))) continue;
-        // Each shape once: in its cell nearest (cx, cy), the first ring that reaches it.
-        const CellRange& r = ranges_[id];
-        if (x != std::clamp(cx, r.x0, r.x1) || y != std::clamp(cy, r.y0, r.y1)) continue;
-        consider(id);
-      }
-    });
-  }
-  return best;
 }
 
 }  // namespace waymark::steer

@@ -9,6 +9,9 @@
 #include <sstream>
 #include <utility>
 
+#include "waymark/core/clip.hpp"
+#include "waymark/core/grid_walk.hpp"
+
 namespace waymark::visibility {
 namespace {
 
@@ -34,11 +37,6 @@ std::string point_text(Vec2 p) {
 }
 
 bool coordinate_ok(double v) { return std::isfinite(v) && std::abs(v) <= max_abs_coordinate; }
-
-/// The grid cell at cell coordinate `q` (floor), clamped into 0..n-1.
-std::uint32_t clamp_cell(double q, std::uint32_t n) {
-  return static_cast<std::uint32_t>(std::clamp(std::floor(q), 0.0, static_cast<double>(n - 1)));
-}
 
 /// The outward unit normal of the edge a → b of a counter-clockwise polygon (its right side).
 Vec2 outward_normal(Vec2 a, Vec2 b) {
@@ -238,60 +236,36 @@ void VisibilityGraph::index_parts() {
   Aabb2 all;
   for (const Part& p : parts_) all.expand(p.box);
   if (all.empty()) {
-    cell_begin_.assign(1, 0);
+    cells_.build(0, 0, [](std::size_t, auto&&) {});
     return;
   }
   const Vec2 size = all.size();
   const double area = std::max(size.x, params_.tolerance) * std::max(size.y, params_.tolerance);
-  cell_size_ = std::max({std::sqrt(area / static_cast<double>(parts_.size())), std::max(size.x, size.y) / max_grid_side,
+  grid_.side = std::max({std::sqrt(area / static_cast<double>(parts_.size())), std::max(size.x, size.y) / max_grid_side,
                          params_.tolerance});
-  grid_origin_ = all.min;
+  grid_.origin = all.min;
   const auto side = [&](double extent) {
-    return std::min<std::uint32_t>(max_grid_side, static_cast<std::uint32_t>(extent / cell_size_) + 1);
+    return static_cast<int>(std::min<std::uint32_t>(max_grid_side, static_cast<std::uint32_t>(extent / grid_.side) + 1));
   };
-  grid_width_ = side(size.x);
-  grid_height_ = side(size.y);
+  grid_.columns = side(size.x);
+  grid_.rows = side(size.y);
   // A part is listed in every cell its box, widened by the tolerance, touches: walks and point
   // lookups that round across a cell border still find it.
-  const double margin = params_.tolerance + cell_size_ * 1e-9;
-  const auto cell_range = [&](const Aabb2& b, std::uint32_t& x0, std::uint32_t& y0, std::uint32_t& x1, std::uint32_t& y1) {
-    x0 = clamp_cell((b.min.x - margin - grid_origin_.x) / cell_size_, grid_width_);
-    x1 = clamp_cell((b.max.x + margin - grid_origin_.x) / cell_size_, grid_width_);
-    y0 = clamp_cell((b.min.y - margin - grid_origin_.y) / cell_size_, grid_height_);
-    y1 = clamp_cell((b.max.y + margin - grid_origin_.y) / cell_size_, grid_height_);
-  };
-  const std::size_t cells = std::size_t{grid_width_} * grid_height_;
-  cell_begin_.assign(cells + 1, 0);
-  for (int pass = 0; pass < 2; ++pass) {
-    for (std::uint32_t i = 0; i < parts_.size(); ++i) {
-      std::uint32_t x0, y0, x1, y1;
-      cell_range(parts_[i].box, x0, y0, x1, y1);
-      for (std::uint32_t y = y0; y <= y1; ++y) {
-        for (std::uint32_t x = x0; x <= x1; ++x) {
-          const std::size_t c = std::size_t{y} * grid_width_ + x;
-          if (pass == 0) {
-            ++cell_begin_[c + 1];
-          } else {
-            cell_parts_[cell_begin_[c]++] = i;
-          }
-        }
-      }
+  const double margin = params_.tolerance + grid_.side * 1e-9;
+  cells_.build(grid_.cell_count(), parts_.size(), [&](std::size_t i, auto&& add) {
+    const Aabb2& b = parts_[i].box;
+    const UniformGrid::Range r = grid_.cells_of(b.min - Vec2{margin, margin}, b.max + Vec2{margin, margin});
+    for (int y = r.y0; y <= r.y1; ++y) {
+      for (int x = r.x0; x <= r.x1; ++x) add(grid_.index(x, y));
     }
-    if (pass == 0) {
-      for (std::size_t c = 0; c < cells; ++c) cell_begin_[c + 1] += cell_begin_[c];
-      cell_parts_.resize(cell_begin_[cells]);
-    } else {
-      for (std::size_t c = cells; c > 0; --c) cell_begin_[c] = cell_begin_[c - 1];  // the fill moved heads to the ends
-      cell_begin_[0] = 0;
-    }
-  }
+  });
 }
 
 std::size_t VisibilityGraph::cell_of(Vec2 p) const {
-  if (grid_width_ == 0) return SIZE_MAX;
-  const double fx = std::floor((p.x - grid_origin_.x) / cell_size_), fy = std::floor((p.y - grid_origin_.y) / cell_size_);
-  if (!(fx >= 0 && fy >= 0 && fx < grid_width_ && fy < grid_height_)) return SIZE_MAX;
-  return static_cast<std::size_t>(fy) * grid_width_ + static_cast<std::size_t>(fx);
+  if (grid_.empty()) return SIZE_MAX;
+  const double fx = std::floor((p.x - grid_.origin.x) / grid_.side), fy = std::floor((p.y - grid_.origin.y) / grid_.side);
+  if (!(fx >= 0 && fy >= 0 && fx < grid_.columns && fy < grid_.rows)) return SIZE_MAX;
+  return grid_.index(static_cast<int>(fx), static_cast<int>(fy));
 }
 
 bool VisibilityGraph::inside_part(std::uint32_t i, Vec2 p) const {
@@ -315,8 +289,8 @@ bool VisibilityGraph::on_part_side(Vec2 p) const {
   const std::size_t c = cell_of(p);
   if (c == SIZE_MAX) return false;
   const double tol = params_.tolerance;
-  for (std::uint32_t k = cell_begin_[c]; k < cell_begin_[c + 1]; ++k) {
-    const Part& part = parts_[cell_parts_[k]];
+  for (const std::uint32_t i : cells_.in(c)) {
+    const Part& part = parts_[i];
     for (std::uint32_t v = part.begin; v < part.end; ++v) {
       const Segment2 e{part_vertices_[v], part_vertices_[part.next(v)]};
       if (e.distance_to(p) <= tol && distance(e.a, p) > tol && distance(e.b, p) > tol) return true;
@@ -328,8 +302,8 @@ bool VisibilityGraph::on_part_side(Vec2 p) const {
 std::optional<std::uint32_t> VisibilityGraph::obstacle_at(Vec2 p) const {
   const std::size_t c = cell_of(p);
   if (c == SIZE_MAX) return std::nullopt;
-  for (std::uint32_t k = cell_begin_[c]; k < cell_begin_[c + 1]; ++k) {
-    if (inside_part(cell_parts_[k], p)) return parts_[cell_parts_[k]].obstacle;
+  for (const std::uint32_t i : cells_.in(c)) {
+    if (inside_part(i, p)) return parts_[i].obstacle;
   }
   return std::nullopt;
 }
@@ -400,49 +374,25 @@ bool VisibilityGraph::segment_enters(std::uint32_t i, Vec2 a, Vec2 b, ProbeScrat
 
 template <class F>
 bool VisibilityGraph::walk_cells(Vec2 a, Vec2 b, F&& visit) const {
-  if (grid_width_ == 0) return false;
+  if (grid_.empty()) return false;
   const Vec2 d = b - a;
-  const Vec2 lo = grid_origin_;
-  const Vec2 hi = grid_origin_ + Vec2{grid_width_ * cell_size_, grid_height_ * cell_size_};
   double t0 = 0, t1 = 1;
-  const auto clip = [&](double start, double delta, double min, double max) {  // Liang-Barsky, one axis
-    if (delta == 0) return start >= min && start <= max;
-    double ta = (min - start) / delta, tb = (max - start) / delta;
-    if (ta > tb) std::swap(ta, tb);
-    t0 = std::max(t0, ta);
-    t1 = std::min(t1, tb);
-    return t0 <= t1;
-  };
-  if (!clip(a.x, d.x, lo.x, hi.x) || !clip(a.y, d.y, lo.y, hi.y)) return false;
+  if (!clip_to_box(a, d, grid_.origin, grid_.max(), t0, t1)) return false;
   const Vec2 p = a + d * t0;
-  std::int64_t x = clamp_cell((p.x - lo.x) / cell_size_, grid_width_), y = clamp_cell((p.y - lo.y) / cell_size_, grid_height_);
-  const int sx = d.x > 0 ? 1 : d.x < 0 ? -1 : 0, sy = d.y > 0 ? 1 : d.y < 0 ? -1 : 0;
-  constexpr double never = std::numeric_limits<double>::infinity();
-  // Parameters where the segment crosses the next vertical and horizontal cell border.
-  double next_x = sx > 0 ? (lo.x + static_cast<double>(x + 1) * cell_size_ - a.x) / d.x : sx < 0 ? (lo.x + static_cast<double>(x) * cell_size_ - a.x) / d.x : never;
-  double next_y = sy > 0 ? (lo.y + static_cast<double>(y + 1) * cell_size_ - a.y) / d.y : sy < 0 ? (lo.y + static_cast<double>(y) * cell_size_ - a.y) / d.y : never;
-  const double step_x = sx != 0 ? cell_size_ / std::abs(d.x) : never, step_y = sy != 0 ? cell_size_ / std::abs(d.y) : never;
-  for (std::uint32_t guard = 0; guard <= grid_width_ + grid_height_ + 2; ++guard) {
-    if (visit(static_cast<std::size_t>(y) * grid_width_ + static_cast<std::size_t>(x))) return true;
-    if (std::min(next_x, next_y) > t1) return false;
-    if (next_x < next_y) {
-      x += sx;
-      next_x += step_x;
-    } else {
-      y += sy;
-      next_y += step_y;
-    }
-    if (x < 0 || y < 0 || x >= grid_width_ || y >= grid_height_) return false;
+  CellWalk walk(grid_.origin, grid_.side, a, d, grid_.column_of(p.x), grid_.row_of(p.y));
+  for (;;) {
+    if (visit(grid_.index(walk.x(), walk.y()))) return true;
+    if (walk.exit() > t1) return false;
+    walk.step();
+    if (walk.x() < 0 || walk.y() < 0 || walk.x() >= grid_.columns || walk.y() >= grid_.rows) return false;
   }
-  return false;
 }
 
 bool VisibilityGraph::visible(Vec2 a, Vec2 b, ProbeScratch& scratch) const {
   if (scratch.tested.size() != parts_.size()) scratch.tested.assign(parts_.size());  // not from make_scratch()
   scratch.tested.reset();
   const bool blocked = walk_cells(a, b, [&](std::size_t c) {
-    for (std::uint32_t k = cell_begin_[c]; k < cell_begin_[c + 1]; ++k) {
-      const std::uint32_t part = cell_parts_[k];
+    for (const std::uint32_t part : cells_.in(c)) {
       if (scratch.tested.insert(part) && segment_enters(part, a, b, scratch)) return true;
     }
     return false;
@@ -497,7 +447,7 @@ void VisibilityGraph::build_arcs() {
 std::size_t VisibilityGraph::memory_bytes() const {
   return obstacle_vertices_.capacity() * sizeof(Vec2) + obstacle_begin_.capacity() * sizeof(std::uint32_t) +
          parts_.capacity() * sizeof(Part) + part_vertices_.capacity() * sizeof(Vec2) + planes_.capacity() * sizeof(Plane) +
-         (cell_begin_.capacity() + cell_parts_.capacity()) * sizeof(std::uint32_t) + points_.capacity() * sizeof(Vec2) +
+         cells_.memory_bytes() + points_.capacity() * sizeof(Vec2) +
          corners_.capacity() * sizeof(Corner) + arc_begin_.capacity() * sizeof(std::uint32_t) +
          arcs_.capacity() * sizeof(VisibilityArc);
 }

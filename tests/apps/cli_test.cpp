@@ -993,11 +993,11 @@ TEST(Cli, VisibilityBadInputExitsTwoWithAReason) {
   expect_bad("--polygons " + rooms + " --from 3,1 --to 1,1 --radius -1", "--radius must be a finite number from 0 to 1e6, got -1");
   expect_bad("--polygons " + rooms + " --from 3,1 --to 1,1 --arc-step 120", "--arc-step must be from 1 to 90 degrees, got 120");
   const std::string bow = temp_file("bow.json", "{\"polygons\": [\n  [[0,0],[2,2],\n   [2,0],[0,2]]\n]}\n");
-  expect_bad("--polygons " + bow + " --from 5,5 --to 6,6", bow + ":3: polygon 0: edges 0-1 and 2-3 cross or touch (not a simple polygon)");
+  expect_bad("--polygons " + bow + " --from 5,5 --to 6,6", bow + ":3: polygons[0]: edges 0-1 and 2-3 cross or touch (not a simple polygon)");
   const std::string nan = temp_file("nan.json", "{\"polygons\": [[[0,0],[1,0],[0,NaN]]]}");
-  expect_bad("--polygons " + nan + " --from 5,5 --to 6,6", nan + ":1: expected a number, got 'NaN'");
+  expect_bad("--polygons " + nan + " --from 5,5 --to 6,6", nan + ":1: invalid JSON: NaN is not a JSON number (JSON numbers are finite)");
   const std::string missing = temp_file("missing.json", "{\"points\": []}\n");
-  expect_bad("--polygons " + missing + " --from 5,5 --to 6,6", missing + ":1: missing key \"polygons\"");
+  expect_bad("--polygons " + missing + " --from 5,5 --to 6,6", missing + ": missing key \"polygons\"");
   expect_bad("--polygons " + data + "/nope.json --from 5,5 --to 6,6", data + "/nope.json: cannot open file");
 }
 

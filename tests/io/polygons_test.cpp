@@ -46,50 +46,50 @@ TEST(Polygons, MinimalFormsAndWhitespace) {
 TEST(Polygons, MalformedInputGetsFileLineAndReason) {
   const std::string tri = "[[0,0],[1,0],[0,1]]";
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"", "f.json:1: empty file: expected a JSON object"},
-      {"[]", "f.json:1: expected '{' (a JSON object), got '['"},
-      {"{}", "f.json:1: missing key \"polygons\""},
-      {"{\"polygons\": [" + tri + "]} x", "f.json:1: unexpected text after the object"},
-      {"{\"polygons\": [" + tri + "]", "f.json:1: expected ',' or '}' in the object, got the end of the file"},
-      {"{\"polygons\": [],\n\"polygons\": []}", "f.json:2: key \"polygons\" appears twice"},
+      {"", "f.json:1: invalid JSON: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal"},
+      {"[]", "f.json: expected a JSON object, got a list"},
+      {"{}", "f.json: missing key \"polygons\""},
+      {"{\"polygons\": [" + tri + "]} x", "f.json:1: invalid JSON: syntax error while parsing value - invalid literal; last read: '1]]]} x'; expected end of input"},
+      {"{\"polygons\": [" + tri + "]", "f.json:1: invalid JSON: syntax error while parsing object - unexpected end of input; expected '}'"},
+      {"{\"polygons\": [],\n\"polygons\": []}", "f.json:2: polygons: key 'polygons' appears twice"},
       {"{\"polys\": []}", "f.json:1: unknown key 'polys' (expected polygons, points or bounds)"},
-      {"{polygons: []}", "f.json:1: expected a key in double quotes, got 'p'"},
-      {"{\"polygons\": [[[0,0],[1,0],[0,NaN]]]}", "f.json:1: expected a number, got 'NaN'"},
-      {"{\"polygons\": [[[0,0],[1,0],[0,Infinity]]]}", "f.json:1: expected a number, got 'Infinity'"},
-      {"{\"polygons\": [[[0,0],[1,0],[0,\"1\"]]]}", "f.json:1: expected a number, got '\"'"},
-      {"{\"polygons\": [[[0,0],[1,0],[0,1e999]]]}", "f.json:1: number '1e999' is out of range"},
-      {"{\"polygons\": [[[0,0],[1,0],[0,01]]]}", "f.json:1: expected a number, got '01'"},
-      {"{\"polygons\": [[[0,0],[1,0],[0,2e6]]]}", "f.json:1: number '2e6' lies outside ±1e+06"},
-      {"{\"polygons\": [[[0,0],[1,0],[0]]]}", "f.json:1: expected ',' between x and y, got ']'"},
-      {"{\"polygons\": [[[0,0],[1,0],[0,1,2]]]}", "f.json:1: a vertex has more than two numbers"},
-      {"{\"polygons\": [[0,0]]}", "f.json:1: expected '[' (a vertex [x, y]), got '0'"},
-      {"{\"polygons\": [\n[[0,0],\n[1,0]]\n]}", "f.json:2: polygon 0: 2 vertices; at least 3 are needed"},
-      {"{\"polygons\": [\n[[0,0],\n[1,0],\n[1,0],\n[0,1]]]}", "f.json:4: polygon 0: vertex 2 repeats vertex 1"},
+      {"{polygons: []}", "f.json:1: invalid JSON: syntax error while parsing object key - invalid literal; last read: '{p'; expected string literal"},
+      {"{\"polygons\": [[[0,0],[1,0],[0,NaN]]]}", "f.json:1: invalid JSON: NaN is not a JSON number (JSON numbers are finite)"},
+      {"{\"polygons\": [[[0,0],[1,0],[0,Infinity]]]}", "f.json:1: invalid JSON: Infinity is not a JSON number (JSON numbers are finite)"},
+      {"{\"polygons\": [[[0,0],[1,0],[0,\"1\"]]]}", "f.json:1: polygons[0][2][1]: expected a number, got the string '1'"},
+      {"{\"polygons\": [[[0,0],[1,0],[0,1e999]]]}", "f.json:1: polygons[0][2][1]: must be a finite number, got 1e999 (beyond the range of a double)"},
+      {"{\"polygons\": [[[0,0],[1,0],[0,01]]]}", "f.json:1: invalid JSON: syntax error while parsing array - unexpected number literal; expected ']'"},
+      {"{\"polygons\": [[[0,0],[1,0],[0,2e6]]]}", "f.json:1: polygons[0][2][1]: must lie within ±1e+06, got 2e6"},
+      {"{\"polygons\": [[[0,0],[1,0],[0]]]}", "f.json:1: polygons[0][2]: expected a vertex [x, y], got a list of 1 values"},
+      {"{\"polygons\": [[[0,0],[1,0],[0,1,2]]]}", "f.json:1: polygons[0][2]: expected a vertex [x, y], got a list of 3 values"},
+      {"{\"polygons\": [[0,0]]}", "f.json:1: polygons[0][0]: expected a vertex [x, y], got 0"},
+      {"{\"polygons\": [\n[[0,0],\n[1,0]]\n]}", "f.json:2: polygons[0]: 2 vertices; at least 3 are needed"},
+      {"{\"polygons\": [\n[[0,0],\n[1,0],\n[1,0],\n[0,1]]]}", "f.json:4: polygons[0]: vertex 2 repeats vertex 1"},
       {"{\"polygons\": [" + tri + ",\n[[0,0],\n[2,2],\n[2,0],\n[0,2]]]}",
-       "f.json:4: polygon 1: edges 0-1 and 2-3 cross or touch (not a simple polygon)"},
-      {"{\"polygons\": [[[0,0],[1,0],[2,0]]]}", "f.json:1: polygon 0: the edges at vertex 0 fold back over each other"},
+       "f.json:4: polygons[1]: edges 0-1 and 2-3 cross or touch (not a simple polygon)"},
+      {"{\"polygons\": [[[0,0],[1,0],[2,0]]]}", "f.json:1: polygons[0]: the edges at vertex 0 fold back over each other"},
       {"{\"polygons\": [[[0,0],[1,0],[0,1],[0,0]]]}",
-       "f.json:1: polygon 0: the last vertex repeats the first (polygons close by themselves: leave it out)"},
-      {"{\"polygons\": [], \"bounds\": [0, 0, 1]}", "f.json:1: expected ',' between the four numbers of bounds, got ']'"},
-      {"{\"polygons\": [],\n\"bounds\": [5, 0, 1, 1]}", "f.json:2: bounds must be [minx, miny, maxx, maxy] with min < max"},
-      {"{\"polygons\": [], \"points\": [[0,0],]}", "f.json:1: expected '[' (a point [x, y]), got ']'"},
-      {"{\"polygons\": [], \"points\": {}}", "f.json:1: expected '[' (the list of points), got '{'"},
-      {"{\"polygons\": [], \"po\\\"ints\": []}", "f.json:1: unknown key 'po\\\"ints' (expected polygons, points or bounds)"},
-      {"{\"polygons\": [], \"p\nx\": []}", "f.json:2: control byte in a string"},
-      {"{\"polygons\": [], \"" + std::string(70, 'k') + "\": []}", "f.json:1: key longer than 64 characters"},
-      {"{\"polygons\": [[[0,0],[1,0],[0," + std::string(70, '1') + "]]]}", "f.json:1: number longer than 64 characters"},
-      {"{\"polygons\": [[[0,0],[1,0],[0,\x01]]]}", "f.json:1: expected a number, got '\\x01'"},
+       "f.json:1: polygons[0]: the last vertex repeats the first (polygons close by themselves: leave it out)"},
+      {"{\"polygons\": [], \"bounds\": [0, 0, 1]}", "f.json:1: bounds: expected bounds [minx, miny, maxx, maxy], got a list of 3 values"},
+      {"{\"polygons\": [],\n\"bounds\": [5, 0, 1, 1]}", "f.json:2: bounds: must be [minx, miny, maxx, maxy] with min < max"},
+      {"{\"polygons\": [], \"points\": [[0,0],]}", "f.json:1: invalid JSON: syntax error while parsing value - unexpected ']'; expected '[', '{', or a literal"},
+      {"{\"polygons\": [], \"points\": {}}", "f.json:1: points: expected a list of points, got an object"},
+      {"{\"polygons\": [], \"po\\\"ints\": []}", "f.json:1: unknown key 'po\"ints' (expected polygons, points or bounds)"},
+      {"{\"polygons\": [], \"p\nx\": []}", "f.json:1: invalid JSON: syntax error while parsing object key - invalid string: control character U+000A (LF) must be escaped to \\u000A or \\n; last read: '\"p<U+000A>'; expected string literal"},
+      {"{\"polygons\": [], \"" + std::string(70, 'k') + "\": []}", "f.json:1: unknown key '" + std::string(30, 'k') + "..." + std::string(30, 'k') + "' (expected polygons, points or bounds)"},
+      {"{\"polygons\": [[[0,0],[1,0],[0," + std::string(70, '1') + "]]]}", "f.json:1: polygons[0][2][1]: must lie within ±1e+06, got " + std::string(40, '1') + "..."},
+      {"{\"polygons\": [[[0,0],[1,0],[0,\x01]]]}", "f.json:1: invalid JSON: syntax error while parsing value - invalid literal; last read: '0,<U+0001>'"},
   };
   for (const auto& [text, expected] : cases) EXPECT_EQ(parse_error(text), expected) << text;
 }
 
 TEST(Polygons, LimitsAreCheckedWhileReading) {
   const std::string two = "{\"polygons\": [[[0,0],[1,0],[0,1]], [[5,0],[6,0],[5,1]]], \"points\": [[9,9],[8,8]]}";
-  EXPECT_EQ(parse_error(two, {.max_polygons = 1}), "f.json:1: more than 1 polygons (limit max_polygons)");
-  EXPECT_EQ(parse_error(two, {.max_vertices = 5}), "f.json:1: more than 5 vertices (limit max_vertices)");
+  EXPECT_EQ(parse_error(two, {.max_polygons = 1}), "f.json:1: polygons: more than 1 polygons (limit max_polygons)");
+  EXPECT_EQ(parse_error(two, {.max_vertices = 5}), "f.json:1: polygons[1]: more than 5 vertices (limit max_vertices)");
   EXPECT_EQ(parse_error(two, {.max_polygon_vertices = 2}),
-            "f.json:1: more than 2 vertices in one polygon (limit max_polygon_vertices)");
-  EXPECT_EQ(parse_error(two, {.max_points = 1}), "f.json:1: more than 1 points (limit max_points)");
+            "f.json:1: polygons[0]: more than 2 vertices in one polygon (limit max_polygon_vertices)");
+  EXPECT_EQ(parse_error(two, {.max_points = 1}), "f.json:1: points: more than 1 points (limit max_points)");
   EXPECT_EQ(parse_error(two), "");
   EXPECT_EQ(test::error_text<LoadError>([] { (void)load_polygons("/nonexistent/polygons.json"); }).substr(0, 28),
             "/nonexistent/polygons.json: ");

@@ -210,12 +210,12 @@ TEST(SceneFile, WrongTypes) {
 TEST(SceneFile, NaNInfinityAndOverflowAreRefused) {
   const std::string head = "{\n\"map\": \"m\",\n\"dt\": ";
   const std::string tail = ",\n\"max_steps\": 1, \"seed\": 1, \"agents\": []}";
-  EXPECT_EQ(parse_error(head + "NaN" + tail), "s.json:3: invalid JSON: NaN is not a JSON number (scene numbers are finite)");
-  EXPECT_EQ(parse_error(head + "nan" + tail), "s.json:3: invalid JSON: nan is not a JSON number (scene numbers are finite)");
+  EXPECT_EQ(parse_error(head + "NaN" + tail), "s.json:3: invalid JSON: NaN is not a JSON number (JSON numbers are finite)");
+  EXPECT_EQ(parse_error(head + "nan" + tail), "s.json:3: invalid JSON: nan is not a JSON number (JSON numbers are finite)");
   EXPECT_EQ(parse_error(head + "Infinity" + tail),
-            "s.json:3: invalid JSON: Infinity is not a JSON number (scene numbers are finite)");
+            "s.json:3: invalid JSON: Infinity is not a JSON number (JSON numbers are finite)");
   EXPECT_EQ(parse_error(head + "-Infinity" + tail),
-            "s.json:3: invalid JSON: -Infinity is not a JSON number (scene numbers are finite)");
+            "s.json:3: invalid JSON: -Infinity is not a JSON number (JSON numbers are finite)");
   EXPECT_EQ(parse_error(head + "1e999" + tail), "s.json:3: dt: must be a finite number, got 1e999 (beyond the range of a double)");
   EXPECT_EQ(error_with_agent(R"({"start": [1, -1e999], "goal": [1, 1]})"),
             "s.json:1: agents[0].start[1]: must be a finite number, got -1e999 (beyond the range of a double)");
@@ -315,10 +315,10 @@ TEST(SceneFile, UnknownAndRepeatedKeysAtTheirLines) {
 })";
   EXPECT_EQ(parse_error(twice), "s.json:5: agents[0].radius: key 'radius' appears twice");
   EXPECT_EQ(parse_error("{\"map\": \"a\",\n\"map\": \"b\"}"), "s.json:2: map: key 'map' appears twice");
-  // An unknown key written with escapes is named decoded, at the line of its object.
+  // An unknown key written with escapes is named decoded, at its own line.
   EXPECT_EQ(error_line("{\"map\": \"m\", \"dt\": 0.05, \"max_steps\": 1, \"seed\": 1, \"agents\": [\n{\"start\": [1, 1], "
                        "\"goal\": [2, 2],\n\"r\\u0061dious\": 1}]}"),
-            2u);
+            3u);
 }
 
 TEST(SceneFile, SemanticErrorsAtTheLineOfTheValue) {

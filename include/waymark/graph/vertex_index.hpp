@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "waymark/core/broad_phase.hpp"
 #include "waymark/core/ids.hpp"
 #include "waymark/graph/graph.hpp"
 
@@ -44,14 +45,13 @@ class VertexIndex {
   template <class Filter>
   [[nodiscard]] std::optional<VertexId> nearest(Vec3 p, Filter&& accept) const {
     if (ids_.empty() || !std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return std::nullopt;
-    const std::int64_t cx = column_of(p.x), cy = row_of(p.y);
-    const std::int64_t cols = columns_, rows = rows_;
-    const std::int64_t last_ring = std::max({cx, cols - 1 - cx, cy, rows - 1 - cy});
+    const int cx = grid_.column_of(p.x), cy = grid_.row_of(p.y);
+    const int last_ring = std::max({cx, grid_.columns - 1 - cx, cy, grid_.rows - 1 - cy});
     double best_d2 = std::numeric_limits<double>::infinity();
     VertexId best;
-    const auto scan = [&](std::int64_t x, std::int64_t y) {
+    const auto scan = [&](int x, int y) {
       if (bucket_distance2(p, x, y) > best_d2) return;
-      const auto b = static_cast<std::size_t>(y * cols + x);
+      const auto b = grid_.index(x, y);
       for (std::uint32_t i = bucket_start_[b]; i < bucket_start_[b + 1]; ++i) {
         const Vec3 q = positions_[i];
         const double dx = q.x - p.x, dy = q.y - p.y, dz = q.z - p.z;
@@ -62,22 +62,11 @@ class VertexIndex {
         }
       }
     };
-    for (std::int64_t r = 0; r <= last_ring; ++r) {
+    for (int r = 0; r <= last_ring; ++r) {
       // Buckets r or more rings out lie at least r - 1 bucket widths from p.
-      const double gap = std::max(0.0, (static_cast<double>(r) - 1 - boundary_slack) * cell_size_);
+      const double gap = std::max(0.0, (static_cast<double>(r) - 1 - boundary_slack) * grid_.side);
       if (gap * gap > best_d2) break;
-      // The ring's rows cy ± r and columns cx ± r, clipped to the grid.
-      const std::int64_t x0 = std::max<std::int64_t>(cx - r, 0), x1 = std::min(cx + r, cols - 1);
-      const std::int64_t y0 = std::max<std::int64_t>(cy - r + 1, 0), y1 = std::min(cy + r - 1, rows - 1);
-      if (cy - r >= 0)
-        for (std::int64_t x = x0; x <= x1; ++x) scan(x, cy - r);
-      if (r == 0) continue;
-      if (cy + r < rows)
-        for (std::int64_t x = x0; x <= x1; ++x) scan(x, cy + r);
-      if (cx - r >= 0)
-        for (std::int64_t y = y0; y <= y1; ++y) scan(cx - r, y);
-      if (cx + r < cols)
-        for (std::int64_t y = y0; y <= y1; ++y) scan(cx + r, y);
+      for_ring(cx, cy, r, grid_.columns, grid_.rows, scan);
     }
     if (!best.valid()) return std::nullopt;
     return best;
@@ -89,40 +78,30 @@ class VertexIndex {
   }
 
   [[nodiscard]] std::size_t vertex_count() const { return ids_.size(); }
-  [[nodiscard]] std::size_t columns() const { return columns_; }
-  [[nodiscard]] std::size_t rows() const { return rows_; }
+  [[nodiscard]] std::size_t columns() const { return static_cast<std::size_t>(grid_.columns); }
+  [[nodiscard]] std::size_t rows() const { return static_cast<std::size_t>(grid_.rows); }
   /// Bucket edge length, world units.
-  [[nodiscard]] double cell_size() const { return cell_size_; }
+  [[nodiscard]] double cell_size() const { return grid_.side; }
 
  private:
   /// Widens every distance bound by this fraction of a bucket, so rounding in the bucket
   /// assignment of points (near-ties at the last bits) cannot prune the true nearest vertex.
   static constexpr double boundary_slack = 1e-6;
 
-  /// Column of world x, clamped into the grid (points outside use the border buckets).
-  [[nodiscard]] std::int64_t column_of(double x) const { return clamp_cell((x - min_x_) / cell_size_, columns_); }
-  [[nodiscard]] std::int64_t row_of(double y) const { return clamp_cell((y - min_y_) / cell_size_, rows_); }
-  static std::int64_t clamp_cell(double q, std::uint32_t count) {
-    return static_cast<std::int64_t>(std::clamp(std::floor(q), 0.0, static_cast<double>(count - 1)));
-  }
-
   /// Squared horizontal distance from p to bucket (x, y), less the slack: a lower bound for
   /// the distance to every vertex in it.
-  [[nodiscard]] double bucket_distance2(Vec3 p, std::int64_t x, std::int64_t y) const {
+  [[nodiscard]] double bucket_distance2(Vec3 p, int x, int y) const {
     const auto axis = [&](double v, double lo) {
-      const double hi = lo + cell_size_;
-      return std::max(0.0, std::max(lo - v, v - hi) - boundary_slack * cell_size_);
+      const double hi = lo + grid_.side;
+      return std::max(0.0, std::max(lo - v, v - hi) - boundary_slack * grid_.side);
     };
-    const double dx = axis(p.x, min_x_ + static_cast<double>(x) * cell_size_);
-    const double dy = axis(p.y, min_y_ + static_cast<double>(y) * cell_size_);
+    const Vec2 lo = grid_.cell_min(x, y);
+    const double dx = axis(p.x, lo.x);
+    const double dy = axis(p.y, lo.y);
     return dx * dx + dy * dy;
   }
 
-  double min_x_ = 0;
-  double min_y_ = 0;
-  double cell_size_ = 1;
-  std::uint32_t columns_ = 1;
-  std::uint32_t rows_ = 1;
+  UniformGrid grid_{{}, 1, 1, 1};
   std::vector<std::uint32_t> bucket_start_;  ///< columns·rows + 1 entries: bucket b is [start[b], start[b+1])
   std::vector<VertexId> ids_;                ///< vertices grouped by bucket
   std::vector<Vec3> positions_;            ///< positions_[i] is the position of ids_[i]

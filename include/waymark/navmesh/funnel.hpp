@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "waymark/core/geometry.hpp"
+#include "waymark/core/polyline.hpp"
 
 namespace waymark::navmesh {
 
@@ -20,7 +21,8 @@ struct Portal {
 /// first; its capacity is reused). Each corner is a portal end point, at that point's height.
 void string_pull(Vec3 start, Vec3 goal, std::span<const Portal> portals, std::vector<Vec3>& corners);
 
-/// The 3D length of a polyline (Detour measures its straight paths so).
-[[nodiscard]] double polyline_length(std::span<const Vec3> points);
+/// The 3D length of a polyline (Detour measures its straight paths so): core's, named here
+/// too for the code that called it navmesh::polyline_length.
+using waymark::polyline_length;
 
 }  // namespace waymark::navmesh

@@ -7,10 +7,12 @@
 /// keep no scratch, so any number of threads may query one world.
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <variant>
 #include <vector>
 
+#include "waymark/core/broad_phase.hpp"
 #include "waymark/core/geometry.hpp"
 #include "waymark/core/ids.hpp"
 
@@ -128,11 +130,10 @@ class ObstacleWorld {
     Vec2 min;
     Vec2 max;
   };
-  /// Broad-phase cells a shape's bounds cover, inclusive; x0 > x1 for a shape kept off the grid.
-  struct CellRange {
-    int x0 = 1, y0 = 1, x1 = 0, y1 = 0;
-    [[nodiscard]] bool contains(int x, int y) const { return x >= x0 && x <= x1 && y >= y0 && y <= y1; }
-  };
+  /// Broad-phase cells a shape's bounds cover, inclusive; none for a shape kept off the grid.
+  using CellRange = UniformGrid::Range;
+  /// The end of a cell's list.
+  static constexpr std::uint32_t no_entry = std::numeric_limits<std::uint32_t>::max();
   /// One shape in one broad-phase cell: a singly linked list per cell through `entries_`.
   struct Entry {
     std::uint32_t shape;
@@ -150,9 +151,7 @@ class ObstacleWorld {
 
   void rebuild();
   void insert(std::uint32_t id);
-  [[nodiscard]] CellRange cells_of(const Bounds& b) const;
-  [[nodiscard]] int cell_x(double x) const;
-  [[nodiscard]] int cell_y(double y) const;
+  [[nodiscard]] CellRange cells_of(const Bounds& b) const { return cells_.cells_of(b.min, b.max); }
   void raycast_shapes(Vec2 origin, Vec2 unit, LayerMask mask, Best& best) const;
   void raycast_grid(Vec2 origin, Vec2 unit, Best& best) const;
   void test_shape(std::uint32_t id, Vec2 origin, Vec2 unit, Best& best) const;
@@ -168,10 +167,7 @@ class ObstacleWorld {
   // rebuilding when a shape lands outside it), each cell a linked list of the shapes whose
   // bounds overlap it. Dense beats hashing in the ray walk (no probe per cell); the cell count
   // is capped by widening the cells.
-  Vec2 cover_min_;                  ///< corner of broad-phase cell (0,0)
-  double side_ = 0;                 ///< broad-phase cell side, world units
-  int columns_ = 0;
-  int rows_ = 0;
+  UniformGrid cells_{{}, 0, 0, 0};  ///< the cells; none before the first rebuild
   std::vector<std::uint32_t> heads_;  ///< per cell: its first entry, or none
   std::vector<Entry> entries_;
   std::vector<CellRange> ranges_;     ///< per shape

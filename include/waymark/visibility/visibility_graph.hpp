@@ -12,6 +12,7 @@
 
 #include "waymark/core/cost.hpp"
 #include "waymark/core/errors.hpp"
+#include "waymark/core/broad_phase.hpp"
 #include "waymark/core/geometry.hpp"
 #include "waymark/search/generation_array.hpp"
 
@@ -201,12 +202,8 @@ class VisibilityGraph {
   std::vector<Vec2> part_vertices_;
   std::vector<Plane> planes_;  ///< one per part vertex (the edge from it to the next)
   // Broad phase: a uniform grid over the parts' boxes, each cell listing the parts touching it.
-  Vec2 grid_origin_;
-  double cell_size_ = 1;
-  std::uint32_t grid_width_ = 0;
-  std::uint32_t grid_height_ = 0;
-  std::vector<std::uint32_t> cell_begin_;
-  std::vector<std::uint32_t> cell_parts_;
+  UniformGrid grid_;
+  CellLists cells_;
   std::size_t largest_part_ = 0;
   std::vector<Vec2> points_;
   std::vector<Corner> corners_;
