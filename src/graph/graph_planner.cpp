@@ -81,23 +81,6 @@ class TableModel final : public search::SearchModel<VertexId> {
   SearchStats stats_;
 };
 
-/// Hands out searches for an algorithm the planner cannot run: every query fails at once.
-class RefusingModel final : public search::SearchModel<VertexId> {
- public:
-  void begin(std::span<const Source<VertexId>>, const Goal<VertexId>&) override {}
-  Status step(const search::Budget&) override { return status(); }
-  void cancel() override {}
-  [[nodiscard]] Status status() const override {
-    return Status::failure(StatusDetail::invalid_query | StatusDetail::unsupported);
-  }
-  [[nodiscard]] const Path<VertexId>& path() const override { return path_; }
-  [[nodiscard]] const SearchStats& stats() const override { return stats_; }
-
- private:
-  Path<VertexId> path_;
-  SearchStats stats_;
-};
-
 template <class Model>
 void warm_up(Model& m) {
   if constexpr (requires { m.search().reserve(); }) m.search().reserve();
@@ -193,7 +176,7 @@ template <class Obs>
 std::unique_ptr<search::SearchModel<VertexId>> GraphPlanner::make_model(Algorithm algorithm,
                                                                         const search::QueryOptions<VertexId>& query,
                                                                         Obs observer) const {
-  if (unsupported(algorithm)) return std::make_unique<RefusingModel>();
+  if (unsupported(algorithm)) return std::make_unique<search::RefusingModel<VertexId>>();
   const Graph& g = *graph_;
   const search::BestFirstOptions bf{.reopen_closed = true, .max_nodes = query.max_nodes,
                                     .partial_result = query.partial_result};
@@ -211,7 +194,7 @@ std::unique_ptr<search::SearchModel<VertexId>> GraphPlanner::make_model(Algorith
     case Algorithm::ch: return model<ChQuery>(*hierarchy_, ChQueryOptions{}, query.events);
     case Algorithm::table: return std::make_unique<TableModel>(*table_, query.events);
   }
-  return std::make_unique<RefusingModel>();
+  return std::make_unique<search::RefusingModel<VertexId>>();
 }
 
 search::SearchHandle<VertexId> GraphPlanner::make_search(Algorithm algorithm,
@@ -222,11 +205,7 @@ search::SearchHandle<VertexId> GraphPlanner::make_search(Algorithm algorithm,
 
 search::SearchResult<VertexId> GraphPlanner::plan(VertexId source, VertexId target, Algorithm algorithm,
                                                   const search::QueryOptions<VertexId>& query) const {
-  search::SearchHandle<VertexId> search = make_search(algorithm, query);
-  search.run(source, target);
-  search::SearchResult<VertexId> result;
-  search.copy_result(result);
-  return result;
+  return search::run_once(make_search(algorithm, query), source, target);
 }
 
 bool GraphPlanner::stale() const {

@@ -85,23 +85,6 @@ class GridSearchModel final : public search::EngineModel<Search> {
   Path<CellId> cells_;  ///< jump searches: every cell of the path; theta: its waypoints
 };
 
-/// Hands out searches for a combination that cannot run: every query fails at once.
-class RefusingModel final : public search::SearchModel<CellId> {
- public:
-  void begin(std::span<const Source<CellId>>, const Goal<CellId>&) override {}
-  Status step(const search::Budget&) override { return status(); }
-  void cancel() override {}
-  [[nodiscard]] Status status() const override {
-    return Status::failure(StatusDetail::invalid_query | StatusDetail::unsupported);
-  }
-  [[nodiscard]] const Path<CellId>& path() const override { return path_; }
-  [[nodiscard]] const SearchStats& stats() const override { return stats_; }
-
- private:
-  Path<CellId> path_;
-  SearchStats stats_;
-};
-
 template <class Search, class... Args>
 std::unique_ptr<search::SearchModel<CellId>> model(const GridMap& map, Args&&... args) {
   return std::make_unique<GridSearchModel<Search>>(map, std::forward<Args>(args)...);
@@ -200,7 +183,7 @@ std::unique_ptr<search::SearchModel<CellId>> GridPlanner::make_model(Algorithm a
       return model<BestFirstSearch<AnyAngleSpace, AnyGridHeuristic, AStarPriority, Obs>>(
           map, any_angle_space_, AnyGridHeuristic(map, HeuristicKind::euclidean), AStarPriority{}, observer, bf);
   }
-  return std::make_unique<RefusingModel>();
+  return std::make_unique<search::RefusingModel<CellId>>();
 }
 
 search::SearchHandle<CellId> GridPlanner::make_search(Algorithm algorithm, const search::QueryOptions<CellId>& query) const {
@@ -213,11 +196,7 @@ search::SearchResult<CellId> GridPlanner::plan(CellId start, CellId goal, Algori
                                                const search::QueryOptions<CellId>& query) const {
   search::QueryOptions<CellId> one_shot = query;
   if (grid::has_sparse_table(algorithm)) one_shot.table = search::NodeTableKind::sparse;
-  search::SearchHandle<CellId> search = make_search(algorithm, one_shot);
-  search.run(start, goal);
-  search::SearchResult<CellId> result;
-  search.copy_result(result);
-  return result;
+  return search::run_once(make_search(algorithm, one_shot), start, goal);
 }
 
 bool GridPlanner::has_sparse_table(const search::QueryOptions<CellId>& query) const {

@@ -74,6 +74,47 @@ TEST(Concurrency, GridHandlesShareOnePlanner) {
   }
 }
 
+// Per-call algorithms build their shared data on first use (std::call_once): threads asking
+// for the same algorithm at once get one structure, and the same answers as one thread.
+TEST(Concurrency, AlgorithmsAskedForFirstByManyThreadsAreBuiltOnce) {
+  const grid::GridMap map = io::load_movingai_map(test::data_dir + "/maps/arena.map");
+  const grid::GridPlanner planner(map);  // A*: no jump structure yet
+  const CellId s = map.cell(3, 3), g = map.cell(45, 40);
+  const Cost expected = planner.plan(s, g).path.cost;
+  std::vector<Cost> found(threads * 2, -1);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      for (int k = 0; k < 2; ++k) {
+        const grid::Algorithm a = k == 0 ? grid::Algorithm::jps : grid::Algorithm::jps_plus;
+        search::SearchHandle<CellId> mine = planner.make_search(a, {});
+        found[static_cast<std::size_t>(t * 2 + k)] = mine.run(s, g).succeeded() ? mine.path().cost : -1;
+      }
+    });
+  }
+  for (std::thread& th : pool) th.join();
+  for (const Cost c : found) EXPECT_NEAR(c, expected, 1e-9);
+
+  const graph::Graph roads =
+      io::load_node_edge_lists(test::data_dir + "/roads/OL.cnode.txt", test::data_dir + "/roads/OL.cedge.txt").graph;
+  const graph::GraphPlanner graph_planner(roads);  // Dijkstra: no reversed graph, no heuristic yet
+  const VertexId from{10}, to{4000};
+  const search::SearchResult<VertexId> reference = graph_planner.plan(from, to);
+  std::vector<Cost> distances(threads * 2, -1);
+  pool.clear();
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      for (int k = 0; k < 2; ++k) {
+        const graph::Algorithm a = k == 0 ? graph::Algorithm::bidijkstra : graph::Algorithm::astar;
+        search::SearchHandle<VertexId> mine = graph_planner.make_search(a, {});
+        distances[static_cast<std::size_t>(t * 2 + k)] = mine.run(from, to).succeeded() ? mine.path().cost : -1;
+      }
+    });
+  }
+  for (std::thread& th : pool) th.join();
+  for (const Cost d : distances) EXPECT_NEAR(d, reference.path.cost, 1e-6 * reference.path.cost);
+}
+
 TEST(Concurrency, GraphHandlesShareOnePlanner) {
   const graph::Graph g =
       io::load_node_edge_lists(test::data_dir + "/roads/OL.cnode.txt", test::data_dir + "/roads/OL.cedge.txt").graph;

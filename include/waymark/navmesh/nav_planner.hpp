@@ -60,11 +60,7 @@ class NavPlanner final : public search::SearchSource<Vec3> {
   /// corners; cost its length, infinite_cost when none was found) and stats. Allocates.
   [[nodiscard]] search::SearchResult<Vec3> plan(Vec3 from, Vec3 to) const { return plan(from, to, options_.mode); }
   [[nodiscard]] search::SearchResult<Vec3> plan(Vec3 from, Vec3 to, NavMode mode) const {
-    search::SearchHandle<Vec3> search = make_search(mode, own_query());
-    search.run(from, to);
-    search::SearchResult<Vec3> result;
-    search.copy_result(result);
-    return result;
+    return search::run_once(make_search(mode, own_query()), from, to);
   }
   [[nodiscard]] std::uint64_t world_version() const override { return 0; }
   [[nodiscard]] bool stale() const override { return false; }

@@ -191,6 +191,34 @@ class SearchHandle {
   std::unique_ptr<SearchModel<Node>> model_;
 };
 
+/// A model for a search that cannot run (an algorithm a planner cannot serve on its world): every
+/// begin() and step() fails at once with `refusal`, and the path stays empty.
+template <class Node>
+class RefusingModel final : public SearchModel<Node> {
+ public:
+  explicit RefusingModel(Status refusal = Status::failure(StatusDetail::invalid_query | StatusDetail::unsupported))
+      : refusal_(refusal) {}
+  void begin(std::span<const Source<Node>>, const Goal<Node>&) override {}
+  Status step(const Budget&) override { return refusal_; }
+  void cancel() override {}
+  [[nodiscard]] Status status() const override { return refusal_; }
+  [[nodiscard]] const Path<Node>& path() const override { return path_; }
+  [[nodiscard]] const SearchStats& stats() const override { return stats_; }
+
+ private:
+  Status refusal_;
+  Path<Node> path_;
+  SearchStats stats_;
+};
+
+/// Runs `search` from `start` to `goal` to its end and hands back its result: the one-shot
+/// plan() of every planner.
+template <class Node>
+[[nodiscard]] SearchResult<Node> run_once(SearchHandle<Node> search, const Node& start, const Node& goal) {
+  search.run(start, goal);
+  return search.result();
+}
+
 /// Runs one query to its end, or until `limit` is spent: the whole query's expansions, scanned
 /// cells and wall time, where Budget is otherwise one step's. A query the limit stops is
 /// cancelled, and the returned status is Failure flagged out_of_nodes (expansions or scanned

@@ -52,11 +52,7 @@ class VisibilityPlanner final : public search::SearchSource<Vec2> {
   /// One query from `from` to `to`, to its end, on a search made for it: status, path (the
   /// points; cost its length, infinite_cost when none was found) and stats. Allocates.
   [[nodiscard]] search::SearchResult<Vec2> plan(Vec2 from, Vec2 to) const {
-    search::SearchHandle<Vec2> search = make_search();
-    search.run(from, to);
-    search::SearchResult<Vec2> result;
-    search.copy_result(result);
-    return result;
+    return search::run_once(make_search(), from, to);
   }
   [[nodiscard]] std::uint64_t world_version() const override { return 0; }
   [[nodiscard]] bool stale() const override { return false; }
