@@ -426,6 +426,73 @@ std::string Value::describe() const {
   return "a value";
 }
 
+namespace {
+
+void append_json_string(std::string& out, std::string_view s) {
+  static constexpr char hex[] = "0123456789abcdef";
+  out += '"';
+  for (const char ch : s) {
+    switch (ch) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(ch) < 0x20) {
+          out += "\\u00";
+          out += hex[static_cast<unsigned char>(ch) >> 4];
+          out += hex[static_cast<unsigned char>(ch) & 0xf];
+        } else {
+          out += ch;  // the reader took valid UTF-8 only
+        }
+    }
+  }
+  out += '"';
+}
+
+void append_json_text(std::string& out, const Value& v) {
+  switch (v.kind()) {
+    case Kind::string: append_json_string(out, v.text()); return;
+    case Kind::real: out += v.text().empty() ? spell(v.number()) : v.text(); return;
+    case Kind::array: {
+      out += '[';
+      bool first = true;
+      for (const Value item : v.items()) {
+        if (!first) out += ',';
+        first = false;
+        append_json_text(out, item);
+      }
+      out += ']';
+      return;
+    }
+    case Kind::object: {
+      out += '{';
+      bool first = true;
+      for (const Value::Member m : v.members()) {
+        if (!first) out += ',';
+        first = false;
+        append_json_string(out, m.key);
+        out += ':';
+        append_json_text(out, m.value);
+      }
+      out += '}';
+      return;
+    }
+    default: out += v.describe(); return;  // null, true, false, integers: as JSON writes them
+  }
+}
+
+}  // namespace
+
+std::string Value::json_text() const {
+  std::string out;
+  append_json_text(out, *this);
+  return out;
+}
+
 Value::Items Value::items() const {
   const Document::Node& n = doc_->nodes_[node_];
   if (n.kind != Kind::array) return {doc_, node_, node_};

@@ -1,8 +1,8 @@
 #pragma once
-// The one JSON reader of the io module (not installed, not public): polygon files and scene
-// files read through it, and so should the web API's requests. It reads the whole text into a
-// compact document (24 bytes a value) in which every value knows its line, refusing while it
-// reads: nesting deeper than Limits::max_depth, more values than Limits::max_values, a key
+// The one JSON reader of the io module (not installed, not public): polygon files, scene files,
+// path queries (waymark/io/path_query.hpp) and the web API's requests read through it. It
+// reads the whole text into a compact document (24 bytes a value) in which every value knows
+// its line, refusing while it reads: nesting deeper than Limits::max_depth, more values than Limits::max_values, a key
 // repeated in one object, text over Limits::max_bytes, and anything that is not JSON (NaN,
 // Infinity, comments, numbers beyond a double). Errors are LoadError `file:line: path: reason`,
 // the path written as in JavaScript (agents[3].radius). Schemas walk the document and report
@@ -78,6 +78,8 @@ class Value {
   [[nodiscard]] const std::string& text() const;
   /// A value as a message shows it: a number as written, "the string 'x'", "a list", ….
   [[nodiscard]] std::string describe() const;
+  /// The value as compact JSON text (no spaces; reals as written, strings escaped as JSON).
+  [[nodiscard]] std::string json_text() const;
   /// Elements of an array or members of an object; 0 otherwise.
   [[nodiscard]] std::size_t size() const;
   [[nodiscard]] Items items() const;

@@ -5,10 +5,14 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 
-#include "path_query_json.hpp"
+#include <nlohmann/json.hpp>  // writes the answer; the io module's JSON reader reads the request
+
+#include "path_query_value.hpp"
 #include "waymark/core/polyline.hpp"
 #include "waymark/core/text.hpp"
 #include "waymark/grid/path_smoothing.hpp"
@@ -17,7 +21,8 @@
 namespace waymark::io {
 namespace {
 
-using nlohmann::json;
+using json::Kind;
+using json::Value;
 
 /// A refusal while reading: caught at the edge of parse_path_query, never thrown past it.
 struct Refusal : std::runtime_error {
@@ -30,60 +35,60 @@ constexpr std::array known_fields{"algorithm", "diagonal", "from",  "heuristic",
 
 /// A value for messages: a string as it is, anything else as JSON text; quoted, control and
 /// non-ASCII bytes escaped, long ones cut (waymark::quoted).
-std::string shown(const json& v) {
-  return waymark::quoted(v.is_string() ? v.get_ref<const std::string&>() : v.dump(-1, ' ', false, json::error_handler_t::replace));
-}
+std::string shown(const Value& v) { return waymark::quoted(v.kind() == Kind::string ? v.text() : v.json_text()); }
 
 /// The request's fields, each read by the type it must have; a field given as null is absent.
 class Fields {
  public:
-  explicit Fields(const json& object) : object_(object) {}
+  explicit Fields(const Value& object) : object_(object) {}
 
-  [[nodiscard]] const json* find(const char* key) const {
-    const auto it = object_.find(key);
-    return it == object_.end() || it->is_null() ? nullptr : &*it;
+  [[nodiscard]] std::optional<Value> find(const char* key) const {
+    const auto m = object_.find(key);
+    if (!m || m->value.kind() == Kind::null) return std::nullopt;
+    return m->value;
   }
 
   [[nodiscard]] std::optional<std::string> text(const char* key) const {
-    const json* v = find(key);
-    if (v == nullptr) return std::nullopt;
-    if (!v->is_string()) throw Refusal(std::string(key) + " must be a string, got " + shown(*v));
-    return v->get<std::string>();
+    const auto v = find(key);
+    if (!v) return std::nullopt;
+    if (v->kind() != Kind::string) throw Refusal(std::string(key) + " must be a string, got " + shown(*v));
+    return v->text();
   }
 
   [[nodiscard]] bool flag(const char* key) const {
-    const json* v = find(key);
-    if (v == nullptr) return false;
-    if (!v->is_boolean()) throw Refusal(std::string(key) + " must be true or false, got " + shown(*v));
-    return v->get<bool>();
+    const auto v = find(key);
+    if (!v) return false;
+    if (v->kind() != Kind::boolean) throw Refusal(std::string(key) + " must be true or false, got " + shown(*v));
+    return v->boolean();
   }
 
   /// A number in [lo, hi]; `what` says what it is ("a number of seconds").
   [[nodiscard]] std::optional<double> number(const char* key, double lo, double hi, const std::string& range) const {
-    const json* v = find(key);
-    if (v == nullptr) return std::nullopt;
-    const double x = v->is_number() ? v->get<double>() : std::nan("");
+    const auto v = find(key);
+    if (!v) return std::nullopt;
+    const double x = v->is_number() ? v->number() : std::nan("");
     if (!(x >= lo && x <= hi)) throw Refusal(std::string(key) + " must be " + range + ", got " + shown(*v));
     return x;
   }
 
   /// A cell: [x, y] or "x,y", two whole numbers.
   [[nodiscard]] grid::CellCoord cell(const char* key) const {
-    const json* v = find(key);
-    if (v == nullptr) throw Refusal(std::string("missing field \"") + key + "\"");
+    const auto v = find(key);
+    if (!v) throw Refusal(std::string("missing field \"") + key + "\"");
     const auto refuse = [&]() -> Refusal {
       return Refusal(std::string(key) + " must be X,Y or [X, Y]: two whole numbers (column, row), got " + shown(*v));
     };
     std::array<int, 2> xy{};
-    if (v->is_array()) {
+    if (v->kind() == Kind::array) {
       if (v->size() != 2) throw refuse();
-      for (std::size_t i = 0; i < 2; ++i) {
-        const json& c = (*v)[i];
-        if (!c.is_number_integer() || c.get<std::int64_t>() < INT32_MIN || c.get<std::int64_t>() > INT32_MAX) throw refuse();
-        xy[i] = static_cast<int>(c.get<std::int64_t>());
+      std::size_t i = 0;
+      for (const Value c : v->items()) {
+        const std::uint64_t limit = c.kind() == Kind::negative_integer ? std::uint64_t{1} << 31 : INT32_MAX;
+        if (!c.is_integer() || c.magnitude() > limit) throw refuse();
+        xy[i++] = static_cast<int>(c.number());  // exact: |c| <= 2^31
       }
-    } else if (v->is_string()) {
-      const std::string& spelled = v->get_ref<const std::string&>();
+    } else if (v->kind() == Kind::string) {
+      const std::string& spelled = v->text();
       const char* p = spelled.data();
       const char* const end = p + spelled.size();
       for (std::size_t i = 0; i < 2; ++i) {
@@ -100,19 +105,19 @@ class Fields {
   }
 
  private:
-  const json& object_;
+  Value object_;
 };
 
-PathQuery read_query(const json& request, PathQueryParts parts) {
-  if (!request.is_object()) throw Refusal("the request must be a JSON object");
-  for (const auto& [key, value] : request.items()) {
-    if (std::find(known_fields.begin(), known_fields.end(), key) == known_fields.end()) {
+PathQuery read_query(const Value& request, PathQueryParts parts) {
+  if (request.kind() != Kind::object) throw Refusal("the request must be a JSON object");
+  for (const Value::Member m : request.members()) {
+    if (std::find(known_fields.begin(), known_fields.end(), m.key) == known_fields.end()) {
       std::string list;
       for (const char* k : known_fields) {
         if (!list.empty()) list += ", ";
         list += k;
       }
-      throw Refusal("unknown field " + waymark::quoted(key) + " (known: " + list + ")");
+      throw Refusal("unknown field " + waymark::quoted(std::string(m.key)) + " (known: " + list + ")");
     }
   }
   const Fields fields(request);
@@ -120,7 +125,7 @@ PathQuery read_query(const json& request, PathQueryParts parts) {
   if (parts == PathQueryParts::query) {
     q.from = fields.cell("from");
     q.to = fields.cell("to");
-  } else if (fields.find("from") != nullptr || fields.find("to") != nullptr) {
+  } else if (fields.find("from") || fields.find("to")) {
     throw Refusal("from and to come from the query file here");
   }
   if (const auto name = fields.text("algorithm")) {
@@ -187,7 +192,7 @@ search::Budget PathQuery::budget() const {
       std::chrono::duration_cast<search::Budget::Clock::duration>(std::chrono::duration<double>(time_limit_s)));
 }
 
-ParsedPathQuery parse_path_query_object(const json& request, PathQueryParts parts) {
+ParsedPathQuery parse_path_query_value(const json::Value& request, PathQueryParts parts) {
   ParsedPathQuery parsed;
   try {
     parsed.query = read_query(request, parts);
@@ -198,13 +203,12 @@ ParsedPathQuery parse_path_query_object(const json& request, PathQueryParts part
 }
 
 ParsedPathQuery parse_path_query(std::string_view json_text, PathQueryParts parts) {
-  json request;
   try {
-    request = json::parse(json_text);
-  } catch (const json::exception& e) {
-    return ParsedPathQuery{{}, std::string("malformed JSON: ") + e.what()};
+    const json::Document request(json_text, "request");
+    return parse_path_query_value(request.root(), parts);
+  } catch (const LoadError& e) {  // not JSON, or refused by the reader's limits
+    return ParsedPathQuery{{}, e.what()};
   }
-  return parse_path_query_object(request, parts);
 }
 
 std::vector<std::string> path_query_warnings(const PathQuery& query) {
@@ -255,8 +259,10 @@ PathAnswer answer_path_query(const grid::GridPlanner& planner, const PathQuery& 
 
 namespace {
 
-json cells_json(const grid::GridMap& map, std::span<const CellId> cells) {
-  json a = json::array();
+using Json = nlohmann::json;
+
+Json cells_json(const grid::GridMap& map, std::span<const CellId> cells) {
+  Json a = Json::array();
   for (const CellId c : cells) {
     const grid::CellCoord p = map.coord(c);
     a.push_back({p.x, p.y});
@@ -265,7 +271,7 @@ json cells_json(const grid::GridMap& map, std::span<const CellId> cells) {
 }
 
 /// A cost, or null when there is none (an infinite one: no path).
-json cost_json(double cost) { return std::isfinite(cost) ? json(cost) : json(nullptr); }
+Json cost_json(double cost) { return std::isfinite(cost) ? Json(cost) : Json(nullptr); }
 
 }  // namespace
 
@@ -276,7 +282,7 @@ void append_path_answer_json(std::string& out, const grid::GridMap& map, const P
   j["status"] = to_string(answer.status.state);
   if (!answer.status.succeeded()) j["reason"] = reason_name(answer.status);
   j["partial"] = answer.partial();
-  j["cost"] = answer.has_path() ? cost_json(answer.path.cost) : json(nullptr);
+  j["cost"] = answer.has_path() ? cost_json(answer.path.cost) : Json(nullptr);
   j["path"] = cells_json(map, answer.path.nodes);
   if (answer.smoothed) {
     j["smoothed"] = {{"cost", cost_json(answer.smoothed->cost)},
@@ -295,7 +301,7 @@ void append_path_answer_json(std::string& out, const grid::GridMap& map, const P
                 {"steps", answer.path.nodes.empty() ? 0 : answer.path.steps()},
                 {"length", polyline_length(to_polyline(map, answer.path.nodes))}};
   j["warnings"] = path_query_warnings(query);
-  std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string text = j.dump(-1, ' ', false, Json::error_handler_t::replace);
   if (events != nullptr) {
     // The events are JSON text already: spliced in rather than parsed into the tree.
     text.pop_back();

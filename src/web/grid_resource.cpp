@@ -5,7 +5,7 @@
 #include <sstream>
 #include <utility>
 
-#include "io/path_query_json.hpp"
+#include "io/path_query_value.hpp"
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/io/path_query.hpp"
@@ -106,9 +106,10 @@ Response Api::map(std::string_view name) const {
 
 Response Api::path(std::string_view body) const {
   return guarded([&] {
-    const json request = request_object(body, limits_);
-    const json& map_spec = field(request, "map");
-    const io::ParsedPathQuery parsed = io::parse_path_query_object(request);
+    const RequestBody read(body, limits_);
+    const Field request = read.root();
+    const Field map_spec = request.field("map");
+    const io::ParsedPathQuery parsed = io::parse_path_query_value(request.value());
     if (!parsed.ok()) throw ApiError(http_bad_request, parsed.error);
     io::PathQuery query = parsed.query;
     if (query.time_limit_s > limits_.max_query_seconds)

@@ -1,7 +1,6 @@
 // The navmesh resource: a bundled level built by Recast (GET /api/navmesh) and paths on it
 // (POST /api/navmesh/path).
-#include <algorithm>
-#include <cmath>
+#include <array>
 #include <memory>
 #include <string>
 
@@ -56,18 +55,22 @@ namespace {
 
 /// A point on a level: [x, y, z], or [x, z] in plan (then the height is found: the polygon
 /// under or over it nearest the middle of the level's height).
-Vec3 level_point(const json& request, const char* key, const navmesh::NavMesh& mesh) {
-  const json& v = field(request, key);
-  const std::string what = std::string("\"") + key + "\"";
-  if (!v.is_array() || (v.size() != 2 && v.size() != 3) ||
-      !std::all_of(v.begin(), v.end(), [](const json& c) { return c.is_number() && std::isfinite(c.get<double>()); }))
-    throw ApiError(http_bad_request, what + " must be [x, y, z] or [x, z], finite numbers");
-  if (v.size() == 3) return {v[0].get<double>(), v[1].get<double>(), v[2].get<double>()};
+Vec3 level_point(const Field& request, const char* key, const navmesh::NavMesh& mesh) {
+  const Field v = request.field(key);
+  if (v.kind() != io::json::Kind::array || (v.size() != 2 && v.size() != 3))
+    v.fail("must be [x, y, z] or [x, z], got " + v.value().describe());
+  std::array<double, 3> c{};
+  std::size_t n = 0;
+  for (const io::json::Value x : v.value().items()) {
+    if (!x.is_number()) v.fail("must be [x, y, z] or [x, z], numbers, got " + x.describe() + " in it");
+    c[n++] = x.number();  // finite: the reader takes no others
+  }
+  if (n == 3) return {c[0], c[1], c[2]};
   const Aabb3& b = mesh.bounds();
-  const Vec3 centre{v[0].get<double>(), 0.5 * (b.min.y + b.max.y), v[1].get<double>()};
+  const Vec3 centre{c[0], 0.5 * (b.min.y + b.max.y), c[1]};
   constexpr double plan_tolerance = 0.5;  // world units around the click
   const auto nearest = mesh.nearest_poly(centre, {plan_tolerance, 0.5 * (b.max.y - b.min.y) + 1, plan_tolerance});
-  if (!nearest) throw ApiError(http_bad_request, what + " is not on the mesh");
+  if (!nearest) v.fail("is not on the mesh");
   return nearest->point;
 }
 
@@ -88,8 +91,9 @@ json nav_path_json(const navmesh::NavPath& path, const SearchStats& stats) {
 
 Response Api::navmesh_path(std::string_view body) const {
   return guarded([&] {
-    const json request = request_object(body, limits_);
-    const auto lvl = level(text_field(request, "mesh", default_level));
+    const RequestBody read(body, limits_);
+    const Field request = read.root();
+    const auto lvl = level(request.text("mesh", default_level));
     const Vec3 from = level_point(request, "from", lvl->mesh);
     const Vec3 to = level_point(request, "to", lvl->mesh);
     json reply = {{"from", {from.x, from.y, from.z}}, {"to", {to.x, to.y, to.z}}};

@@ -9,26 +9,26 @@ namespace waymark::web {
 
 Response Api::puzzle(std::string_view body) const {
   return guarded([&] {
-    const json request = request_object(body, limits_);
-    const json& tiles_json = field(request, "tiles");
-    if (!tiles_json.is_array()) throw ApiError(http_bad_request, "\"tiles\" must be an array of numbers");
-    const std::size_t n = tiles_json.size();
+    const RequestBody read(body, limits_);
+    const Field request = read.root();
+    const Field tiles_field = request.field("tiles");
+    if (tiles_field.kind() != io::json::Kind::array) tiles_field.fail("must be an array of numbers");
+    const std::size_t n = tiles_field.size();
     int width = 0;
     for (int w = puzzle::min_puzzle_width; w <= puzzle::max_puzzle_width; ++w) width = n == static_cast<std::size_t>(w * w) ? w : width;
-    if (width == 0) throw ApiError(http_bad_request, "\"tiles\" must hold 4, 9 or 16 numbers (a 2x2, 3x3 or 4x4 board)");
+    if (width == 0) tiles_field.fail("must hold 4, 9 or 16 numbers (a 2x2, 3x3 or 4x4 board)");
     std::vector<int> tiles;
-    for (std::size_t i = 0; i < n; ++i)
-      tiles.push_back(whole_number(tiles_json[i], 0, static_cast<int>(n) - 1, "\"tiles\"[" + std::to_string(i) + "]"));
+    tiles_field.for_each_item([&](const Field& tile) { tiles.push_back(tile.whole(0, static_cast<int>(n) - 1)); });
     const puzzle::SlidingPuzzle board(width);
     if (const puzzle::PuzzleCheck check = board.check(tiles); check != puzzle::PuzzleCheck::ok)
-      throw ApiError(http_bad_request, puzzle::describe(check, tiles, width));
-    const std::string algorithm = text_field(request, "algorithm", "astar");
+      tiles_field.fail(puzzle::describe(check, tiles, width));
+    const std::string algorithm = request.text("algorithm", "astar");
     const auto alg = puzzle::parse_algorithm(algorithm);
-    if (!alg) throw ApiError(http_bad_request, "unknown puzzle algorithm \"" + algorithm + "\" (astar, ida)");
-    const std::string heuristic = text_field(request, "heuristic", "manhattan");
+    if (!alg) request.fail_at("algorithm", "unknown puzzle algorithm \"" + algorithm + "\" (astar, ida)");
+    const std::string heuristic = request.text("heuristic", "manhattan");
     const auto h = puzzle::parse_heuristic(heuristic);
     if (!h || *h == puzzle::HeuristicKind::pdb_663 || *h == puzzle::HeuristicKind::pdb_78)
-      throw ApiError(http_bad_request, "unknown puzzle heuristic \"" + heuristic + "\" (manhattan, linear-conflict)");
+      request.fail_at("heuristic", "unknown puzzle heuristic \"" + heuristic + "\" (manhattan, linear-conflict)");
 
     puzzle::PuzzleSolverOptions options;
     options.limit = time_budget(limits_.max_query_seconds);

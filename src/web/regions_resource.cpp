@@ -1,4 +1,5 @@
 // The regions resource: Dirichlet regions of a grid map from clicked seeds (POST /api/regions).
+#include <array>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -12,28 +13,32 @@ using grid::CellCoord;
 
 Response Api::regions(std::string_view body) const {
   return guarded([&] {
-    const json request = request_object(body, limits_);
-    const grid::GridMap map = request_map(field(request, "map"), map_names_, data_dir_, limits_, false);
-    const json& seeds_json = field(request, "seeds");
-    if (!seeds_json.is_array() || seeds_json.empty() || seeds_json.size() > limits_.max_region_seeds)
-      throw ApiError(http_bad_request,
-                     "\"seeds\" must be 1 to " + std::to_string(limits_.max_region_seeds) + " cells [x, y]");
+    const RequestBody read(body, limits_);
+    const Field request = read.root();
+    const grid::GridMap map = request_map(request.field("map"), map_names_, data_dir_, limits_, false);
+    const Field seeds_field = request.field("seeds");
+    if (seeds_field.kind() != io::json::Kind::array || seeds_field.size() == 0 || seeds_field.size() > limits_.max_region_seeds)
+      seeds_field.fail("must be 1 to " + std::to_string(limits_.max_region_seeds) + " cells [x, y]");
     std::vector<CellCoord> seeds;
-    for (std::size_t i = 0; i < seeds_json.size(); ++i) {
-      const json& c = seeds_json[i];
-      const std::string what = "\"seeds\"[" + std::to_string(i) + "]";
-      if (!c.is_array() || c.size() != 2) throw ApiError(http_bad_request, what + " must be [x, y]");
-      seeds.push_back({whole_number(c[0], 0, map.width() - 1, what + "[0]"), whole_number(c[1], 0, map.height() - 1, what + "[1]")});
-    }
+    seeds_field.for_each_item([&](const Field& seed) {
+      if (seed.kind() != io::json::Kind::array || seed.size() != 2) seed.fail("must be [x, y]");
+      std::array<int, 2> xy{};
+      std::size_t i = 0;
+      seed.for_each_item([&](const Field& c) {
+        xy[i] = c.whole(0, (i == 0 ? map.width() : map.height()) - 1);
+        ++i;
+      });
+      seeds.push_back({xy[0], xy[1]});
+    });
     if (const auto problem = regions::find_seed_problem(map, seeds))
-      throw ApiError(http_bad_request, "seed " + std::to_string(problem->index + 1) + ": " + problem->reason);
+      seeds_field.fail("seed " + std::to_string(problem->index + 1) + ": " + problem->reason);
     regions::GridRegionParams params;
-    const std::string metric = text_field(request, "metric", "geodesic");
-    if (metric != "geodesic" && metric != "euclidean") throw ApiError(http_bad_request, "\"metric\" is geodesic or euclidean");
+    const std::string metric = request.text("metric", "geodesic");
+    if (metric != "geodesic" && metric != "euclidean") request.fail_at("metric", "is geodesic or euclidean");
     params.metric = metric == "geodesic" ? regions::Metric::geodesic : regions::Metric::euclidean;
-    const std::string diagonal = text_field(request, "diagonal", "no-corner-cutting");
+    const std::string diagonal = request.text("diagonal", "no-corner-cutting");
     const auto rule = grid::parse_diagonal_rule(diagonal);
-    if (!rule) throw ApiError(http_bad_request, "unknown diagonal rule \"" + diagonal + "\"");
+    if (!rule) request.fail_at("diagonal", "unknown diagonal rule \"" + diagonal + "\"");
     params.diagonal = *rule;
     const auto started = std::chrono::steady_clock::now();
     const regions::Regions r = regions::label_grid(map, seeds, params);

@@ -1,6 +1,7 @@
 #include "web/request.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <sstream>
 #include <system_error>
@@ -21,49 +22,90 @@ std::string text_of(const json& j) { return j.dump(-1, ' ', false, json::error_h
 
 Response error(int status, const std::string& why) { return {status, text_of(json{{"error", why}})}; }
 
-const json& field(const json& object, const char* key) {
-  const auto it = object.find(key);
-  if (it == object.end()) throw ApiError(http_bad_request, std::string("missing field \"") + key + "\"");
-  return *it;
-}
+namespace {
 
-std::string text_field(const json& object, const char* key, const std::string& fallback) {
-  const auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return fallback;
-  if (!it->is_string()) throw ApiError(http_bad_request, std::string("\"") + key + "\" must be a string");
-  return it->get<std::string>();
-}
+using io::json::Kind;
 
-double number_field(const json& object, const char* key, double fallback) {
-  const auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return fallback;
-  if (!it->is_number()) throw ApiError(http_bad_request, std::string("\"") + key + "\" must be a number");
-  return it->get<double>();
-}
-
-/// An integer in [lo, hi], from a JSON number without a fraction.
-int whole_number(const json& v, int lo, int hi, const std::string& what) {
-  if (v.is_number_integer() || v.is_number_unsigned()) {
-    const auto n = v.get<std::int64_t>();
-    if (n >= lo && n <= hi) return static_cast<int>(n);
-  }
-  throw ApiError(http_bad_request, what + " must be a whole number from " + std::to_string(lo) + " to " +
-                                       std::to_string(hi));
-}
-
-Vec2 plane_point(const json& object, const char* key) {
-  const json& v = field(object, key);
-  if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number())
-    throw ApiError(http_bad_request, std::string("\"") + key + "\" must be [x, y]");
-  return {v[0].get<double>(), v[1].get<double>()};
-}
-
-json request_object(std::string_view body, const ApiLimits& limits) {
+/// The body, refused with 413 when it is over the limit.
+std::string_view within_limit(std::string_view body, const ApiLimits& limits) {
   if (body.size() > limits.max_body_bytes)
     throw ApiError(http_too_large, "request body over " + std::to_string(limits.max_body_bytes) + " bytes");
-  json request = json::parse(body);
-  if (!request.is_object()) throw ApiError(http_bad_request, "the request must be a JSON object");
-  return request;
+  return body;
+}
+
+io::json::Limits reader_limits(const ApiLimits& limits) {
+  io::json::Limits l;
+  l.max_bytes = limits.max_body_bytes;
+  l.max_depth = max_request_depth;
+  return l;
+}
+
+}  // namespace
+
+io::json::Steps Field::member_steps(const char* key) const {
+  io::json::Steps steps = at_;
+  steps.push_back({key, 0, false});
+  return steps;
+}
+
+Field Field::item(io::json::Value v, std::size_t index) const {
+  io::json::Steps steps = at_;
+  steps.push_back({{}, index, true});
+  return {*doc_, v, std::move(steps)};
+}
+
+void Field::fail_at(const char* key, const std::string& reason) const { doc_->fail(member_steps(key), reason); }
+
+std::optional<Field> Field::find(const char* key) const {
+  const auto m = value_.find(key);
+  if (!m) return std::nullopt;
+  return Field(*doc_, m->value, member_steps(key));
+}
+
+Field Field::field(const char* key) const {
+  if (auto f = find(key)) return std::move(*f);
+  fail(std::string("missing field \"") + key + "\"");
+}
+
+std::string Field::text(const char* key, const std::string& fallback) const {
+  const auto f = find(key);
+  if (!f || f->is_null()) return fallback;
+  if (f->kind() != Kind::string) f->fail("must be a string, got " + f->value().describe());
+  return f->value().text();
+}
+
+double Field::number(const char* key, double fallback) const {
+  const auto f = find(key);
+  if (!f || f->is_null()) return fallback;
+  if (!f->value().is_number()) f->fail("must be a number, got " + f->value().describe());
+  return f->value().number();
+}
+
+int Field::whole(int lo, int hi) const {
+  if (value_.is_integer()) {
+    const double n = value_.number();  // exact in the range an int takes
+    if (n >= lo && n <= hi) return static_cast<int>(n);
+  }
+  fail("must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
+       value_.describe());
+}
+
+Vec2 Field::plane_point(const char* key) const {
+  const Field p = field(key);
+  if (p.kind() != Kind::array || p.size() != 2) p.fail("must be [x, y], got " + p.value().describe());
+  std::array<double, 2> xy{};
+  std::size_t i = 0;
+  for (const io::json::Value c : p.value().items()) {
+    if (!c.is_number()) p.fail("must be [x, y], two numbers, got " + c.describe() + " in it");
+    xy[i++] = c.number();
+  }
+  return {xy[0], xy[1]};
+}
+
+RequestBody::RequestBody(std::string_view body, const ApiLimits& limits)
+    : doc_(within_limit(body, limits), "request", reader_limits(limits)) {
+  const io::json::Value root = doc_.root();
+  if (root.kind() != Kind::object) doc_.fail({}, "expected a JSON object, got " + root.describe());
 }
 
 void put_status(json& answer, Status st) {
@@ -122,34 +164,31 @@ io::MapLoadOptions load_options(const ApiLimits& limits, bool terrain) {
 
 /// The request's "map": a bundled one by name, or width, height and rows in Moving AI
 /// letters ('.' 'G' free, '@' 'O' 'T' walls, 'S' swamp and 'W' water: terrain).
-grid::GridMap request_map(const json& spec, const std::vector<std::string>& names, const std::filesystem::path& data_dir,
+grid::GridMap request_map(const Field& spec, const std::vector<std::string>& names, const std::filesystem::path& data_dir,
                           const ApiLimits& limits, bool terrain) {
-  if (!spec.is_object()) throw ApiError(http_bad_request, "\"map\" must be {\"name\": ...} or {\"width\", \"height\", \"rows\"}");
-  if (spec.contains("name")) {
-    const auto file = bundled_file(names, text_field(spec, "name", ""), data_dir / "maps", ".map", "map");
+  if (spec.kind() != Kind::object) spec.fail("must be {\"name\": ...} or {\"width\", \"height\", \"rows\"}");
+  if (spec.find("name")) {
+    const auto file = bundled_file(names, spec.text("name", ""), data_dir / "maps", ".map", "map");
     return io::load_movingai_map(file.string(), load_options(limits, terrain));
   }
-  const json& w = field(spec, "width");
-  const json& h = field(spec, "height");
-  const int width = whole_number(w, 1, INT32_MAX, "\"map.width\"");
-  const int height = whole_number(h, 1, INT32_MAX, "\"map.height\"");
+  const int width = spec.field("width").whole(1, INT32_MAX);
+  const int height = spec.field("height").whole(1, INT32_MAX);
   if (width > limits.max_map_side || height > limits.max_map_side ||
       static_cast<std::size_t>(width) * static_cast<std::size_t>(height) > limits.max_map_cells)
     throw ApiError(http_too_large, "map " + std::to_string(width) + "x" + std::to_string(height) +
                                        " is over the limit (" + std::to_string(limits.max_map_cells) + " cells, " +
                                        std::to_string(limits.max_map_side) + " a side)");
-  const json& rows = field(spec, "rows");
-  if (!rows.is_array() || rows.size() != static_cast<std::size_t>(height))
-    throw ApiError(http_bad_request, "\"map.rows\" must be an array of " + std::to_string(height) + " strings");
+  const Field rows = spec.field("rows");
+  if (rows.kind() != Kind::array || rows.size() != static_cast<std::size_t>(height))
+    rows.fail("must be an array of " + std::to_string(height) + " strings");
   std::string text = "type octile\nheight " + std::to_string(height) + "\nwidth " + std::to_string(width) + "\nmap\n";
   text.reserve(text.size() + static_cast<std::size_t>(height) * (static_cast<std::size_t>(width) + 1));
-  for (std::size_t y = 0; y < rows.size(); ++y) {
-    if (!rows[y].is_string() || rows[y].get_ref<const std::string&>().size() != static_cast<std::size_t>(width))
-      throw ApiError(http_bad_request,
-                     "\"map.rows\"[" + std::to_string(y) + "] must be a string of " + std::to_string(width) + " letters");
-    text += rows[y].get_ref<const std::string&>();
+  rows.for_each_item([&](const Field& row) {
+    if (row.kind() != Kind::string || row.value().text().size() != static_cast<std::size_t>(width))
+      row.fail("must be a string of " + std::to_string(width) + " letters");
+    text += row.value().text();
     text += '\n';
-  }
+  });
   std::istringstream in(text);
   return io::parse_movingai_map(in, "map", load_options(limits, terrain));
 }

@@ -1,18 +1,25 @@
 #pragma once
 // What every resource of the viewer's API shares: HTTP statuses, the refusal it throws, the
-// guard that turns refusals into error responses, and the readers of request fields, bundled
-// names and maps. Internal to src/web.
+// guard that turns refusals into error responses, the request's fields, and the readers of
+// bundled names and maps. Internal to src/web.
+//
+// Requests are read by the io module's one JSON reader (io/json_reader.hpp: a line per value,
+// nesting limited, a key given twice refused); a bad value is refused with the document's
+// fail(), 400 `request:LINE: path: reason`. nlohmann-json only writes the replies.
 
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "io/json_reader.hpp"
 #include "waymark/core/errors.hpp"
 #include "waymark/core/geometry.hpp"
 #include "waymark/core/status.hpp"
@@ -52,9 +59,7 @@ Response guarded(F&& handler) {
     return handler();
   } catch (const ApiError& e) {
     return error(e.status, e.what());
-  } catch (const json::exception& e) {
-    return error(http_bad_request, std::string("malformed JSON: ") + e.what());
-  } catch (const LoadError& e) {
+  } catch (const LoadError& e) {  // the request's JSON or a value in it; a map in it
     return error(http_bad_request, e.what());
   } catch (const std::bad_alloc&) {
     return error(http_too_large, "the request needs more memory than the server has");
@@ -65,18 +70,69 @@ Response guarded(F&& handler) {
 
 // ---- fields of a request -----------------------------------------------------------------
 
-/// object[key], or 400 "missing field".
-const json& field(const json& object, const char* key);
-/// A string field, `fallback` when absent or null.
-std::string text_field(const json& object, const char* key, const std::string& fallback);
-/// A number field, `fallback` when absent or null.
-double number_field(const json& object, const char* key, double fallback);
-/// An integer in [lo, hi], from a JSON number without a fraction.
-int whole_number(const json& v, int lo, int hi, const std::string& what);
-/// [x, y], two numbers.
-Vec2 plane_point(const json& object, const char* key);
-/// The parsed body of a POST: an object, or a refusal (413 over the body limit).
-json request_object(std::string_view body, const ApiLimits& limits);
+/// How deep a request's arrays and objects may nest (the deepest the API reads is 3: a seed of
+/// a list of seeds in the request).
+inline constexpr std::size_t max_request_depth = 16;
+
+/// A value of a request and where it is: every refusal of it names its line and path.
+class Field {
+ public:
+  Field(const io::json::Document& doc, io::json::Value value, io::json::Steps at)
+      : doc_(&doc), value_(value), at_(std::move(at)) {}
+
+  [[nodiscard]] io::json::Value value() const { return value_; }
+  [[nodiscard]] io::json::Kind kind() const { return value_.kind(); }
+  [[nodiscard]] bool is_null() const { return kind() == io::json::Kind::null; }
+  /// Elements of an array, members of an object; 0 otherwise.
+  [[nodiscard]] std::size_t size() const { return value_.size(); }
+
+  /// Refuses the request for this value: LoadError `request:LINE: path: reason` (400).
+  [[noreturn]] void fail(const std::string& reason) const { doc_->fail(at_, reason); }
+  /// Refuses the request for its member `key` (given, or the path names where it would be).
+  [[noreturn]] void fail_at(const char* key, const std::string& reason) const;
+
+  /// The member `key` of an object, when given (null included).
+  [[nodiscard]] std::optional<Field> find(const char* key) const;
+  /// The member `key`, or 400 "missing field".
+  [[nodiscard]] Field field(const char* key) const;
+  /// A string member, `fallback` when absent or null.
+  [[nodiscard]] std::string text(const char* key, const std::string& fallback) const;
+  /// A number member, `fallback` when absent or null.
+  [[nodiscard]] double number(const char* key, double fallback) const;
+  /// This value as an integer in [lo, hi] (a JSON number without a fraction).
+  [[nodiscard]] int whole(int lo, int hi) const;
+  /// The member `key` as [x, y], two numbers.
+  [[nodiscard]] Vec2 plane_point(const char* key) const;
+  /// Calls f(Field) for each element of an array, in order.
+  template <class F>
+  void for_each_item(F&& f) const {
+    std::size_t i = 0;
+    for (const io::json::Value v : value_.items()) f(item(v, i++));
+  }
+
+ private:
+  [[nodiscard]] Field item(io::json::Value v, std::size_t index) const;
+  [[nodiscard]] io::json::Steps member_steps(const char* key) const;
+  const io::json::Document* doc_;
+  io::json::Value value_;
+  io::json::Steps at_;
+};
+
+/// The body of a POST, read: a JSON object, or a refusal (413 over the body limit; 400 for
+/// text that is not JSON, a key given twice, nesting deeper than max_request_depth or a body
+/// that is not an object). Neither copied nor moved: its fields point into it.
+class RequestBody {
+ public:
+  RequestBody(std::string_view body, const ApiLimits& limits);
+  RequestBody(const RequestBody&) = delete;
+  RequestBody& operator=(const RequestBody&) = delete;
+
+  /// The request object.
+  [[nodiscard]] Field root() const { return {doc_, doc_.root(), {}}; }
+
+ private:
+  io::json::Document doc_;
+};
 
 // ---- answers -----------------------------------------------------------------------------
 
@@ -101,7 +157,7 @@ std::filesystem::path bundled_file(const std::vector<std::string>& names, std::s
 io::MapLoadOptions load_options(const ApiLimits& limits, bool terrain);
 /// The request's "map": a bundled one by name, or width, height and rows in Moving AI
 /// letters ('.' 'G' free, '@' 'O' 'T' walls, 'S' swamp and 'W' water: terrain).
-grid::GridMap request_map(const json& spec, const std::vector<std::string>& names, const std::filesystem::path& data_dir,
+grid::GridMap request_map(const Field& spec, const std::vector<std::string>& names, const std::filesystem::path& data_dir,
                           const ApiLimits& limits, bool terrain);
 
 }  // namespace waymark::web

@@ -84,23 +84,23 @@ class SettledVertices final : public search::EventSink<VertexId> {
 
 Response Api::route(std::string_view body) const {
   return guarded([&] {
-    const json request = request_object(body, limits_);
-    const std::string name = text_field(request, "graph", Roads::name);
+    const RequestBody read(body, limits_);
+    const Field request = read.root();
+    const std::string name = request.text("graph", Roads::name);
     if (name != Roads::name) throw ApiError(http_not_found, "no bundled graph \"" + name + "\" (oldenburg)");
     const Roads& r = roads();
     const int last = static_cast<int>(r.loaded.graph.node_count()) - 1;
-    const VertexId from{static_cast<std::uint32_t>(whole_number(field(request, "from"), 0, last, "\"from\""))};
-    const VertexId to{static_cast<std::uint32_t>(whole_number(field(request, "to"), 0, last, "\"to\""))};
+    const VertexId from{static_cast<std::uint32_t>(request.field("from").whole(0, last))};
+    const VertexId to{static_cast<std::uint32_t>(request.field("to").whole(0, last))};
     std::vector<std::size_t> chosen;
-    if (const auto it = request.find("algorithms"); it != request.end() && !it->is_null()) {
-      if (!it->is_array() || it->empty()) throw ApiError(http_bad_request, "\"algorithms\" must be a non-empty array of names");
-      for (const json& a : *it) {
-        const auto alg = a.is_string() ? graph::parse_algorithm(a.get<std::string>()) : std::nullopt;
+    if (const auto given = request.find("algorithms"); given && !given->is_null()) {
+      if (given->kind() != io::json::Kind::array || given->size() == 0) given->fail("must be a non-empty array of names");
+      given->for_each_item([&](const Field& a) {
+        const auto alg = a.kind() == io::json::Kind::string ? graph::parse_algorithm(a.value().text()) : std::nullopt;
         const auto at = alg ? std::find(Roads::algorithms.begin(), Roads::algorithms.end(), *alg) : Roads::algorithms.end();
-        if (at == Roads::algorithms.end())
-          throw ApiError(http_bad_request, "\"algorithms\" takes dijkstra, bidijkstra, astar, alt and ch");
+        if (at == Roads::algorithms.end()) a.fail("is not one of dijkstra, bidijkstra, astar, alt and ch");
         chosen.push_back(static_cast<std::size_t>(at - Roads::algorithms.begin()));
-      }
+      });
     } else {
       for (std::size_t i = 0; i < Roads::algorithms.size(); ++i) chosen.push_back(i);
     }

@@ -29,11 +29,11 @@ void plan_within(steer::Simulation& sim, double seconds) {
 }
 
 /// A point of the map in world units (cell (x, y) spans [x, x+1) × [y, y+1)) on a passable cell.
-Vec2 sim_point(const json& object, const char* key, const grid::GridMap& map) {
-  const Vec2 p = plane_point(object, key);
+Vec2 sim_point(const Field& object, const char* key, const grid::GridMap& map) {
+  const Vec2 p = object.plane_point(key);
   if (!(p.x >= 0 && p.y >= 0 && p.x < map.width() && p.y < map.height()) ||
       !map.passable(static_cast<int>(p.x), static_cast<int>(p.y)))
-    throw ApiError(http_bad_request, std::string("\"") + key + "\" is outside the map or on a blocked cell");
+    object.fail_at(key, "is outside the map or on a blocked cell");
   return p;
 }
 
@@ -57,46 +57,47 @@ json sim_state(const steer::Simulation& sim) {
             {"mean_tick_us", s.mean_tick_us()}}}};
 }
 
-void add_sim_agent(steer::Simulation& sim, const json& agent, std::size_t max_agents) {
-  if (!agent.is_object()) throw ApiError(http_bad_request, "an agent must be {\"start\": [x, y], \"goal\": [x, y]}");
+void add_sim_agent(steer::Simulation& sim, const Field& agent, std::size_t max_agents) {
+  if (agent.kind() != io::json::Kind::object) agent.fail("an agent must be {\"start\": [x, y], \"goal\": [x, y]}");
   if (sim.size() >= max_agents)
     throw ApiError(http_too_large, "a simulation holds at most " + std::to_string(max_agents) + " agents");
   steer::AgentParams params;
-  params.radius = number_field(agent, "radius", params.radius);
-  params.max_speed = number_field(agent, "max_speed", params.max_speed);
+  params.radius = agent.number("radius", params.radius);
+  params.max_speed = agent.number("max_speed", params.max_speed);
   if (!params.valid() || params.radius > max_sim_agent_radius || params.max_speed > max_sim_agent_speed)
-    throw ApiError(http_bad_request, "agent radius must be in (0, " + std::to_string(max_sim_agent_radius) +
-                                         "] cells and max_speed in (0, " + std::to_string(max_sim_agent_speed) + "] cells/s");
+    agent.fail("agent radius must be in (0, " + std::to_string(max_sim_agent_radius) + "] cells and max_speed in (0, " +
+               std::to_string(max_sim_agent_speed) + "] cells/s");
   const Vec2 start = sim_point(agent, "start", *sim.map());
   const Vec2 goal = sim_point(agent, "goal", *sim.map());
   sim.add_agent(params, start, goal);
 }
 
-std::uint64_t session_id(const json& request) {
-  const json& id = field(request, "id");
-  if (!id.is_number_unsigned()) throw ApiError(http_bad_request, "\"id\" must be the number /api/sim/start gave");
-  return id.get<std::uint64_t>();
+std::uint64_t session_id(const Field& request) {
+  const Field id = request.field("id");
+  if (id.kind() != io::json::Kind::unsigned_integer) id.fail("must be the number /api/sim/start gave");
+  return id.value().magnitude();
 }
 
 }  // namespace
 
 Response Api::sim_start(std::string_view body) const {
   return guarded([&] {
-    const json request = request_object(body, limits_);
+    const RequestBody read(body, limits_);
+    const Field request = read.root();
     sessions_->check_room();  // before any work
     steer::SimulationParams params;
-    params.seed = static_cast<std::uint64_t>(
-        whole_number(request.contains("seed") ? request["seed"] : json(1), 0, INT32_MAX, "\"seed\""));
+    const auto seed = request.find("seed");
+    params.seed = seed ? static_cast<std::uint64_t>(seed->whole(0, INT32_MAX)) : 1;
     auto session = std::make_shared<Session>();
-    session->dt = number_field(request, "dt", 0.05);
-    if (!(session->dt > 0 && session->dt <= 1)) throw ApiError(http_bad_request, "\"dt\" must be in (0, 1] seconds");
-    grid::GridMap map = request_map(field(request, "map"), map_names_, data_dir_, limits_, false);
+    session->dt = request.number("dt", 0.05);
+    if (!(session->dt > 0 && session->dt <= 1)) request.fail_at("dt", "must be in (0, 1] seconds");
+    grid::GridMap map = request_map(request.field("map"), map_names_, data_dir_, limits_, false);
     if (map.cell_count() > limits_.max_sim_map_cells)
       throw ApiError(http_too_large, "a simulation runs on at most " + std::to_string(limits_.max_sim_map_cells) + " cells");
     session->sim = std::make_unique<steer::Simulation>(std::move(map), params);
-    if (const auto it = request.find("agents"); it != request.end()) {
-      if (!it->is_array()) throw ApiError(http_bad_request, "\"agents\" must be an array");
-      for (const json& agent : *it) add_sim_agent(*session->sim, agent, limits_.max_sim_agents);
+    if (const auto agents = request.find("agents")) {
+      if (agents->kind() != io::json::Kind::array) agents->fail("must be an array");
+      agents->for_each_item([&](const Field& agent) { add_sim_agent(*session->sim, agent, limits_.max_sim_agents); });
     }
     // Paths planned within the query time budget; what is left, ticks plan (planning_budget each).
     plan_within(*session->sim, limits_.max_query_seconds);
@@ -112,10 +113,11 @@ Response Api::sim_start(std::string_view body) const {
 
 Response Api::sim_step(std::string_view body) const {
   return guarded([&] {
-    const json request = request_object(body, limits_);
+    const RequestBody read(body, limits_);
+    const Field request = read.root();
     const std::shared_ptr<Session> s = sessions_->find(session_id(request));
-    const int ticks = whole_number(request.contains("ticks") ? request["ticks"] : json(1), 1,
-                                   limits_.max_sim_ticks_per_request, "\"ticks\"");
+    const auto given = request.find("ticks");
+    const int ticks = given ? given->whole(1, limits_.max_sim_ticks_per_request) : 1;
     const std::lock_guard lock(s->mutex);
     for (int i = 0; i < ticks; ++i) s->sim->step(s->dt);
     s->touch();
@@ -125,7 +127,8 @@ Response Api::sim_step(std::string_view body) const {
 
 Response Api::sim_add(std::string_view body) const {
   return guarded([&] {
-    const json request = request_object(body, limits_);
+    const RequestBody read(body, limits_);
+    const Field request = read.root();
     const std::shared_ptr<Session> s = sessions_->find(session_id(request));
     const std::lock_guard lock(s->mutex);
     add_sim_agent(*s->sim, request, limits_.max_sim_agents);
@@ -137,7 +140,8 @@ Response Api::sim_add(std::string_view body) const {
 
 Response Api::sim_stop(std::string_view body) const {
   return guarded([&] {
-    const std::shared_ptr<Session> s = sessions_->find(session_id(request_object(body, limits_)));
+    const RequestBody read(body, limits_);
+    const std::shared_ptr<Session> s = sessions_->find(session_id(read.root()));
     sessions_->remove(s);
     return Response{http_ok, text_of(json{{"stopped", true}})};
   });

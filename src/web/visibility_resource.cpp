@@ -11,14 +11,15 @@ namespace waymark::web {
 
 Response Api::visibility(std::string_view body) const {
   return guarded([&] {
-    const json request = request_object(body, limits_);
-    const std::string name = text_field(request, "name", "rooms");
+    const RequestBody read(body, limits_);
+    const Field request = read.root();
+    const std::string name = request.text("name", "rooms");
     const io::PolygonFile file =
         io::load_polygons(bundled_file(polygon_names_, name, data_dir_ / "polygons", ".json", "polygon file").string());
     visibility::VisibilityParams params;
-    params.radius = number_field(request, "radius", 0.5);
+    params.radius = request.number("radius", 0.5);
     if (!(params.radius >= 0 && params.radius <= limits_.max_agent_radius))
-      throw ApiError(http_bad_request, "\"radius\" must be from 0 to " + std::to_string(limits_.max_agent_radius));
+      request.fail_at("radius", "must be from 0 to " + std::to_string(limits_.max_agent_radius));
     std::optional<visibility::VisibilityGraph> graph;
     try {
       graph.emplace(file.obstacles, params);
@@ -40,9 +41,9 @@ Response Api::visibility(std::string_view body) const {
                   {"points", points_json(graph->points())},
                   {"edges", edges}};
     if (const auto& b = graph->bounds()) reply["bounds"] = {{b->min.x, b->min.y}, {b->max.x, b->max.y}};
-    if (request.contains("from") || request.contains("to")) {
+    if (request.find("from") || request.find("to")) {
       visibility::VisibilityQuery query(*graph);
-      query.begin(plane_point(request, "from"), plane_point(request, "to"));
+      query.begin(request.plane_point("from"), request.plane_point("to"));
       query.step(time_budget(limits_.max_query_seconds));
       const visibility::VisibilityPath& path = query.path();
       json result = {{"points", points_json(path.points)},

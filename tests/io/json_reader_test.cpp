@@ -187,5 +187,18 @@ TEST(JsonReader, AgreesWithTheDomParserAndCountsLinesByHand) {
   }
 }
 
+TEST(JsonReader, JsonTextIsCompactAndReadsBackTheSame) {
+  // Path queries echo a refused value as JSON text (`got '[0.5,1]'`).
+  const Document doc("{\"a\": [0.5, -3, 18446744073709551615, 1e2],\n \"b\": {\"q\\\"\\n\": null, \"t\": true},\n \"c\": \"\\u0001\"}",
+                     "t.json");
+  EXPECT_EQ(doc.root().json_text(), "{\"a\":[0.5,-3,18446744073709551615,1e2],\"b\":{\"q\\\"\\n\":null,\"t\":true},\"c\":\"\\u0001\"}");
+  std::mt19937 rng(29);
+  for (int trial = 0; trial < 100; ++trial) {
+    const std::string text = random_json(rng, 0);
+    const Document read(text, "t.json");
+    EXPECT_EQ(nlohmann::json::parse(read.root().json_text()), nlohmann::json::parse(text)) << text;
+  }
+}
+
 }  // namespace
 }  // namespace waymark::io_json_reader_test

@@ -141,8 +141,8 @@ TEST(WebApi, RefusalsCarryStatusAndReason) {
     EXPECT_NE(j["error"].get<std::string>().find(words), std::string::npos) << r.body;
   };
   const json ok = {{"map", walled_map()}, {"from", {0, 0}}, {"to", {3, 0}}};
-  refused("{\"map\":", 400, "malformed JSON");
-  refused("[1,2]", 400, "JSON object");
+  refused("{\"map\":", 400, "request:1: invalid JSON: syntax error");
+  refused("[1,2]", 400, "request: expected a JSON object, got a list");
   refused(json{{"from", {0, 0}}, {"to", {3, 0}}}.dump(), 400, "missing field \"map\"");
   json blocked = ok;
   blocked["to"] = {2, 0};
@@ -173,7 +173,7 @@ TEST(WebApi, RefusalsCarryStatusAndReason) {
   refused(slow.dump(), 400, "time_limit is at most");
   json rows = ok;
   rows["map"]["rows"] = {"..@", "..@.", "...."};
-  refused(rows.dump(), 400, "\"map.rows\"[0]");
+  refused(rows.dump(), 400, "request:1: map.rows[0]: must be a string of 4 letters");
   json letters = ok;
   letters["map"]["rows"] = {"..@.", "..@.", "..?."};
   refused(letters.dump(), 400, "map");
@@ -193,12 +193,44 @@ TEST(WebApi, RefusalsCarryStatusAndReason) {
   jump["algorithm"] = "jps";
   jump["diagonal"] = "always";
   refused(jump.dump(), 400, "");
-  refused(std::string("{\"map\":{\"name\":\"\xff\xfe\"}}"), 400, "malformed JSON");  // its reason quotes the bytes, still valid JSON
+  refused(std::string("{\"map\":{\"name\":\"\xff\xfe\"}}"), 400, "invalid JSON");  // its reason quotes the bytes, still valid JSON
 
   ApiLimits small;
   small.max_body_bytes = 64;
   const Response r = Api(data, small).path(std::string(100, ' '));
   EXPECT_EQ(r.status, 413);
+}
+
+TEST(WebApi, RequestsAreReadByTheOneJsonReader) {
+  // Every POST's body goes through the io module's JSON reader: a key given twice is refused
+  // (nlohmann's DOM took the last one), nesting is limited, and a bad value's refusal names
+  // its line and path.
+  const Api api(data);
+  for (const char* path : {"/api/path", "/api/puzzle", "/api/route", "/api/navmesh/path", "/api/visibility",
+                           "/api/regions", "/api/sim/start", "/api/sim/step", "/api/sim/add", "/api/sim/stop"}) {
+    const Response r = api.handle(Request{"POST", path, {}, "{\"id\": 1,\n \"id\": 2}"});
+    EXPECT_EQ(r.status, 400) << path << " -> " << r.body;
+    EXPECT_EQ(body_of(r)["error"], "request:2: id: key 'id' appears twice") << path;
+  }
+  // A repeated "to" with another cell: refused, not answered for either.
+  const Response twice = api.path(R"({"map":{"name":"arena"},"from":[3,1],"to":[35,7],"to":[4,1]})");
+  EXPECT_EQ(twice.status, 400) << twice.body;
+  EXPECT_EQ(api.path(R"({"map":{"width":4,"height":3,"width":5,"rows":["....","....","...."]},"from":[0,0],"to":[1,1]})").status, 400);
+
+  const auto nested = [](int depth) { return "{\"map\":" + std::string(static_cast<std::size_t>(depth), '[') + std::string(static_cast<std::size_t>(depth), ']') + "}"; };
+  const Response deep = api.path(nested(16));  // the object and 16 arrays: 17 levels
+  EXPECT_EQ(deep.status, 400);
+  EXPECT_NE(body_of(deep)["error"].get<std::string>().find("nested deeper than 16"), std::string::npos) << deep.body;
+  const Response shallow = api.path(nested(15));  // read, then refused for what it holds
+  EXPECT_EQ(shallow.status, 400);
+  EXPECT_EQ(body_of(shallow)["error"].get<std::string>().find("nested"), std::string::npos) << shallow.body;
+
+  const Response height = api.path("{\"from\": [0, 0], \"to\": [1, 1],\n \"map\": {\"width\": 4,\n  \"height\": -3, \"rows\": []}}");
+  EXPECT_EQ(height.status, 400);
+  EXPECT_EQ(body_of(height)["error"], "request:3: map.height: must be a whole number from 1 to 2147483647, got -3");
+  const Response seed = api.regions("{\"map\": {\"name\": \"arena\"},\n \"seeds\": [[3, 3],\n [3, \"x\"]]}");
+  EXPECT_EQ(seed.status, 400);
+  EXPECT_EQ(body_of(seed)["error"], "request:3: seeds[1][1]: must be a whole number from 0 to 48, got the string 'x'");
 }
 
 TEST(WebApi, RoutesAndMethods) {
@@ -260,7 +292,7 @@ TEST(WebApi, PuzzleSolutionsAreOptimalAndReplay) {
   refused({{"tiles", {1, 0, 2, 3, 4, 5, 6, 7, 8, 9}}}, "4, 9 or 16");
   refused({{"tiles", {1, 1, 2, 3, 4, 5, 6, 7, 8}}}, "appears twice");
   refused({{"tiles", {0, 2, 1, 3, 4, 5, 6, 7, 8}}}, "unsolvable");  // two tiles of the goal swapped
-  refused({{"tiles", {0, 1, 2, 3, 4, 5, 6, 7, 9}}}, "\"tiles\"[8]");
+  refused({{"tiles", {0, 1, 2, 3, 4, 5, 6, 7, 9}}}, "tiles[8]: must be a whole number from 0 to 8, got 9");
   refused({{"tiles", {0, 1, 2, 3, 4, 5, 6, 7, 8}}, {"heuristic", "pdb-663"}}, "heuristic");
   refused({{"tiles", {0, 1, 2, 3, 4, 5, 6, 7, 8}}, {"algorithm", "bfs"}}, "algorithm");
   EXPECT_EQ(api.handle(Request{"GET", "/api/puzzle", {}, ""}).status, 405);
@@ -303,10 +335,10 @@ TEST(WebApi, RoadRoutesMatchBoostDijkstra) {
     EXPECT_EQ(r.status, status) << r.body;
     EXPECT_NE(body_of(r)["error"].get<std::string>().find(words), std::string::npos) << r.body;
   };
-  refused({{"from", 0}, {"to", g.node_count()}}, 400, "\"to\"");
-  refused({{"from", -1}, {"to", 1}}, 400, "\"from\"");
-  refused({{"from", 0}, {"to", 1}, {"algorithms", {"teleport"}}}, 400, "\"algorithms\"");
-  refused({{"from", 0}, {"to", 1}, {"algorithms", json::array()}}, 400, "\"algorithms\"");
+  refused({{"from", 0}, {"to", g.node_count()}}, 400, "to: must be a whole number from 0 to");
+  refused({{"from", -1}, {"to", 1}}, 400, "from: must be a whole number from 0 to");
+  refused({{"from", 0}, {"to", 1}, {"algorithms", {"teleport"}}}, 400, "algorithms[0]: is not one of");
+  refused({{"from", 0}, {"to", 1}, {"algorithms", json::array()}}, 400, "algorithms: must be a non-empty array");
   refused({{"graph", "rome"}, {"from", 0}, {"to", 1}}, 404, "no bundled graph");
   EXPECT_EQ(api.graph("atlantis").status, 404);
   EXPECT_EQ(api.handle(Request{"GET", "/api/route", {}, ""}).status, 405);

@@ -80,7 +80,9 @@ TEST(PathQuery, RefusalsNameTheField) {
     const auto parsed = parse_path_query(request);
     EXPECT_EQ(parsed.error, message) << request;
   }
-  EXPECT_NE(parse_path_query("{\"from\":").error.find("malformed JSON"), std::string::npos);
+  EXPECT_NE(parse_path_query("{\"from\":").error.find("request:1: invalid JSON"), std::string::npos);
+  // The io module's one JSON reader: a key given twice is refused, not the last one taken.
+  EXPECT_EQ(parse_path_query("{\"from\":[0,0],\"to\":[1,1],\n\"to\":[2,2]}").error, "request:2: to: key 'to' appears twice");
   EXPECT_NE(parse_path_query(R"({"from":[0,0],"to":[1,1],"wieght":2})").error.find("unknown field 'wieght' (known: "),
             std::string::npos);
 }

@@ -63,7 +63,7 @@ TEST(Serve, RefusalsAreJsonWithTheirStatus) {
   ASSERT_GT(server.port(), 0) << server.log();
   const HttpReply malformed = post(server.port(), "/api/path", "{\"map\":");
   EXPECT_EQ(malformed.status, 400);
-  EXPECT_NE(error_of(malformed).find("malformed JSON"), std::string::npos) << malformed.body;
+  EXPECT_NE(error_of(malformed).find("request:1: invalid JSON"), std::string::npos) << malformed.body;
 
   const HttpReply big_map = post(server.port(), "/api/path",
                                  R"({"map":{"width":5000,"height":5000,"rows":[]},"from":[0,0],"to":[1,1]})");

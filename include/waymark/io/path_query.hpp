@@ -94,7 +94,8 @@ struct ParsedPathQuery {
 };
 
 /// Reads a request, a JSON object's text (see the file comment). Never throws for bad input:
-/// malformed JSON and every refusal come back in `error`.
+/// every refusal comes back in `error`, and so does text the io module's JSON reader refuses
+/// (`request:LINE: reason`: not JSON, a key given twice, nesting deeper than 16).
 [[nodiscard]] ParsedPathQuery parse_path_query(std::string_view json_text, PathQueryParts parts = PathQueryParts::query);
 
 /// What is allowed but suspect about a valid query: a heuristic that overestimates under its
