@@ -153,13 +153,18 @@ void GraphPlanner::build_preprocessing(Algorithm algorithm, bool load) {
 }
 
 const BidirectionalGraph& GraphPlanner::both_ways() const {
-  std::call_once(both_ways_once_, [&] { both_ways_ = std::make_unique<BidirectionalGraph>(*graph_); });
+  std::call_once(both_ways_once_, [&] {
+    both_ways_ = std::make_unique<BidirectionalGraph>(*graph_);
+    both_ways_ready_.store(both_ways_.get(), std::memory_order_release);
+  });
   return *both_ways_;
 }
 
 const EuclideanHeuristic& GraphPlanner::euclidean() const {
-  std::call_once(euclidean_once_,
-                 [&] { euclidean_ = std::make_unique<EuclideanHeuristic>(EuclideanHeuristic::admissible(*graph_)); });
+  std::call_once(euclidean_once_, [&] {
+    euclidean_ = std::make_unique<EuclideanHeuristic>(EuclideanHeuristic::admissible(*graph_));
+    euclidean_ready_.store(euclidean_.get(), std::memory_order_release);
+  });
   return *euclidean_;
 }
 
@@ -209,7 +214,9 @@ search::SearchResult<VertexId> GraphPlanner::plan(VertexId source, VertexId targ
 }
 
 bool GraphPlanner::stale() const {
-  return (both_ways_ && both_ways_->stale()) || (euclidean_ && euclidean_->stale()) ||
+  const BidirectionalGraph* both_ways = both_ways_ready_.load(std::memory_order_acquire);
+  const EuclideanHeuristic* euclidean = euclidean_ready_.load(std::memory_order_acquire);
+  return (both_ways && both_ways->stale()) || (euclidean && euclidean->stale()) ||
          (landmarks_ && landmarks_->stale()) || (hierarchy_ && hierarchy_->stale()) || (table_ && table_->stale());
 }
 

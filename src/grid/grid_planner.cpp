@@ -115,7 +115,10 @@ GridPlanner::~GridPlanner() = default;
 const JumpPointSpace* GridPlanner::jump_space() const {
   // Jump structures exist only under the rule they are written for.
   if (options_.diagonal != DiagonalRule::no_corner_cutting) return nullptr;
-  std::call_once(jump_once_, [&] { jump_space_ = std::make_unique<JumpPointSpace>(*map_, options_.jump); });
+  std::call_once(jump_once_, [&] {
+    jump_space_ = std::make_unique<JumpPointSpace>(*map_, options_.jump);
+    jump_ready_.store(jump_space_.get(), std::memory_order_release);
+  });
   return jump_space_.get();
 }
 
@@ -127,6 +130,7 @@ const JumpPointPlusSpace* GridPlanner::jump_plus_space() const {
     WAYMARK_ASSERT(&table.map() == map_ ||
                    (table.grid().width() == map_->width() && table.grid().height() == map_->height()));
     jump_plus_space_ = std::make_unique<JumpPointPlusSpace>(*map_, table);
+    jump_plus_ready_.store(jump_plus_space_.get(), std::memory_order_release);
   });
   return jump_plus_space_.get();
 }
@@ -204,7 +208,9 @@ bool GridPlanner::has_sparse_table(const search::QueryOptions<CellId>& query) co
 }
 
 bool GridPlanner::stale() const {
-  return space_.stale() || (jump_space_ && jump_space_->stale()) || (jump_plus_space_ && jump_plus_space_->stale());
+  const JumpPointSpace* jumps = jump_ready_.load(std::memory_order_acquire);
+  const JumpPointPlusSpace* jumps_plus = jump_plus_ready_.load(std::memory_order_acquire);
+  return space_.stale() || (jumps && jumps->stale()) || (jumps_plus && jumps_plus->stale());
 }
 
 std::size_t GridPlanner::sync() {

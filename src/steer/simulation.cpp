@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <string>
 
 #include "waymark/core/errors.hpp"
 
@@ -21,6 +22,10 @@ bool SimulationParams::valid() const {
 }
 
 namespace {
+
+bool within_world(Vec2 p) {
+  return std::isfinite(p.x) && std::isfinite(p.y) && std::abs(p.x) <= max_coordinate && std::abs(p.y) <= max_coordinate;
+}
 
 const SimulationParams& checked(const SimulationParams& params) {
   if (!params.valid()) throw BuildError("simulation parameters out of range");
@@ -44,8 +49,8 @@ Simulation::Simulation(std::unique_ptr<PathService> paths, ObstacleWorld obstacl
 
 AgentId Simulation::add_agent(const AgentParams& params, Vec2 start, Vec2 goal) {
   if (!params.valid()) throw BuildError("agent parameters out of range");
-  if (!std::isfinite(start.x) || !std::isfinite(start.y) || !std::isfinite(goal.x) || !std::isfinite(goal.y)) {
-    throw BuildError("an agent's start and goal must be finite");
+  if (!within_world(start) || !within_world(goal)) {
+    throw BuildError("an agent's start and goal must be finite and within +-" + std::to_string(max_coordinate));
   }
   Agent a;
   a.params = params;
@@ -60,6 +65,9 @@ AgentId Simulation::add_agent(const AgentParams& params, Vec2 start, Vec2 goal) 
 AgentId Simulation::add_follower(const AgentParams& params, Vec2 start, std::span<const Vec2> waypoints, bool loop,
                                  std::uint64_t laps) {
   if (waypoints.empty()) throw BuildError("a follower needs at least one waypoint");
+  for (const Vec2 w : waypoints) {
+    if (!within_world(w)) throw BuildError("a follower's waypoints must be finite and within +-" + std::to_string(max_coordinate));
+  }
   const AgentId id = add_agent(params, start, waypoints.back());
   Agent& a = agents_[id.value];
   a.plans = false;
@@ -131,9 +139,10 @@ bool Simulation::step(double dt) {
                                 .max_speed = p.max_speed};
     velocities_[i] = preferred;
   }
-  // Agents and parameters are checked when added, so the solver has nothing to refuse.
+  // Agents and parameters are checked when added, so the solver has nothing to refuse; should
+  // it refuse all the same, this tick goes without avoidance (a per-frame call never throws).
   if (params_.agent_avoidance && n > 1 && orca_.solve(orca_agents_, dt, velocities_) != AvoidanceStatus::ok) {
-    throw std::logic_error("Simulation::step: the crowd solver refused a checked agent");
+    for (std::size_t i = 0; i < n; ++i) velocities_[i] = orca_agents_[i].preferred_velocity;
   }
 
   for (std::size_t i = 0; i < n; ++i) {

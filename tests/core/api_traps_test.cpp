@@ -130,6 +130,25 @@ TEST(ApiTraps, AQueuedRequestOnAnUnsyncedWorldSaysItWaitsForSync) {
   EXPECT_EQ(queue.stats().succeeded, 1u);
 }
 
+TEST(ApiTraps, WhyARequestWaitsIsEveryFramesAnswerEvenWhenTheBudgetRunsOutFirst) {
+  GridMap map(64, 64);
+  GridPlanner planner(map);
+  PathRequestQueue<CellId> queue({.turn = search::Budget::of_expansions(8)});
+  const search::RequestId a = queue.submit(planner, map.cell(0, 0), map.cell(63, 63));
+  const search::RequestId b = queue.submit(planner, map.cell(0, 63), map.cell(63, 0));
+  map.set_passable(30, 30, false);  // edited, not synced
+  queue.update(search::Budget::of_expansions(1));  // one expansion: b gets no turn this frame
+  EXPECT_EQ(queue.info(a).waiting, RequestWait::for_sync);
+  EXPECT_EQ(queue.info(b).waiting, RequestWait::for_sync);
+  EXPECT_EQ(queue.stats().waiting_for_sync, 2u);
+  planner.sync();
+  queue.update(search::Budget::of_expansions(1));  // the budget runs out before b's turn again
+  EXPECT_EQ(queue.info(a).waiting, RequestWait::none);
+  EXPECT_EQ(queue.info(b).waiting, RequestWait::none) << queue.info(b).why;
+  EXPECT_TRUE(queue.info(b).why.empty());
+  EXPECT_EQ(queue.stats().waiting_for_sync, 0u);
+}
+
 TEST(ApiTraps, ARequestTheQueueRefusesNamesTheOptionThatWouldChangeIt) {
   GridMap map(64, 64);
   GridPlanner planner(map, {.algorithm = Algorithm::jps});
@@ -205,6 +224,11 @@ struct IsOrigin {
   bool operator()(CellId c) const { return c.value == 0; }
 };
 static_assert(MatchesLvalue<IsOrigin>);
+// Goal::any_of keeps a span of its nodes.
+template <class Nodes>
+concept AnyOfAccepts = requires(Nodes&& nodes) { search::Goal<CellId>::any_of(std::forward<Nodes>(nodes)); };
+static_assert(AnyOfAccepts<std::vector<CellId>&> && AnyOfAccepts<std::span<const CellId>>);
+static_assert(!AnyOfAccepts<std::vector<CellId>>, "a temporary list would dangle");
 static_assert(!MatchesRvalue<IsOrigin>, "a temporary test would dangle");
 
 TEST(ApiTraps, KeptReferencesRefuseTemporariesAtCompileTime) {

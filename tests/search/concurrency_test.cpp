@@ -2,6 +2,7 @@
 // read-only data, and gets exactly the answers a single thread gets.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -83,6 +84,12 @@ TEST(Concurrency, AlgorithmsAskedForFirstByManyThreadsAreBuiltOnce) {
   const Cost expected = planner.plan(s, g).path.cost;
   std::vector<Cost> found(threads * 2, -1);
   std::vector<std::thread> pool;
+  // A request queue's thread asks whether the planner is stale meanwhile.
+  std::atomic<bool> done{false};
+  std::size_t stale_seen = 0;
+  std::thread asker([&] {
+    while (!done.load()) stale_seen += planner.stale() ? 1 : 0;
+  });
   for (int t = 0; t < threads; ++t) {
     pool.emplace_back([&, t] {
       for (int k = 0; k < 2; ++k) {
@@ -93,6 +100,9 @@ TEST(Concurrency, AlgorithmsAskedForFirstByManyThreadsAreBuiltOnce) {
     });
   }
   for (std::thread& th : pool) th.join();
+  done = true;
+  asker.join();
+  EXPECT_EQ(stale_seen, 0u);  // nothing was edited
   for (const Cost c : found) EXPECT_NEAR(c, expected, 1e-9);
 
   const graph::Graph roads =

@@ -98,7 +98,7 @@ class ContractionHierarchy {
   /// @warning Expensive: 0.02–0.05 s for the bundled road graphs (3–6·10^3 vertices), about
   /// 50 s for a 10^6-vertex generated road grid (docs/graph.md). Single-threaded.
   [[nodiscard]] static ContractionHierarchy build(const Graph& graph, ChParams params = {});
-  static ContractionHierarchy build(Graph&&, ChParams = {}) = delete;  // would dangle
+  static ContractionHierarchy build(const Graph&&, ChParams = {}) = delete;  // would dangle
 
   /// Writes the hierarchy in waymark's binary format (native byte order, checked on load;
   /// layout in docs/graph.md). The path overload throws SaveError when the file cannot be
@@ -115,7 +115,7 @@ class ContractionHierarchy {
   /// (up to 8 threads): a fraction of a build's time (docs/graph.md).
   [[nodiscard]] static ContractionHierarchy load(const std::string& path, const Graph& original);
   [[nodiscard]] static ContractionHierarchy load(std::istream& in, const std::string& name, const Graph& original);
-  static ContractionHierarchy load(const std::string&, Graph&&) = delete;  // would dangle
+  static ContractionHierarchy load(const std::string&, const Graph&&) = delete;  // would dangle
 
   [[nodiscard]] std::size_t node_count() const { return vertex_at_.size(); }
   /// Arcs of the graph the hierarchy was built from, as given (self-loops and parallels included).

@@ -3,9 +3,10 @@
 /// preprocessing each one needs built, loaded or shared; the planner is the search source
 /// request queues take.
 
+#include <atomic>
 #include <cstddef>
-#include <istream>
 #include <cstdint>
+#include <istream>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -96,7 +97,7 @@ struct GraphPlannerOptions {
 class GraphPlanner final : public search::SearchSource<VertexId> {
  public:
   GraphPlanner(const Graph& graph, const GraphPlannerOptions& options = {});
-  GraphPlanner(Graph&&, const GraphPlannerOptions& = {}) = delete;  // would dangle
+  GraphPlanner(const Graph&&, const GraphPlannerOptions& = {}) = delete;  // would dangle
   ~GraphPlanner() override;
 
   /// A new search of options.algorithm with options.query; the planner must outlive it.
@@ -142,7 +143,8 @@ class GraphPlanner final : public search::SearchSource<VertexId> {
   [[nodiscard]] bool stale() const override;
   /// Brings the shared data up to date with the graph's edits: O(edits) for bidijkstra and
   /// astar. @warning alt, ch and table build their preprocessing again (the constructor's
-  /// cost). Not thread-safe: no search of this planner may run meanwhile.
+  /// cost). Not thread-safe: nothing else may use the planner meanwhile (no search of it, no
+  /// make_search() or plan()).
   void sync();
 
   // search::SearchSource<VertexId>; graph searches have no sparse node table.
@@ -167,6 +169,10 @@ class GraphPlanner final : public search::SearchSource<VertexId> {
   mutable std::once_flag euclidean_once_;
   mutable std::unique_ptr<BidirectionalGraph> both_ways_;
   mutable std::unique_ptr<EuclideanHeuristic> euclidean_;
+  // What stale() reads: set once the structure above is built, so a thread asking whether the
+  // planner is stale never races one building it.
+  mutable std::atomic<const BidirectionalGraph*> both_ways_ready_{nullptr};
+  mutable std::atomic<const EuclideanHeuristic*> euclidean_ready_{nullptr};
   std::unique_ptr<Landmarks> landmarks_;
   std::unique_ptr<ContractionHierarchy> hierarchy_;
   std::unique_ptr<RouteTable> table_;

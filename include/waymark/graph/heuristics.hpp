@@ -36,8 +36,8 @@ class EuclideanHeuristic {
   }
 
   /// With the largest admissible scale of `graph`.
-  EuclideanHeuristic(Graph&&, double) = delete;  // would dangle
-  static EuclideanHeuristic admissible(Graph&&) = delete;
+  EuclideanHeuristic(const Graph&&, double) = delete;  // would dangle
+  static EuclideanHeuristic admissible(const Graph&&) = delete;
   [[nodiscard]] static EuclideanHeuristic admissible(const Graph& graph) {
     return EuclideanHeuristic(graph, admissible_euclidean_scale(graph));
   }

@@ -51,7 +51,7 @@ class Landmarks {
   /// params.count breaks its limits. The graph must outlive the table (stale() reads its
   /// version).
   explicit Landmarks(const Graph& graph, LandmarkParams params = {});
-  explicit Landmarks(Graph&&, LandmarkParams = {}) = delete;  // would dangle
+  explicit Landmarks(const Graph&&, LandmarkParams = {}) = delete;  // would dangle
 
   /// Writes the table to a binary file (little-endian; header with the graph's vertex and arc
   /// counts and arc fingerprint, landmark ids, distances, checksum).
@@ -67,7 +67,7 @@ class Landmarks {
   /// Dijkstra searches, a build without choosing the landmarks), so even a forged file with a
   /// matching checksum cannot make ALT's bound overestimate.
   static Landmarks load(const std::string& path, const Graph& graph);
-  static Landmarks load(const std::string&, Graph&&) = delete;  // would dangle
+  static Landmarks load(const std::string&, const Graph&&) = delete;  // would dangle
   /// The same from a stream; `name` is the file name LoadError reports.
   static Landmarks load(std::istream& in, const std::string& name, const Graph& graph);
 

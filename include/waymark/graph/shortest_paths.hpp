@@ -41,7 +41,7 @@ using ShortestPathTree = search::ShortestPathTree<Graph>;
 class BidirectionalGraph {
  public:
   explicit BidirectionalGraph(const Graph& forward);
-  explicit BidirectionalGraph(Graph&&) = delete;  // would dangle
+  explicit BidirectionalGraph(const Graph&&) = delete;  // would dangle
 
   [[nodiscard]] const Graph& forward() const { return *forward_; }
   [[nodiscard]] const Graph& backward() const { return backward_; }
@@ -304,7 +304,7 @@ class RouteTable {
   /// O(V · (V + E) log V) time. Throws BuildError when the graph has more than max_vertices
   /// vertices (before allocating anything).
   explicit RouteTable(const Graph& graph);
-  explicit RouteTable(Graph&&) = delete;  // would dangle
+  explicit RouteTable(const Graph&&) = delete;  // would dangle
 
   /// Reads a table written by save() for `graph`. Throws LoadError (file, line 0, reason) when
   /// the file cannot be read, is not a route table (magic), has another version, was built for
@@ -314,10 +314,10 @@ class RouteTable {
   /// must form a shortest-path tree (no cycle, no arc shorter than the tree's distances), so
   /// even a forged file with a correct checksum cannot answer wrongly. O(V · (V + E)).
   [[nodiscard]] static RouteTable load(const std::string& path, const Graph& graph);
-  static RouteTable load(const std::string&, Graph&&) = delete;  // would dangle
+  static RouteTable load(const std::string&, const Graph&&) = delete;  // would dangle
   /// The same from a stream; `name` is used in error messages.
   [[nodiscard]] static RouteTable load(std::istream& in, const std::string& name, const Graph& graph);
-  static RouteTable load(std::istream&, const std::string&, Graph&&) = delete;  // would dangle
+  static RouteTable load(std::istream&, const std::string&, const Graph&&) = delete;  // would dangle
   /// Writes the table to a binary file (40-byte header, the entries in native byte order, an
   /// 8-byte checksum).
   /// @throws SaveError when the file cannot be written.

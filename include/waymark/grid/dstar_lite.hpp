@@ -64,7 +64,7 @@ struct DStarLiteOptions {
 class DStarLite {
  public:
   explicit DStarLite(const GridMap& map, const DStarLiteOptions& options = {});
-  explicit DStarLite(GridMap&&, const DStarLiteOptions& = {}) = delete;  // would dangle
+  explicit DStarLite(const GridMap&&, const DStarLiteOptions& = {}) = delete;  // would dangle
   // The heap writes positions through a pointer to this object's records.
   DStarLite(const DStarLite&) = delete;
   DStarLite& operator=(const DStarLite&) = delete;

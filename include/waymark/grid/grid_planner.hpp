@@ -3,6 +3,7 @@
 /// handles; the planner is the search source request queues take.
 
 #include <cstddef>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -76,7 +77,7 @@ struct GridPlannerOptions {
 class GridPlanner final : public search::SearchSource<CellId> {
  public:
   explicit GridPlanner(const GridMap& map, const GridPlannerOptions& options = {});
-  explicit GridPlanner(GridMap&&, const GridPlannerOptions& = {}) = delete;  // would dangle
+  explicit GridPlanner(const GridMap&&, const GridPlannerOptions& = {}) = delete;  // would dangle
   ~GridPlanner() override;
 
   /// A new search of options.algorithm with options.query. The planner must outlive it.
@@ -108,8 +109,8 @@ class GridPlanner final : public search::SearchSource<CellId> {
   /// Whether the map was edited since the planner's shared data was last brought up to date.
   [[nodiscard]] bool stale() const override;
   /// Brings the shared data up to date with the map's edits. Returns the cells recomputed.
-  /// @warning Not thread-safe: no search of this planner may run meanwhile. Rebuilding an
-  /// owned JPS+ table is O(cells).
+  /// @warning Not thread-safe: nothing else may use the planner meanwhile (no search of it,
+  /// no make_search() or plan()). Rebuilding an owned JPS+ table is O(cells).
   std::size_t sync();
 
   /// Set when `algorithm` (default: options.algorithm) cannot run on the map as it is now
@@ -143,11 +144,15 @@ class GridPlanner final : public search::SearchSource<CellId> {
   GridPlannerOptions options_;
   GridSpace space_;
   AnyAngleSpace any_angle_space_;  ///< theta: space_ with straight segments
+  // Built on first use under call_once; stale() reads the atomics, so a thread asking whether
+  // the planner is stale never races one building a structure.
   mutable std::once_flag jump_once_;
   mutable std::once_flag jump_plus_once_;
   mutable std::unique_ptr<JumpPointSpace> jump_space_;    ///< jps
   mutable std::unique_ptr<JumpTable> owned_table_;        ///< jps-plus without a shared table
   mutable std::unique_ptr<JumpPointPlusSpace> jump_plus_space_;
+  mutable std::atomic<const JumpPointSpace*> jump_ready_{nullptr};
+  mutable std::atomic<const JumpPointPlusSpace*> jump_plus_ready_{nullptr};
 };
 
 /// Whether GridPlanner searches of this algorithm can run over a sparse node table

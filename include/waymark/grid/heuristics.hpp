@@ -58,6 +58,7 @@ struct CellOffset {
 /// heuristics admissible without rebuilding them.
 struct CellOffsetter {
   explicit CellOffsetter(const GridMap& grid) : width(static_cast<std::uint32_t>(grid.width())), map(&grid) {}
+  explicit CellOffsetter(const GridMap&&) = delete;  // would dangle
 
   CellOffset between(CellId a, CellId b) const {
     const auto [ay, ax] = width.divide(a.value);
@@ -76,6 +77,7 @@ template <class Metric>
 class GridHeuristic {
  public:
   explicit GridHeuristic(const GridMap& map) : offset_(map) {}
+  explicit GridHeuristic(const GridMap&&) = delete;  // would dangle
 
   double operator()(CellId a, CellId b) const {
     const CellOffset d = offset_.between(a, b);
@@ -106,6 +108,7 @@ enum class HeuristicKind : std::uint8_t { manhattan, octile, euclidean, chebyshe
 class AnyGridHeuristic {
  public:
   AnyGridHeuristic(const GridMap& map, HeuristicKind kind) : offset_(map), kind_(kind) {}
+  AnyGridHeuristic(const GridMap&&, HeuristicKind) = delete;  // would dangle
 
   // Inlined into the searches' relaxation: called once per generated node.
   [[gnu::always_inline]] double operator()(CellId a, CellId b) const {

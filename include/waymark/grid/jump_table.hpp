@@ -21,7 +21,7 @@ class JumpTable {
   /// Precomputes the table for `map` (no-corner-cutting, uniform costs; check
   /// jump_search_unsupported first). O(cells), one sweep per direction.
   explicit JumpTable(const GridMap& map);
-  explicit JumpTable(GridMap&&) = delete;  // would dangle
+  explicit JumpTable(const GridMap&&) = delete;  // would dangle
 
   /// Writes the table to a binary file (with a trailing checksum).
   /// @throws SaveError when the file cannot be written.
@@ -31,10 +31,10 @@ class JumpTable {
   /// differs from what a build for this map gives (checked in O(cells), so a forged file can
   /// never send a search off the map or through a wall).
   static JumpTable load(const std::string& path, const GridMap& map);
-  static JumpTable load(const std::string&, GridMap&&) = delete;  // would dangle
+  static JumpTable load(const std::string&, const GridMap&&) = delete;  // would dangle
   /// The same from a stream; `name` is used in error messages.
   static JumpTable load(std::istream& in, const std::string& name, const GridMap& map);
-  static JumpTable load(std::istream&, const std::string&, GridMap&&) = delete;  // would dangle
+  static JumpTable load(std::istream&, const std::string&, const GridMap&&) = delete;  // would dangle
 
   /// The map it was built for (which must outlive it), and whether that map was edited since.
   [[nodiscard]] const GridMap& map() const { return *map_; }

@@ -91,7 +91,7 @@ struct ReplanUpdate {
 class Replanner {
  public:
   explicit Replanner(const GridMap& map, const ReplannerOptions& options = {});
-  explicit Replanner(GridMap&&, const ReplannerOptions& = {}) = delete;  // would dangle
+  explicit Replanner(const GridMap&&, const ReplannerOptions& = {}) = delete;  // would dangle
   ~Replanner();
   Replanner(const Replanner&) = delete;
   Replanner& operator=(const Replanner&) = delete;

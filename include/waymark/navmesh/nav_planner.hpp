@@ -39,7 +39,7 @@ class NavPlanner final : public search::SearchSource<Vec3> {
  public:
   explicit NavPlanner(const NavMesh& mesh, const NavQueryOptions& options = {}, const QueryFilter& filter = {})
       : mesh_(&mesh), options_(options), filter_(filter) {}
-  explicit NavPlanner(NavMesh&&, const NavQueryOptions& = {}, const QueryFilter& = {}) = delete;  // would dangle
+  explicit NavPlanner(const NavMesh&&, const NavQueryOptions& = {}, const QueryFilter& = {}) = delete;  // would dangle
 
   /// A search in options.mode with options.query. Allocates the query's scratch (its two
   /// searches and the Polyanya space).

@@ -98,7 +98,7 @@ struct NavPath {
 class NavMeshQuery {
  public:
   explicit NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options = {});
-  NavMeshQuery(NavMesh&&, const NavQueryOptions& = {}) = delete;  // would dangle
+  NavMeshQuery(const NavMesh&&, const NavQueryOptions& = {}) = delete;  // would dangle
   ~NavMeshQuery();
   NavMeshQuery(const NavMeshQuery&) = delete;
   NavMeshQuery& operator=(const NavMeshQuery&) = delete;

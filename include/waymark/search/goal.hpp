@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <ranges>
 #include <span>
+#include <type_traits>
 
 #include "waymark/core/cost.hpp"
 
@@ -49,6 +51,11 @@ class Goal {
     g.nodes_ = nodes;
     return g;
   }
+  /// A temporary container would be gone before the search reads the list (the goal keeps a
+  /// span of it): keep the nodes in a variable.
+  template <class Range>
+    requires(!std::ranges::borrowed_range<Range> && !std::is_lvalue_reference_v<Range>)
+  static Goal any_of(Range&& nodes) = delete;
   /// Any node for which `test(node)` is true. `test` is referenced, not copied.
   template <class Test>
   [[nodiscard]] static Goal matching(const Test& test) {

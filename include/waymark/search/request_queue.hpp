@@ -42,7 +42,7 @@ enum class RequestState : std::uint8_t {
 
 /// Why an unfinished request got no turn in the last update().
 enum class RequestWait : std::uint8_t {
-  none,        ///< it had its turn (or the frame's budget ran out before it)
+  none,        ///< nothing holds it back (it had its turn, or the frame's budget ran out first)
   for_search,  ///< queued: all RequestQueueOptions::max_searches searches are held by other requests
   for_sync,    ///< its world was edited and not synced: it waits until the world's owner calls sync()
 };
@@ -86,8 +86,8 @@ inline constexpr std::string_view needs_dense_table =
     "its world has more nodes than RequestQueueOptions::sparse_above_nodes and this search keeps no sparse node "
     "table: set RequestQueueOptions::dense_fallback, or use a best-first algorithm (astar, wastar, dijkstra, greedy)";
 inline constexpr std::string_view unsupported =
-    "the algorithm cannot search this world as it is (a jump search on a map with cost multipliers): the planner's "
-    "unsupported() says why; use astar";
+    "the algorithm cannot search this world as it is (e.g. a jump search on a map with cost multipliers or another "
+    "diagonal rule): the planner's unsupported(algorithm) says why and what to change";
 inline constexpr std::string_view invalid =
     "refused before searching: a start or goal is blocked or not in the world, or the request is malformed "
     "(Status::reason() says which)";
@@ -466,7 +466,14 @@ class PathRequestQueue {
     std::size_t busy = 0;
     for (const Pooled& p : pool_) busy += p.request != none ? 1 : 0;
     for (const std::uint32_t slot : active_) {
-      const Request& r = requests_[slot];
+      Request& r = requests_[slot];
+      // Why it waits is this frame's answer, whether or not its turn comes before the frame's
+      // budget runs out: an unsynced world now, a busy pool below.
+      if (unfinished(r)) {
+        const bool stale = r.world->stale();
+        r.info.waiting = stale ? RequestWait::for_sync : RequestWait::none;
+        r.info.why = stale ? request_why::stale_world : std::string_view{};
+      }
       const Turn t{effective_priority(r), r.last_turn, slot};
       if (r.info.state == RequestState::running) {
         order_.push_back(t);
@@ -479,6 +486,7 @@ class PathRequestQueue {
       std::nth_element(waiting_.begin(), waiting_.begin() + static_cast<std::ptrdiff_t>(spare), waiting_.end());
       for (auto it = waiting_.begin() + static_cast<std::ptrdiff_t>(spare); it != waiting_.end(); ++it) {
         RequestInfo& info = requests_[it->slot].info;
+        if (info.waiting != RequestWait::none) continue;  // an unsynced world says more
         info.waiting = RequestWait::for_search;
         info.why = request_why::no_search;
       }

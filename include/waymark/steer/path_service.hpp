@@ -90,7 +90,7 @@ class GridPathService final : public QueuedPathService<CellId> {
   /// Refers to `map`, which must outlive the service.
   GridPathService(const grid::GridMap& map, const grid::GridPlannerOptions& planner,
                   const search::RequestQueueOptions& queue);
-  GridPathService(grid::GridMap&&, const grid::GridPlannerOptions&, const search::RequestQueueOptions&) = delete;
+  GridPathService(const grid::GridMap&&, const grid::GridPlannerOptions&, const search::RequestQueueOptions&) = delete;
 
   search::RequestId submit(Vec2 from, Vec2 to) override;
 
@@ -107,7 +107,7 @@ class NavMeshPathService final : public QueuedPathService<Vec3> {
   /// planar: on a mesh with floors above each other, a point takes the nearest floor.
   NavMeshPathService(const navmesh::NavMesh& mesh, const navmesh::NavQueryOptions& query,
                      const search::RequestQueueOptions& queue);
-  NavMeshPathService(navmesh::NavMesh&&, const navmesh::NavQueryOptions&, const search::RequestQueueOptions&) = delete;
+  NavMeshPathService(const navmesh::NavMesh&&, const navmesh::NavQueryOptions&, const search::RequestQueueOptions&) = delete;
 
   search::RequestId submit(Vec2 from, Vec2 to) override;
 

@@ -84,6 +84,11 @@ struct SimulationStats {
   }
 };
 
+/// The largest coordinate an agent's start, goal or waypoint may have, in world units: beyond
+/// it squared distances lose the precision avoidance needs. add_agent / add_follower refuse
+/// more with BuildError.
+inline constexpr double max_coordinate = 1e9;
+
 class Simulation {
  public:
   /// On a grid map, which it owns: paths from a GridPathService (params.planner, params.queue),

@@ -35,7 +35,7 @@ class VisibilityPlanner final : public search::SearchSource<Vec2> {
  public:
   explicit VisibilityPlanner(const VisibilityGraph& graph, const VisibilityQueryOptions& options = {})
       : graph_(&graph), options_(options) {}
-  explicit VisibilityPlanner(VisibilityGraph&&, const VisibilityQueryOptions& = {}) = delete;  // would dangle
+  explicit VisibilityPlanner(const VisibilityGraph&&, const VisibilityQueryOptions& = {}) = delete;  // would dangle
 
   /// A search with options.query. Allocates the query's scratch.
   [[nodiscard]] search::SearchHandle<Vec2> make_search() const {

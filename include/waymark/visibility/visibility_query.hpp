@@ -44,7 +44,7 @@ struct VisibilityPath {
 class VisibilityQuery {
  public:
   explicit VisibilityQuery(const VisibilityGraph& graph, const VisibilityQueryOptions& options = {});
-  VisibilityQuery(VisibilityGraph&&, const VisibilityQueryOptions& = {}) = delete;  // would dangle
+  VisibilityQuery(const VisibilityGraph&&, const VisibilityQueryOptions& = {}) = delete;  // would dangle
   ~VisibilityQuery();
   VisibilityQuery(const VisibilityQuery&) = delete;
   VisibilityQuery& operator=(const VisibilityQuery&) = delete;
