@@ -7,9 +7,14 @@
 #       root (so data/maps/arena.map and the other bundled files are found), it must exit 0.
 #       `cpp args: A B` passes A B to it (e.g. ```cpp args: data/maps/arena.map.scen).
 #     - ```cpp without main: a fragment that must compile as it stands: the page's #includes
-#       up to it (its own first) at file scope, its other lines as the body of a function.
-#     - ```cpp fragment: an excerpt that names things the page defines elsewhere (a class
-#       body, a call with placeholders); shown, counted, not compiled.
+#       up to it (its own first) and the page's file-scope blocks so far at file scope, its
+#       other lines as the body of a function.
+#     - ```cpp file-scope: declarations (types, templates, std::hash specialisations) that a
+#       function body cannot hold. Compiled at file scope after the page's #includes and
+#       file-scope blocks so far; the page's later fragments and file-scope blocks see them too
+#       (programs do not: a program stands alone). It must not define main.
+#     Every ```cpp block is compiled: any other info string (```cpp fragment, which once meant
+#     "not compiled", among them) is refused with the page and line.
 #  3. writes one CMake project with one executable per block (each source starts with
 #     #line N "docs/page.md", so a compiler message names the page and its line), configures it
 #     once with find_package(waymark COMPONENTS recast render) and builds it with JOBS jobs,
@@ -59,9 +64,9 @@ file(GLOB pages RELATIVE ${SOURCE_DIR} ${SOURCE_DIR}/docs/*.md)
 list(SORT pages)
 list(PREPEND pages README.md)
 
-set(count 0)          # blocks compiled (programs and fragments)
+set(count 0)          # blocks compiled (programs, fragments and file-scope blocks)
 set(programs "")      # block numbers that are programs
-set(skipped "")       # "page:line" of ```cpp fragment blocks
+set(scope_count 0)    # of them, file-scope blocks
 set(targets_text "")  # the generated CMakeLists.txt's per-block part
 
 # Writes `content` to `file` unless it holds exactly that already (keeps the build incremental).
@@ -79,8 +84,9 @@ foreach(page IN LISTS pages)
   file(READ ${SOURCE_DIR}/${page} text)
   set(line_no 0)
   set(in_fence FALSE)  # inside any fenced block
-  set(kind "")         # of the current block: program-or-fragment ("cpp"), "skip", or "" (not C++)
+  set(kind "")         # of the current block: "cpp" (program or fragment), "scope" (file-scope), or "" (not C++)
   set(page_includes "")
+  set(page_scope "")   # the page's file-scope blocks so far, each after its #line
   while(NOT text STREQUAL "")
     string(FIND "${text}" "\n" nl)
     if(nl EQUAL -1)
@@ -96,25 +102,25 @@ foreach(page IN LISTS pages)
       if(line MATCHES "^```")
         set(in_fence TRUE)
         set(kind "")
-        if(line MATCHES "^```cpp[ \t]+fragment[ \t]*$")
-          set(kind skip)
-          list(APPEND skipped "${page}:${line_no}")
-        elseif(line MATCHES "^```cpp([ \t]+args:(.*))?$")
-          set(kind cpp)
+        if(line MATCHES "^```cpp([ \t]+args:(.*)|[ \t]+file-scope)?[ \t]*$")
           set(block_args "${CMAKE_MATCH_2}")
           string(STRIP "${block_args}" block_args)
+          set(kind cpp)
+          if(line MATCHES "^```cpp[ \t]+file-scope")
+            set(kind scope)
+          endif()
           math(EXPR first_line "${line_no} + 1")
           set(body "")
           set(own_includes "")
         elseif(line MATCHES "^```(cpp|c\\+\\+|C\\+\\+|cxx)")
           message(FATAL_ERROR "doc_blocks: ${page}:${line_no}: unknown fence '${line}' "
-                  "(```cpp, ```cpp args: ARGS or ```cpp fragment)")
+                  "(```cpp, ```cpp args: ARGS or ```cpp file-scope; every C++ block is compiled, docs/build.md)")
         endif()
       endif()
       continue()
     endif()
     if(NOT line MATCHES "^```[ \t]*$")
-      if(kind STREQUAL "cpp")
+      if(NOT kind STREQUAL "")
         string(APPEND body "${line}\n")
         if(line MATCHES "^[ \t]*#[ \t]*include")
           string(APPEND own_includes "${line}\n")
@@ -124,23 +130,42 @@ foreach(page IN LISTS pages)
     endif()
     # The closing fence.
     set(in_fence FALSE)
-    if(NOT kind STREQUAL "cpp")
+    if(kind STREQUAL "")
       continue()
     endif()
     math(EXPR count "${count} + 1")
     set(name block_${count})
     set(where "${page}:${first_line}")
     set(location "#line ${first_line} \"${page}\"\n")
+    set(has_main FALSE)
     if(body MATCHES "(^|\n)[ \t]*(int|auto)[ \t]+main[ \t]*\\(")
+      set(has_main TRUE)
+    endif()
+    # The block without its #include lines (they go first, at file scope), lines kept.
+    string(REGEX REPLACE "(^|\n)[ \t]*#[ \t]*include[^\n]*" "\\1" statements "${body}")
+    if(kind STREQUAL "scope")
+      if(has_main)
+        message(FATAL_ERROR "doc_blocks: ${where}: a ```cpp file-scope block must not define main "
+                "(a whole program is a plain ```cpp block)")
+      endif()
+      # Declarations: at file scope after the page's earlier ones, and kept for its later blocks.
+      string(CONCAT source "// ${where} (file scope)\n${own_includes}${page_includes}${page_scope}"
+             "${location}${statements}int main() {}\n")
+      string(APPEND page_scope "${location}${statements}")
+      math(EXPR scope_count "${scope_count} + 1")
+      set(block_${count}_kind "file-scope block")
+      set(extra_options "-Wno-unused")
+    elseif(has_main)
       set(source "// ${where}\n${location}${body}")
       list(APPEND programs ${count})
       set(block_${count}_args "${block_args}")
       set(extra_options "")
     else()
-      # A fragment: the includes at file scope, everything else in a function, lines kept.
-      string(REGEX REPLACE "(^|\n)[ \t]*#[ \t]*include[^\n]*" "\\1" statements "${body}")
-      string(CONCAT source "// ${where} (a fragment)\n${own_includes}${page_includes}"
+      # A fragment: the includes and the page's file-scope blocks at file scope, everything
+      # else in a function.
+      string(CONCAT source "// ${where} (a fragment)\n${own_includes}${page_includes}${page_scope}"
              "[[maybe_unused]] static void doc_fragment() {\n${location}${statements}}\nint main() {}\n")
+      set(block_${count}_kind "fragment")
       set(extra_options "-Wno-unused")
     endif()
     string(APPEND page_includes "${own_includes}")
@@ -212,7 +237,7 @@ foreach(i RANGE 1 ${count})
     continue()
   endif()
   if(NOT i IN_LIST programs)
-    string(APPEND report "\n  ${where}: fragment, compiles")
+    string(APPEND report "\n  ${where}: ${block_${i}_kind}, compiles")
     continue()
   endif()
   separate_arguments(args UNIX_COMMAND "${block_${i}_args}")
@@ -226,9 +251,6 @@ foreach(i RANGE 1 ${count})
     string(APPEND report "\n  ${where}: program, ran (exit 0)\n      ${out}")
   endif()
 endforeach()
-foreach(where IN LISTS skipped)
-  string(APPEND report "\n  ${where}: ```cpp fragment, not compiled")
-endforeach()
 
 if(NOT build_rc EQUAL 0 AND failures STREQUAL "")
   string(APPEND failures "\n  the build failed:\n${build_out}")
@@ -240,6 +262,5 @@ if(NOT failures STREQUAL "")
   message(FATAL_ERROR "doc_blocks: ${report}\nfailed:${failures}")
 endif()
 list(LENGTH programs program_count)
-list(LENGTH skipped skipped_count)
 message(STATUS "doc_blocks: ${count} blocks compiled against the installed package, ${program_count} of them "
-        "programs run; ${skipped_count} marked fragment:${report}")
+        "programs run, ${scope_count} file-scope:${report}")
