@@ -216,6 +216,13 @@ if(GENERATOR MATCHES "Ninja")
 elseif(GENERATOR MATCHES "Makefiles")
   set(keep_going -- -k)
 endif()
+# Every block's executable is linked afresh (its object is rebuilt only when it changed), so an
+# executable left by an earlier run can never stand for a block that no longer compiles, even
+# when what broke it is an installed header rather than the block.
+file(GLOB old_executables LIST_DIRECTORIES false ${project_build}/block_* ${project_build}/${CONFIG}/block_*)
+if(old_executables)
+  file(REMOVE ${old_executables})
+endif()
 run("build the blocks" COMMAND ${CMAKE_COMMAND} --build ${project_build} --config ${CONFIG} -j ${JOBS} ${keep_going}
     RESULT build_rc OUTPUT build_out)
 
@@ -231,8 +238,7 @@ foreach(i RANGE 1 ${count})
     set(exe ${project_build}/${CONFIG}/block_${i})
   endif()
   set(where "${block_${i}_where}")
-  # A stale executable from an earlier run does not count when this build failed.
-  if(NOT EXISTS ${exe} OR (NOT build_rc EQUAL 0 AND ${project_dir}/block_${i}.cpp IS_NEWER_THAN ${exe}))
+  if(NOT EXISTS ${exe})
     string(APPEND failures "\n  ${where}: the block does not compile (compiler messages above name the page's lines)")
     continue()
   endif()
