@@ -11,6 +11,9 @@
 # graphs with every graph algorithm (mean µs/query from waymark_bench_graph; every distance
 # must equal Boost's), and Korf's 15-puzzle instances with IDA* (search seconds: 1-50 with
 # pdb-663, loaded from a file; the first 10 with Manhattan). Writes a markdown table to stdout.
+# A narrower run (more rounds where the noise is): AB_SETS="sc1:60 street:40" (set:sample),
+# AB_ALGS="jps jps-plus", AB_GRAPHS="" (none), AB_KORF=0, e.g.
+#   AB_SETS="sc1:60 street:40" AB_ALGS="jps jps-plus" AB_GRAPHS="" AB_KORF=0 bash bench/ab_compare.sh A B ../shared/data 41
 set -euo pipefail
 a=${1:?A_BIN_DIR}
 b=${2:?B_BIN_DIR}
@@ -59,12 +62,12 @@ puzzle_s() {  # HEURISTIC [INSTANCES]: IDA*'s search time over Korf's 1-50 (or t
 }
 
 if [ -d "$shared/movingai" ]; then
-  for set in dao:50 sc1:60 street:40; do
-    for alg in astar jps jps-plus; do measure scen_us "${set%%:*}" "${set##*:}" "$alg"; done
+  for set in ${AB_SETS-dao:50 sc1:60 street:40}; do
+    for alg in ${AB_ALGS-astar jps jps-plus}; do measure scen_us "${set%%:*}" "${set##*:}" "$alg"; done
   done
 fi
-for g in rome99 oldenburg; do measure graph_us "$g" 3000; done
-if [ -f "$shared/korf100/korf100_1-50.txt" ]; then
+for g in ${AB_GRAPHS-rome99 oldenburg}; do measure graph_us "$g" 3000; done
+if [ "${AB_KORF:-1}" = 1 ] && [ -f "$shared/korf100/korf100_1-50.txt" ]; then
   for bin in "$a" "$b"; do BIN=$bin puzzle_s pdb-663 1 > /dev/null; done  # builds each side's PDB file once
   measure puzzle_s pdb-663
   measure puzzle_s manhattan 10
