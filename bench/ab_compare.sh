@@ -73,17 +73,4 @@ if [ "${AB_KORF:-1}" = 1 ] && [ -f "$shared/korf100/korf100_1-50.txt" ]; then
   measure puzzle_s manhattan 10
 fi
 
-node -e '
-const rows = new Map();
-for (const l of require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n")) {
-  const [side, name, value] = l.split("\t");
-  if (!rows.has(name)) rows.set(name, { A: [], B: [] });
-  rows.get(name)[side].push(Number(value));
-}
-const med = (v) => { const s = [...v].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
-console.log("| measurement | A median | B median | B/A (median) | A best | B best | B/A (best) |");
-console.log("|---|---:|---:|---:|---:|---:|---:|");
-for (const [name, { A, B }] of rows) {
-  const am = med(A), bm = med(B), ab = Math.min(...A), bb = Math.min(...B);
-  console.log(`| ${name} | ${am} | ${bm} | ${(bm / am).toFixed(3)} | ${ab} | ${bb} | ${(bb / ab).toFixed(3)} |`);
-}' "$results"
+node "$(dirname "$0")/ab_table.js" "$results"

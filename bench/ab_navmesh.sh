@@ -17,17 +17,7 @@ for ((r = 0; r < rounds; r++)); do
     [ "$side" = B ] && bin=$b
     "$bin/waymark_bench_navmesh" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{
       for (const m of JSON.parse(s)) for (const k of ["shortest", "funnel", "detour"])
-        console.log(`${process.argv[1]}\t${m.mesh} ${k}\t${m[k + "_us"]}`)})' "$side" >> "$out"
+        console.log(`${process.argv[1]}\t${m.mesh} ${k} µs/query\t${m[k + "_us"].toFixed(3)}`)})' "$side" >> "$out"
   done
 done
-node -e '
-const rows = new Map();
-for (const l of require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n")) {
-  const [side, name, value] = l.split("\t");
-  if (!rows.has(name)) rows.set(name, { A: [], B: [] });
-  rows.get(name)[side].push(Number(value));
-}
-const med = (v) => { const s = [...v].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
-console.log("| navmesh µs/query | A median | B median | B/A |");
-console.log("|---|---:|---:|---:|");
-for (const [name, { A, B }] of rows) console.log(`| ${name} | ${med(A).toFixed(3)} | ${med(B).toFixed(3)} | ${(med(B) / med(A)).toFixed(3)} |`);' "$out"
+node "$(dirname "$0")/ab_table.js" "$out"
