@@ -600,8 +600,6 @@ struct PuzzleSolver::Impl {
   PuzzleSolverOptions options;
   ModelMaker make_model;
   std::function<int(const PuzzleState&)> estimate;
-  search::SearchHandle<PuzzleState> ida;
-  search::SearchHandle<PuzzleState> astar;
 
   /// The IDA* evaluator for boards of width W and the same heuristic for the generic engine.
   template <int W, class Eval, class H>
@@ -638,7 +636,7 @@ struct PuzzleSolver::Impl {
 
 PuzzleSolver::PuzzleSolver(const SlidingPuzzle& puzzle, HeuristicKind heuristic,
                            const AdditivePatternDatabase* pdb, PuzzleSolverOptions options)
-    : impl_(std::make_unique<Impl>(Impl{&puzzle, std::move(options), {}, {}, {}, {}})) {
+    : impl_(std::make_unique<Impl>(Impl{&puzzle, std::move(options), {}, {}})) {
   if (uses_pattern_database(heuristic)) {
     if (pdb == nullptr) throw BuildError(std::string(to_string(heuristic)) + " needs a pattern database");
     if (pdb->width() != puzzle.width()) {
@@ -652,8 +650,6 @@ PuzzleSolver::PuzzleSolver(const SlidingPuzzle& puzzle, HeuristicKind heuristic,
     case 3: impl_->bind<3>(heuristic, pdb); break;
     default: impl_->bind<4>(heuristic, pdb); break;
   }
-  impl_->ida = make_search(Algorithm::ida);
-  impl_->astar = make_search(Algorithm::astar);
 }
 
 PuzzleSolver::~PuzzleSolver() = default;
@@ -665,8 +661,37 @@ search::SearchHandle<PuzzleState> PuzzleSolver::make_search(Algorithm algorithm,
   return search::SearchHandle<PuzzleState>(impl_->make_model(algorithm, query));
 }
 
-PuzzleSolution PuzzleSolver::ida(const PuzzleState& start) { return impl_->solve(impl_->ida, start); }
+search::SearchHandle<PuzzleState> PuzzleSolver::make_search(const search::QueryOptions<PuzzleState>& query) const {
+  return make_search(impl_->options.algorithm, query);
+}
 
-PuzzleSolution PuzzleSolver::astar(const PuzzleState& start) { return impl_->solve(impl_->astar, start); }
+PuzzleSolution PuzzleSolver::solve(Algorithm algorithm, const PuzzleState& start) const {
+  search::SearchHandle<PuzzleState> handle = make_search(algorithm, {});
+  return impl_->solve(handle, start);
+}
+
+search::SearchResult<PuzzleState> PuzzleSolver::plan(const PuzzleState& start) const {
+  return plan(start, impl_->options.algorithm);
+}
+
+search::SearchResult<PuzzleState> PuzzleSolver::plan(const PuzzleState& start, Algorithm algorithm) const {
+  search::SearchHandle<PuzzleState> handle = make_search(algorithm, {});
+  search::SearchResult<PuzzleState> result;
+  result.status = search::run_within(handle, start, impl_->puzzle->goal(), impl_->options.limit);
+  result.path = handle.path();
+  result.stats = handle.stats();
+  return result;
+}
+
+std::size_t PuzzleSolver::node_count() const {
+  // cells! / 2 boards of one parity, saturated.
+  std::size_t n = 1;
+  const std::size_t cells = static_cast<std::size_t>(impl_->puzzle->cells());
+  for (std::size_t k = 3; k <= cells; ++k) {
+    if (n > std::numeric_limits<std::size_t>::max() / k) return std::numeric_limits<std::size_t>::max();
+    n *= k;
+  }
+  return n;
+}
 
 }  // namespace waymark::puzzle

@@ -393,6 +393,29 @@ static_assert(std::is_base_of_v<search::SearchSource<CellId>, GridPlanner>);
 static_assert(std::is_base_of_v<search::SearchSource<VertexId>, graph::GraphPlanner>);
 static_assert(std::is_base_of_v<search::SearchSource<Vec3>, navmesh::NavPlanner>);
 static_assert(std::is_base_of_v<search::SearchSource<Vec2>, visibility::VisibilityPlanner>);
+static_assert(std::is_base_of_v<search::SearchSource<puzzle::PuzzleState>, puzzle::PuzzleSolver>);
+
+TEST(PlannersAlike, APuzzleSolverPlansOnceAndServesAQueue) {
+  const puzzle::SlidingPuzzle eight(3);
+  const puzzle::PuzzleSolver solver(eight, puzzle::HeuristicKind::manhattan);  // ida by default
+  const search::SearchResult<puzzle::PuzzleState> at_goal = solver.plan(eight.goal());
+  ASSERT_TRUE(at_goal.status.succeeded());
+  EXPECT_EQ(at_goal.path.cost, 0.0);
+  // The goal (blank in cell 0) with the blank moved right twice.
+  const std::vector<int> tiles{1, 2, 0, 3, 4, 5, 6, 7, 8};
+  ASSERT_EQ(eight.check(tiles), puzzle::PuzzleCheck::ok);
+  const puzzle::PuzzleState scrambled = eight.make_state(tiles);
+  const search::SearchResult<puzzle::PuzzleState> by_ida = solver.plan(scrambled);
+  const search::SearchResult<puzzle::PuzzleState> by_astar = solver.plan(scrambled, puzzle::Algorithm::astar);
+  ASSERT_TRUE(by_ida.status.succeeded() && by_astar.status.succeeded());
+  EXPECT_EQ(by_ida.path.cost, 2.0);
+  EXPECT_EQ(by_astar.path.cost, 2.0);
+  PathRequestQueue<puzzle::PuzzleState> queue;
+  const search::RequestId id = queue.submit(solver, scrambled, eight.goal());
+  while (queue.in_flight() > 0) queue.update(search::Budget{});
+  ASSERT_EQ(queue.state(id), RequestState::succeeded);
+  EXPECT_EQ(queue.result(id)->path.cost, 2.0);
+}
 
 TEST(PlannersAlike, ANavPlannerRunsEitherModePerCallAndPlansOnce) {
   // Three unit squares in a row (wound as tests/navmesh's floor_of()).

@@ -25,7 +25,7 @@ TEST(Allocation, PuzzleIdaHandleAllocatesNothingAfterWarmUp) {
   for (const HeuristicKind h : {HeuristicKind::manhattan, HeuristicKind::linear_conflict}) {
     SCOPED_TRACE(to_string(h));
     const PuzzleSolver solver(p, h);
-    SearchHandle<PuzzleState> quiet = solver.make_search(Algorithm::ida);
+    SearchHandle<PuzzleState> quiet = solver.make_search(Algorithm::ida, {});
     SearchHandle<PuzzleState> traced = solver.make_search(Algorithm::ida, QueryOptions<PuzzleState>{.events = &recorder});
     const auto query_all = [&] {
       std::size_t solved = 0;

@@ -390,7 +390,7 @@ void expect_stepped_equals_one_shot(const SlidingPuzzle& p, HeuristicKind h, con
   ASSERT_TRUE(one_shot.status.succeeded());
   const IterationLog one_shot_log = std::exchange(log, {});
 
-  SearchHandle<PuzzleState> handle = solver.make_search(Algorithm::ida);
+  SearchHandle<PuzzleState> handle = solver.make_search(Algorithm::ida, {});
   Status status = handle.begin(start, p.goal());
   std::uint64_t slices = 0;
   while (status.running()) {
@@ -464,7 +464,7 @@ TEST(PuzzleSearchHandle, CancelEndsTheQueryWithTheCancelledFlag) {
   PuzzleSolver solver(p, HeuristicKind::linear_conflict, nullptr, PuzzleSolverOptions{.max_nodes = 1'000'000});
   for (const Algorithm a : algorithms) {
     SCOPED_TRACE(name_of(algorithm_names, a));
-    SearchHandle<PuzzleState> handle = solver.make_search(a);
+    SearchHandle<PuzzleState> handle = solver.make_search(a, {});
     ASSERT_TRUE(handle.begin(hard, p.goal()).running());
     ASSERT_TRUE(handle.step(100).running());
     const std::uint64_t expanded = handle.stats().expanded;
@@ -527,7 +527,7 @@ TEST(PuzzleSearchHandle, EventsMatchTheStats) {
         EXPECT_EQ(opened_without_parent, 1u);
       }
       // Without a sink the same search.
-      SearchHandle<PuzzleState> quiet = solver.make_search(a);
+      SearchHandle<PuzzleState> quiet = solver.make_search(a, {});
       ASSERT_TRUE(quiet.run(s, p.goal()).succeeded());
       EXPECT_EQ(quiet.stats().expanded, handle.stats().expanded);
       EXPECT_EQ(quiet.path().nodes, handle.path().nodes);
@@ -576,7 +576,7 @@ TEST(PuzzleSearchHandle, IdaRefusesOtherGoalsAndSeveralSources) {
   EXPECT_EQ(ida.path().steps(), static_cast<std::size_t>(eight().distance_of(boards[0])));
 
   // A* takes any goal, but not a malformed board either.
-  SearchHandle<PuzzleState> astar = solver.make_search(Algorithm::astar);
+  SearchHandle<PuzzleState> astar = solver.make_search(Algorithm::astar, {});
   EXPECT_EQ(astar.begin(repeated, goal), not_a_board);
   EXPECT_EQ(astar.begin(boards[0], repeated), not_a_board);
   ASSERT_TRUE(astar.run(boards[0], boards[1]).succeeded());
@@ -614,7 +614,7 @@ TEST(PuzzleSearchHandle, AStarHandlesSolveEightPuzzlesOptimally) {
   const SlidingPuzzle& p = eight().puzzle;
   for (const HeuristicKind h : simple_heuristics) {
     const PuzzleSolver solver(p, h);
-    SearchHandle<PuzzleState> astar = solver.make_search(Algorithm::astar);
+    SearchHandle<PuzzleState> astar = solver.make_search(Algorithm::astar, {});
     for (const PuzzleState& s : random_eight_puzzles(100, 77)) {
       const int d = eight().distance_of(s);
       ASSERT_TRUE(astar.run(s, p.goal()).succeeded()) << board_string(p, s);
@@ -652,7 +652,7 @@ TEST(PuzzleSearchHandle, AStarHandleReportsOutOfNodes) {
   EXPECT_LT(solver.estimate(partial.path().nodes.back()), solver.estimate(korf1));
   // Without a limit in the query, the solver's applies.
   const PuzzleSolver bounded(p, HeuristicKind::manhattan, nullptr, PuzzleSolverOptions{.max_nodes = small_limit});
-  SearchHandle<PuzzleState> by_default = bounded.make_search(Algorithm::astar);
+  SearchHandle<PuzzleState> by_default = bounded.make_search(Algorithm::astar, {});
   EXPECT_TRUE(by_default.run(korf1, p.goal()).has(StatusDetail::out_of_nodes));
 }
 

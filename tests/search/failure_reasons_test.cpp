@@ -463,7 +463,7 @@ TEST(FailureReason, PuzzleUnsolvableIsUnreachableAndMalformedIsOutOfBounds) {
   const puzzle::PuzzleSolver solver(p, puzzle::HeuristicKind::manhattan);
   for (const puzzle::Algorithm a : {puzzle::Algorithm::ida, puzzle::Algorithm::astar}) {
     SCOPED_TRACE(std::string(to_string(a)));
-    SearchHandle<puzzle::PuzzleState> h = solver.make_search(a);
+    SearchHandle<puzzle::PuzzleState> h = solver.make_search(a, {});
     EXPECT_EQ(h.run(unsolvable, p.goal()), Status::failure(StatusDetail::unreachable));
     Status st = h.run(puzzle::PuzzleState{}, p.goal());
     EXPECT_EQ(st.reason(), FailureReason::out_of_bounds) << describe(st);

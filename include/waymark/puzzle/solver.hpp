@@ -17,6 +17,8 @@
 #include "waymark/puzzle/pattern_database.hpp"
 #include "waymark/puzzle/sliding_puzzle.hpp"
 #include "waymark/search/handle.hpp"
+#include "waymark/search/search_core.hpp"
+#include "waymark/search/search_source.hpp"
 
 namespace waymark::puzzle {
 
@@ -40,6 +42,8 @@ struct PuzzleSolution {
 };
 
 struct PuzzleSolverOptions {
+  /// The search make_search() (and a request queue) hands out when not told another one.
+  Algorithm algorithm = Algorithm::ida;
   /// A*: the most states held at once (0 = no limit); beyond it the query fails with out_of_nodes.
   /// A state costs about 60 bytes (node record, hash slot, heap entry). Also the limit of
   /// A* handles whose QueryOptions::max_nodes is 0.
@@ -54,10 +58,11 @@ struct PuzzleSolverOptions {
   std::function<void(int bound, std::uint64_t expanded)> on_iteration;
 };
 
-/// Solves boards of one puzzle with one heuristic. Holds per-query scratch: one solver per
-/// thread; the puzzle and the pattern database are shared and read-only. Hands out search
-/// handles with scratch of their own.
-class PuzzleSolver {
+/// The planner of one puzzle with one heuristic: hands out search handles with scratch of their
+/// own (make_search), answers one-shot queries (plan, solve), and is the search source a
+/// request queue takes. Holds no query state: any number of threads may share one solver, as
+/// they share the puzzle and the pattern database (read-only).
+class PuzzleSolver final : public search::SearchSource<PuzzleState> {
  public:
   /// `pdb` must be given (and outlive the solver) for the PDB heuristics, for the same width.
   /// The solver uses the database it is given, whatever its partition: pdb_663 and pdb_78
@@ -67,9 +72,7 @@ class PuzzleSolver {
                const AdditivePatternDatabase* pdb = nullptr, PuzzleSolverOptions options = {});
   PuzzleSolver(const SlidingPuzzle&&, HeuristicKind, const AdditivePatternDatabase* = nullptr,
                PuzzleSolverOptions = {}) = delete;  // would dangle
-  ~PuzzleSolver();
-  PuzzleSolver(const PuzzleSolver&) = delete;
-  PuzzleSolver& operator=(const PuzzleSolver&) = delete;
+  ~PuzzleSolver() override;
 
   /// The heuristic value of a board (the same numbers both solvers use).
   [[nodiscard]] int estimate(const PuzzleState& s) const;
@@ -89,19 +92,35 @@ class PuzzleSolver {
   /// QueryOptions::events the search reports begin, open, expand, close (IDA*: a frame
   /// popped), goal, end and slice-end events; without it, nothing is made.
   [[nodiscard]] search::SearchHandle<PuzzleState> make_search(
-      Algorithm algorithm, const search::QueryOptions<PuzzleState>& query = {}) const;
+      Algorithm algorithm, const search::QueryOptions<PuzzleState>& query) const;
+  /// A search of options.algorithm with default query options.
+  [[nodiscard]] search::SearchHandle<PuzzleState> make_search() const { return make_search(search::QueryOptions<PuzzleState>{}); }
+  /// A search of options.algorithm with these query options (what a request queue calls).
+  [[nodiscard]] search::SearchHandle<PuzzleState> make_search(
+      const search::QueryOptions<PuzzleState>& query) const override;
+
+  /// One query from `start` to the puzzle's goal, to its end, on a search made for it (within
+  /// options.limit): status, path (every board; cost the number of moves) and stats.
+  /// Allocates; for repeated queries keep a handle from make_search().
+  [[nodiscard]] search::SearchResult<PuzzleState> plan(const PuzzleState& start) const;
+  [[nodiscard]] search::SearchResult<PuzzleState> plan(const PuzzleState& start, Algorithm algorithm) const;
+
+  // search::SearchSource<PuzzleState>: boards never change.
+  [[nodiscard]] std::uint64_t world_version() const override { return 0; }
+  [[nodiscard]] bool stale() const override { return false; }
+  /// The boards of the puzzle's parity (cells! / 2; saturated at the largest std::size_t).
+  [[nodiscard]] std::size_t node_count() const override;
+  /// Both searches keep scratch only for what they reach (IDA*'s frames, A*'s hashed table).
+  [[nodiscard]] bool has_sparse_table(const search::QueryOptions<PuzzleState>&) const override { return true; }
 
   /// IDA*: memory linear in the solution length. Never fails on a solvable board; an
   /// unsolvable one (see SlidingPuzzle::check) would never finish, so it fails at once.
-  /// One-shot use of a handle the solver keeps (make_search(Algorithm::ida)).
-  PuzzleSolution ida(const PuzzleState& start);
+  /// One-shot: a search made for the query (make_search(Algorithm::ida, {})), its path as moves.
+  [[nodiscard]] PuzzleSolution ida(const PuzzleState& start) const { return solve(Algorithm::ida, start); }
   /// A* over the generic engine with a hashed node table: fine for the 8-puzzle (181,440
-  /// states), memory-bound on the 15-puzzle (set max_nodes). The search is kept between
-  /// queries, so its tables stay as large as the largest query made them.
-  PuzzleSolution astar(const PuzzleState& start);
-  PuzzleSolution solve(Algorithm algorithm, const PuzzleState& start) {
-    return algorithm == Algorithm::ida ? ida(start) : astar(start);
-  }
+  /// states), memory-bound on the 15-puzzle (set max_nodes). One-shot, as ida().
+  [[nodiscard]] PuzzleSolution astar(const PuzzleState& start) const { return solve(Algorithm::astar, start); }
+  [[nodiscard]] PuzzleSolution solve(Algorithm algorithm, const PuzzleState& start) const;
 
  private:
   struct Impl;
