@@ -23,11 +23,9 @@
 # Inputs (-D): SOURCE_DIR BUILD_DIR WORK_DIR CONFIG GENERATOR CXX JOBS RENDER RECAST.
 cmake_minimum_required(VERSION 3.21)
 
-foreach(var SOURCE_DIR BUILD_DIR WORK_DIR CXX GENERATOR)
-  if(NOT ${var})
-    message(FATAL_ERROR "doc_blocks: -D${var}=... missing")
-  endif()
-endforeach()
+set(SCRIPT_NAME doc_blocks)
+include(${CMAKE_CURRENT_LIST_DIR}/script_support.cmake)
+require_inputs(SOURCE_DIR BUILD_DIR WORK_DIR CXX GENERATOR)
 if(NOT CONFIG)
   set(CONFIG Release)
 endif()
@@ -41,20 +39,6 @@ set(project_build ${WORK_DIR}/blocks-build)
 # change recompiles only what changed (the sources are rewritten only when they differ).
 file(REMOVE_RECURSE ${prefix})
 file(MAKE_DIRECTORY ${project_dir})
-
-function(run what)
-  cmake_parse_arguments(R "" "OUTPUT;RESULT" "COMMAND" ${ARGN})
-  list(JOIN R_COMMAND " " shown)
-  message(STATUS "${what}: ${shown}")
-  execute_process(COMMAND ${R_COMMAND} WORKING_DIRECTORY ${WORK_DIR}
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(R_RESULT)
-    set(${R_RESULT} ${rc} PARENT_SCOPE)
-    set(${R_OUTPUT} "${out}${err}" PARENT_SCOPE)
-  elseif(NOT rc EQUAL 0)
-    message(FATAL_ERROR "doc_blocks: ${what} failed (exit ${rc}):\n${shown}\n${out}${err}")
-  endif()
-endfunction()
 
 # 1. Install.
 run("install" COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} --config ${CONFIG})

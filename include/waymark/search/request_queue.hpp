@@ -263,13 +263,7 @@ class PathRequestQueue {
       turn.expansions = std::min(turn.expansions, expansions_left);
       turn.scanned = std::min(turn.scanned, scanned_left);
       Request& r = requests_[slot];
-      if (r.world->stale()) {  // its owner syncs first
-        r.info.waiting = RequestWait::for_sync;
-        r.info.why = request_why::stale_world;
-        continue;
-      }
-      r.info.waiting = RequestWait::none;
-      r.info.why = {};
+      if (r.info.waiting == RequestWait::for_sync) continue;  // plan_turns() saw its world stale: its owner syncs first
       if (r.info.state == RequestState::queued && !start_search(r)) continue;
       if (r.info.status.running() && r.world->world_version() != r.version && !restart(r)) {
         ++finished;  // gave up: max_restarts
