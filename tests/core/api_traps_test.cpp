@@ -379,6 +379,12 @@ TEST(ApiTraps, BadDataThrowsBuildErrorAndPerFrameCallsRefuse) {
                BuildError);
   steer::Simulation sim(GridMap(4, 4));
   EXPECT_THROW(sim.add_agent({}, {std::nan(""), 1}, {2, 2}), BuildError);
+  // Coordinates are bounded (steer::max_coordinate), for agents and every follower waypoint.
+  EXPECT_THROW(sim.add_agent({}, {1, 1}, {2 * steer::max_coordinate, 2}), BuildError);
+  const std::vector<Vec2> far_waypoints{{2, 2}, {-2 * steer::max_coordinate, 1}, {3, 3}};
+  EXPECT_THROW(sim.add_follower({}, {1, 1}, far_waypoints, false), BuildError);
+  const std::vector<Vec2> near_waypoints{{2, 2}, {3, 3}};
+  EXPECT_NO_THROW(sim.add_follower({}, {1, 1}, near_waypoints, false));
   EXPECT_THROW(steer::OrcaSolver(steer::OrcaParams{.time_horizon = 0}), BuildError);
   EXPECT_FALSE(sim.step(0.0));
   EXPECT_FALSE(sim.step(std::nan("")));
