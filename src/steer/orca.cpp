@@ -6,9 +6,9 @@
 #include <numbers>
 #include <stdexcept>
 
-#include "waymark/core/errors.hpp"
-
+#include "orca_obstacles.hpp"
 #include "waymark/core/assert.hpp"
+#include "waymark/core/errors.hpp"
 #include "waymark/core/hash.hpp"
 
 namespace waymark::steer {
@@ -76,7 +76,8 @@ bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
 bool valid(const OrcaAgent& a) {
   return finite(a.position) && finite(a.velocity) && finite(a.preferred_velocity) && std::isfinite(a.radius) &&
-         a.radius >= 0 && std::isfinite(a.max_speed) && a.max_speed >= 0;
+         a.radius >= 0 && std::isfinite(a.max_speed) && a.max_speed >= 0 && std::isfinite(a.neighbour_distance) &&
+         a.neighbour_distance >= 0 && std::isfinite(a.wall_radius);
 }
 
 AvoidanceStatus check(std::span<const OrcaAgent> agents, double dt, std::span<Vec2> new_velocities) {
@@ -169,14 +170,16 @@ std::size_t solve_planes(std::span<const HalfPlane> planes, double max_speed, Ve
 /// Half-planes from `first_failed` on are taken in turn; when one is violated by more than the
 /// current worst, the best velocity that keeps it the worst is found as a 2D program over
 /// the bisectors between it and each earlier half-plane, optimising along its normal.
-void minimise_violation(std::span<const HalfPlane> planes, std::size_t first_failed, double max_speed, Vec2& result,
-                        std::vector<HalfPlane>& bisectors) {
+/// The first `hard` half-planes are kept as they are (walls): only the others may be violated
+/// ([Limit: first_failed >= hard]).
+void minimise_violation(std::span<const HalfPlane> planes, std::size_t hard, std::size_t first_failed, double max_speed,
+                        Vec2& result, std::vector<HalfPlane>& bisectors) {
   double worst = 0;
   for (std::size_t i = first_failed; i < planes.size(); ++i) {
     const HalfPlane& h = planes[i];
     if (cross(h.direction, h.point - result) <= worst) continue;
-    bisectors.clear();
-    for (std::size_t j = 0; j < i; ++j) {
+    bisectors.assign(planes.begin(), planes.begin() + static_cast<std::ptrdiff_t>(hard));
+    for (std::size_t j = hard; j < i; ++j) {
       const HalfPlane& g = planes[j];
       // The velocities violating g no more than h lie left of g.direction − h.direction,
       // through the crossing of both lines.
@@ -295,25 +298,35 @@ double time_to_collision(Vec2 p, Vec2 w, double r) {
 namespace detail {
 
 void CrowdNeighbours::rebuild(std::span<const OrcaAgent> agents, double distance, double time_horizon) {
-  if (distance == 0) {
-    double radius = 0, speed = 0;
-    for (const OrcaAgent& a : agents) {
-      radius = std::max(radius, a.radius);
-      speed = std::max(speed, a.max_speed);
-    }
-    distance = 2 * radius + speed * time_horizon;
+  double max_radius = 0;
+  for (const OrcaAgent& a : agents) max_radius = std::max(max_radius, a.radius);
+  const std::size_t n = agents.size();
+  positions_.resize(n);
+  distances_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const OrcaAgent& a = agents[i];
+    positions_[i] = a.position;
+    // An agent sees every other whose disc it can reach within the horizon at its own speed.
+    distances_[i] = a.neighbour_distance > 0 ? a.neighbour_distance
+                    : distance > 0           ? distance
+                                             : a.radius + max_radius + a.max_speed * time_horizon;
   }
-  distance_ = distance;
-  positions_.resize(agents.size());
-  for (std::size_t i = 0; i < agents.size(); ++i) positions_[i] = agents[i].position;
-  hash_.rebuild(positions_, distance > 0 ? distance : fallback_cell);
+  // Cells of the median distance: one wide query scans more cells, the rest stay cheap.
+  sorted_.assign(distances_.begin(), distances_.end());
+  double cell = fallback_cell;
+  if (n > 0) {
+    const auto middle = sorted_.begin() + static_cast<std::ptrdiff_t>(n / 2);
+    std::nth_element(sorted_.begin(), middle, sorted_.end());
+    if (*middle > 0) cell = *middle;
+  }
+  hash_.rebuild(positions_, cell);
 }
 
 std::span<const CrowdNeighbours::Neighbour> CrowdNeighbours::nearest(std::size_t i, std::size_t k) {
   found_.clear();
   if (k == 0) return {};
   if (found_.capacity() < k) found_.reserve(k);
-  hash_.for_each_within(positions_[i], distance_, [&](std::size_t j, double d2) {
+  hash_.for_each_within(positions_[i], distances_[i], [&](std::size_t j, double d2) {
     if (j == i) return;
     const Neighbour candidate{d2, static_cast<std::uint32_t>(j)};
     const auto before = [](const Neighbour& x, const Neighbour& y) {
@@ -339,6 +352,9 @@ std::span<const CrowdNeighbours::Neighbour> CrowdNeighbours::nearest(std::size_t
 
 OrcaSolver::OrcaSolver(OrcaParams params) : params_(params) {
   check_common(params_.time_horizon, params_.neighbour_distance);
+  if (!(params_.time_horizon_obstacles > 0) || !std::isfinite(params_.time_horizon_obstacles)) {
+    throw BuildError("OrcaSolver: time_horizon_obstacles must be finite and > 0");
+  }
   if (!(params_.keep_right >= 0) || !std::isfinite(params_.keep_right)) {
     throw BuildError("OrcaSolver: keep_right must be finite and >= 0");
   }
@@ -347,6 +363,16 @@ OrcaSolver::OrcaSolver(OrcaParams params) : params_(params) {
 }
 
 AvoidanceStatus OrcaSolver::solve(std::span<const OrcaAgent> agents, double dt, std::span<Vec2> new_velocities) {
+  return solve_with(agents, nullptr, dt, new_velocities);
+}
+
+AvoidanceStatus OrcaSolver::solve(std::span<const OrcaAgent> agents, const ObstacleLines& walls, double dt,
+                                  std::span<Vec2> new_velocities) {
+  return solve_with(agents, &walls, dt, new_velocities);
+}
+
+AvoidanceStatus OrcaSolver::solve_with(std::span<const OrcaAgent> agents, const ObstacleLines* walls, double dt,
+                                       std::span<Vec2> new_velocities) {
   stats_ = {};
   if (const AvoidanceStatus s = check(agents, dt, new_velocities); s != AvoidanceStatus::ok) return s;
   neighbours_.rebuild(agents, params_.neighbour_distance, params_.time_horizon);
@@ -357,18 +383,34 @@ AvoidanceStatus OrcaSolver::solve(std::span<const OrcaAgent> agents, double dt, 
       continue;
     }
     planes_.clear();
+    // Walls first: the programs below keep them.
+    if (walls != nullptr) {
+      detail::add_obstacle_planes(*walls, a.position, a.velocity, a.wall_radius < 0 ? a.radius : a.wall_radius,
+                                  a.max_speed, a.obstacle_mask, params_.time_horizon_obstacles, edges_near_, planes_);
+    }
+    const std::size_t hard = planes_.size();
+    stats_.obstacle_planes += hard;
     for (const auto& nb : neighbours_.nearest(i, params_.max_neighbours)) {
       planes_.push_back(orca_half_plane(a, i, agents[nb.index], nb.index, params_.time_horizon, dt));
     }
-    stats_.neighbours += planes_.size();
-    // A shared bias when the preferred velocity is not permitted (OrcaParams::keep_right).
+    stats_.neighbours += planes_.size() - hard;
+    // A shared bias when the other agents do not permit the preferred velocity
+    // (OrcaParams::keep_right); walls alone do not bias it.
     Vec2 target = clip(a.preferred_velocity, a.max_speed);
-    if (params_.keep_right > 0 && !permits_all(planes_, target)) target += Vec2{target.y, -target.x} * params_.keep_right;
+    if (params_.keep_right > 0 && !permits_all(std::span<const HalfPlane>(planes_).subspan(hard), target)) {
+      target += Vec2{target.y, -target.x} * params_.keep_right;
+    }
     Vec2 v;
     const std::size_t failed = solve_planes(planes_, a.max_speed, target, false, v);
     if (failed < planes_.size()) {
       ++stats_.infeasible;
-      minimise_violation(planes_, failed, a.max_speed, v, projected_);
+      if (failed >= hard) {
+        minimise_violation(planes_, hard, failed, a.max_speed, v, projected_);
+      } else {
+        // The walls alone leave nothing: met as nearly as can be, the agents ignored.
+        const std::span<const HalfPlane> own(planes_.data(), hard);
+        minimise_violation(own, 0, failed, a.max_speed, v, projected_);
+      }
     }
     new_velocities[i] = clip(v, a.max_speed);  // rounding may leave the disc by an ulp
   }

@@ -32,18 +32,25 @@ const SimulationParams& checked(const SimulationParams& params) {
   return params;
 }
 
+/// The solver's parameters: without agent avoidance it looks at walls only.
+OrcaParams solver_params(const SimulationParams& params) {
+  OrcaParams p = params.orca;
+  if (!params.agent_avoidance) p.max_neighbours = 0;
+  return p;
+}
+
 }  // namespace
 
 Simulation::Simulation(grid::GridMap map, SimulationParams params)
     : map_(std::make_unique<grid::GridMap>(std::move(map))),
       params_(checked(params)),
       paths_(std::make_unique<GridPathService>(*map_, params_.planner, params_.queue)),
-      orca_(params_.orca) {
+      orca_(solver_params(params_)) {
   obstacles_.set_grid(map_.get(), 0);
 }
 
 Simulation::Simulation(std::unique_ptr<PathService> paths, ObstacleWorld obstacles, SimulationParams params)
-    : params_(checked(params)), obstacles_(std::move(obstacles)), paths_(std::move(paths)), orca_(params_.orca) {
+    : params_(checked(params)), obstacles_(std::move(obstacles)), paths_(std::move(paths)), orca_(solver_params(params_)) {
   if (!paths_) throw BuildError("Simulation: a path service is required");
 }
 
@@ -136,12 +143,18 @@ bool Simulation::step(double dt) {
                                 .velocity = a.state.velocity,
                                 .preferred_velocity = preferred,
                                 .radius = p.radius,
-                                .max_speed = p.max_speed};
+                                .max_speed = p.max_speed,
+                                .wall_radius = wall_p.radius,
+                                .obstacle_mask = a.params.avoid_mask};
     velocities_[i] = preferred;
   }
   // Agents and parameters are checked when added, so the solver has nothing to refuse; should
   // it refuse all the same, this tick goes without avoidance (a per-frame call never throws).
-  if (params_.agent_avoidance && n > 1 && orca_.solve(orca_agents_, dt, velocities_) != AvoidanceStatus::ok) {
+  const bool walls = params_.obstacle_avoidance && n > 0;
+  if (walls) refresh_lines();
+  if ((walls || (params_.agent_avoidance && n > 1)) &&
+      (walls ? orca_.solve(orca_agents_, lines_, dt, velocities_) : orca_.solve(orca_agents_, dt, velocities_)) !=
+          AvoidanceStatus::ok) {
     for (std::size_t i = 0; i < n; ++i) velocities_[i] = orca_agents_[i].preferred_velocity;
   }
 
@@ -175,6 +188,17 @@ bool Simulation::step(double dt) {
   ++stats_.ticks;
   stats_.tick_time += std::chrono::steady_clock::now() - started;
   return true;
+}
+
+void Simulation::refresh_lines() {
+  const grid::GridMap* map = obstacles_.grid();
+  const std::uint64_t version = map != nullptr ? map->version() : 0;
+  if (lines_built_ && lines_colliders_ == obstacles_.size() && lines_map_ == map && lines_map_version_ == version) return;
+  lines_.rebuild(obstacles_);
+  lines_built_ = true;
+  lines_colliders_ = obstacles_.size();
+  lines_map_ = map;
+  lines_map_version_ = version;
 }
 
 std::size_t Simulation::plan_pending(const search::Budget& budget) {

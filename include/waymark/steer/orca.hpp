@@ -7,7 +7,8 @@
 /// sampled reciprocal velocity obstacle, kept as the measured alternative (docs/steering.md,
 /// "Crowds: reciprocal avoidance"). Both look at the k nearest agents through a SpatialHash,
 /// are deterministic (same input, bit-identical output) and allocate nothing per tick once they
-/// have seen as many agents. Static walls are not handled here.
+/// have seen as many agents. OrcaSolver also keeps agents off static walls given as
+/// ObstacleLines (steer/obstacle_lines.hpp): their half-planes come first and are hard.
 
 #include <cstddef>
 #include <cstdint>
@@ -16,9 +17,12 @@
 #include <vector>
 
 #include "waymark/core/geometry.hpp"
+#include "waymark/steer/obstacle_world.hpp"
 #include "waymark/steer/spatial_hash.hpp"
 
 namespace waymark::steer {
+
+class ObstacleLines;
 
 /// One agent as the crowd solvers see it for one tick.
 struct OrcaAgent {
@@ -30,13 +34,27 @@ struct OrcaAgent {
   /// false: an inert agent (a parked unit, a player) that keeps its preferred velocity (clipped);
   /// the others avoid it fully (responsibility 1 instead of 1/2), assuming it keeps `velocity`.
   bool avoids = true;
+  /// How far it looks for other agents, world units. 0: OrcaParams::neighbour_distance, and
+  /// when that is 0 too, its own radius + the largest radius + its own max_speed × time
+  /// horizon: one big or fast agent widens its own queries only. [Limit: >= 0, finite]
+  double neighbour_distance = 0;
+  /// Its radius against static walls (ObstacleLines); negative: `radius`. 0 suits walls
+  /// already eroded by the radius (a Recast navmesh's outline). [Limit: finite]
+  double wall_radius = -1;
+  /// The walls it avoids: edges on these layers.
+  LayerMask obstacle_mask = all_layers;
 };
 
 struct OrcaParams {
   /// Seconds ahead within which collisions are avoided. Longer: earlier, wider swerves and
   /// more agents constraining each other. [Limit: > 0]
   double time_horizon = 2.0;
-  /// Agents farther apart are ignored, world units. 0: 2 × the largest radius + the largest
+  /// Seconds ahead within which walls (ObstacleLines) are not reached; an agent looks at the
+  /// edges within its wall radius + max_speed × this. Shorter: agents come closer to walls
+  /// before turning, and look at fewer edges. [Limit: > 0]
+  double time_horizon_obstacles = 1.0;
+  /// Agents farther apart are ignored, world units, for every agent whose own
+  /// OrcaAgent::neighbour_distance is 0. 0: per agent, its radius + the largest radius + its
   /// max_speed × time_horizon, recomputed each tick. [Limit: >= 0]
   double neighbour_distance = 0;
   /// At most this many nearest neighbours per agent (ties by index). Bounds the cost per agent.
@@ -67,7 +85,7 @@ enum class AvoidanceStatus : std::uint8_t {
   ok,
   size_mismatch,   ///< new_velocities is not as long as agents
   bad_time_step,   ///< dt not finite and > 0
-  bad_agent,       ///< a non-finite vector, or a negative or non-finite radius or max_speed
+  bad_agent,       ///< a non-finite vector, or a radius, max_speed or distance out of its limits
 };
 [[nodiscard]] std::string_view to_string(AvoidanceStatus status);
 
@@ -76,6 +94,8 @@ struct AvoidanceStats {
   /// Agents whose half-planes left no permitted velocity (ORCA then minimised the deepest
   /// violation: dense crowds, overlaps). Always 0 for SampledVoSolver.
   std::size_t infeasible = 0;
+  /// Half-planes from walls, summed over agents (OrcaSolver::solve with ObstacleLines).
+  std::size_t obstacle_planes = 0;
 };
 
 namespace detail {
@@ -92,17 +112,26 @@ class CrowdNeighbours {
     double distance_squared;
     std::uint32_t index;
   };
-  /// Hashes the positions; `distance` 0 means the default of OrcaParams::neighbour_distance.
+  /// Hashes the positions and sets each agent's query distance: its own
+  /// OrcaAgent::neighbour_distance, else `distance`, else as OrcaParams::neighbour_distance
+  /// says. The hash's cell is the median distance.
   void rebuild(std::span<const OrcaAgent> agents, double distance, double time_horizon);
-  /// The nearest (at most `k`) other agents of agent `i` by (distance, index), nearest first.
-  /// Valid until the next call.
+  /// The nearest (at most `k`) other agents of agent `i` within its distance by (distance,
+  /// index), nearest first. Valid until the next call.
   std::span<const Neighbour> nearest(std::size_t i, std::size_t k);
 
  private:
   SpatialHash hash_;
   std::vector<Vec2> positions_;
+  std::vector<double> distances_;  ///< per agent
+  std::vector<double> sorted_;     ///< scratch for the median
   std::vector<Neighbour> found_;
-  double distance_ = 0;
+};
+
+/// A wall edge near an agent: its squared distance and index (ObstacleLines::edge).
+struct EdgeNear {
+  double distance_squared;
+  std::uint32_t index;
 };
 }  // namespace detail
 
@@ -117,16 +146,28 @@ class OrcaSolver {
   /// matters for agents that already overlap, which are pushed apart within one tick. Never
   /// throws; allocates only when the agent count exceeds every earlier one.
   AvoidanceStatus solve(std::span<const OrcaAgent> agents, double dt, std::span<Vec2> new_velocities);
+  /// As above, and no agent's new velocity reaches an edge of `walls` on its obstacle_mask
+  /// within time_horizon_obstacles (it takes the whole avoidance). The walls' half-planes are
+  /// hard: when they leave no velocity together with the agents', the agents' give way (the
+  /// 3D program keeps the walls'); only walls that leave no velocity among themselves (an
+  /// agent wider than a corridor, or already inside a wall) are met as nearly as can be.
+  /// Cost: + O(edges near each agent × earlier wall half-planes).
+  AvoidanceStatus solve(std::span<const OrcaAgent> agents, const ObstacleLines& walls, double dt,
+                        std::span<Vec2> new_velocities);
 
   [[nodiscard]] const AvoidanceStats& stats() const { return stats_; }
   [[nodiscard]] const OrcaParams& params() const { return params_; }
 
  private:
+  AvoidanceStatus solve_with(std::span<const OrcaAgent> agents, const ObstacleLines* walls, double dt,
+                             std::span<Vec2> new_velocities);
+
   OrcaParams params_;
   AvoidanceStats stats_;
   detail::CrowdNeighbours neighbours_;
   std::vector<detail::HalfPlane> planes_;
   std::vector<detail::HalfPlane> projected_;
+  std::vector<detail::EdgeNear> edges_near_;
 };
 
 /// Sampled reciprocal velocity obstacles: each agent takes the candidate velocity of least

@@ -19,6 +19,7 @@
 #include "waymark/search/request_queue.hpp"
 #include "waymark/steer/agent.hpp"
 #include "waymark/steer/behaviours.hpp"
+#include "waymark/steer/obstacle_lines.hpp"
 #include "waymark/steer/obstacle_world.hpp"
 #include "waymark/steer/orca.hpp"
 #include "waymark/steer/path_service.hpp"
@@ -37,6 +38,10 @@ struct SimulationParams {
   AvoidanceParams avoidance{};
   /// Agents avoid each other (ORCA, docs/steering.md); off: they only push apart on contact.
   bool agent_avoidance = true;
+  /// ORCA also keeps agents off the obstacle world's solids (ObstacleLines, rebuilt when
+  /// colliders are added or the map is edited); the wall pushes after the move stay as the
+  /// last resort. Off: walls are met by ray avoidance and the pushes alone.
+  bool obstacle_avoidance = true;
   OrcaParams orca{};
   /// Each tick, every preferred velocity turns by a seeded random angle of at most this many
   /// radians: perfectly symmetric crowds (agents swapping on a circle) otherwise meet in a
@@ -160,12 +165,19 @@ class Simulation {
   /// Moves `a` by `move` as far as the walls let it; returns how far it got along `move`.
   double push_apart(Agent& a, Vec2 move);
   void measure();
+  /// Rebuilds lines_ when the obstacle world's colliders or map changed since the last build.
+  void refresh_lines();
 
   std::unique_ptr<grid::GridMap> map_;  // stable address: the path service and obstacle world refer to it
   SimulationParams params_;
   ObstacleWorld obstacles_;
   std::unique_ptr<PathService> paths_;
   OrcaSolver orca_;
+  ObstacleLines lines_;  ///< the obstacle world's solids as ORCA's wall edges
+  std::size_t lines_colliders_ = 0;
+  std::uint64_t lines_map_version_ = 0;
+  const grid::GridMap* lines_map_ = nullptr;
+  bool lines_built_ = false;
   SpatialHash hash_;
   std::vector<Agent> agents_;
   SimulationStats stats_;
