@@ -71,6 +71,10 @@ constexpr double parallel_epsilon = 1e-12;
 constexpr double direction_epsilon = 1e-9;
 /// Used as the hash cell when the neighbour distance is 0 (agents of no size and no speed).
 constexpr double fallback_cell = 1.0;
+/// An agent meets walls with at least this share of its radius: with none, a velocity aimed
+/// exactly at the point where two walls meet is permitted by both walls' half-planes, and
+/// the agent threads the joint.
+constexpr double min_wall_radius = 0.01;
 
 bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
@@ -221,12 +225,13 @@ Vec2 tie_break_direction(std::size_t i, std::size_t j) {
 
 /// The half-plane of velocities that agent a (index ia) may take with neighbour b (index ib):
 /// a's share of the smallest change to their relative velocity that leaves b's velocity
-/// obstacle (truncated at the time horizon; at one tick when they already overlap).
+/// obstacle (truncated at the time horizon; at one tick when they already overlap), their
+/// radii widened by the share `margin` (OrcaParams::radius_margin).
 HalfPlane orca_half_plane(const OrcaAgent& a, std::size_t ia, const OrcaAgent& b, std::size_t ib, double horizon,
-                          double dt) {
+                          double dt, double margin, std::span<const HalfPlane> b_walls) {
   const Vec2 p = b.position - a.position;
   const Vec2 v = a.velocity - b.velocity;
-  const double r = a.radius + b.radius;
+  const double r = (a.radius + b.radius) * (1 + margin);
   const double p2 = length_squared(p);
   const double r2 = r * r;
   Vec2 u;  // from v to the nearest point of the obstacle's boundary
@@ -269,7 +274,9 @@ HalfPlane orca_half_plane(const OrcaAgent& a, std::size_t ia, const OrcaAgent& b
     }
     u = n * (r / dt - wl);
   }
-  const double share = b.avoids ? 0.5 : 1.0;
+  // Half each, unless b cannot take its half: inert, or held by a wall (its half, a change of
+  // −u / 2, would break one of its wall half-planes).
+  const double share = b.avoids && permits_all(b_walls, b.velocity - u * 0.5) ? 0.5 : 1.0;
   return HalfPlane{a.velocity + u * share, Vec2{n.y, -n.x}};
 }
 
@@ -355,6 +362,9 @@ OrcaSolver::OrcaSolver(OrcaParams params) : params_(params) {
   if (!(params_.time_horizon_obstacles > 0) || !std::isfinite(params_.time_horizon_obstacles)) {
     throw BuildError("OrcaSolver: time_horizon_obstacles must be finite and > 0");
   }
+  if (!(params_.radius_margin >= 0) || !std::isfinite(params_.radius_margin)) {
+    throw BuildError("OrcaSolver: radius_margin must be finite and >= 0");
+  }
   if (!(params_.keep_right >= 0) || !std::isfinite(params_.keep_right)) {
     throw BuildError("OrcaSolver: keep_right must be finite and >= 0");
   }
@@ -376,22 +386,44 @@ AvoidanceStatus OrcaSolver::solve_with(std::span<const OrcaAgent> agents, const 
   stats_ = {};
   if (const AvoidanceStatus s = check(agents, dt, new_velocities); s != AvoidanceStatus::ok) return s;
   neighbours_.rebuild(agents, params_.neighbour_distance, params_.time_horizon);
-  for (std::size_t i = 0; i < agents.size(); ++i) {
+  const std::size_t n = agents.size();
+  // Every agent's wall half-planes first: its neighbours look at them too.
+  wall_begin_.assign(n + 1, 0);
+  wall_planes_.clear();
+  if (walls != nullptr) {
+    if (edges_near_.capacity() < walls->size()) {
+      // Room for every edge at once: no tick allocates for them until the walls grow.
+      edges_near_.reserve(walls->size());
+      planes_.reserve(walls->size() + params_.max_neighbours);
+      projected_.reserve(walls->size() + params_.max_neighbours);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const OrcaAgent& a = agents[i];
+      wall_begin_[i] = wall_planes_.size();
+      if (!a.avoids) continue;
+      const double wall_radius = a.wall_radius < 0 ? a.radius : std::max(a.wall_radius, min_wall_radius * a.radius);
+      detail::add_obstacle_planes(*walls, a.position, a.velocity, wall_radius, a.max_speed, a.obstacle_mask,
+                                  params_.time_horizon_obstacles, edges_near_, wall_planes_);
+    }
+    wall_begin_[n] = wall_planes_.size();
+    stats_.obstacle_planes = wall_planes_.size();
+  }
+  const auto walls_of = [&](std::size_t i) {
+    return std::span<const HalfPlane>(wall_planes_.data() + wall_begin_[i], wall_planes_.data() + wall_begin_[i + 1]);
+  };
+  for (std::size_t i = 0; i < n; ++i) {
     const OrcaAgent& a = agents[i];
     if (!a.avoids) {
       new_velocities[i] = clip(a.preferred_velocity, a.max_speed);
       continue;
     }
-    planes_.clear();
     // Walls first: the programs below keep them.
-    if (walls != nullptr) {
-      detail::add_obstacle_planes(*walls, a.position, a.velocity, a.wall_radius < 0 ? a.radius : a.wall_radius,
-                                  a.max_speed, a.obstacle_mask, params_.time_horizon_obstacles, edges_near_, planes_);
-    }
+    const std::span<const HalfPlane> own = walls_of(i);
+    planes_.assign(own.begin(), own.end());
     const std::size_t hard = planes_.size();
-    stats_.obstacle_planes += hard;
     for (const auto& nb : neighbours_.nearest(i, params_.max_neighbours)) {
-      planes_.push_back(orca_half_plane(a, i, agents[nb.index], nb.index, params_.time_horizon, dt));
+      planes_.push_back(orca_half_plane(a, i, agents[nb.index], nb.index, params_.time_horizon, dt,
+                                       params_.radius_margin, walls_of(nb.index)));
     }
     stats_.neighbours += planes_.size() - hard;
     // A shared bias when the other agents do not permit the preferred velocity
@@ -408,7 +440,6 @@ AvoidanceStatus OrcaSolver::solve_with(std::span<const OrcaAgent> agents, const 
         minimise_violation(planes_, hard, failed, a.max_speed, v, projected_);
       } else {
         // The walls alone leave nothing: met as nearly as can be, the agents ignored.
-        const std::span<const HalfPlane> own(planes_.data(), hard);
         minimise_violation(own, 0, failed, a.max_speed, v, projected_);
       }
     }

@@ -108,6 +108,7 @@
 #include "waymark/steer/agent.hpp"
 #include "waymark/steer/behaviours.hpp"
 #include "waymark/steer/flow_field.hpp"
+#include "waymark/steer/obstacle_lines.hpp"
 #include "waymark/steer/obstacle_world.hpp"
 #include "waymark/steer/orca.hpp"
 #include "waymark/steer/path_service.hpp"

@@ -248,6 +248,25 @@ TEST(OrcaWalls, AnAgentHeadingIntoAWallStopsOrSlidesAlongIt) {
   EXPECT_EQ(orca.stats().obstacle_planes, 1u);  // the top side; the others are behind or covered
 }
 
+TEST(OrcaWalls, AnAgentMeetingWallsWithItsCentreDoesNotThreadTheirJoint) {
+  // Two walls end to end and an agent just above them aimed at the point where they meet (as
+  // a navmesh crowd met it: walls eroded, wall_radius 0): each wall alone permits that
+  // velocity, which would carry the centre through the joint.
+  ObstacleWorld world;
+  world.add(Segment2{{0, 0}, {1, 0}});
+  world.add(Segment2{{1, 0}, {5, 0}});
+  const ObstacleLines lines(world);
+  OrcaSolver orca;
+  const Vec2 at{1.063, 0.00068};
+  const Vec2 towards = (Vec2{1, 0} - at) * (2.95 / distance(at, Vec2{1, 0}));
+  const OrcaAgent a{.position = at, .velocity = towards, .preferred_velocity = towards * 2, .wall_radius = 0};
+  Vec2 v;
+  ASSERT_EQ(orca.solve(std::span<const OrcaAgent>(&a, 1), lines, 0.05, std::span<Vec2>(&v, 1)), AvoidanceStatus::ok);
+  for (const ObstacleEdge& e : lines.edges()) {
+    EXPECT_GT(segment_distance(Segment2{at, at + v * orca.params().time_horizon_obstacles}, Segment2{e.a, e.b}), 0);
+  }
+}
+
 TEST(OrcaWalls, WallsAreKeptWhenTheAgentsLeaveNoRoom) {
   // Two agents pressed together in a corridor 1 wide: the agents' half-planes give way, the
   // walls' hold.

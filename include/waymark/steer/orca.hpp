@@ -39,7 +39,9 @@ struct OrcaAgent {
   /// horizon: one big or fast agent widens its own queries only. [Limit: >= 0, finite]
   double neighbour_distance = 0;
   /// Its radius against static walls (ObstacleLines); negative: `radius`. 0 suits walls
-  /// already eroded by the radius (a Recast navmesh's outline). [Limit: finite]
+  /// already eroded by the radius (a Recast navmesh's outline); at least 1 % of `radius` is
+  /// kept all the same (with none it could slip through the point where two walls meet).
+  /// [Limit: finite]
   double wall_radius = -1;
   /// The walls it avoids: edges on these layers.
   LayerMask obstacle_mask = all_layers;
@@ -64,6 +66,10 @@ struct OrcaParams {
   /// standoffs (agents on a circle) into a roundabout. Plain ORCA, 0, deadlocks there; see
   /// docs/steering.md for the measurements behind the default. [Limit: >= 0]
   double keep_right = 0.5;
+  /// Agents keep apart as if their summed radii were this share larger: a buffer that
+  /// absorbs the small overlaps of ticks whose half-planes leave no velocity (dense crowds
+  /// against walls). Simulation uses 0.02 (docs/steering.md, "Walls in ORCA"). [Limit: >= 0]
+  double radius_margin = 0;
 };
 
 struct SampledVoParams {
@@ -168,6 +174,8 @@ class OrcaSolver {
   std::vector<detail::HalfPlane> planes_;
   std::vector<detail::HalfPlane> projected_;
   std::vector<detail::EdgeNear> edges_near_;
+  std::vector<detail::HalfPlane> wall_planes_;  ///< every agent's, agent i's from wall_begin_[i]
+  std::vector<std::size_t> wall_begin_;
 };
 
 /// Sampled reciprocal velocity obstacles: each agent takes the candidate velocity of least

@@ -42,7 +42,8 @@ struct SimulationParams {
   /// colliders are added or the map is edited); the wall pushes after the move stay as the
   /// last resort. Off: walls are met by ray avoidance and the pushes alone.
   bool obstacle_avoidance = true;
-  OrcaParams orca{};
+  /// ORCA's parameters; the margin keeps crowds pressed against walls from overlapping.
+  OrcaParams orca{.radius_margin = 0.02};
   /// Each tick, every preferred velocity turns by a seeded random angle of at most this many
   /// radians: perfectly symmetric crowds (agents swapping on a circle) otherwise meet in a
   /// reciprocal deadlock that ORCA keeps forever. [rad, ≥ 0]
