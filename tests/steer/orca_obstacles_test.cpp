@@ -346,27 +346,31 @@ void expect_clean(const Simulation& sim, const char* scene) {
   EXPECT_EQ(s.arrived, sim.size()) << scene << " after " << s.ticks << " ticks";
   EXPECT_EQ(s.collisions, 0u) << scene;
   EXPECT_LE(s.wall_pushes, s.ticks * sim.size() / 100) << scene << ": the pushes are the last resort";
-  ::testing::Test::RecordProperty("ticks", std::to_string(s.ticks));
-  ::testing::Test::RecordProperty("wall_pushes", std::to_string(s.wall_pushes));
-  ::testing::Test::RecordProperty("min_clearance", std::to_string(s.min_clearance));
+  const std::string name(scene);
+  ::testing::Test::RecordProperty(name + " ticks", std::to_string(s.ticks));
+  ::testing::Test::RecordProperty(name + " wall_pushes", std::to_string(s.wall_pushes));
+  ::testing::Test::RecordProperty(name + " min_clearance", std::to_string(s.min_clearance));
 }
 
-TEST(OrcaWallsCrowd, TenAgentsSwapEndsOfATwoCellCorridor) {
-  // Two rooms of 7 × 7 cells joined by a corridor 2 cells wide and 16 long; five agents of
-  // radius 0.3 in each room go to the places of the five in the other.
-  const std::string wall(32, '@'), room = "@......." + std::string(16, '@') + ".......@",
-                    open = "@" + std::string(30, '.') + "@";
-  const grid::GridMap map = ascii_map({wall, room, room, open, open, room, room, room, wall});
-  Crowd c;
-  c.radius = 0.3;
-  for (const Vec2 left : {Vec2{2.5, 2.5}, Vec2{2.5, 4.5}, Vec2{2.5, 6.5}, Vec2{4.5, 3.5}, Vec2{4.5, 5.5}}) {
-    const Vec2 right{32 - left.x, left.y};
-    c.starts.push_back(left);
-    c.goals.push_back(right);
-    c.starts.push_back(right);
-    c.goals.push_back(left);
+TEST(OrcaWallsCrowd, TenAgentsSwapEndsOfACorridor) {
+  // Two rooms of 7 × 7 cells joined by a corridor 2 or 3 cells wide and 16 long; five agents
+  // of radius 0.3 in each room go to the places of the five in the other.
+  for (const int width : {2, 3}) {
+    const std::string wall(32, '@'), room = "@......." + std::string(16, '@') + ".......@",
+                      open = "@" + std::string(30, '.') + "@";
+    std::vector<std::string> rows = {wall, room, room, open, open, room, room, room, wall};
+    if (width == 3) rows[5] = open;
+    Crowd c;
+    c.radius = 0.3;
+    for (const Vec2 left : {Vec2{2.5, 2.5}, Vec2{2.5, 4.5}, Vec2{2.5, 6.5}, Vec2{4.5, 3.5}, Vec2{4.5, 5.5}}) {
+      const Vec2 right{32 - left.x, left.y};
+      c.starts.push_back(left);
+      c.goals.push_back(right);
+      c.starts.push_back(right);
+      c.goals.push_back(left);
+    }
+    expect_clean(*run_crowd(ascii_map(rows), {}, c, 3000), width == 2 ? "corridor 2" : "corridor 3");
   }
-  expect_clean(*run_crowd(map, {}, c, 3000), "corridor");
 }
 
 TEST(OrcaWallsCrowd, AgentsPassAOneCellDoorwayBothWays) {
@@ -391,14 +395,19 @@ TEST(OrcaWallsCrowd, AgentsPassAOneCellDoorwayBothWays) {
 
 TEST(OrcaWallsCrowd, TwoFlowsCrossBetweenColliders) {
   // Lanes y = 3.5, 5.5, …, 19.5 across the open map, alternately eastwards and westwards, two
-  // agents per lane; between the lanes (0.6 from a lane's centre line) a box, a circle, a
-  // triangle, an oriented box and a two-sided segment. The paths are straight along the lanes
-  // (the planner does not see colliders), so what keeps the agents off the colliders while
-  // they swerve round each other is ORCA.
+  // agents per lane; between the lanes, 0.45 from a lane's centre line (0.1 from an agent's
+  // rim), boxes, circles, a triangle, an oriented box and a two-sided segment. The paths are
+  // straight along the lanes (the planner does not see colliders), so what keeps the agents
+  // off the colliders while they swerve round each other is ORCA (without its walls: 75 wall
+  // pushes).
   const grid::GridMap map = io::load_movingai_map(WAYMARK_DATA_DIR "/../scenes/maps/open24.map");
-  const std::vector<Shape> colliders = {Box{{10, 4.1}, {12, 4.9}}, Circle{{12, 8.5}, 0.4}, Segment2{{11, 10.5}, {13, 10.5}},
-                                        Polygon{{{11, 12.1}, {13, 12.5}, {11, 12.9}}},
-                                        OrientedBox{{12, 16.5}, {1.2, 0.15}, 0.2}};
+  const std::vector<Shape> colliders = {Box{{10, 3.95}, {12, 5.05}},
+                                        Circle{{12, 8.5}, 0.55},
+                                        Segment2{{11, 10.5}, {13, 10.5}},
+                                        Polygon{{{11, 11.95}, {13, 12.5}, {11, 13.05}}},
+                                        OrientedBox{{12, 16.5}, {1.2, 0.35}, 0.2},
+                                        Circle{{6, 6.5}, 0.55},
+                                        Box{{16, 13.95}, {17, 15.05}}};
   Crowd c;
   for (int lane = 0; lane < 9; ++lane) {
     const double y = 3.5 + 2 * lane;
