@@ -379,7 +379,7 @@ TEST(OrcaWallsCrowd, CorridorVariantsWithThreeSeeds) {
   // 48 runs: corridors 2 or 3 cells wide and 8 or 16 long between rooms 6 wide and 4 or 6
   // tall; five agents of radius 0.3 a side, bunched at the corridor's mouth or spread over the
   // room; preferred-velocity jitter seeds 1–3. (Before the walls were in ORCA: 3 runs with
-  // collisions, 26,006 wall pushes; docs/steering.md.)
+  // collisions, 22,072 wall pushes; docs/steering.md.)
   std::uint64_t runs = 0, collisions = 0, pushes = 0, agent_ticks = 0;
   std::size_t agents = 0, arrived = 0;
   for (const int width : {2, 3}) {
