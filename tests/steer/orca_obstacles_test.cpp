@@ -8,11 +8,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "waymark/core/errors.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/steer/obstacle_lines.hpp"
 #include "waymark/steer/orca.hpp"
@@ -283,6 +285,21 @@ TEST(OrcaWalls, WallsAreKeptWhenTheAgentsLeaveNoRoom) {
   EXPECT_GE(orca.stats().infeasible, 1u);
   for (std::size_t i = 0; i < 2; ++i) {
     for (const ObstacleEdge& e : lines.edges()) EXPECT_TRUE(clears(agents[i].position, v[i], 0.4, 1.0, e)) << i;
+  }
+}
+
+TEST(OrcaWalls, RefusesWhatBreaksTheLimits) {
+  EXPECT_THROW(OrcaSolver({.time_horizon_obstacles = 0}), BuildError);
+  EXPECT_THROW(OrcaSolver({.radius_margin = -0.1}), BuildError);
+  EXPECT_THROW(ObstacleLines({.cell = 0}), BuildError);
+  EXPECT_THROW(ObstacleLines({.circle_sides = 2}), BuildError);
+  const ObstacleLines none;
+  OrcaSolver orca;
+  Vec2 v{7, 7};
+  for (const OrcaAgent& a : {OrcaAgent{.neighbour_distance = -1}, OrcaAgent{.neighbour_distance = std::numeric_limits<double>::infinity()},
+                            OrcaAgent{.wall_radius = std::numeric_limits<double>::quiet_NaN()}}) {
+    EXPECT_EQ(orca.solve(std::span<const OrcaAgent>(&a, 1), none, 0.05, std::span<Vec2>(&v, 1)), AvoidanceStatus::bad_agent);
+    EXPECT_EQ(v, (Vec2{7, 7}));
   }
 }
 

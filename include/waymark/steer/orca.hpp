@@ -8,7 +8,8 @@
 /// "Crowds: reciprocal avoidance"). Both look at the k nearest agents through a SpatialHash,
 /// are deterministic (same input, bit-identical output) and allocate nothing per tick once they
 /// have seen as many agents. OrcaSolver also keeps agents off static walls given as
-/// ObstacleLines (steer/obstacle_lines.hpp): their half-planes come first and are hard.
+/// ObstacleLines (steer/obstacle_lines.hpp): their half-planes come first and are hard, and a
+/// neighbour a wall keeps from taking its half of the avoidance is avoided fully.
 
 #include <cstddef>
 #include <cstdint>
@@ -150,7 +151,8 @@ class OrcaSolver {
 
   /// Writes each agent's new velocity (|v| <= max_speed) for a tick of `dt` seconds; dt only
   /// matters for agents that already overlap, which are pushed apart within one tick. Never
-  /// throws; allocates only when the agent count exceeds every earlier one.
+  /// throws; allocates only when the agent count (with walls: the edge count, or the wall
+  /// half-planes of all agents together) exceeds every earlier one.
   AvoidanceStatus solve(std::span<const OrcaAgent> agents, double dt, std::span<Vec2> new_velocities);
   /// As above, and no agent's new velocity reaches an edge of `walls` on its obstacle_mask
   /// within time_horizon_obstacles (it takes the whole avoidance). The walls' half-planes are
