@@ -34,17 +34,29 @@ CellRect bounding(CellRect a, CellRect b) {
 
 ClearanceMap::ClearanceMap(const GridMap& map, ClearanceParams params)
     : map_(&map),
-      max_clearance_(params.max_clearance),
+      max_clearance_(0),
       half_cell_(0.5 * map.cell_size()),
-      reach_(reach_for(map, params.max_clearance)),
+      reach_(0),
       synced_version_(map.version()),
-      f_(static_cast<std::size_t>(reach_) + 1, 0),
       row_(map.cell_count(), 0),
       squared_(map.cell_count(), 0),
       scratch_(static_cast<std::size_t>(map.width()), 0) {
+  rebuild(params.max_clearance);
+}
+
+void ClearanceMap::rebuild(double max_clearance) {
+  reach_ = reach_for(*map_, max_clearance);  // throws before anything changes
+  max_clearance_ = max_clearance;
+  f_.assign(static_cast<std::size_t>(reach_) + 1, 0);
   for (std::size_t k = 1; k < f_.size(); ++k) f_[k] = static_cast<std::uint32_t>((2 * k - 1) * (2 * k - 1));
   ClearanceSync ignored;
-  recompute(map.bounds(), ignored);
+  recompute(map_->bounds(), ignored);
+  synced_version_ = map_->version();
+}
+
+void ClearanceMap::raise_max_clearance(double max_clearance) {
+  if (max_clearance <= max_clearance_) return;  // NaN goes on, for reach_for to refuse
+  rebuild(max_clearance);
 }
 
 double ClearanceMap::clearance(CellId c) const {

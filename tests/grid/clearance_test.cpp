@@ -223,6 +223,27 @@ TEST(Clearance, RebuildsWhenTheLogNoLongerReachesBack) {
   expect_same(sized.map(), SizeClassMap(again, 1.0).map());
 }
 
+TEST(Clearance, RaisingTheCapKeepsSizeClassesValid) {
+  std::mt19937 rng(4);
+  GridMap map = random_map(35, 30, 0.06, {.cell_size = 0.5}, rng);
+  ClearanceMap clearance(map, {.max_clearance = 0.5});
+  SizeClassMap small(clearance, 0.4);
+  map.set_passable(CellRect{3, 3, 6, 4}, false);  // an edit not yet synced: the raise takes it in
+  EXPECT_THROW(clearance.raise_max_clearance(std::nan("")), BuildError);
+  EXPECT_EQ(clearance.max_clearance(), 0.5);
+  clearance.raise_max_clearance(0.3);  // not above the cap: nothing happens
+  EXPECT_EQ(clearance.max_clearance(), 0.5);
+  clearance.raise_max_clearance(1.6);
+  EXPECT_FALSE(clearance.stale());
+  EXPECT_EQ(clearance.reach(), 4);
+  expect_brute_force(map, clearance);
+  SizeClassMap large(clearance, 1.6);
+  small.sync();
+  ClearanceMap fresh(map, {.max_clearance = 1.6});
+  expect_same(small.map(), SizeClassMap(fresh, 0.4).map());
+  expect_same(large.map(), SizeClassMap(fresh, 1.6).map());
+}
+
 // ---- planning -----------------------------------------------------------------------------
 
 /// 31×21 cells, a wall down column 15 with a one-cell gap at row 5 and a three-cell gap at

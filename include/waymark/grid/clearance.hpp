@@ -81,6 +81,13 @@ class ClearanceMap {
   /// max_clearance (the cap hides whether it fits). [Limit: map().contains(c); unchecked]
   [[nodiscard]] bool fits(CellId c, double radius) const { return squared_[c.value] != 0 && clearance(c) >= radius; }
 
+  /// Raises the cap (for a size class larger than any so far): recomputes every cell from the
+  /// map as it is now, in O(cells × max_clearance / cell_size), allocating a little; the map is
+  /// then synced. Nothing happens when `max_clearance` is not above the cap. SizeClassMaps
+  /// on this clearance stay valid (their radius is still ≤ the cap). Not thread-safe, as
+  /// sync(). [Limit: as ClearanceParams::max_clearance; throws BuildError]
+  void raise_max_clearance(double max_clearance);
+
   /// Whether the map was edited since the last sync().
   [[nodiscard]] bool stale() const { return synced_version_ != map_->version(); }
   /// The map's version the clearances reflect.
@@ -97,6 +104,8 @@ class ClearanceMap {
   void compute_cells(CellRect area, ClearanceSync& out);
   /// Recomputes everything an edit of `area` can change.
   void recompute(CellRect area, ClearanceSync& out);
+  /// Sets the cap and the tables that follow from it, and recomputes every cell.
+  void rebuild(double max_clearance);
 
   const GridMap* map_;
   double max_clearance_;
