@@ -241,8 +241,10 @@ SizeClassSync SizeClassMap::sync() {
     out.fit_changes = refit(b.bounds());
     out.cost_changes = copy_costs(b.bounds());
   } else {
-    // A passability edit changes the clearance of the cells within reach − 1 of it.
-    const int reach = clearance_->reach() - 1;
+    // A passability edit changes the fit only of cells nearer than the radius to it: k cells
+    // away (Chebyshev) is at least (k − ½) cells away, so k < radius / cell + ½. One ring more
+    // against rounding; never more than the clearance's own reach.
+    const int reach = std::min(clearance_->reach() - 1, static_cast<int>(std::ceil(radius_ / b.cell_size() + 0.5)));
     for (const GridChange& c : *changes) {
       if (c.passability) {
         out.fit_changes += refit(c.area.grown(reach));

@@ -383,7 +383,9 @@ TEST(ClearanceAllocation, SyncAllocatesNothingAfterWarmUp) {
     return std::pair{test::allocation_count() - before, changed};
   };
   // Warm-up: until the size-class maps' change logs have grown to their full size.
-  while (std::min(small.map().version(), large.map().version()) < 3 * ChangeLog<GridChange>::capacity) toggle_and_sync();
+  const auto warm = [&] { return std::min(small.map().version(), large.map().version()) >= 3 * ChangeLog<GridChange>::capacity; };
+  for (int i = 0; i < 20000 && !warm(); ++i) toggle_and_sync();
+  ASSERT_TRUE(warm()) << "the doors did not change the size-class maps";
   std::size_t allocations = 0, changed = 0;
   for (int i = 0; i < 200; ++i) {
     const auto [a, c] = toggle_and_sync();

@@ -66,8 +66,8 @@ class ClearanceMap {
 
   [[nodiscard]] const GridMap& map() const { return *map_; }
   [[nodiscard]] double max_clearance() const { return max_clearance_; }
-  /// How many cells an edit's effect reaches (around the edited cells): the smallest k with
-  /// (k − ½)·cell_size ≥ max_clearance.
+  /// The smallest k with (k − ½)·cell_size ≥ max_clearance: an edit changes the clearance only
+  /// of cells fewer than k cells (in x and in y) from it.
   [[nodiscard]] int reach() const { return reach_; }
 
   /// The clearance of `c` as of the last sync, world units, in [0, max_clearance].
@@ -134,8 +134,8 @@ struct SizeClassSync {
 ///
 /// Several radii share one ClearanceMap (one SizeClassMap per size class). Kept current under
 /// edits of the base map: sync() syncs the clearance first (a no-op when another size class
-/// has), then replays the base's change log, testing only the cells within the clearance's reach
-/// of each passability edit and copying the multipliers of each cost edit, and edits map() only
+/// has), then replays the base's change log, testing only the cells nearer than the radius to each
+/// passability edit and copying the multipliers of each cost edit, and edits map() only
 /// where the fit or a multiplier changed: one logged edit per run of cells in a row. So map()'s
 /// own change log stays small, and planners on it re-sync incrementally (call their sync()
 /// after this one). After warm-up (once map()'s change log has grown to its full size, 2 ×
@@ -145,6 +145,7 @@ struct SizeClassSync {
 /// Holds a reference to the ClearanceMap (and through it the base map): both must outlive it.
 class SizeClassMap {
  public:
+  /// Syncs `clearance` first. O(cells).
   /// [Limit: radius finite, 0 ≤ radius ≤ clearance.max_clearance(); throws BuildError otherwise]
   SizeClassMap(ClearanceMap& clearance, double radius);
   SizeClassMap(ClearanceMap&&, double) = delete;  // would dangle
