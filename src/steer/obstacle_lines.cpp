@@ -37,6 +37,7 @@ ObstacleLines::ObstacleLines(const ObstacleWorld& world, ObstacleLinesParams par
 void ObstacleLines::rebuild(const ObstacleWorld& world) {
   edges_.clear();
   for (std::uint32_t id = 0; id < world.size(); ++id) {
+    if (!world.contains(ColliderId{id})) continue;  // removed
     const int layer = world.layer(ColliderId{id});
     if (params_.mask & layer_bit(layer)) add_shape(world.shape(ColliderId{id}), layer);
   }

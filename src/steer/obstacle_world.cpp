@@ -97,6 +97,7 @@ ColliderId ObstacleWorld::add(Shape shape, int layer) {
     }
   }
 
+  ++version_;
   const auto id = static_cast<std::uint32_t>(shapes_.size());
   shapes_.push_back(std::move(shape));
   layers_.push_back(static_cast<std::uint8_t>(layer));
@@ -133,6 +134,36 @@ void ObstacleWorld::set_grid(const grid::GridMap* map, int layer) {
   check_layer(layer);
   grid_ = map;
   grid_layer_ = layer;
+  ++version_;
+}
+
+bool ObstacleWorld::remove(ColliderId id) {
+  if (!contains(id)) return false;
+  const std::uint32_t i = id.value;
+  Prepared& prep = prepared_[i];
+  prep.removed = true;
+  ++version_;
+  if (prep.large) {
+    large_.erase(std::find(large_.begin(), large_.end(), i));
+    return true;
+  }
+  // Unlink it from every cell it was listed in (its entries stay unused in entries_ until the
+  // next rebuild, which lists only the colliders left).
+  const CellRange r = ranges_[i];
+  for (int y = r.y0; y <= r.y1; ++y) {
+    for (int x = r.x0; x <= r.x1; ++x) {
+      std::uint32_t* link = &heads_[cells_.index(x, y)];
+      while (*link != no_entry) {
+        Entry& e = entries_[*link];
+        if (e.shape == i) {
+          *link = e.next;
+        } else {
+          link = &e.next;
+        }
+      }
+    }
+  }
+  return true;
 }
 
 void ObstacleWorld::insert(std::uint32_t id) {
@@ -152,7 +183,7 @@ void ObstacleWorld::rebuild() {
   constexpr double huge = std::numeric_limits<double>::infinity();
   Bounds tight{{huge, huge}, {-huge, -huge}};
   for (std::size_t i = 0; i < shapes_.size(); ++i) {
-    if (prepared_[i].large) continue;
+    if (prepared_[i].large || prepared_[i].removed) continue;
     const Bounds& b = bounds_[i];
     tight = {{std::min(tight.min.x, b.min.x), std::min(tight.min.y, b.min.y)},
              {std::max(tight.max.x, b.max.x), std::max(tight.max.y, b.max.y)}};
@@ -173,7 +204,7 @@ void ObstacleWorld::rebuild() {
   heads_.assign(cells_.cell_count(), no_entry);
   entries_.clear();
   for (std::uint32_t i = 0; i < shapes_.size(); ++i) {
-    if (!prepared_[i].large) insert(i);
+    if (!prepared_[i].large && !prepared_[i].removed) insert(i);
   }
 }
 

@@ -181,6 +181,11 @@ TEST(ObstacleLines, TheMaskAndRebuildFollowTheWorld) {
   lines.rebuild(world);
   EXPECT_NE(lines.size(), before);
   EXPECT_EQ(lines.size(), ObstacleLines(world).size());
+  // A removed collider leaves no edges.
+  const std::size_t with_segment = lines.size();
+  ASSERT_TRUE(world.remove(ColliderId{static_cast<std::uint32_t>(world.size() - 1)}));
+  lines.rebuild(world);
+  EXPECT_EQ(lines.size(), with_segment - 2);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -492,6 +497,30 @@ TEST(OrcaWallsCrowd, TwoFlowsCrossBetweenColliders) {
     }
   }
   expect_clean(*run_crowd(map, colliders, c, 3000), "colliders");
+}
+
+TEST(OrcaWallsCrowd, CollidersAndMapEditsAtRunTimeBecomeWalls) {
+  // Two flows in a room 8 high; while they walk, a pillar appears in the middle and two blocks
+  // of cells close on the map: ORCA must see them at once (the pushes would meet them first).
+  grid::GridMap room(30, 10);
+  Simulation sim(room);
+  for (int k = 0; k < 6; ++k) {
+    const double y = 1.5 + 1.4 * k;
+    sim.add_agent({}, {1.5 + k % 2, y}, {28.5, y});
+    sim.add_agent({}, {28.5 - k % 2, y}, {1.5, y});
+  }
+  while (sim.plan_pending() > 0) continue;
+  while (!sim.all_arrived() && sim.stats().ticks < 2000) {
+    if (sim.stats().ticks == 10) sim.add_obstacle(Circle{{15, 5}, 1.2});
+    if (sim.stats().ticks == 20) {
+      sim.edit_map()->set_passable(grid::CellRect{10, 0, 11, 3}, false);
+      sim.edit_map()->set_passable(grid::CellRect{20, 7, 21, 10}, false);
+    }
+    sim.step(0.05);
+  }
+  EXPECT_TRUE(sim.all_arrived());
+  EXPECT_EQ(sim.stats().collisions, 0u);
+  EXPECT_EQ(sim.stats().wall_pushes, 0u);
 }
 
 TEST(OrcaWallsCrowd, TwoRunsAreBitIdentical) {

@@ -49,8 +49,9 @@ class ObstacleLines {
   /// Made from `world` at once.
   explicit ObstacleLines(const ObstacleWorld& world, ObstacleLinesParams params = {});
 
-  /// The edges of `world`'s colliders and map, as they are now (edits after this call are
-  /// not seen until the next). Never throws; allocates only when the world needs more edges,
+  /// The edges of `world`'s colliders (removed ones left out) and map, as they are now
+  /// (edits after this call are not seen until the next: compare ObstacleWorld::version() and
+  /// the map's version() to know when to call it again). Never throws; allocates only when the world needs more edges,
   /// cells or map corners than any earlier rebuild. O(colliders' corners + map cells + cells).
   void rebuild(const ObstacleWorld& world);
 

@@ -97,6 +97,12 @@ class ObstacleWorld {
   /// non-finite coordinates, a negative radius or extent, or a polygon of fewer than 3 corners
   /// (and for values beyond max_coordinate). Amortised O(cells the collider covers).
   ColliderId add(Shape shape, int layer = 0);
+  /// Takes a collider out: no query sees it again. Its id is not reused (shape(id) keeps the
+  /// shape). False, changing nothing, when `id` is not a collider of this world or was removed
+  /// already. O(broad-phase cells it covered + their lists); allocates nothing.
+  bool remove(ColliderId id);
+  /// Whether `id` is a collider of this world that was not removed.
+  [[nodiscard]] bool contains(ColliderId id) const { return id.value < shapes_.size() && !prepared_[id.value].removed; }
   /// Blocked cells of `map` (and everything outside it) become solid on `layer`. The map is
   /// read live, so its edits are seen; it must outlive the world. nullptr detaches it.
   /// Throws BuildError for a layer out of range.
@@ -119,9 +125,19 @@ class ObstacleWorld {
   /// 0 inside a solid (or for a non-finite `p`). Visits the cells within the answer's reach.
   [[nodiscard]] double clearance(Vec2 p, double max_distance, LayerMask mask = all_layers) const;
 
+  /// Incremented by every add(), remove() and set_grid(): derived data (obstacle lines,
+  /// planning layers) compares it with the version it was built from. The attached grid map has
+  /// its own version.
+  [[nodiscard]] std::uint64_t version() const { return version_; }
+  /// Colliders ever added (removed ones included: ids run from 0 to size() - 1).
   [[nodiscard]] std::size_t size() const { return shapes_.size(); }
   [[nodiscard]] const Shape& shape(ColliderId id) const { return shapes_[id.value]; }
   [[nodiscard]] int layer(ColliderId id) const { return layers_[id.value]; }
+  /// The axis-aligned bounds of collider `id`. [Limit: id < size(); unchecked]
+  [[nodiscard]] Box bounds(ColliderId id) const { return {bounds_[id.value].min, bounds_[id.value].max}; }
+  /// The distance from `p` to collider `id` (0 inside), whether or not it was removed.
+  /// [Limit: id < size(); unchecked]
+  [[nodiscard]] double distance(ColliderId id, Vec2 p) const;
   [[nodiscard]] const grid::GridMap* grid() const { return grid_; }
   [[nodiscard]] int grid_layer() const { return grid_layer_; }
 
@@ -146,6 +162,7 @@ class ObstacleWorld {
     Vec2 axis{1, 0};
     double orientation = 0;
     bool large = false;
+    bool removed = false;
   };
   struct Best;
 
@@ -174,6 +191,7 @@ class ObstacleWorld {
   std::vector<std::uint32_t> large_;  ///< shapes kept off the grid
   Bounds occupied_{{1, 1}, {0, 0}};   ///< union of the gridded shapes' bounds (empty: min > max)
   std::size_t built_for_ = 0;         ///< shapes at the last rebuild
+  std::uint64_t version_ = 0;
 };
 
 }  // namespace waymark::steer

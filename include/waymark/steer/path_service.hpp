@@ -6,13 +6,15 @@
 /// gives an ObstacleWorld the mesh's outline, so agents stay on the mesh.
 
 #include <cstdint>
+#include <optional>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "waymark/core/geometry.hpp"
 #include "waymark/core/status.hpp"
+#include "waymark/grid/clearance.hpp"
 #include "waymark/grid/grid_map.hpp"
-#include "waymark/grid/grid_planner.hpp"
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/nav_planner.hpp"
@@ -26,9 +28,16 @@ class PathService {
   enum class Answer : std::uint8_t { pending, found, failed };
 
   virtual ~PathService() = default;
-  /// Asks for a path from `from` to `to`; an invalid id when refused (the queue is full, or
-  /// a point is off the world).
-  virtual search::RequestId submit(Vec2 from, Vec2 to) = 0;
+  /// The size class that plans for agents of `radius` (world units): its paths keep to where
+  /// such a disc fits. nullopt when no class of the world fits the radius. Called when an
+  /// agent is added; may allocate (a new class).
+  [[nodiscard]] virtual std::optional<std::size_t> size_class(double radius) = 0;
+  /// Asks for a path from `from` to `to` in `size_class`; an invalid id when refused (the
+  /// queue is full, or a point is off the world or not in a place of that class).
+  virtual search::RequestId submit(Vec2 from, Vec2 to, std::size_t size_class) = 0;
+  /// Brings every planner up to date after the world it plans on was edited (requests on a
+  /// stale world wait for this). Nothing to do for worlds that do not change.
+  virtual void sync() {}
   /// Spends one tick's budget on the searches in flight.
   virtual void update(const search::Budget& budget) = 0;
   [[nodiscard]] virtual std::size_t in_flight() const = 0;
@@ -85,37 +94,91 @@ class QueuedPathService : public PathService {
   search::SearchResult<Node> result_;
 };
 
+/// Paths on a grid map, for agents of several sizes (docs/clearance.md): class 0 plans on the
+/// map itself, for every radius up to half a cell (any passable cell fits such a disc); a
+/// larger radius gets a class of its own, a grid::SizeClassMap of the cells where its disc fits
+/// on the cell's centre, all sharing one grid::ClearanceMap. Radii that fit the same cells share
+/// a class: a cell centre's clearance takes only the values cell_size·√(a² + b²) with a and b
+/// in {0, ½, 1½, 2½, …}, so a radius stands for the smallest of those at least it.
 class GridPathService final : public QueuedPathService<CellId> {
  public:
-  /// Refers to `map`, which must outlive the service.
+  /// Size classes one service keeps; size_class() refuses more.
+  static constexpr std::size_t max_size_classes = 16;
+  /// The largest radius a class may have, in cells (the clearance map's cap).
+  static constexpr double max_class_radius_cells = 64;
+
+  /// Refers to `map`, which must outlive the service; edit it only between updates, then
+  /// sync().
   GridPathService(const grid::GridMap& map, const grid::GridPlannerOptions& planner,
                   const search::RequestQueueOptions& queue);
   GridPathService(const grid::GridMap&&, const grid::GridPlannerOptions&, const search::RequestQueueOptions&) = delete;
+  ~GridPathService() override;
 
-  search::RequestId submit(Vec2 from, Vec2 to) override;
+  /// The class of agents of `radius`, made on first use (building its map allocates and costs
+  /// a pass over the map). nullopt for a radius that is negative, not finite, or above
+  /// max_class_radius_cells, or when max_size_classes are in use.
+  [[nodiscard]] std::optional<std::size_t> size_class(double radius) override;
+  /// Plans from `from` to `to` on the class's map. A start or goal whose cell the class's disc
+  /// does not fit is moved to the nearest cell it fits within (radius / cell_size + 1) cells
+  /// (the path then ends at that cell's centre); refused (invalid id) when there is none.
+  search::RequestId submit(Vec2 from, Vec2 to, std::size_t size_class) override;
+  /// Syncs every class's clearance and map with the map's edits, then its planner.
+  void sync() override;
+
+  [[nodiscard]] std::size_t size_classes() const { return classes_.size(); }
+  /// The map class `k` plans on (the service's map for class 0).
+  [[nodiscard]] const grid::GridMap& class_map(std::size_t k) const;
+  /// The largest radius class `k` plans for, world units.
+  [[nodiscard]] double class_radius(std::size_t k) const { return classes_[k].radius; }
 
  private:
+  struct SizeClass {
+    double radius;                               ///< the largest radius of the class
+    std::unique_ptr<grid::SizeClassMap> sized;   ///< null for class 0 (the map itself)
+    std::unique_ptr<grid::GridPlanner> planner;  ///< the queue's search source for the class
+  };
   [[nodiscard]] Vec2 point(const CellId& cell) const override { return map_->cell_center(cell); }
   const grid::GridMap* map_;
-  grid::GridPlanner planner_;  ///< the queue's search source
+  grid::GridPlannerOptions options_;
+  std::unique_ptr<grid::ClearanceMap> clearance_;
+  std::vector<SizeClass> classes_;
+};
+
+/// One navmesh of a NavMeshPathService: Recast's mesh eroded by `radius`, for agents of
+/// radius up to it.
+struct SizedNavMesh {
+  const navmesh::NavMesh* mesh = nullptr;
+  double radius = 0;  ///< world units [>= 0]
 };
 
 class NavMeshPathService final : public QueuedPathService<Vec3> {
  public:
-  /// Refers to `mesh`, which must outlive the service. Plane points are lifted to the mesh's
-  /// middle height and found with a box tall enough for the whole mesh, so the simulation is
-  /// planar: on a mesh with floors above each other, a point takes the nearest floor.
+  /// One mesh for every agent: refers to `mesh`, which must outlive the service; agents of any
+  /// radius plan on it. Plane points are lifted to the mesh's middle height and found with a
+  /// box tall enough for the whole mesh, so the simulation is planar: on a mesh with floors
+  /// above each other, a point takes the nearest floor.
   NavMeshPathService(const navmesh::NavMesh& mesh, const navmesh::NavQueryOptions& query,
                      const search::RequestQueueOptions& queue);
   NavMeshPathService(const navmesh::NavMesh&&, const navmesh::NavQueryOptions&, const search::RequestQueueOptions&) = delete;
+  /// One mesh per radius class (Recast's walkableRadius, one build each): an agent plans on
+  /// the mesh of the smallest radius at least its own, so it keeps to passages its disc fits.
+  /// Throws BuildError for an empty list, a null mesh or a negative radius.
+  NavMeshPathService(std::span<const SizedNavMesh> meshes, const navmesh::NavQueryOptions& query,
+                     const search::RequestQueueOptions& queue);
 
-  search::RequestId submit(Vec2 from, Vec2 to) override;
+  /// The class of the smallest mesh radius >= `radius` (the one-mesh form: always 0).
+  [[nodiscard]] std::optional<std::size_t> size_class(double radius) override;
+  search::RequestId submit(Vec2 from, Vec2 to, std::size_t size_class) override;
 
  private:
   [[nodiscard]] Vec2 point(const Vec3& corner) const override { return navmesh::plan(corner); }
   [[nodiscard]] static navmesh::NavQueryOptions tall(const navmesh::NavMesh& mesh, navmesh::NavQueryOptions query);
-  double height_;
-  navmesh::NavPlanner source_;
+  struct Class {
+    double radius;  ///< infinity for the one-mesh form
+    double height;
+    std::unique_ptr<navmesh::NavPlanner> source;
+  };
+  std::vector<Class> classes_;  ///< by increasing radius
 };
 
 /// Adds every boundary edge of `mesh` (an edge with no polygon beyond it) to `world` as a
