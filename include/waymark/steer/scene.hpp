@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "waymark/core/geometry.hpp"
@@ -29,6 +30,10 @@ struct SceneLimits {
   /// Every position, extent and obstacle radius lies within ±this, world units (squares and
   /// sums of such values stay far from overflow).
   static constexpr double max_abs_coordinate = 1e6;
+  static constexpr std::size_t max_events = 100'000;
+  /// The largest cell index an event's rectangle may name: the last one a GridMap can have
+  /// (its width and height are ints), so that one past it still fits an int.
+  static constexpr int max_cell_index = std::numeric_limits<int>::max() - 1;
 };
 
 /// One agent of a scene. Every field but start and goal has a default (docs/steering.md).
@@ -59,6 +64,48 @@ struct ObstacleSpec {
   int layer = 0;
 };
 
+/// One event of a scene: a change to the world or an order to an agent, applied at its tick
+/// (steer::SceneEvents, scene_events.hpp: just before the simulation's (tick + 1)-th step, when
+/// stats().ticks == tick). The file's key names each kind (to_string).
+struct SceneEvent {
+  enum class Kind : std::uint8_t {
+    block,            ///< cells x0..x1 × y0..y1 (inclusive) become blocked
+    open,             ///< ... become passable
+    goal,             ///< agent: a new goal (`point`), re-planned
+    warp,             ///< agent: moved to `point` at once (the game moved the unit)
+    stop,             ///< agent: stands still, keeping its goal
+    resume,           ///< agent: goes on after a stop
+    remove,           ///< agent: taken out of the simulation
+    add_obstacle,     ///< `obstacle` added as a collider
+    remove_obstacle,  ///< collider `index` taken out (the scene's obstacles, then the added ones)
+  };
+  std::uint64_t tick = 0;
+  Kind kind = Kind::block;
+  std::size_t index = 0;  ///< goal … remove: the agent (its place in "agents"); remove_obstacle: the obstacle
+  int x0 = 0, y0 = 0, x1 = 0, y1 = 0;  ///< block, open: cells, inclusive, x0 ≤ x1, y0 ≤ y1
+  Vec2 point;                          ///< goal, warp: world units
+  ObstacleSpec obstacle;               ///< add_obstacle
+  /// Whether the event is an order to an agent (goal, warp, stop, resume, remove).
+  [[nodiscard]] bool orders_agent() const { return kind >= Kind::goal && kind <= Kind::remove; }
+};
+
+/// The key a scene file writes the kind as ("block", "add_obstacle", ...).
+[[nodiscard]] constexpr std::string_view to_string(SceneEvent::Kind kind) {
+  using Kind = SceneEvent::Kind;
+  switch (kind) {
+    case Kind::block: return "block";
+    case Kind::open: return "open";
+    case Kind::goal: return "goal";
+    case Kind::warp: return "warp";
+    case Kind::stop: return "stop";
+    case Kind::resume: return "resume";
+    case Kind::remove: return "remove";
+    case Kind::add_obstacle: return "add_obstacle";
+    case Kind::remove_obstacle: return "remove_obstacle";
+  }
+  return "?";
+}
+
 struct SceneSpec {
   std::string map;           ///< Moving AI map file, resolved against the scene file's folder
   double dt = 0.05;          ///< seconds per tick
@@ -66,6 +113,9 @@ struct SceneSpec {
   std::uint64_t seed = 1;
   std::vector<AgentSpec> agents;
   std::vector<ObstacleSpec> obstacles;
+  /// In non-decreasing tick order (the reader refuses any other); those of one tick apply in
+  /// the order listed.
+  std::vector<SceneEvent> events;
 };
 
 }  // namespace waymark::steer
