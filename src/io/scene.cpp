@@ -154,18 +154,16 @@ class SceneReader {
     using Kind = SceneEvent::Kind;
     const Value o = object(j, at, "an event object");
     allow(o, at, {"tick", "agent", "block", "open", "goal", "warp", "stop", "resume", "remove", "add_obstacle", "remove_obstacle"});
-    static constexpr std::array<Kind, 9> kinds{Kind::block,  Kind::open,   Kind::goal,         Kind::warp,           Kind::stop,
-                                               Kind::resume, Kind::remove, Kind::add_obstacle, Kind::remove_obstacle};
     SceneEvent e;
     const Path tick = at / "tick";
     e.tick = integer(required(o, "tick", at), tick, 0, SceneLimits::max_steps);
     std::optional<Value> action;
-    for (const Kind kind : kinds) {
-      const std::optional<Value> a = optional(o, steer::to_string(kind));
+    for (const auto& [kind, key] : steer::scene_event_kinds) {
+      const std::optional<Value> a = optional(o, key);
       if (!a) continue;
       if (action)
-        fail(at, "holds two actions, " + std::string(steer::to_string(e.kind)) + " and " +
-                     std::string(steer::to_string(kind)) + " (one action per event)");
+        fail(at, "holds two actions, " + std::string(steer::to_string(e.kind)) + " and " + std::string(key) +
+                     " (one action per event)");
       action = a;
       e.kind = kind;
     }

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "waymark/core/enum_names.hpp"
 #include "waymark/core/geometry.hpp"
 
 namespace waymark::steer {
@@ -89,22 +90,19 @@ struct SceneEvent {
   [[nodiscard]] bool orders_agent() const { return kind >= Kind::goal && kind <= Kind::remove; }
 };
 
+/// Every kind with the key a scene file writes it as, in the order above.
+inline constexpr EnumNames<SceneEvent::Kind, 9> scene_event_kinds{{{SceneEvent::Kind::block, "block"},
+                                                                   {SceneEvent::Kind::open, "open"},
+                                                                   {SceneEvent::Kind::goal, "goal"},
+                                                                   {SceneEvent::Kind::warp, "warp"},
+                                                                   {SceneEvent::Kind::stop, "stop"},
+                                                                   {SceneEvent::Kind::resume, "resume"},
+                                                                   {SceneEvent::Kind::remove, "remove"},
+                                                                   {SceneEvent::Kind::add_obstacle, "add_obstacle"},
+                                                                   {SceneEvent::Kind::remove_obstacle, "remove_obstacle"}}};
+
 /// The key a scene file writes the kind as ("block", "add_obstacle", ...).
-[[nodiscard]] constexpr std::string_view to_string(SceneEvent::Kind kind) {
-  using Kind = SceneEvent::Kind;
-  switch (kind) {
-    case Kind::block: return "block";
-    case Kind::open: return "open";
-    case Kind::goal: return "goal";
-    case Kind::warp: return "warp";
-    case Kind::stop: return "stop";
-    case Kind::resume: return "resume";
-    case Kind::remove: return "remove";
-    case Kind::add_obstacle: return "add_obstacle";
-    case Kind::remove_obstacle: return "remove_obstacle";
-  }
-  return "?";
-}
+[[nodiscard]] constexpr std::string_view to_string(SceneEvent::Kind kind) { return name_of(scene_event_kinds, kind); }
 
 struct SceneSpec {
   std::string map;           ///< Moving AI map file, resolved against the scene file's folder
