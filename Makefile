@@ -58,7 +58,8 @@ release:
 asan:
 	@bash scripts/setup.sh test
 	$(TIMED) "asan: configure" env CC=clang CXX=clang++ $(CONFIGURE) $(ASAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWAYMARK_WERROR=ON \
-	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DWAYMARK_SANITIZE=ON -DWAYMARK_BUILD_BENCH=OFF
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DWAYMARK_SANITIZE=ON -DWAYMARK_BUILD_BENCH=OFF \
+	  -DWAYMARK_REFERENCE_CLI=$(CURDIR)/$(WAYMARK)
 	$(TIMED) "asan: build" cmake --build $(ASAN_DIR) -j $(JOBS)
 
 # ThreadSanitizer build of the library and the concurrency tests only (threads sharing

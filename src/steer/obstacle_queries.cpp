@@ -194,6 +194,10 @@ std::size_t ObstacleWorld::disc_contacts(Vec2 c, double radius, LayerMask mask, 
   return out.size();
 }
 
+double ObstacleWorld::distance(ColliderId id, Vec2 p) const {
+  return detail::shape_distance(shapes_[id.value], prepared_[id.value].axis, p);
+}
+
 double ObstacleWorld::clearance(Vec2 p, double max_distance, LayerMask mask) const {
   if (!(max_distance > 0) || !std::isfinite(p.x) || !std::isfinite(p.y)) return 0;
   double best = max_distance;

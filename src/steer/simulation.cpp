@@ -18,7 +18,20 @@ bool SimulationParams::valid() const {
          at_least(a.whisker_share, 0) && a.whisker_share <= 1 && at_least(a.strength, 0) &&
          at_least(preferred_jitter, 0) && preferred_jitter <= std::numbers::pi && smoothing_window >= 1 &&
          at_least(stuck_time, 0) && stuck_time > 0 && at_least(stuck_distance, 0) && separation_passes >= 0 &&
-         at_least(collision_tolerance, 0) && at_least(clearance_cap, 0) && clearance_cap > 0;
+         at_least(collision_tolerance, 0) && at_least(clearance_cap, 0) && clearance_cap > 0 && stuck_replans >= 1;
+}
+
+std::string_view to_string(AgentStatus status) {
+  switch (status) {
+    case AgentStatus::planning: return "planning";
+    case AgentStatus::moving: return "moving";
+    case AgentStatus::arrived: return "arrived";
+    case AgentStatus::unreachable: return "unreachable";
+    case AgentStatus::stuck: return "stuck";
+    case AgentStatus::stopped: return "stopped";
+    case AgentStatus::removed: return "removed";
+  }
+  return "unknown";
 }
 
 namespace {
@@ -36,9 +49,12 @@ const SimulationParams& checked(const SimulationParams& params) {
 
 Simulation::Simulation(grid::GridMap map, SimulationParams params)
     : map_(std::make_unique<grid::GridMap>(std::move(map))),
+      plan_map_(std::make_unique<grid::GridMap>(*map_)),
       params_(checked(params)),
-      paths_(std::make_unique<GridPathService>(*map_, params_.planner, params_.queue)),
-      orca_(params_.orca) {
+      paths_(std::make_unique<GridPathService>(*plan_map_, params_.planner, params_.queue)),
+      orca_(params_.orca),
+      map_seen_(map_->version()),
+      cover_(map_->cell_count(), 0) {
   obstacles_.set_grid(map_.get(), 0);
 }
 
@@ -47,12 +63,20 @@ Simulation::Simulation(std::unique_ptr<PathService> paths, ObstacleWorld obstacl
   if (!paths_) throw BuildError("Simulation: a path service is required");
 }
 
+Simulation::~Simulation() = default;
+
 AgentId Simulation::add_agent(const AgentParams& params, Vec2 start, Vec2 goal) {
   if (!params.valid()) throw BuildError("agent parameters out of range");
   if (!within_world(start) || !within_world(goal)) {
     throw BuildError("an agent's start and goal must be finite and within +-" + std::to_string(max_coordinate));
   }
+  const std::optional<std::size_t> size_class = paths_->size_class(params.radius);
+  if (!size_class) {
+    throw BuildError("no size class of the world fits an agent of radius " + std::to_string(params.radius) +
+                     " (give the path service a mesh of that radius or more)");
+  }
   Agent a;
+  a.size_class = *size_class;
   a.params = params;
   a.state.position = start;
   a.goal = goal;
@@ -78,12 +102,113 @@ AgentId Simulation::add_follower(const AgentParams& params, Vec2 start, std::spa
 void Simulation::submit_plan(Agent& a) {
   if (a.request.valid()) paths_->release(a.request);
   // Refused (a full queue, or an end off the world): the agent asks again next tick.
-  a.request = paths_->submit(a.state.position, a.goal);
+  a.request = paths_->submit(a.state.position, a.goal, a.size_class);
+}
+
+void Simulation::replan(Agent& a) {
+  if (a.request.valid()) paths_->release(a.request);
+  a.request = {};
+  a.follower.clear();
+  a.unreachable = false;
+  a.stuck = false;
+  a.fruitless_replans = 0;
+  a.anchor = a.state.position;
+  a.still_for = 0;
+}
+
+void Simulation::set_arrived(Agent& a, bool arrived) {
+  if (a.arrived == arrived) return;
+  a.arrived = arrived;
+  if (arrived) {
+    ++stats_.arrived;
+  } else {
+    --stats_.arrived;
+  }
+}
+
+Simulation::Agent* Simulation::live(AgentId id) {
+  if (id.value >= agents_.size() || agents_[id.value].removed) return nullptr;
+  return &agents_[id.value];
+}
+
+AgentStatus Simulation::status(AgentId id) const {
+  const Agent& a = agents_[id.value];
+  if (a.removed) return AgentStatus::removed;
+  if (a.stopped) return AgentStatus::stopped;
+  if (a.arrived) return AgentStatus::arrived;
+  if (a.unreachable) return AgentStatus::unreachable;
+  if (a.plans && (a.request.valid() || a.follower.empty())) return AgentStatus::planning;
+  if (a.stuck) return AgentStatus::stuck;
+  return AgentStatus::moving;
+}
+
+std::optional<Vec2> Simulation::corner(AgentId id) const {
+  const PathFollower& f = agents_[id.value].follower;
+  if (f.empty()) return std::nullopt;
+  return f.waypoints()[f.current()];
+}
+
+std::span<const Vec2> Simulation::remaining_path(AgentId id) const {
+  const PathFollower& f = agents_[id.value].follower;
+  return f.empty() ? std::span<const Vec2>{} : f.waypoints().subspan(f.current());
+}
+
+bool Simulation::set_goal(AgentId id, Vec2 goal) {
+  Agent* a = live(id);
+  if (a == nullptr || !within_world(goal)) return false;
+  a->goal = goal;
+  a->plans = true;
+  a->stopped = false;
+  set_arrived(*a, false);
+  replan(*a);
+  return true;
+}
+
+bool Simulation::stop(AgentId id) {
+  Agent* a = live(id);
+  if (a == nullptr) return false;
+  a->stopped = true;
+  return true;
+}
+
+bool Simulation::resume(AgentId id) {
+  Agent* a = live(id);
+  if (a == nullptr || !a->stopped) return false;
+  a->stopped = false;
+  a->anchor = a->state.position;
+  a->still_for = 0;
+  return true;
+}
+
+bool Simulation::remove_agent(AgentId id) {
+  Agent* a = live(id);
+  if (a == nullptr) return false;
+  if (a->request.valid()) paths_->release(a->request);
+  a->request = {};
+  set_arrived(*a, false);
+  a->removed = true;
+  a->state.velocity = {};
+  ++stats_.removed;
+  return true;
+}
+
+bool Simulation::warp(AgentId id, Vec2 position) {
+  Agent* a = live(id);
+  if (a == nullptr || !within_world(position)) return false;
+  a->state.position = position;
+  a->state.velocity = {};
+  if (a->plans) {
+    set_arrived(*a, false);
+    replan(*a);
+  }
+  a->anchor = position;
+  a->still_for = 0;
+  return true;
 }
 
 void Simulation::collect_plans() {
   for (Agent& a : agents_) {
-    if (!a.plans) continue;
+    if (!a.plans || a.removed) continue;
     if (!a.request.valid()) {
       if (a.follower.empty() && !a.arrived && !a.unreachable) submit_plan(a);
       continue;
@@ -93,6 +218,8 @@ void Simulation::collect_plans() {
     a.request = {};
     ++stats_.plans;
     a.unreachable = answer == PathService::Answer::failed;
+    a.anchor = a.state.position;
+    a.still_for = 0;
     if (a.unreachable) {
       ++stats_.failed_plans;
       continue;
@@ -108,22 +235,23 @@ bool Simulation::step(double dt) {
   if (!(dt > 0) || !std::isfinite(dt)) return false;  // a query: refused, never thrown
   const auto started = std::chrono::steady_clock::now();
   tick_dt_ = dt;
+  absorb_edits();
   collect_plans();
   if (paths_->in_flight() > 0) paths_->update(params_.planning_budget);
   collect_plans();
 
-  // Preferred velocities from the blended behaviours.
-  const std::size_t n = agents_.size();
-  orca_agents_.resize(n);
-  velocities_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
+  // Preferred velocities from the blended behaviours, for the agents not removed.
+  orca_agents_.clear();
+  orca_index_.clear();
+  for (std::size_t i = 0; i < agents_.size(); ++i) {
     Agent& a = agents_[i];
+    if (a.removed) continue;
     AgentParams p = a.params;
     p.response_time = std::max(p.response_time, dt);  // a faster response would overshoot in one step
     AgentParams wall_p = p;  // walls already eroded: they keep the centre off, not the rim
     wall_p.radius = wall_radius(a);
-    // Without a path yet (or at all) it stands still.
-    const Vec2 follow = a.follower.empty() ? steer_toward(p, a.state, {}) : a.follower.force(p, a.state, dt);
+    // Without a path yet (or at all), or stopped, it brakes to a stand.
+    const Vec2 follow = a.follower.empty() || a.stopped ? steer_toward(p, a.state, {}) : a.follower.force(p, a.state, dt);
     const WeightedForce forces[] = {{follow, params_.path_weight},
                                     {avoid_obstacles(wall_p, a.state, obstacles_, params_.avoidance), params_.avoidance_weight}};
     Vec2 preferred = integrate_velocity(p, a.state.velocity, blend(forces, p.max_force), dt);
@@ -132,41 +260,49 @@ bool Simulation::step(double dt) {
       const double c = std::cos(turn), sn = std::sin(turn);
       preferred = {preferred.x * c - preferred.y * sn, preferred.y * c + preferred.x * sn};
     }
-    orca_agents_[i] = OrcaAgent{.position = a.state.position,
-                                .velocity = a.state.velocity,
-                                .preferred_velocity = preferred,
-                                .radius = p.radius,
-                                .max_speed = p.max_speed};
-    velocities_[i] = preferred;
+    orca_agents_.push_back(OrcaAgent{.position = a.state.position,
+                                     .velocity = a.state.velocity,
+                                     .preferred_velocity = preferred,
+                                     .radius = p.radius,
+                                     .max_speed = p.max_speed});
+    orca_index_.push_back(static_cast<std::uint32_t>(i));
   }
+  const std::size_t n = orca_agents_.size();
+  velocities_.resize(n);
+  for (std::size_t k = 0; k < n; ++k) velocities_[k] = orca_agents_[k].preferred_velocity;
   // Agents and parameters are checked when added, so the solver has nothing to refuse; should
   // it refuse all the same, this tick goes without avoidance (a per-frame call never throws).
   if (params_.agent_avoidance && n > 1 && orca_.solve(orca_agents_, dt, velocities_) != AvoidanceStatus::ok) {
-    for (std::size_t i = 0; i < n; ++i) velocities_[i] = orca_agents_[i].preferred_velocity;
+    for (std::size_t k = 0; k < n; ++k) velocities_[k] = orca_agents_[k].preferred_velocity;
   }
 
-  for (std::size_t i = 0; i < n; ++i) {
-    Agent& a = agents_[i];
-    a.state.velocity = velocities_[i];
+  for (std::size_t k = 0; k < n; ++k) {
+    Agent& a = agents_[orca_index_[k]];
+    a.state.velocity = velocities_[k];
     const MoveResult moved = move_disc(obstacles_, a.state, wall_radius(a), dt, a.params.avoid_mask, contacts_);
     stats_.wall_pushes += (moved.blocked || moved.pushed) ? 1 : 0;
   }
   separate_agents();
 
   for (Agent& a : agents_) {
+    if (a.removed) continue;
     const double d = distance(a.state.position, a.goal);
-    if (!a.arrived && d <= a.params.radius && a.follower.on_last()) {
-      a.arrived = true;
-      ++stats_.arrived;
-    }
+    if (!a.arrived && d <= a.params.radius && a.follower.on_last()) set_arrived(a, true);
     // Stuck: following a path, yet within stuck_distance of where it was stuck_time ago.
-    if (a.arrived || !a.plans || a.unreachable || a.request.valid() || a.follower.empty()) continue;
+    if (a.arrived || a.stopped || !a.plans || a.unreachable || a.request.valid() || a.follower.empty()) continue;
     if (distance(a.state.position, a.anchor) >= params_.stuck_distance) {
       a.anchor = a.state.position;
       a.still_for = 0;
+      a.stuck = false;
+      a.fruitless_replans = 0;
     } else if ((a.still_for += dt) >= params_.stuck_time) {
       a.anchor = a.state.position;
       a.still_for = 0;
+      if (a.fruitless_replans >= params_.stuck_replans) {
+        a.stuck = true;  // it keeps following its path; progress clears this
+        continue;
+      }
+      ++a.fruitless_replans;
       ++stats_.replans;
       submit_plan(a);
     }
@@ -178,6 +314,7 @@ bool Simulation::step(double dt) {
 }
 
 std::size_t Simulation::plan_pending(const search::Budget& budget) {
+  absorb_edits();
   collect_plans();
   paths_->update(budget);
   collect_plans();
@@ -186,25 +323,34 @@ std::size_t Simulation::plan_pending(const search::Budget& budget) {
 
 std::size_t Simulation::waiting_for_paths() const {
   std::size_t n = 0;
-  for (const Agent& a : agents_) n += a.plans && (a.request.valid() || (a.follower.empty() && !a.arrived && !a.unreachable));
+  for (const Agent& a : agents_) {
+    n += a.plans && !a.removed && (a.request.valid() || (a.follower.empty() && !a.arrived && !a.unreachable));
+  }
   return n;
 }
 
 void Simulation::separate_agents() {
-  const std::size_t n = agents_.size();
-  if (n < 2) return;
+  // The live agents' positions, and the agent behind each.
+  positions_.clear();
+  position_index_.clear();
   double max_radius = 0;
-  for (const Agent& a : agents_) max_radius = std::max(max_radius, a.params.radius);
+  for (std::size_t i = 0; i < agents_.size(); ++i) {
+    if (agents_[i].removed) continue;
+    position_index_.push_back(static_cast<std::uint32_t>(i));
+    positions_.push_back(agents_[i].state.position);
+    max_radius = std::max(max_radius, agents_[i].params.radius);
+  }
+  const std::size_t n = positions_.size();
+  if (n < 2) return;
   for (int pass = 0; pass < params_.separation_passes; ++pass) {
-    positions_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) positions_[i] = agents_[i].state.position;
+    for (std::size_t k = 0; k < n; ++k) positions_[k] = agents_[position_index_[k]].state.position;
     hash_.rebuild(positions_, 2 * max_radius);
     bool moved = false;
-    for (std::size_t i = 0; i < n; ++i) {
-      Agent& a = agents_[i];
-      hash_.for_each_within(positions_[i], 2 * max_radius, [&](std::size_t j, double) {
-        if (j <= i) return;
-        Agent& b = agents_[j];
+    for (std::size_t k = 0; k < n; ++k) {
+      Agent& a = agents_[position_index_[k]];
+      hash_.for_each_within(positions_[k], 2 * max_radius, [&](std::size_t j, double) {
+        if (j <= k) return;
+        Agent& b = agents_[position_index_[j]];
         // Where they are now: earlier pairs of this pass may have moved either.
         const Vec2 apart = a.state.position - b.state.position;
         const double reach = a.params.radius + b.params.radius;
@@ -237,17 +383,20 @@ double Simulation::push_apart(Agent& a, Vec2 move) {
 }
 
 void Simulation::measure() {
-  const std::size_t n = agents_.size();
-  positions_.resize(n);
+  positions_.clear();
+  position_index_.clear();
   double max_radius = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    positions_[i] = agents_[i].state.position;
+  for (std::size_t i = 0; i < agents_.size(); ++i) {
+    if (agents_[i].removed) continue;
+    position_index_.push_back(static_cast<std::uint32_t>(i));
+    positions_.push_back(agents_[i].state.position);
     max_radius = std::max(max_radius, agents_[i].params.radius);
   }
+  const std::size_t n = positions_.size();
   const double cap = params_.clearance_cap;
   hash_.rebuild(positions_, 2 * max_radius + cap);
-  for (std::size_t i = 0; i < n; ++i) {
-    const Agent& a = agents_[i];
+  for (std::size_t k = 0; k < n; ++k) {
+    const Agent& a = agents_[position_index_[k]];
     const double r = a.params.radius;
     const double wr = wall_radius(a);
     const double wall = obstacles_.clearance(a.state.position, wr + cap, a.params.avoid_mask) - wr;
@@ -256,9 +405,9 @@ void Simulation::measure() {
       obstacles_.disc_contacts(a.state.position, wr, a.params.avoid_mask, contacts_);
       for (const Contact& c : contacts_) stats_.collisions += c.depth > params_.collision_tolerance * r ? 1 : 0;
     }
-    hash_.for_each_within(positions_[i], 2 * max_radius + cap, [&](std::size_t j, double d2) {
-      if (j <= i) return;
-      const Agent& b = agents_[j];
+    hash_.for_each_within(positions_[k], 2 * max_radius + cap, [&](std::size_t j, double d2) {
+      if (j <= k) return;
+      const Agent& b = agents_[position_index_[j]];
       const double gap = std::sqrt(d2) - r - b.params.radius;
       stats_.min_clearance = std::min(stats_.min_clearance, gap);
       if (-gap > params_.collision_tolerance * std::min(r, b.params.radius)) ++stats_.collisions;
@@ -291,7 +440,7 @@ Shape obstacle_shape(const ObstacleSpec& o) {
 std::unique_ptr<Simulation> make_simulation(const SceneSpec& scene, grid::GridMap map, SimulationParams params) {
   params.seed = scene.seed;
   auto sim = std::make_unique<Simulation>(std::move(map), params);
-  for (const ObstacleSpec& o : scene.obstacles) sim->obstacles().add(obstacle_shape(o), o.layer);
+  for (const ObstacleSpec& o : scene.obstacles) sim->add_obstacle(obstacle_shape(o), o.layer);
   for (const AgentSpec& a : scene.agents) {
     if (a.waypoints.empty()) {
       sim->add_agent(agent_params(a), a.start, a.goal);

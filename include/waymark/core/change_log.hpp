@@ -23,8 +23,10 @@ class ChangeLog {
   /// 0 until the first edit; then the number of edits so far.
   [[nodiscard]] std::uint64_t version() const { return version_; }
 
-  /// Counts one edit and keeps it. Allocates while the log grows to twice its capacity.
+  /// Counts one edit and keeps it. Allocates once, at the first edit (room for twice the
+  /// capacity), so that edits at run time (a door in a running game) allocate nothing after.
   void record(Change change) {
+    if (changes_.capacity() == 0) changes_.reserve(2 * capacity + 1);
     change.version = ++version_;
     changes_.push_back(change);
     // Trimmed in halves, so the cost of erasing is spread over `capacity` edits.

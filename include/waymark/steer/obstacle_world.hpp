@@ -133,6 +133,11 @@ class ObstacleWorld {
   [[nodiscard]] std::size_t size() const { return shapes_.size(); }
   [[nodiscard]] const Shape& shape(ColliderId id) const { return shapes_[id.value]; }
   [[nodiscard]] int layer(ColliderId id) const { return layers_[id.value]; }
+  /// The axis-aligned bounds of collider `id`. [Limit: id < size(); unchecked]
+  [[nodiscard]] Box bounds(ColliderId id) const { return {bounds_[id.value].min, bounds_[id.value].max}; }
+  /// The distance from `p` to collider `id` (0 inside), whether or not it was removed.
+  /// [Limit: id < size(); unchecked]
+  [[nodiscard]] double distance(ColliderId id, Vec2 p) const;
   [[nodiscard]] const grid::GridMap* grid() const { return grid_; }
   [[nodiscard]] int grid_layer() const { return grid_layer_; }
 

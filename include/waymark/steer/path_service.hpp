@@ -6,13 +6,14 @@
 /// gives an ObstacleWorld the mesh's outline, so agents stay on the mesh.
 
 #include <cstdint>
+#include <optional>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "waymark/core/geometry.hpp"
 #include "waymark/core/status.hpp"
 #include "waymark/grid/grid_map.hpp"
-#include "waymark/grid/grid_planner.hpp"
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/nav_planner.hpp"
@@ -26,9 +27,16 @@ class PathService {
   enum class Answer : std::uint8_t { pending, found, failed };
 
   virtual ~PathService() = default;
-  /// Asks for a path from `from` to `to`; an invalid id when refused (the queue is full, or
-  /// a point is off the world).
-  virtual search::RequestId submit(Vec2 from, Vec2 to) = 0;
+  /// The size class that plans for agents of `radius` (world units): its paths keep to where
+  /// such a disc fits. nullopt when no class of the world fits the radius. Called when an
+  /// agent is added; may allocate (a new class).
+  [[nodiscard]] virtual std::optional<std::size_t> size_class(double radius) = 0;
+  /// Asks for a path from `from` to `to` in `size_class`; an invalid id when refused (the
+  /// queue is full, or a point is off the world or not in a place of that class).
+  virtual search::RequestId submit(Vec2 from, Vec2 to, std::size_t size_class) = 0;
+  /// Brings every planner up to date after the world it plans on was edited (requests on a
+  /// stale world wait for this). Nothing to do for worlds that do not change.
+  virtual void sync() {}
   /// Spends one tick's budget on the searches in flight.
   virtual void update(const search::Budget& budget) = 0;
   [[nodiscard]] virtual std::size_t in_flight() const = 0;
@@ -87,12 +95,15 @@ class QueuedPathService : public PathService {
 
 class GridPathService final : public QueuedPathService<CellId> {
  public:
-  /// Refers to `map`, which must outlive the service.
+  /// Refers to `map`, which must outlive the service; edit it only between updates, then
+  /// sync().
   GridPathService(const grid::GridMap& map, const grid::GridPlannerOptions& planner,
                   const search::RequestQueueOptions& queue);
   GridPathService(const grid::GridMap&&, const grid::GridPlannerOptions&, const search::RequestQueueOptions&) = delete;
 
-  search::RequestId submit(Vec2 from, Vec2 to) override;
+  [[nodiscard]] std::optional<std::size_t> size_class(double radius) override;
+  search::RequestId submit(Vec2 from, Vec2 to, std::size_t size_class) override;
+  void sync() override;
 
  private:
   [[nodiscard]] Vec2 point(const CellId& cell) const override { return map_->cell_center(cell); }
@@ -100,22 +111,41 @@ class GridPathService final : public QueuedPathService<CellId> {
   grid::GridPlanner planner_;  ///< the queue's search source
 };
 
+/// One navmesh of a NavMeshPathService: Recast's mesh eroded by `radius`, for agents of
+/// radius up to it.
+struct SizedNavMesh {
+  const navmesh::NavMesh* mesh = nullptr;
+  double radius = 0;  ///< world units [>= 0]
+};
+
 class NavMeshPathService final : public QueuedPathService<Vec3> {
  public:
-  /// Refers to `mesh`, which must outlive the service. Plane points are lifted to the mesh's
-  /// middle height and found with a box tall enough for the whole mesh, so the simulation is
-  /// planar: on a mesh with floors above each other, a point takes the nearest floor.
+  /// One mesh for every agent: refers to `mesh`, which must outlive the service; agents of any
+  /// radius plan on it. Plane points are lifted to the mesh's middle height and found with a
+  /// box tall enough for the whole mesh, so the simulation is planar: on a mesh with floors
+  /// above each other, a point takes the nearest floor.
   NavMeshPathService(const navmesh::NavMesh& mesh, const navmesh::NavQueryOptions& query,
                      const search::RequestQueueOptions& queue);
   NavMeshPathService(const navmesh::NavMesh&&, const navmesh::NavQueryOptions&, const search::RequestQueueOptions&) = delete;
+  /// One mesh per radius class (Recast's walkableRadius, one build each): an agent plans on
+  /// the mesh of the smallest radius at least its own, so it keeps to passages its disc fits.
+  /// Throws BuildError for an empty list, a null mesh or a negative radius.
+  NavMeshPathService(std::span<const SizedNavMesh> meshes, const navmesh::NavQueryOptions& query,
+                     const search::RequestQueueOptions& queue);
 
-  search::RequestId submit(Vec2 from, Vec2 to) override;
+  /// The class of the smallest mesh radius >= `radius` (the one-mesh form: always 0).
+  [[nodiscard]] std::optional<std::size_t> size_class(double radius) override;
+  search::RequestId submit(Vec2 from, Vec2 to, std::size_t size_class) override;
 
  private:
   [[nodiscard]] Vec2 point(const Vec3& corner) const override { return navmesh::plan(corner); }
   [[nodiscard]] static navmesh::NavQueryOptions tall(const navmesh::NavMesh& mesh, navmesh::NavQueryOptions query);
-  double height_;
-  navmesh::NavPlanner source_;
+  struct Class {
+    double radius;  ///< infinity for the one-mesh form
+    double height;
+    std::unique_ptr<navmesh::NavPlanner> source;
+  };
+  std::vector<Class> classes_;  ///< by increasing radius
 };
 
 /// Adds every boundary edge of `mesh` (an edge with no polygon beyond it) to `world` as a

@@ -1,14 +1,18 @@
 #pragma once
 /// @file Simulation: agents in a plane — a grid map's, or a navmesh's plan — that plan with a
 /// time-sliced request queue, follow their paths, steer around obstacles and avoid each other,
-/// one fixed step at a time.
-/// Deterministic: the same agents, map and seed give bit-identical states on every run (one
-/// thread, fixed orders, the seeded Random). See docs/steering.md.
+/// one fixed step at a time, and take orders while they run (new goals, stop, resume, warp,
+/// removal) in a world the game edits (doors, crates). See docs/steering.md ("A live game").
+/// Deterministic: the same agents, map, orders, edits and seed give bit-identical states on
+/// every run and in every build (one thread, fixed orders, the seeded Random, no FP
+/// contraction).
 
 #include <chrono>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <string_view>
 #include <span>
 #include <vector>
 
@@ -28,6 +32,18 @@
 namespace waymark::steer {
 
 using AgentId = StrongId<struct AgentTag>;
+
+/// Where an agent stands, as the game reads it each tick.
+enum class AgentStatus : std::uint8_t {
+  planning,     ///< waiting for a path: asked for one, or about to ask
+  moving,       ///< following its path
+  arrived,      ///< at its goal; it stays until given a new one
+  unreachable,  ///< its last plan found no path: it stands until a new goal, or an edit of the world, lets it try again
+  stuck,        ///< following its path without progress after SimulationParams::stuck_replans re-plans; moving again once it progresses
+  stopped,      ///< told to stop(): brakes and holds until resume()
+  removed,      ///< removed; its id is not reused
+};
+[[nodiscard]] std::string_view to_string(AgentStatus status);
 
 struct SimulationParams {
   std::uint64_t seed = 1;
@@ -53,6 +69,13 @@ struct SimulationParams {
   /// try again: the worlds of a simulation do not change). [s, world units]
   double stuck_time = 3.0;
   double stuck_distance = 0.5;
+  /// Re-plans in a row without progress before an agent reports AgentStatus::stuck and stops
+  /// asking (it keeps following its path; progress, an order or an edit clears it). [>= 1]
+  std::uint32_t stuck_replans = 3;
+  /// Grid worlds: colliders added with add_obstacle() (and a scene's obstacles) close every
+  /// cell whose centre lies within half a cell of them to planning: a gap a crate fills is
+  /// routed around, not walked into. false: only avoidance sees them.
+  bool plan_around_obstacles = true;
   /// The obstacle world's walls already keep the agents' radius off, as a navmesh Recast
   /// eroded by the agent radius does (Detour's convention): agents then meet walls with their
   /// centre (radius 0) and keep their radius for each other only.
@@ -71,13 +94,17 @@ struct SimulationParams {
 
 struct SimulationStats {
   std::uint64_t ticks = 0;
-  std::size_t arrived = 0;          ///< agents that reached their goal (once reached, counted)
+  std::size_t arrived = 0;          ///< agents at their goal now (a new goal takes one out again)
   std::uint64_t collisions = 0;     ///< agent–agent and agent–solid overlaps, per pair and tick
   double min_clearance = std::numeric_limits<double>::infinity();
   std::uint64_t plans = 0;          ///< paths planned, re-plans included
   std::uint64_t replans = 0;        ///< of those, because an agent could not progress
   std::uint64_t failed_plans = 0;   ///< searches that found no path
   std::uint64_t wall_pushes = 0;    ///< moves that were cut short or pushed out by a solid
+  std::size_t removed = 0;          ///< agents removed (neither arrived nor failed)
+  std::uint64_t edit_replans = 0;   ///< of the plans, because an edit crossed the agent's remaining path
+  std::uint64_t pushed_out = 0;     ///< agents moved to the nearest free cell when theirs closed
+  std::uint64_t edits = 0;          ///< world changes absorbed (map edits, obstacles added or removed)
   std::chrono::nanoseconds tick_time{};  ///< Σ wall time of step()
   [[nodiscard]] double mean_tick_us() const {
     return ticks == 0 ? 0.0 : std::chrono::duration<double, std::micro>(tick_time).count() / static_cast<double>(ticks);
@@ -91,29 +118,68 @@ inline constexpr double max_coordinate = 1e9;
 
 class Simulation {
  public:
-  /// On a grid map, which it owns: paths from a GridPathService (params.planner, params.queue),
-  /// the blocked cells (and the outside) solid on layer 0 of the obstacle world, to which more
+  /// On a grid map, which it owns and the game may edit (edit_map()): paths from a
+  /// GridPathService (params.planner, params.queue) on the map's passable cells where each
+  /// agent's disc fits, less the cells colliders close (plan_around_obstacles); the map's
+  /// blocked cells (and the outside) solid on layer 0 of the obstacle world, to which more
   /// colliders may be added.
   explicit Simulation(grid::GridMap map, SimulationParams params = {});
   /// On any world: paths from `paths`, walls from `obstacles` (for a navmesh:
-  /// NavMeshPathService and add_navmesh_walls). params.planner and params.queue are not used.
+  /// NavMeshPathService, one mesh per agent radius class, and add_navmesh_walls).
+  /// params.planner and params.queue are not used.
   Simulation(std::unique_ptr<PathService> paths, ObstacleWorld obstacles, SimulationParams params = {});
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
+  ~Simulation();
 
   /// The grid map of the first constructor; null for other worlds.
   [[nodiscard]] const grid::GridMap* map() const { return map_.get(); }
+  /// The grid map to edit between steps (set_passable, set_cost_multiplier, zones): the next
+  /// step() reads its change log, re-plans only the agents whose remaining path crosses a
+  /// changed cell (in the same planning budget), lets agents whose goal was unreachable try
+  /// again, and moves an agent whose cell closed to the nearest free cell's centre. Null for
+  /// other worlds. Do not keep the pointer past the simulation.
+  [[nodiscard]] grid::GridMap* edit_map() { return map_.get(); }
+  /// The map paths are planned on: the grid map less the cells colliders close; null for
+  /// other worlds.
+  [[nodiscard]] const grid::GridMap* planning_map() const { return plan_map_.get(); }
+  /// The colliders agents steer around and collide with. Add and remove run-time colliders
+  /// with add_obstacle() / remove_obstacle(), which planning also sees; what is added here
+  /// directly only avoidance sees.
   [[nodiscard]] ObstacleWorld& obstacles() { return obstacles_; }
   [[nodiscard]] const ObstacleWorld& obstacles() const { return obstacles_; }
 
+  /// A collider on `layer` (a crate, a vehicle) that avoidance sees at once and, on a grid
+  /// with plan_around_obstacles, planning from the next step (as a map edit: the agents whose
+  /// path it crosses re-plan). Throws BuildError as ObstacleWorld::add.
+  ColliderId add_obstacle(Shape shape, int layer = 0);
+  /// Takes a collider out again (planning sees the cells open from the next step). False,
+  /// changing nothing, when `id` is not a collider of the world or was removed.
+  bool remove_obstacle(ColliderId id);
+
   /// An agent that plans a path from `start` to `goal` and follows it. Throws BuildError (data
   /// outside the documented limits, as every call that adds to a world) when the parameters
-  /// are not valid() or a point is not finite.
+  /// are not valid(), a point is not finite, or no size class of the world fits its radius.
   AgentId add_agent(const AgentParams& params, Vec2 start, Vec2 goal);
   /// An agent that follows `waypoints` (no planning); looping `laps` times when `loop` (0:
   /// forever), its goal the last waypoint.
   AgentId add_follower(const AgentParams& params, Vec2 start, std::span<const Vec2> waypoints, bool loop,
                        std::uint64_t laps = 0);
+
+  // ---- orders (per-frame calls: they refuse with false, never throw, and allocate nothing) --
+  /// A new goal: the agent plans again from where it is, through the request queue, and
+  /// stands until the path comes (usually the next step). A follower becomes a planning agent.
+  /// Clears stopped. False for an id that is not a live agent or a point beyond max_coordinate.
+  bool set_goal(AgentId id, Vec2 goal);
+  /// The agent brakes and holds where it is (it is still avoided, and still yields to others).
+  bool stop(AgentId id);
+  /// A stopped agent goes on with its path (false when it was not stopped).
+  bool resume(AgentId id);
+  /// Takes an agent out of the simulation: nothing sees it again, its request is released.
+  bool remove_agent(AgentId id);
+  /// Moves the agent to `position` at once (the game moved the unit), at rest; a planning
+  /// agent plans again from there.
+  bool warp(AgentId id, Vec2 position);
 
   /// Plans every path that is asked for now, spending up to `budget` in all (unlimited by
   /// default), without moving anyone: a warm start before the first step. Returns the agents
@@ -124,19 +190,35 @@ class Simulation {
   /// finite and > 0 (a per-frame call: it refuses, never throws).
   bool step(double dt);
 
+  // ---- per-agent state, read each tick (ids of removed agents stay valid to ask) -----------
+  /// Agents ever added, removed ones included: ids run from 0 to size() - 1.
   [[nodiscard]] std::size_t size() const { return agents_.size(); }
+  /// Agents not removed.
+  [[nodiscard]] std::size_t live_agents() const { return agents_.size() - stats_.removed; }
+  [[nodiscard]] bool contains(AgentId id) const { return id.value < agents_.size(); }
+  [[nodiscard]] AgentStatus status(AgentId id) const;
   [[nodiscard]] const AgentState& state(AgentId id) const { return agents_[id.value].state; }
+  [[nodiscard]] Vec2 position(AgentId id) const { return agents_[id.value].state.position; }
+  [[nodiscard]] Vec2 velocity(AgentId id) const { return agents_[id.value].state.velocity; }
   [[nodiscard]] const AgentParams& params(AgentId id) const { return agents_[id.value].params; }
   [[nodiscard]] Vec2 goal(AgentId id) const { return agents_[id.value].goal; }
   [[nodiscard]] bool arrived(AgentId id) const { return agents_[id.value].arrived; }
-  [[nodiscard]] bool all_arrived() const { return stats_.arrived == agents_.size(); }
+  /// Every agent not removed has arrived.
+  [[nodiscard]] bool all_arrived() const { return stats_.arrived == live_agents(); }
   /// The waypoints the agent follows now (after planning and smoothing).
   [[nodiscard]] std::span<const Vec2> path(AgentId id) const { return agents_[id.value].follower.waypoints(); }
+  /// The waypoint it heads for now (the current corner), or nullopt without a path.
+  [[nodiscard]] std::optional<Vec2> corner(AgentId id) const;
+  /// The rest of its path: the current corner and every waypoint after it (empty without one).
+  [[nodiscard]] std::span<const Vec2> remaining_path(AgentId id) const;
+  /// The size class it plans in (PathService::size_class).
+  [[nodiscard]] std::size_t size_class(AgentId id) const { return agents_[id.value].size_class; }
   [[nodiscard]] const PathFollower& follower(AgentId id) const { return agents_[id.value].follower; }
   [[nodiscard]] const SimulationStats& stats() const { return stats_; }
   /// Agents that wait for a path (asked or about to ask), O(agents).
   [[nodiscard]] std::size_t waiting_for_paths() const;
   [[nodiscard]] const SimulationParams& params() const { return params_; }
+  [[nodiscard]] const PathService& paths() const { return *paths_; }
 
  private:
   struct Agent {
@@ -145,23 +227,46 @@ class Simulation {
     Vec2 goal;
     PathFollower follower;
     Random random;          ///< its own stream, seeded from the simulation's seed and its index
+    std::size_t size_class = 0;
     bool plans = true;      ///< plans its path (else follows given waypoints)
     bool arrived = false;
-    bool unreachable = false;  ///< its last plan found no path: it stays (the worlds here do not change)
+    bool unreachable = false;  ///< its last plan found no path: it waits for an order or an edit
+    bool stopped = false;
+    bool stuck = false;
+    bool removed = false;
+    std::uint32_t fruitless_replans = 0;  ///< stuck re-plans since it last progressed
     search::RequestId request{};
     Vec2 anchor;             ///< where it was when it last moved stuck_distance
     double still_for = 0;    ///< seconds since then
   };
-
+  /// A live agent's slot, or null for an id that is not one.
+  [[nodiscard]] Agent* live(AgentId id);
   [[nodiscard]] double wall_radius(const Agent& a) const { return params_.walls_eroded ? 0.0 : a.params.radius; }
   void submit_plan(Agent& a);
+  /// Forgets the agent's path and request, so that it asks again (a planning agent).
+  void replan(Agent& a);
+  void set_arrived(Agent& a, bool arrived);
   void collect_plans();
   void separate_agents();
   /// Moves `a` by `move` as far as the walls let it; returns how far it got along `move`.
   double push_apart(Agent& a, Vec2 move);
   void measure();
+  // The world's edits (simulation_world.cpp).
+  /// Brings the planning map, the planners and the agents up to date with edits since the
+  /// last step: re-plans whose remaining path crosses a changed cell, pushes agents out of
+  /// closed cells.
+  void absorb_edits();
+  /// Applies the base map's edits to the planning map; false when it had to copy it whole.
+  bool copy_map_edits();
+  /// Marks the cells collider `id` closes to planning (+1) or opens again (-1).
+  void cover_cells(ColliderId id, int delta);
+  /// Writes one cell of the planning map from the base map and the covering colliders.
+  void refresh_plan_cell(int x, int y);
+  [[nodiscard]] bool path_crosses(const Agent& a, Vec2 lo, Vec2 hi) const;
+  void push_out_of_closed_cell(Agent& a);
 
-  std::unique_ptr<grid::GridMap> map_;  // stable address: the path service and obstacle world refer to it
+  std::unique_ptr<grid::GridMap> map_;       // stable address: the obstacle world reads it
+  std::unique_ptr<grid::GridMap> plan_map_;  // the map less collider cells: the path service plans on it
   SimulationParams params_;
   ObstacleWorld obstacles_;
   std::unique_ptr<PathService> paths_;
@@ -170,10 +275,17 @@ class Simulation {
   std::vector<Agent> agents_;
   SimulationStats stats_;
   double tick_dt_ = 0;
+  // Edits.
+  std::uint64_t map_seen_ = 0;              ///< map_->version() the planning map has caught up with
+  std::vector<std::uint32_t> cover_;        ///< per cell: planning colliders that close it
+  std::vector<grid::CellRect> changed_;     ///< cells changed since the last step (planning map)
+  bool changed_all_ = false;                ///< too much changed to list: everyone re-plans
   // Scratch reused every tick.
   std::vector<OrcaAgent> orca_agents_;
+  std::vector<std::uint32_t> orca_index_;   ///< the agent behind each entry of orca_agents_
   std::vector<Vec2> velocities_;
   std::vector<Vec2> positions_;
+  std::vector<std::uint32_t> position_index_;  ///< the agent behind each entry of positions_
   std::vector<Contact> contacts_;
   std::vector<Vec2> raw_path_;
   std::vector<Vec2> smoothed_;

@@ -1,0 +1,159 @@
+// A simulation's world while it runs: colliders that planning sees (the cells they close on the
+// planning map), the game's edits of the grid map (copied to the planning map through its change
+// log), and what the agents do about them — re-plan when an edit crosses the rest of their path,
+// try again when their goal was unreachable, leave a cell that closed under them.
+#include <algorithm>
+#include <cmath>
+
+#include "waymark/core/broad_phase.hpp"
+#include "waymark/core/clip.hpp"
+#include "waymark/steer/simulation.hpp"
+
+namespace waymark::steer {
+
+ColliderId Simulation::add_obstacle(Shape shape, int layer) {
+  const ColliderId id = obstacles_.add(std::move(shape), layer);
+  cover_cells(id, +1);
+  return id;
+}
+
+bool Simulation::remove_obstacle(ColliderId id) {
+  if (!obstacles_.contains(id)) return false;
+  obstacles_.remove(id);
+  cover_cells(id, -1);
+  return true;
+}
+
+void Simulation::cover_cells(ColliderId id, int delta) {
+  if (!plan_map_ || !params_.plan_around_obstacles) return;
+  const grid::GridMap& map = *map_;
+  const double s = map.cell_size();
+  const Vec2 origin = map.params().origin;
+  const Box b = obstacles_.bounds(id);
+  // The cells whose centre may lie within half a cell of the collider: its bounds grown by
+  // half a cell, clamped onto the map before converting (bounds may be huge).
+  const auto column = [&](double x) {
+    return static_cast<int>(std::clamp(std::floor((x - origin.x) / s), -1.0, static_cast<double>(map.width())));
+  };
+  const auto row = [&](double y) {
+    return static_cast<int>(std::clamp(std::floor((y - origin.y) / s), -1.0, static_cast<double>(map.height())));
+  };
+  const grid::CellRect area =
+      grid::CellRect{column(b.min.x - s / 2), row(b.min.y - s / 2), column(b.max.x + s / 2) + 1, row(b.max.y + s / 2) + 1}
+          .clipped(map.width(), map.height());
+  if (area.empty()) return;
+  bool closed_any = false;
+  for (int y = area.y0; y < area.y1; ++y) {
+    for (int x = area.x0; x < area.x1; ++x) {
+      const CellId c = map.cell(x, y);
+      if (!(obstacles_.distance(id, map.cell_center(c)) < s / 2)) continue;
+      cover_[c.value] = static_cast<std::uint32_t>(static_cast<std::int64_t>(cover_[c.value]) + delta);
+      refresh_plan_cell(x, y);
+      closed_any = true;
+    }
+  }
+  if (closed_any) changed_.push_back(area);
+}
+
+void Simulation::refresh_plan_cell(int x, int y) {
+  const CellId c = map_->cell(x, y);
+  const bool open = map_->passable(c) && cover_[c.value] == 0;
+  if (plan_map_->passable(c) != open) plan_map_->set_passable(x, y, open);
+  const double m = map_->cost_multiplier(c);
+  if (plan_map_->cost_multiplier(c) != m) plan_map_->set_cost_multiplier(x, y, m);
+}
+
+bool Simulation::copy_map_edits() {
+  const auto changes = map_->changes_since(map_seen_);
+  map_seen_ = map_->version();
+  if (!changes) {
+    // The log no longer reaches back: the whole map, and everyone re-plans.
+    for (int y = 0; y < map_->height(); ++y) {
+      for (int x = 0; x < map_->width(); ++x) refresh_plan_cell(x, y);
+    }
+    changed_all_ = true;
+    return false;
+  }
+  for (const grid::GridChange& change : *changes) {
+    const grid::CellRect area = change.area.clipped(map_->width(), map_->height());
+    for (int y = area.y0; y < area.y1; ++y) {
+      for (int x = area.x0; x < area.x1; ++x) refresh_plan_cell(x, y);
+    }
+    if (!area.empty()) changed_.push_back(area);
+  }
+  return true;
+}
+
+bool Simulation::path_crosses(const Agent& a, Vec2 lo, Vec2 hi) const {
+  const Vec2 grow{a.params.radius, a.params.radius};
+  lo -= grow;
+  hi += grow;
+  Vec2 from = a.state.position;
+  const std::span<const Vec2> points = a.follower.waypoints();
+  for (std::size_t i = a.follower.current(); i < points.size(); ++i) {
+    double t0 = 0, t1 = 1;
+    if (clip_to_box(from, points[i] - from, lo, hi, t0, t1)) return true;
+    from = points[i];
+  }
+  return false;
+}
+
+void Simulation::push_out_of_closed_cell(Agent& a) {
+  const grid::GridMap& map = *plan_map_;
+  const std::optional<grid::CellCoord> at = map.world_to_cell(a.state.position);
+  if (!at || map.passable(at->x, at->y)) return;  // outside the map the walls push it back
+  // Rings of cells around it until no ring can hold a nearer free centre than the best found:
+  // a centre in ring k lies at least (k - 1/2) cells away.
+  const double s = map.cell_size();
+  double best = std::numeric_limits<double>::infinity();
+  Vec2 target;
+  const int rings = std::max(map.width(), map.height());
+  for (int k = 1; k <= rings && (k - 0.5) * s < best; ++k) {
+    for_ring(at->x, at->y, k, map.width(), map.height(), [&](int x, int y) {
+      if (!map.passable(x, y)) return;
+      const Vec2 centre = map.cell_center(grid::CellCoord{x, y});
+      const double d = distance(centre, a.state.position);
+      if (d < best) {
+        best = d;
+        target = centre;
+      }
+    });
+  }
+  if (!std::isfinite(best)) return;  // no free cell anywhere: it stays
+  a.state.position = target;
+  a.state.velocity = {};
+  a.anchor = target;
+  a.still_for = 0;
+  ++stats_.pushed_out;
+}
+
+void Simulation::absorb_edits() {
+  if (map_ && map_->version() != map_seen_) copy_map_edits();
+  if (changed_.empty() && !changed_all_) return;
+  stats_.edits += changed_all_ ? 1 : changed_.size();
+  paths_->sync();
+  const double s = map_ ? map_->cell_size() : 1.0;
+  const Vec2 origin = map_ ? map_->params().origin : Vec2{};
+  for (Agent& a : agents_) {
+    if (a.removed) continue;
+    if (plan_map_) push_out_of_closed_cell(a);
+    if (!a.plans || a.arrived) continue;
+    // An agent whose goal was unreachable, or that was stuck, tries again: the edit may have
+    // opened a way. One asking (or about to ask) gets its answer on the synced world.
+    bool again = a.unreachable || a.stuck;
+    if (!again && !a.request.valid() && !a.follower.empty()) {
+      again = changed_all_;
+      for (const grid::CellRect& r : changed_) {
+        if (again) break;
+        again = path_crosses(a, origin + Vec2{r.x0 * s, r.y0 * s}, origin + Vec2{r.x1 * s, r.y1 * s});
+      }
+    }
+    if (!again) continue;
+    replan(a);
+    ++stats_.edit_replans;
+  }
+  changed_.clear();
+  changed_all_ = false;
+}
+
+}  // namespace waymark::steer

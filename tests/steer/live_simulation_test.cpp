@@ -1,0 +1,247 @@
+// A simulation in a live game: orders (new goals, stop and resume, removal, warp) and a world the
+// game edits while agents run (a door that closes, a crate dropped in a doorway, a cell closing
+// under an agent, a way opening to a goal that was unreachable). Each check is against the map
+// itself: where the cells are blocked, where the agents are, which paths changed.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "waymark/steer/simulation.hpp"
+
+namespace waymark::steer::live_simulation_test {
+namespace {
+
+using grid::CellRect;
+using grid::GridMap;
+
+/// Rows of '.' (passable) and '@' (blocked); the first row is y = 0.
+GridMap map_from(const std::vector<std::string>& rows) {
+  const int w = static_cast<int>(rows[0].size()), h = static_cast<int>(rows.size());
+  std::vector<std::uint8_t> passable;
+  for (const std::string& row : rows) {
+    for (const char c : row) passable.push_back(c == '.' ? 1 : 0);
+  }
+  return GridMap(w, h, std::move(passable), {});
+}
+
+/// Two rooms joined by a door at (10, 4), and a long way round below through a corridor.
+GridMap two_rooms() {
+  return map_from({
+      "@@@@@@@@@@@@@@@@@@@@@",  // y 0
+      "@.........@.........@",
+      "@.........@.........@",
+      "@.........@.........@",
+      "@...................@",  // y 4: the door at x 10
+      "@.........@.........@",
+      "@.........@.........@",
+      "@@@@@@@@.@@@@.@@@@@@@",  // y 7: the way down (x 8) and up (x 13)
+      "@@@@@@@@.@@@@.@@@@@@@",
+      "@@@@@@@@......@@@@@@@",  // y 9: the corridor below
+      "@@@@@@@@@@@@@@@@@@@@@",
+  });
+}
+
+constexpr double dt = 0.05;
+const AgentParams small{.radius = 0.3};
+
+AgentId id(std::size_t i) { return AgentId{static_cast<std::uint32_t>(i)}; }
+
+bool in_blocked_cell(const Simulation& sim, Vec2 p) {
+  const auto c = sim.map()->world_to_cell(p);
+  return !c || !sim.map()->passable(c->x, c->y);
+}
+
+void run_until_arrived(Simulation& sim, std::uint64_t max_ticks) {
+  while (!sim.all_arrived() && sim.stats().ticks < max_ticks) sim.step(dt);
+}
+
+TEST(LiveSimulation, ADoorClosingOnTheOnlyShortRouteReroutesOnlyTheAgentsThatCrossIt) {
+  Simulation sim(two_rooms());
+  const AgentId through = sim.add_agent(small, {2.5, 4.5}, {18.5, 4.5});  // through the door
+  const AgentId left = sim.add_agent(small, {1.5, 1.5}, {8.5, 6.5});      // stays in the left room
+  const AgentId right = sim.add_agent(small, {12.5, 1.5}, {18.5, 6.5});   // stays in the right room
+  sim.plan_pending();
+  for (int i = 0; i < 12; ++i) sim.step(dt);
+  ASSERT_EQ(sim.status(through), AgentStatus::moving);
+  ASSERT_LT(sim.position(through).x, 8.0);  // not yet at the door
+  const std::vector<Vec2> left_path(sim.path(left).begin(), sim.path(left).end());
+  const std::vector<Vec2> right_path(sim.path(right).begin(), sim.path(right).end());
+  const std::uint64_t plans = sim.stats().plans;
+
+  sim.edit_map()->set_passable(CellRect::cell(10, 4), false);
+  sim.step(dt);
+  EXPECT_EQ(sim.stats().edit_replans, 1u);
+  EXPECT_EQ(sim.stats().plans, plans + 1);
+  EXPECT_EQ(std::vector<Vec2>(sim.path(left).begin(), sim.path(left).end()), left_path);
+  EXPECT_EQ(std::vector<Vec2>(sim.path(right).begin(), sim.path(right).end()), right_path);
+  // The new path goes round below: through the corridor's row.
+  bool below = false;
+  for (const Vec2 p : sim.path(through)) below = below || p.y > 8.5;
+  EXPECT_TRUE(below);
+
+  while (!sim.all_arrived() && sim.stats().ticks < 3000) {
+    sim.step(dt);
+    ASSERT_FALSE(in_blocked_cell(sim, sim.position(through))) << "tick " << sim.stats().ticks;
+  }
+  EXPECT_TRUE(sim.all_arrived());
+  EXPECT_EQ(sim.stats().collisions, 0u);
+}
+
+TEST(LiveSimulation, ACrateInAOneCellDoorwayIsRoutedAroundNotWalkedInto) {
+  // With planning blind to colliders the agent walks into the crate and never arrives; with
+  // plan_around_obstacles it takes the long way round.
+  for (const bool plan_around : {true, false}) {
+    Simulation sim(two_rooms(), SimulationParams{.plan_around_obstacles = plan_around});
+    const AgentId a = sim.add_agent(small, {2.5, 4.5}, {18.5, 4.5});
+    sim.plan_pending();
+    for (int i = 0; i < 10; ++i) sim.step(dt);
+    const ColliderId crate = sim.add_obstacle(Box{{10.05, 4.05}, {10.95, 4.95}});
+    EXPECT_TRUE(sim.obstacles().contains(crate));
+    run_until_arrived(sim, 1500);
+    if (plan_around) {
+      EXPECT_TRUE(sim.arrived(a));
+      EXPECT_EQ(sim.stats().collisions, 0u);
+      EXPECT_FALSE(sim.planning_map()->passable(10, 4));
+      EXPECT_TRUE(sim.map()->passable(10, 4));  // the game's map is not changed
+    } else {
+      EXPECT_FALSE(sim.arrived(a));
+    }
+  }
+}
+
+TEST(LiveSimulation, RemovingACrateOpensItsCellsToPlanningAgain) {
+  Simulation sim(two_rooms());
+  const ColliderId crate = sim.add_obstacle(Circle{{10.5, 4.5}, 0.3});
+  EXPECT_FALSE(sim.planning_map()->passable(10, 4));
+  EXPECT_TRUE(sim.remove_obstacle(crate));
+  EXPECT_FALSE(sim.remove_obstacle(crate));
+  EXPECT_TRUE(sim.planning_map()->passable(10, 4));
+  EXPECT_FALSE(sim.obstacles().contains(crate));
+  const AgentId a = sim.add_agent(small, {2.5, 4.5}, {18.5, 4.5});
+  sim.plan_pending();
+  for (const Vec2 p : sim.path(a)) EXPECT_LT(p.y, 7.0);  // straight through the door
+}
+
+TEST(LiveSimulation, ANewGoalMidPathIsPlannedAndReached) {
+  Simulation sim(two_rooms());
+  const AgentId a = sim.add_agent(small, {2.5, 4.5}, {18.5, 4.5});
+  EXPECT_EQ(sim.status(a), AgentStatus::planning);
+  sim.plan_pending();
+  EXPECT_EQ(sim.status(a), AgentStatus::moving);
+  for (int i = 0; i < 20; ++i) sim.step(dt);
+  ASSERT_TRUE(sim.set_goal(a, {2.5, 1.5}));
+  EXPECT_EQ(sim.status(a), AgentStatus::planning);
+  EXPECT_EQ(sim.goal(a), (Vec2{2.5, 1.5}));
+  sim.step(dt);
+  EXPECT_EQ(sim.status(a), AgentStatus::moving);
+  ASSERT_TRUE(sim.corner(a).has_value());
+  EXPECT_EQ(sim.remaining_path(a).back(), (Vec2{2.5, 1.5}));
+  run_until_arrived(sim, 2000);
+  EXPECT_EQ(sim.status(a), AgentStatus::arrived);
+  EXPECT_LE(distance(sim.position(a), Vec2{2.5, 1.5}), small.radius);
+  EXPECT_FALSE(sim.set_goal(a, {std::nan(""), 0}));
+  EXPECT_FALSE(sim.set_goal(id(7), {2.5, 1.5}));
+}
+
+TEST(LiveSimulation, AStoppedAgentHoldsAndResumesItsPath) {
+  Simulation sim(two_rooms());
+  const AgentId a = sim.add_agent(small, {2.5, 4.5}, {18.5, 4.5});
+  sim.plan_pending();
+  for (int i = 0; i < 10; ++i) sim.step(dt);
+  EXPECT_FALSE(sim.resume(a));  // not stopped
+  ASSERT_TRUE(sim.stop(a));
+  for (int i = 0; i < 40; ++i) sim.step(dt);  // two seconds: enough to brake
+  EXPECT_EQ(sim.status(a), AgentStatus::stopped);
+  const Vec2 held = sim.position(a);
+  for (int i = 0; i < 100; ++i) sim.step(dt);  // longer than stuck_time: no re-plan, no move
+  EXPECT_LT(distance(sim.position(a), held), 1e-3);
+  EXPECT_LT(length(sim.velocity(a)), 1e-3);
+  EXPECT_EQ(sim.stats().replans, 0u);
+  ASSERT_TRUE(sim.resume(a));
+  run_until_arrived(sim, 3000);
+  EXPECT_TRUE(sim.arrived(a));
+}
+
+TEST(LiveSimulation, AWarpedAgentPlansAgainFromWhereItWasPut) {
+  Simulation sim(two_rooms());
+  const AgentId a = sim.add_agent(small, {2.5, 4.5}, {18.5, 4.5});
+  sim.plan_pending();
+  for (int i = 0; i < 10; ++i) sim.step(dt);
+  ASSERT_TRUE(sim.warp(a, {16.5, 2.5}));
+  EXPECT_EQ(sim.position(a), (Vec2{16.5, 2.5}));
+  EXPECT_EQ(sim.velocity(a), Vec2{});
+  sim.step(dt);
+  ASSERT_FALSE(sim.path(a).empty());
+  EXPECT_GT(sim.path(a).front().x, 15.0);  // from the new place, not the old one
+  run_until_arrived(sim, 400);
+  EXPECT_TRUE(sim.arrived(a));
+  EXPECT_FALSE(sim.warp(a, {1e300, 0}));
+}
+
+TEST(LiveSimulation, ARemovedAgentLeavesTheCrowdAndRefusesOrders) {
+  Simulation sim(two_rooms());
+  std::vector<AgentId> crowd;
+  for (int i = 0; i < 4; ++i) {
+    crowd.push_back(sim.add_agent(small, {1.5 + i, 2.5}, {18.5 - i, 2.5}));
+    crowd.push_back(sim.add_agent(small, {18.5 - i, 5.5}, {1.5 + i, 5.5}));
+  }
+  sim.plan_pending();
+  for (int i = 0; i < 30; ++i) sim.step(dt);
+  ASSERT_TRUE(sim.remove_agent(crowd[3]));
+  EXPECT_FALSE(sim.remove_agent(crowd[3]));
+  EXPECT_EQ(sim.status(crowd[3]), AgentStatus::removed);
+  EXPECT_FALSE(sim.set_goal(crowd[3], {2.5, 2.5}));
+  EXPECT_FALSE(sim.stop(crowd[3]));
+  EXPECT_FALSE(sim.warp(crowd[3], {2.5, 2.5}));
+  EXPECT_EQ(sim.live_agents(), 7u);
+  const Vec2 left_at = sim.position(crowd[3]);
+  run_until_arrived(sim, 4000);
+  EXPECT_TRUE(sim.all_arrived());
+  EXPECT_EQ(sim.stats().arrived, 7u);
+  EXPECT_EQ(sim.stats().removed, 1u);
+  EXPECT_EQ(sim.stats().collisions, 0u);
+  EXPECT_EQ(sim.position(crowd[3]), left_at);  // nothing moves it any more
+}
+
+TEST(LiveSimulation, AnAgentWhoseCellClosesIsMovedToTheNearestFreeCell) {
+  Simulation sim(two_rooms());
+  const AgentId a = sim.add_agent(small, {4.5, 3.5}, {4.5, 3.5});
+  sim.plan_pending();
+  sim.step(dt);
+  // Its cell and the two to the left close: the nearest free centres are right of it (5.5),
+  // above (4.5, 2.5) and below (4.5, 4.5), all one cell away; rings are scanned in a fixed order.
+  sim.edit_map()->set_passable(CellRect{2, 3, 5, 4}, false);
+  sim.step(dt);
+  EXPECT_EQ(sim.stats().pushed_out, 1u);
+  EXPECT_FALSE(in_blocked_cell(sim, sim.position(a)));
+  EXPECT_NEAR(distance(sim.position(a), Vec2{4.5, 3.5}), 1.0, 0.05);
+}
+
+TEST(LiveSimulation, AGoalThatWasUnreachableIsTriedAgainWhenAnEditOpensAWay) {
+  GridMap map = two_rooms();
+  map.set_passable(CellRect::cell(10, 4), false);
+  map.set_passable(CellRect::cell(13, 7), false);
+  Simulation sim(std::move(map));
+  const AgentId a = sim.add_agent(small, {2.5, 4.5}, {18.5, 4.5});
+  sim.plan_pending();
+  sim.step(dt);
+  EXPECT_EQ(sim.status(a), AgentStatus::unreachable);
+  EXPECT_EQ(sim.stats().failed_plans, 1u);
+  for (int i = 0; i < 50; ++i) sim.step(dt);
+  EXPECT_EQ(sim.stats().plans, 1u);  // it does not ask again by itself
+  sim.edit_map()->set_passable(CellRect::cell(10, 4), true);
+  run_until_arrived(sim, 2000);
+  EXPECT_TRUE(sim.arrived(a));
+  EXPECT_EQ(sim.stats().edit_replans, 1u);
+}
+
+TEST(LiveSimulation, StatusNamesAreDistinct) {
+  EXPECT_EQ(to_string(AgentStatus::planning), "planning");
+  EXPECT_EQ(to_string(AgentStatus::unreachable), "unreachable");
+  EXPECT_EQ(to_string(AgentStatus::removed), "removed");
+  EXPECT_NE(to_string(AgentStatus::stuck), to_string(AgentStatus::stopped));
+}
+
+}  // namespace
+}  // namespace waymark::steer::live_simulation_test
