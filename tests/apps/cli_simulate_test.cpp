@@ -94,14 +94,16 @@ TEST(CliSimulateEvents, RemovedAgentCountsNeitherWayAndStaysPut) {
   EXPECT_EQ(s["removed"], 1);
   const std::vector<nlohmann::json> lines = test::read_trace(trace);
   ASSERT_GT(lines.size(), 20u);
-  // Line t + 1 is the state after t steps; the removal came before step 11.
+  // Line t + 1 is the state after t steps (tick t); the removal came after tick 10's line,
+  // before step 11. The agent keeps the position it had then.
   const Vec2 last = position(lines[11], 1);
-  for (std::size_t t = 11; t < lines.size(); ++t) {
+  EXPECT_NE(lines[11]["status"].get<std::string>()[1], '6');
+  EXPECT_NE(position(lines[10], 1), last) << "it was moving until then";
+  for (std::size_t t = 12; t < lines.size(); ++t) {
     EXPECT_EQ(position(lines[t], 1), last) << "tick " << t - 1;
     EXPECT_EQ(lines[t]["status"].get<std::string>()[1], '6') << "removed is the 7th code";
   }
   EXPECT_EQ(lines[0]["status_codes"][6], "removed");
-  EXPECT_NE(lines[10]["status"].get<std::string>()[1], '6');
 }
 
 TEST(CliSimulateEvents, NewGoalIsReached) {
@@ -139,7 +141,7 @@ TEST(CliSimulateEvents, EventsOffTheMapAreBadInput) {
                                        "{\"tick\": 9, \"open\": [6, 2, 6, 2]},\n{\"tick\": 8, \"open\": [6, 2, 6, 2]}");
   r = run("simulate --scene " + order);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.out.find(":2: events[1].tick: 8 comes before the tick 9 of events[0]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(":3: events[1].tick: 8 comes before the tick 9 of events[0]"), std::string::npos) << r.out;
 }
 
 TEST(CliSimulateEvents, NoEventsNoStatusInTheTrace) {
