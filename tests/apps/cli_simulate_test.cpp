@@ -53,16 +53,31 @@ constexpr const char* three_agents =
     R"({"start": [2.5, 1.5], "goal": [11.5, 1.5]}, {"start": [2.5, 3.5], "goal": [11.5, 3.5]},
        {"start": [3.5, 2.5], "goal": [10.5, 2.5]})";
 
+/// `simulate --json --trace` of door_scene(name, three agents, events): its exit code and
+/// output, the summary, the trace's lines.
+struct Simulated {
+  CliRun cli;
+  nlohmann::json summary;
+  std::vector<nlohmann::json> trace;
+};
+Simulated simulate(const std::string& name, const std::string& events) {
+  const std::string trace = temp_file(name + ".jsonl", "");
+  const CliRun r = run("simulate --scene " + door_scene(name + ".json", three_agents, events) + " --json --trace " + trace);
+  return {r, summary(r), test::read_trace(trace)};
+}
+
+/// The run ended with exit 0 and these counts in its --json summary (of the three agents).
+void expect_counts(const Simulated& r, int arrived, int removed) {
+  EXPECT_EQ(r.cli.exit_code, 0) << r.cli.out;
+  EXPECT_EQ(r.summary["agents"], 3);
+  EXPECT_EQ(r.summary["arrived"], arrived);
+  EXPECT_EQ(r.summary["removed"], removed);
+}
+
 TEST(CliSimulateEvents, DoorClosesAndEveryAgentGoesRound) {
-  const std::string trace = temp_file("events_door.jsonl", "");
-  const std::string scene = door_scene("events_door.json", three_agents, R"({"tick": 5, "block": [6, 2, 6, 2]})");
-  const CliRun r = run("simulate --scene " + scene + " --json --trace " + trace);
-  ASSERT_EQ(r.exit_code, 0) << r.out;
-  const nlohmann::json s = summary(r);
-  EXPECT_EQ(s["agents"], 3);
-  EXPECT_EQ(s["arrived"], 3);
-  EXPECT_EQ(s["removed"], 0);
-  const std::vector<nlohmann::json> lines = test::read_trace(trace);
+  const Simulated r = simulate("events_door", R"({"tick": 5, "block": [6, 2, 6, 2]})");
+  expect_counts(r, 3, 0);
+  const std::vector<nlohmann::json>& lines = r.trace;
   ASSERT_GT(lines.size(), 7u);
   EXPECT_EQ(lines[0]["status_codes"].size(), 7u);
   // From the tick the door closed on, no agent's centre is in the door cell [6, 7) x [2, 3);
@@ -84,15 +99,9 @@ TEST(CliSimulateEvents, DoorClosesAndEveryAgentGoesRound) {
 }
 
 TEST(CliSimulateEvents, RemovedAgentCountsNeitherWayAndStaysPut) {
-  const std::string trace = temp_file("events_removed.jsonl", "");
-  const std::string scene = door_scene("events_removed.json", three_agents, R"({"tick": 10, "agent": 1, "remove": true})");
-  const CliRun r = run("simulate --scene " + scene + " --json --trace " + trace);
-  ASSERT_EQ(r.exit_code, 0) << r.out;
-  const nlohmann::json s = summary(r);
-  EXPECT_EQ(s["agents"], 3);
-  EXPECT_EQ(s["arrived"], 2);
-  EXPECT_EQ(s["removed"], 1);
-  const std::vector<nlohmann::json> lines = test::read_trace(trace);
+  const Simulated r = simulate("events_removed", R"({"tick": 10, "agent": 1, "remove": true})");
+  expect_counts(r, 2, 1);
+  const std::vector<nlohmann::json>& lines = r.trace;
   ASSERT_GT(lines.size(), 20u);
   // Line t + 1 is the state after t steps (tick t); the removal came after tick 10's line,
   // before step 11. The agent keeps the position it had then.
@@ -107,14 +116,9 @@ TEST(CliSimulateEvents, RemovedAgentCountsNeitherWayAndStaysPut) {
 }
 
 TEST(CliSimulateEvents, NewGoalIsReached) {
-  const std::string trace = temp_file("events_goal.jsonl", "");
-  const std::string scene =
-      door_scene("events_goal.json", three_agents, R"({"tick": 15, "agent": 0, "goal": [2.5, 7.5]})");
-  const CliRun r = run("simulate --scene " + scene + " --json --trace " + trace);
-  ASSERT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_EQ(summary(r)["arrived"], 3);
-  const std::vector<nlohmann::json> lines = test::read_trace(trace);
-  const Vec2 end = position(lines.back(), 0);
+  const Simulated r = simulate("events_goal", R"({"tick": 15, "agent": 0, "goal": [2.5, 7.5]})");
+  expect_counts(r, 3, 0);
+  const Vec2 end = position(r.trace.back(), 0);
   EXPECT_LT(std::hypot(end.x - 2.5, end.y - 7.5), 0.35) << "within its radius of the new goal";
 }
 
@@ -145,10 +149,9 @@ TEST(CliSimulateEvents, EventsOffTheMapAreBadInput) {
 }
 
 TEST(CliSimulateEvents, NoEventsNoStatusInTheTrace) {
-  const std::string trace = temp_file("events_none.jsonl", "");
-  const CliRun r = run("simulate --scene " + door_scene("events_none.json", three_agents, "") + " --trace " + trace);
-  ASSERT_EQ(r.exit_code, 0) << r.out;
-  const std::vector<nlohmann::json> lines = test::read_trace(trace);
+  const Simulated r = simulate("events_none", "");
+  ASSERT_EQ(r.cli.exit_code, 0) << r.cli.out;
+  const std::vector<nlohmann::json>& lines = r.trace;
   ASSERT_GT(lines.size(), 1u);
   EXPECT_FALSE(lines[0].contains("status_codes"));
   EXPECT_FALSE(lines[1].contains("status"));
