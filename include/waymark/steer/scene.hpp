@@ -80,11 +80,14 @@ struct SceneEvent {
     add_obstacle,     ///< `obstacle` added as a collider
     remove_obstacle,  ///< collider `index` taken out (the scene's obstacles, then the added ones)
   };
-  std::uint64_t tick = 0;
+  std::uint64_t tick = 0;  ///< [Limit: ≤ SceneLimits::max_steps; not below the previous event's]
   Kind kind = Kind::block;
-  std::size_t index = 0;  ///< goal … remove: the agent (its place in "agents"); remove_obstacle: the obstacle
-  int x0 = 0, y0 = 0, x1 = 0, y1 = 0;  ///< block, open: cells, inclusive, x0 ≤ x1, y0 ≤ y1
-  Vec2 point;                          ///< goal, warp: world units
+  /// goal … remove: the agent (its place in "agents") [Limit: < agents, not removed by an
+  /// earlier event]; remove_obstacle: the obstacle [Limit: < obstacles + those added before]
+  std::size_t index = 0;
+  /// block, open: cells, inclusive [Limit: 0 ≤ x0 ≤ x1 ≤ SceneLimits::max_cell_index, the same for y]
+  int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  Vec2 point;  ///< goal, warp: world units [Limit: within ±SceneLimits::max_abs_coordinate]
   ObstacleSpec obstacle;               ///< add_obstacle
   /// Whether the event is an order to an agent (goal, warp, stop, resume, remove).
   [[nodiscard]] bool orders_agent() const { return kind >= Kind::goal && kind <= Kind::remove; }
