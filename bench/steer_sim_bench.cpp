@@ -1,8 +1,12 @@
-// Simulation tick time (issue 14): N agents on a Moving AI map, each with a random start and
-// goal, following a planned path, avoiding walls (rays) and each other (ORCA). Prints one JSON
-// object per agent count:
-//   {"map":…,"agents":n,"planning_rounds":r,"planning_ms":…,"measured_ticks":m,"tick_us_mean":…,
-//    "tick_us_p50":…,"tick_us_p99":…,"arrived":k,"collisions":c,"min_clearance":…}
+// Simulation tick time (issues 14 and 30): N agents on a Moving AI map, each with a random start
+// and goal, following a planned path, avoiding walls (rays) and each other (ORCA). Prints one
+// JSON object per agent count and mode:
+//   {"map":…,"agents":n,"mode":"static"|"live","planning_rounds":r,"planning_ms":…,
+//    "measured_ticks":m,"tick_us_mean":…,"tick_us_p50":…,"tick_us_p99":…,"arrived":k,
+//    "collisions":c,"min_clearance":…,"orders":o,"edits":e,"edit_replans":p,"pushed_out":q}
+// "live" is a game's stream of orders and edits between the timed ticks: every tick 0.5 % of
+// the agents (at least one) get a new goal, and every 20 ticks a door — a 1 × 3 run of free
+// cells drawn with the seed — closes, opening again 20 ticks later.
 //
 //   waymark_bench_steer [--agents 100,1000,10000] [--ticks T] [--seed S] [--goal-range R] FILE.map
 //
@@ -142,62 +146,98 @@ std::vector<Vec2> goals_near(const grid::GridMap& map, const std::vector<Vec2>& 
   return goals;
 }
 
-}  // namespace
+/// One run of `n` agents, static or live; prints its JSON line. False when the map has too
+/// little room.
+bool run(const grid::GridMap& map, const Args& args, std::size_t n, bool live) {
+  steer::Random random(args.seed);
+  const steer::AgentParams params;
+  const std::vector<Vec2> starts = spread_points(map, n, random);
+  if (starts.size() < n) {
+    std::cerr << "waymark_bench_steer: " << args.map << " has room for only " << starts.size() << " agents\n";
+    return false;
+  }
+  const std::vector<Vec2> goals = goals_near(map, starts, args.goal_range, random);
+  // Live mode's new goals: near each start as well, and the doors it closes.
+  const std::vector<Vec2> new_goals = goals_near(map, starts, args.goal_range, random);
+  const std::vector<Vec2> doors = spread_points(map, 64, random);
+  steer::SimulationParams sim_params;
+  sim_params.seed = args.seed;
+  sim_params.queue.max_requests = std::max<std::size_t>(n, 1);
+  steer::Simulation sim(map, sim_params);
+  for (std::size_t i = 0; i < n; ++i) sim.add_agent(params, starts[i], goals[i]);
+
+  constexpr double dt = 0.05;
+  const auto planning_started = std::chrono::steady_clock::now();
+  std::size_t planning_rounds = 0;
+  // Every path planned before the first step (the queue's pool runs max_searches at a
+  // time, so this takes a few rounds).
+  while (sim.plan_pending() > 0 && planning_rounds < 100'000) ++planning_rounds;
+  const double planning_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - planning_started).count();
+
+  // Five ticks of warm-up: the solvers' and hashes' scratch grows on the first.
+  for (int t = 0; t < 5; ++t) sim.step(dt);
+  std::vector<double> ticks_us;
+  std::uint64_t orders = 0;
+  grid::CellRect door{};
+  bool door_closed = false;
+  for (std::size_t t = 0; t < args.ticks; ++t) {
+    if (live) {
+      const std::size_t per_tick = std::max<std::size_t>(1, n / 200);
+      for (std::size_t k = 0; k < per_tick; ++k) {
+        const std::size_t i = static_cast<std::size_t>(random.next() % n);
+        orders += sim.set_goal(steer::AgentId{static_cast<std::uint32_t>(i)}, (orders % 2 == 0 ? new_goals : goals)[i]) ? 1 : 0;
+      }
+      if (t % 20 == 0) {
+        grid::GridMap& edit = *sim.edit_map();
+        if (door_closed) {
+          edit.set_passable(door, true);
+        } else {
+          const auto c = edit.world_to_cell(doors[(t / 40) % doors.size()]);
+          door = grid::CellRect{c->x, c->y, c->x + 3, c->y + 1};
+          edit.set_passable(door, false);
+        }
+        door_closed = !door_closed;
+      }
+    }
+    const auto started = std::chrono::steady_clock::now();
+    sim.step(dt);
+    ticks_us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count());
+  }
+  std::vector<double> sorted = ticks_us;
+  std::sort(sorted.begin(), sorted.end());
+  double sum = 0;
+  for (const double t : ticks_us) sum += t;
+  const steer::SimulationStats& s = sim.stats();
+  nlohmann::ordered_json out;
+  out["map"] = args.map;
+  out["agents"] = n;
+  out["mode"] = live ? "live" : "static";
+  out["planning_rounds"] = planning_rounds;
+  out["planning_ms"] = planning_ms;
+  out["measured_ticks"] = ticks_us.size();
+  out["tick_us_mean"] = sum / static_cast<double>(ticks_us.size());
+  out["tick_us_p50"] = sorted[sorted.size() / 2];
+  out["tick_us_p99"] = sorted[std::min(sorted.size() - 1, sorted.size() * 99 / 100)];
+  out["arrived"] = s.arrived;
+  out["collisions"] = s.collisions;
+  out["min_clearance"] = s.min_clearance;
+  out["failed_plans"] = s.failed_plans;
+  out["orders"] = orders;
+  out["edits"] = s.edits;
+  out["edit_replans"] = s.edit_replans;
+  out["pushed_out"] = s.pushed_out;
+  std::cout << out.dump() << std::endl;
+  return true;
+}
 
 int main(int argc, char** argv) {
   const Args args = parse_args(argc, argv);
   const grid::GridMap map = io::load_movingai_map(args.map);
   for (const std::size_t n : args.agents) {
-    steer::Random random(args.seed);
-    const steer::AgentParams params;
-    const std::vector<Vec2> starts = spread_points(map, n, random);
-    if (starts.size() < n) {
-      std::cerr << "waymark_bench_steer: " << args.map << " has room for only " << starts.size() << " agents\n";
-      return 2;
+    for (const bool live : {false, true}) {
+      if (!run(map, args, n, live)) return 2;
     }
-    const std::vector<Vec2> goals = goals_near(map, starts, args.goal_range, random);
-    steer::SimulationParams sim_params;
-    sim_params.seed = args.seed;
-    sim_params.queue.max_requests = std::max<std::size_t>(n, 1);
-    steer::Simulation sim(map, sim_params);
-    for (std::size_t i = 0; i < n; ++i) sim.add_agent(params, starts[i], goals[i]);
-
-    constexpr double dt = 0.05;
-    const auto planning_started = std::chrono::steady_clock::now();
-    std::size_t planning_rounds = 0;
-    // Every path planned before the first step (the queue's pool runs max_searches at a
-    // time, so this takes a few rounds).
-    while (sim.plan_pending() > 0 && planning_rounds < 100'000) ++planning_rounds;
-    const double planning_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - planning_started).count();
-
-    // Five ticks of warm-up: the solvers' and hashes' scratch grows on the first.
-    for (int t = 0; t < 5; ++t) sim.step(dt);
-    std::vector<double> ticks_us;
-    for (std::size_t t = 0; t < args.ticks; ++t) {
-      const auto started = std::chrono::steady_clock::now();
-      sim.step(dt);
-      ticks_us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count());
-    }
-    std::vector<double> sorted = ticks_us;
-    std::sort(sorted.begin(), sorted.end());
-    double sum = 0;
-    for (const double t : ticks_us) sum += t;
-    const steer::SimulationStats& s = sim.stats();
-    nlohmann::ordered_json out;
-    out["map"] = args.map;
-    out["agents"] = n;
-    out["planning_rounds"] = planning_rounds;
-    out["planning_ms"] = planning_ms;
-    out["measured_ticks"] = ticks_us.size();
-    out["tick_us_mean"] = sum / static_cast<double>(ticks_us.size());
-    out["tick_us_p50"] = sorted[sorted.size() / 2];
-    out["tick_us_p99"] = sorted[std::min(sorted.size() - 1, sorted.size() * 99 / 100)];
-    out["arrived"] = s.arrived;
-    out["collisions"] = s.collisions;
-    out["min_clearance"] = s.min_clearance;
-    out["failed_plans"] = s.failed_plans;
-    std::cout << out.dump() << std::endl;
   }
   return 0;
 }

@@ -4,27 +4,109 @@
 #include <cmath>
 #include <limits>
 
+#include "waymark/core/broad_phase.hpp"
 #include "waymark/core/errors.hpp"
 
 namespace waymark::steer {
 
+namespace {
+
+/// The smallest clearance a cell centre can have that is at least `radius` (world units): a
+/// centre is cell_size·√(a² + b²) from a blocked square or the map's edge, a and b in
+/// {0, ½, 1½, …}.
+double clearance_step_at_least(double radius, double cell) {
+  const int k = static_cast<int>(std::ceil(radius / cell)) + 2;
+  double best = std::numeric_limits<double>::infinity();
+  for (int i = 0; i <= k; ++i) {
+    for (int j = 0; j <= i; ++j) {
+      const double a = std::max(0.0, i - 0.5), b = std::max(0.0, j - 0.5);
+      const double v = cell * std::sqrt(a * a + b * b);
+      if (v >= radius && v < best) best = v;
+    }
+  }
+  return best;
+}
+
+/// The cell nearest `at` (by centre) that `map` lets pass, within `rings` rings; `at` itself
+/// first.
+std::optional<CellId> nearest_open(const grid::GridMap& map, grid::CellCoord at, int rings) {
+  if (map.passable(at.x, at.y)) return map.cell(at.x, at.y);
+  const Vec2 centre = map.cell_center(at);
+  std::optional<CellId> best;
+  double best_d = std::numeric_limits<double>::infinity();
+  for (int k = 1; k <= rings && !best; ++k) {  // the first ring with one: farther rings lie farther
+    for_ring(at.x, at.y, k, map.width(), map.height(), [&](int x, int y) {
+      if (!map.passable(x, y)) return;
+      const double d = distance(map.cell_center(grid::CellCoord{x, y}), centre);
+      if (d < best_d) {
+        best_d = d;
+        best = map.cell(x, y);
+      }
+    });
+  }
+  return best;
+}
+
+}  // namespace
+
 GridPathService::GridPathService(const grid::GridMap& map, const grid::GridPlannerOptions& planner,
                                  const search::RequestQueueOptions& queue)
-    : QueuedPathService(queue), map_(&map), planner_(map, planner) {}
+    : QueuedPathService(queue), map_(&map), options_(planner) {
+  classes_.push_back({map.cell_size() / 2, nullptr, std::make_unique<grid::GridPlanner>(map, planner)});
+}
+
+GridPathService::~GridPathService() = default;
+
+const grid::GridMap& GridPathService::class_map(std::size_t k) const {
+  return classes_[k].sized ? classes_[k].sized->map() : *map_;
+}
 
 std::optional<std::size_t> GridPathService::size_class(double radius) {
-  if (!(radius >= 0)) return std::nullopt;
-  return 0;
+  const double cell = map_->cell_size();
+  if (!(radius >= 0) || !std::isfinite(radius) || radius > max_class_radius_cells * cell) return std::nullopt;
+  if (radius <= cell / 2) return 0;
+  const double step = clearance_step_at_least(radius, cell);
+  for (std::size_t k = 1; k < classes_.size(); ++k) {
+    if (classes_[k].radius == step) return k;
+  }
+  if (classes_.size() >= max_size_classes) return std::nullopt;
+  // The class's map asks for a hair less than its step, so that rounding in the clearance's
+  // square root can never drop a cell whose clearance is the step exactly.
+  const double asked = step - 1e-9 * cell;
+  if (!clearance_) {
+    clearance_ = std::make_unique<grid::ClearanceMap>(*map_, grid::ClearanceParams{.max_clearance = step});
+  } else {
+    clearance_->sync();
+    clearance_->raise_max_clearance(step);
+  }
+  auto sized = std::make_unique<grid::SizeClassMap>(*clearance_, asked);
+  auto planner = std::make_unique<grid::GridPlanner>(sized->map(), options_);
+  classes_.push_back({step, std::move(sized), std::move(planner)});
+  return classes_.size() - 1;
 }
 
 search::RequestId GridPathService::submit(Vec2 from, Vec2 to, std::size_t size_class) {
+  if (size_class >= classes_.size()) return {};
   const std::optional<grid::CellCoord> a = map_->world_to_cell(from);
   const std::optional<grid::CellCoord> b = map_->world_to_cell(to);
-  if (!a || !b || size_class != 0) return {};
-  return submit_on(planner_, map_->cell(a->x, a->y), map_->cell(b->x, b->y), from, to);
+  if (!a || !b) return {};
+  const SizeClass& c = classes_[size_class];
+  if (!c.sized) return submit_on(*c.planner, map_->cell(a->x, a->y), map_->cell(b->x, b->y), from, to);
+  const grid::GridMap& m = c.sized->map();
+  const int rings = static_cast<int>(std::ceil(c.radius / map_->cell_size())) + 1;
+  const std::optional<CellId> start = nearest_open(m, *a, rings);
+  const std::optional<CellId> goal = nearest_open(m, *b, rings);
+  if (!start || !goal) return {};
+  const Vec2 end = *goal == map_->cell(b->x, b->y) ? to : map_->cell_center(*goal);
+  return submit_on(*c.planner, *start, *goal, from, end);
 }
 
-void GridPathService::sync() { planner_.sync(); }
+void GridPathService::sync() {
+  for (SizeClass& c : classes_) {
+    if (c.sized) c.sized->sync();
+    c.planner->sync();
+  }
+}
 
 navmesh::NavQueryOptions NavMeshPathService::tall(const navmesh::NavMesh& mesh, navmesh::NavQueryOptions query) {
   const Aabb3& box = mesh.bounds();

@@ -44,6 +44,10 @@ constexpr std::array routes{
     Route{"POST", "/api/sim/step", [](const Api& api, const Request& r) { return api.sim_step(r.body); }},
     Route{"POST", "/api/sim/add", [](const Api& api, const Request& r) { return api.sim_add(r.body); }},
     Route{"POST", "/api/sim/stop", [](const Api& api, const Request& r) { return api.sim_stop(r.body); }},
+    Route{"POST", "/api/sim/edit", [](const Api& api, const Request& r) { return api.sim_edit(r.body); }},
+    Route{"POST", "/api/sim/obstacle", [](const Api& api, const Request& r) { return api.sim_obstacle(r.body); }},
+    Route{"POST", "/api/sim/order", [](const Api& api, const Request& r) { return api.sim_order(r.body); }},
+    Route{"POST", "/api/sim/world", [](const Api& api, const Request& r) { return api.sim_world(r.body); }},
 };
 
 }  // namespace

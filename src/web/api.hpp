@@ -13,6 +13,10 @@
 #include <string_view>
 #include <vector>
 
+namespace waymark::navmesh {
+class NavMesh;
+}
+
 namespace waymark::web {
 
 class SessionStore;
@@ -42,6 +46,8 @@ struct ApiLimits {
   /// Largest map a simulation may run on, cells: a kept simulation holds its map and planner
   /// (about 40 bytes per cell), so this times max_simulations bounds what sessions can pin.
   std::size_t max_sim_map_cells = std::size_t{1} << 20;
+  /// Obstacles a page may drop into one simulation (POST /api/sim/obstacle).
+  std::size_t max_sim_obstacles = 256;
   int max_sim_ticks_per_request = 200;
   double sim_idle_seconds = 600;
   /// Most seeds one regions request may give.
@@ -80,8 +86,11 @@ struct Response {
 ///   POST /api/regions          Dirichlet regions of a grid map from clicked seeds
 ///   POST /api/visibility       points of visibility among a bundled polygon file's obstacles
 ///                              (DATA/polygons/*.json) for an agent radius, and a path
-///   POST /api/sim/start | step | add | stop   a live steering simulation on a grid map, kept
-///                              by the server between requests
+///   POST /api/sim/start | step | add | stop   a live steering simulation on a grid map or a
+///                              bundled level's navmesh, kept by the server between requests
+///   POST /api/sim/edit | obstacle | order | world   while it runs: block or open cells (doors),
+///                              drop or take away obstacles (crates), give agents orders (a new
+///                              goal, stop, resume, remove), and read its world back
 class Api {
  public:
   /// `data_dir` holds maps/ (bundled Moving AI maps); a missing folder means no bundled maps.
@@ -110,6 +119,10 @@ class Api {
   [[nodiscard]] Response sim_step(std::string_view body) const;
   [[nodiscard]] Response sim_add(std::string_view body) const;
   [[nodiscard]] Response sim_stop(std::string_view body) const;
+  [[nodiscard]] Response sim_edit(std::string_view body) const;
+  [[nodiscard]] Response sim_obstacle(std::string_view body) const;
+  [[nodiscard]] Response sim_order(std::string_view body) const;
+  [[nodiscard]] Response sim_world(std::string_view body) const;
 
   [[nodiscard]] const ApiLimits& limits() const { return limits_; }
 
@@ -128,6 +141,8 @@ class Api {
 
   struct Level;  ///< a bundled level's navmesh, built on first use
   [[nodiscard]] std::shared_ptr<const Level> level(const std::string& name) const;
+  /// The level's navmesh, sharing the level's ownership (a simulation on it keeps it).
+  [[nodiscard]] std::shared_ptr<const navmesh::NavMesh> level_mesh(const std::string& name) const;
   mutable std::mutex levels_mutex_;
   mutable std::map<std::string, std::shared_ptr<const Level>> levels_;
 

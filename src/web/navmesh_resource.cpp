@@ -51,10 +51,11 @@ Response Api::navmesh(std::string_view name) const {
   return guarded([&] { return Response{http_ok, level(std::string(name))->picture}; });
 }
 
-namespace {
+std::shared_ptr<const navmesh::NavMesh> Api::level_mesh(const std::string& name) const {
+  auto lvl = level(name);
+  return {lvl, &lvl->mesh};  // shares the level's ownership
+}
 
-/// A point on a level: [x, y, z], or [x, z] in plan (then the height is found: the polygon
-/// under or over it nearest the middle of the level's height).
 Vec3 level_point(const Field& request, const char* key, const navmesh::NavMesh& mesh) {
   const Field v = request.field(key);
   if (v.kind() != io::json::Kind::array || (v.size() != 2 && v.size() != 3))
@@ -73,6 +74,8 @@ Vec3 level_point(const Field& request, const char* key, const navmesh::NavMesh& 
   if (!nearest) v.fail("is not on the mesh");
   return nearest->point;
 }
+
+namespace {
 
 json nav_path_json(const navmesh::NavPath& path, const SearchStats& stats) {
   json corners = json::array();

@@ -28,6 +28,10 @@
 #include "waymark/search/budget.hpp"
 #include "web/api.hpp"
 
+namespace waymark::navmesh {
+class NavMesh;
+}
+
 namespace waymark::web {
 
 using nlohmann::json;
@@ -159,5 +163,9 @@ io::MapLoadOptions load_options(const ApiLimits& limits, bool terrain);
 /// letters ('.' 'G' free, '@' 'O' 'T' walls, 'S' swamp and 'W' water: terrain).
 grid::GridMap request_map(const Field& spec, const std::vector<std::string>& names, const std::filesystem::path& data_dir,
                           const ApiLimits& limits, bool terrain);
+/// The request's member `key` as a point on `mesh`: [x, y, z], or [x, z] in plan (then the
+/// height is found: the polygon under or over it nearest the middle of the level's height,
+/// within half a unit in plan; the point returned lies on it). 400 off the mesh.
+Vec3 level_point(const Field& request, const char* key, const navmesh::NavMesh& mesh);
 
 }  // namespace waymark::web

@@ -9,16 +9,34 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <vector>
 
+#include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/steer/simulation.hpp"
 
 namespace waymark::web {
 
+/// A collider a page dropped into a simulation (POST /api/sim/obstacle): only these may be
+/// removed again (a navmesh's walls are colliders of the same world).
+struct SessionObstacle {
+  steer::ColliderId id;
+  steer::Shape shape;  ///< a Circle or a Box
+};
+
 /// One live simulation.
 struct Session {
-  std::mutex mutex;  ///< one request at a time steps or grows it
+  std::mutex mutex;  ///< one request at a time steps, grows or edits it
   std::unique_ptr<steer::Simulation> sim;
+  /// A navmesh session's level (the path service refers to it) and its name; null and empty
+  /// on a grid map.
+  std::shared_ptr<const navmesh::NavMesh> mesh;
+  std::string level;
   double dt = 0.05;
+  /// Bumped by every change of the world a request makes (a map edit, an obstacle added or
+  /// removed): a page that sees a step answer's "world" ahead of its own fetches the world.
+  std::uint64_t world = 0;
+  std::vector<SessionObstacle> obstacles;
   /// When a request last touched it (steady_clock ticks): read by other sessions' starts
   /// without this session's mutex, hence atomic.
   std::atomic<std::chrono::steady_clock::rep> used{0};

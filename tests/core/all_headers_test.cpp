@@ -44,6 +44,7 @@
 #include "waymark/grid/algorithm.hpp"
 #include "waymark/grid/any_angle.hpp"
 #include "waymark/grid/batch.hpp"
+#include "waymark/grid/clearance.hpp"
 #include "waymark/grid/dstar_lite.hpp"
 #include "waymark/grid/grid_map.hpp"
 #include "waymark/grid/grid_planner.hpp"

@@ -4,6 +4,7 @@
 // itself: where the cells are blocked, where the agents are, which paths changed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -234,6 +235,45 @@ TEST(LiveSimulation, AGoalThatWasUnreachableIsTriedAgainWhenAnEditOpensAWay) {
   run_until_arrived(sim, 2000);
   EXPECT_TRUE(sim.arrived(a));
   EXPECT_EQ(sim.stats().edit_replans, 1u);
+}
+
+TEST(LiveSimulation, TwoSizesThroughOneGapEachWhereItsDiscFits) {
+  // Two rooms joined by a one-cell gap (x 10, y 4) and, below, an opening four cells wide. A
+  // radius-0.4 agent fits every free cell and takes the gap; a radius-0.8 agent fits only cells
+  // whose centre is 1.5 cells from any wall (the next clearance a centre can have) and goes
+  // round below.
+  Simulation sim(map_from({"@@@@@@@@@@@@@@@@@@@@@", "@.........@.........@", "@.........@.........@",
+                           "@.........@.........@", "@...................@", "@.........@.........@",
+                           "@.........@.........@", "@.........@.........@", "@.........@.........@",
+                           "@.........@.........@", "@...................@", "@...................@",
+                           "@...................@", "@...................@", "@@@@@@@@@@@@@@@@@@@@@"}));
+  const AgentId a = sim.add_agent(AgentParams{.radius = 0.4}, {3.5, 3.5}, {17.5, 3.5});
+  const AgentId b = sim.add_agent(AgentParams{.radius = 0.8}, {3.5, 6.5}, {17.5, 6.5});
+  const AgentId c = sim.add_agent(AgentParams{.radius = 0.85}, {6.5, 6.5}, {14.5, 6.5});
+  EXPECT_EQ(sim.size_class(a), 0u);
+  EXPECT_EQ(sim.size_class(b), 1u);
+  EXPECT_EQ(sim.size_class(c), 1u);  // the same cells fit both
+  sim.plan_pending();
+  double a_lowest = 0, b_lowest = 0;
+  for (const Vec2 p : sim.path(a)) a_lowest = std::max(a_lowest, p.y);
+  for (const Vec2 p : sim.path(b)) b_lowest = std::max(b_lowest, p.y);
+  EXPECT_LT(a_lowest, 9.0);   // through the gap
+  EXPECT_GT(b_lowest, 10.0);  // round below
+  run_until_arrived(sim, 3000);
+  EXPECT_TRUE(sim.all_arrived());
+  EXPECT_EQ(sim.stats().collisions, 0u);
+  // The wide opening closes to three cells (rows 11-13 stay): still wide enough. Then to two:
+  // the large agents' goal side is cut off for them, not for the small one.
+  sim.edit_map()->set_passable(CellRect{10, 10, 11, 11}, false);
+  EXPECT_TRUE(sim.set_goal(b, {3.5, 6.5}));
+  sim.step(dt);
+  EXPECT_EQ(sim.status(b), AgentStatus::moving);
+  sim.edit_map()->set_passable(CellRect{10, 11, 11, 12}, false);
+  EXPECT_TRUE(sim.set_goal(b, {3.5, 6.5}));
+  EXPECT_TRUE(sim.set_goal(a, {3.5, 3.5}));
+  sim.step(dt);
+  EXPECT_EQ(sim.status(b), AgentStatus::unreachable);
+  EXPECT_EQ(sim.status(a), AgentStatus::moving);
 }
 
 TEST(LiveSimulation, StatusNamesAreDistinct) {

@@ -26,11 +26,12 @@ double off_mesh(const navmesh::NavMesh& mesh, Vec2 p) {
   return near ? distance(navmesh::plan(near->point), p) : 1.0;
 }
 
-/// A Recast navmesh of `map`'s floor for agents of radius 0.35 (height 2, climb 0.5).
-navmesh::NavMesh build_mesh(const grid::GridMap& map) {
+/// A Recast navmesh of `map`'s floor for agents of radius `radius` (default 0.35; height 2,
+/// climb 0.5).
+navmesh::NavMesh build_mesh(const grid::GridMap& map, double radius = 0.35) {
   recast::RecastParams rp;
   rp.cell_size = 0.125;  // erosion ceil(0.35 / 0.125) = 3 voxels: a one-cell gap keeps 2
-  rp.agent_radius = 0.35;
+  rp.agent_radius = radius;
   rp.agent_height = 2;
   rp.agent_max_climb = 0.5;
   return recast::to_nav_mesh(recast::build_recast_meshes(test::level_geometry(map, rp.cell_size / 2), rp));
@@ -173,6 +174,48 @@ TEST(NavMeshCrowd, TwoGroupsCrossingACorridorStayOnTheMesh) {
   EXPECT_EQ(s.arrived, sim->size()) << "after " << s.ticks << " ticks:" << o.late;
   EXPECT_EQ(s.failed_plans, 0u);
   RecordProperty("collisions", std::to_string(s.collisions));
+}
+
+TEST(NavMeshCrowd, TwoSizesThroughOneGapEachOnTheMeshOfItsRadius) {
+  // Two rooms joined by a one-cell gap (x 10, y 4) and, below, an opening four cells wide. A
+  // radius-0.35 agent plans on the mesh eroded by 0.35 and takes the gap (3 voxels of 0.125 a
+  // side leave it open; 0.4 takes 4 a side and Recast closes it); a radius-0.8 agent on
+  // the one eroded by 0.8, which has no polygon in the gap, and goes round below. The walls
+  // are the outline of the uneroded floor, which both keep their own radius from.
+  std::vector<std::uint8_t> cells;
+  const std::vector<std::string> rows = {
+      "@@@@@@@@@@@@@@@@@@@@@", "@.........@.........@", "@.........@.........@", "@.........@.........@",
+      "@...................@", "@.........@.........@", "@.........@.........@", "@.........@.........@",
+      "@.........@.........@", "@.........@.........@", "@...................@", "@...................@",
+      "@...................@", "@...................@", "@@@@@@@@@@@@@@@@@@@@@"};
+  for (const std::string& row : rows) {
+    for (const char c : row) cells.push_back(c == '.' ? 1 : 0);
+  }
+  const grid::GridMap map(static_cast<int>(rows[0].size()), static_cast<int>(rows.size()), std::move(cells), {});
+  const navmesh::NavMesh floor = build_mesh(map, 0.0);
+  const navmesh::NavMesh small = build_mesh(map, 0.35);
+  const navmesh::NavMesh large = build_mesh(map, 0.8);
+  const SizedNavMesh meshes[] = {{&large, 0.8}, {&small, 0.35}};  // any order
+  ObstacleWorld walls;
+  ASSERT_GT(add_navmesh_walls(walls, floor), 0u);
+  Simulation sim(std::make_unique<NavMeshPathService>(meshes, navmesh::NavQueryOptions{}, search::RequestQueueOptions{}),
+                 std::move(walls));
+  const AgentId a = sim.add_agent(AgentParams{.radius = 0.35}, {3.5, 3.5}, {17.5, 3.5});
+  const AgentId b = sim.add_agent(AgentParams{.radius = 0.8}, {3.5, 6.5}, {17.5, 6.5});
+  EXPECT_EQ(sim.size_class(a), 0u);
+  EXPECT_EQ(sim.size_class(b), 1u);
+  EXPECT_THROW(sim.add_agent(AgentParams{.radius = 0.9}, {3.5, 6.5}, {17.5, 6.5}), BuildError);
+  sim.plan_pending();
+  ASSERT_FALSE(sim.path(a).empty());
+  ASSERT_FALSE(sim.path(b).empty());
+  double a_lowest = 0, b_lowest = 0;
+  for (const Vec2 p : sim.path(a)) a_lowest = std::max(a_lowest, p.y);
+  for (const Vec2 p : sim.path(b)) b_lowest = std::max(b_lowest, p.y);
+  EXPECT_LT(a_lowest, 9.0);   // through the gap
+  EXPECT_GT(b_lowest, 10.0);  // round below
+  while (!sim.all_arrived() && sim.stats().ticks < 2000) sim.step(0.05);
+  EXPECT_TRUE(sim.all_arrived());
+  EXPECT_EQ(sim.stats().collisions, 0u);
 }
 
 }  // namespace

@@ -6,6 +6,32 @@ import { call, canvasPoint, fillSelect, Latest, nextEnds } from './api.js';
 const MARGIN_PX = 12;
 const COLORS = { wall: '#333', portal: '#c9d3de', shortest: '#e8590c', funnel: '#1c64d6', from: '#1fae3a', to: '#d92121' };
 
+/// Draws a level (GET /api/navmesh's answer) from above with `toPixel` ([x, y, z] to canvas
+/// pixels): its polygons, lower ones darker (floors and ramps still show), and its portals.
+export function drawLevel(ctx, level, toPixel) {
+  const { vertices, polys, portals, bounds: [[, lo], [, top]] } = level;
+  const hi = Math.max(top, lo + 1e-9);
+  for (const poly of polys) {
+    const mean = poly.reduce((sum, v) => sum + vertices[v][1], 0) / poly.length;
+    const shade = Math.round(150 + 95 * (mean - lo) / (hi - lo));
+    ctx.fillStyle = `rgb(${shade - 20}, ${shade}, ${shade - 40})`;
+    ctx.strokeStyle = COLORS.wall;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    poly.forEach((v, i) => (i ? ctx.lineTo : ctx.moveTo).call(ctx, ...toPixel(vertices[v])));
+    ctx.closePath();
+    ctx.fill();
+    ctx.stroke();
+  }
+  ctx.strokeStyle = COLORS.portal;
+  ctx.beginPath();
+  for (const [a, b] of portals) {
+    ctx.moveTo(...toPixel(vertices[a]));
+    ctx.lineTo(...toPixel(vertices[b]));
+  }
+  ctx.stroke();
+}
+
 export class NavmeshView {
   constructor(catalogue) {
     this.$ = (id) => document.getElementById(id);
@@ -33,11 +59,10 @@ export class NavmeshView {
       return;
     }
     this.level = reply.data;
-    const [[x0, y0, z0], [x1, y1, z1]] = this.level.bounds;
+    const [[x0, , z0], [x1, , z1]] = this.level.bounds;
     const scale = (this.canvas.width - 2 * MARGIN_PX) / Math.max(x1 - x0, z1 - z0, 1e-9);
     this.toPixel = ([x, , z]) => [MARGIN_PX + (x - x0) * scale, MARGIN_PX + (z - z0) * scale];
     this.toPlan = (px, py) => [x0 + (px - MARGIN_PX) / scale, z0 + (py - MARGIN_PX) / scale];
-    this.heightRange = [y0, Math.max(y1, y0 + 1e-9)];
     this.showEnds();
     this.draw();
   }
@@ -97,28 +122,7 @@ export class NavmeshView {
     ctx.fillStyle = '#fff';
     ctx.fillRect(0, 0, this.canvas.width, this.canvas.height);
     if (!this.level) return;
-    const { vertices, polys, portals } = this.level;
-    const [lo, hi] = this.heightRange;
-    // Lower polygons darker: a top-down view that still shows floors and ramps.
-    for (const poly of polys) {
-      const mean = poly.reduce((sum, v) => sum + vertices[v][1], 0) / poly.length;
-      const shade = Math.round(150 + 95 * (mean - lo) / (hi - lo));
-      ctx.fillStyle = `rgb(${shade - 20}, ${shade}, ${shade - 40})`;
-      ctx.strokeStyle = COLORS.wall;
-      ctx.lineWidth = 1;
-      ctx.beginPath();
-      poly.forEach((v, i) => (i ? ctx.lineTo : ctx.moveTo).call(ctx, ...this.toPixel(vertices[v])));
-      ctx.closePath();
-      ctx.fill();
-      ctx.stroke();
-    }
-    ctx.strokeStyle = COLORS.portal;
-    ctx.beginPath();
-    for (const [a, b] of portals) {
-      ctx.moveTo(...this.toPixel(vertices[a]));
-      ctx.lineTo(...this.toPixel(vertices[b]));
-    }
-    ctx.stroke();
+    drawLevel(ctx, this.level, this.toPixel);
     if (this.result) {
       this.polyline(ctx, this.result.funnel.corners, COLORS.funnel, 4);
       this.polyline(ctx, this.result.shortest.corners, COLORS.shortest, 2.5);

@@ -326,12 +326,184 @@ async function visibilityPathAmongObstacles(page) {
   await page.click('#tabs button[data-view=grid]');
 }
 
+// ---- the simulation while it runs: doors, crates, orders, a navmesh level ----------------------
+
+/// Where world point `p` of the simulation's canvas is on the page.
+async function simPoint(page, p) {
+  const box = await page.locator('#sim-canvas').boundingBox();
+  const [px, py, width] = await page.evaluate((q) => [...window.viewer.sim.frame.toPixel(q),
+    document.getElementById('sim-canvas').width], p);
+  const scale = box.width / width;
+  return [box.x + px * scale, box.y + py * scale];
+}
+
+async function simClick(page, p, options = {}) {
+  await page.mouse.click(...await simPoint(page, p), options);
+}
+
+/// A new simulation on the picker's `key` ('empty:32x24', 'level:nav_test', ...), no agents.
+async function newSimulation(page, key) {
+  await page.click('#tabs button[data-view=sim]');
+  await page.waitForFunction(() => window.viewer.sim.id !== undefined, null, { timeout: WAIT_MS });
+  await page.click('#sim-stop');
+  await page.selectOption('#sim-map', key);
+  await page.click('#sim-new');
+  await page.waitForFunction(() => window.viewer.sim.id !== undefined && window.viewer.sim.state?.agents.length === 0,
+    null, { timeout: WAIT_MS });
+}
+
+/// Agents added with the agent tool: a click on each start, then its goal.
+async function addAgents(page, pairs) {
+  await page.check('input[name=sim-tool][value=agent]');
+  for (const [i, [start, goal]] of pairs.entries()) {
+    await simClick(page, start);
+    await simClick(page, goal);
+    await page.waitForFunction((n) => window.viewer.sim.state.agents.length === n, i + 1, { timeout: WAIT_MS });
+  }
+}
+
+const simState = (page) => page.evaluate(() => window.viewer.sim.state);
+
+async function simDoorReroutes(page) {
+  await newSimulation(page, 'empty:32x24');
+  await addAgents(page, [[[3.5, 12.5], [28.5, 12.5]]]);
+  await page.check('input[name=sim-tool][value=select]');
+  await simClick(page, [3.5, 12.5]);
+  assert.deepEqual(await page.evaluate(() => [...window.viewer.sim.selected]), [0]);
+  await page.click('#sim-run');
+  await page.waitForFunction(() => window.viewer.sim.state.paths[0]?.points.length > 0, null, { timeout: WAIT_MS });
+  const before = (await simState(page)).paths[0].points;
+  // Close a door across its route while it runs: column 22, rows 4 to 20, painted by a drag.
+  await page.check('input[name=sim-tool][value=door]');
+  await page.mouse.move(...await simPoint(page, [22.5, 4.5]));
+  await page.mouse.down();
+  for (let y = 5; y <= 20; ++y) await page.mouse.move(...await simPoint(page, [22.5, y + 0.5]), { steps: 2 });
+  await page.mouse.up();
+  await page.waitForFunction(() => {
+    const w = window.viewer.sim.world;
+    return Array.from({ length: 17 }, (_, k) => w.blocked[(4 + k) * w.width + 22]).every((b) => b === 1);
+  }, null, { timeout: WAIT_MS });
+  // Its path changes and goes round the door (no point of it in column 22 between rows 4 and 20).
+  await page.waitForFunction((old) => {
+    const s = window.viewer.sim.state;
+    const points = s.paths[0]?.points ?? [];
+    if (points.length === 0 || JSON.stringify(points) === JSON.stringify(old)) return false;
+    let [px, py] = s.agents[0];
+    for (const [qx, qy] of points) {
+      for (let t = 0; t <= 1; t += 0.005) {
+        const [x, y] = [px + (qx - px) * t, py + (qy - py) * t];
+        if (x >= 22 && x < 23 && y >= 4 && y < 21) return false;
+      }
+      [px, py] = [qx, qy];
+    }
+    return true;
+  }, before, { timeout: WAIT_MS });
+  await page.screenshot({ path: path.join(artefacts, 'simulation-door.png') });
+  await page.waitForFunction(() => window.viewer.sim.state.status[0] === 'arrived', null, { timeout: 3 * WAIT_MS });
+  await page.click('#sim-stop');
+  const s = await simState(page);
+  assert.ok(Math.hypot(s.agents[0][0] - 28.5, s.agents[0][1] - 12.5) < 0.5, `arrived at ${s.agents[0]}`);
+  assert.ok(s.stats.edit_replans >= 1, `re-plans after edits: ${s.stats.edit_replans}`);
+  assert.equal(await page.textContent('#sim-stats td[data-stat=collisions]'), '0');
+}
+
+async function simCrateDroppedAndTaken(page) {
+  await page.check('input[name=sim-tool][value=crate]');
+  await simClick(page, [8.5, 5.5]);
+  await page.waitForFunction(() => window.viewer.sim.obstacles.size === 1, null, { timeout: WAIT_MS });
+  const crate = await page.evaluate(() => [...window.viewer.sim.obstacles.values()][0]);
+  assert.deepEqual(crate.box, [8, 5, 9, 6], 'a crate fills the clicked cell');
+  // The server has it too.
+  const world = await page.evaluate((id) => fetch('/api/sim/world', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ id }),
+  }).then((r) => r.json()), await page.evaluate(() => window.viewer.sim.id));
+  assert.deepEqual(world.obstacles, [crate]);
+  await page.screenshot({ path: path.join(artefacts, 'simulation-crate.png') });
+  await simClick(page, [8.5, 5.5]);  // a click on the crate takes it away
+  await page.waitForFunction(() => window.viewer.sim.obstacles.size === 0, null, { timeout: WAIT_MS });
+}
+
+async function simOrdersForSelectedAgents(page) {
+  await newSimulation(page, 'empty:32x24');
+  await addAgents(page, [[[3.5, 3.5], [3.5, 20.5]], [[5.5, 3.5], [5.5, 20.5]], [[20.5, 20.5], [25.5, 20.5]]]);
+  // A box round the first two selects them, not the third.
+  await page.check('input[name=sim-tool][value=select]');
+  await page.mouse.move(...await simPoint(page, [2, 2]));
+  await page.mouse.down();
+  await page.mouse.move(...await simPoint(page, [7, 5]), { steps: 4 });
+  await page.mouse.up();
+  const ids = await page.evaluate(() => [...window.viewer.sim.selected].sort());
+  assert.equal(ids.length, 2, `selected ${ids}`);
+  assert.equal(await page.textContent('#sim-selected'), '2');
+  // Right-click: their new goal, far right; their remaining paths end there (where the click
+  // lands, to the pixel).
+  await simClick(page, [28.5, 3.5], { button: 'right' });
+  await page.waitForFunction((sel) => {
+    const s = window.viewer.sim.state;
+    return sel.every((i) => {
+      const p = s.paths.find((q) => q.id === i)?.points;
+      return p && p.length > 0 && Math.hypot(p[p.length - 1][0] - 28.5, p[p.length - 1][1] - 3.5) < 0.1;
+    });
+  }, ids, { timeout: WAIT_MS });
+  await page.click('#sim-run');
+  await page.waitForFunction(() => window.viewer.sim.state.tick >= 40, null, { timeout: WAIT_MS });
+  let s = await simState(page);
+  for (const i of ids) assert.ok(s.agents[i][0] > 6.5 && s.agents[i][1] < 6, `agent ${i} heads right: ${s.agents[i]}`);
+  await page.screenshot({ path: path.join(artefacts, 'simulation-orders.png') });
+  await page.click('#sim-order-stop');
+  await page.waitForFunction((sel) => sel.every((i) => window.viewer.sim.state.status[i] === 'stopped'), ids,
+    { timeout: WAIT_MS });
+  assert.notEqual((await simState(page)).status[2], 'stopped', 'the unselected agent goes on');
+  await page.click('#sim-order-resume');
+  await page.waitForFunction((sel) => sel.every((i) => window.viewer.sim.state.status[i] !== 'stopped'), ids,
+    { timeout: WAIT_MS });
+  await page.click('#sim-stop');  // held still for the next clicks
+  // Shift-click takes the first out of the selection; Remove takes the other out of the world.
+  await page.keyboard.down('Shift');
+  await simClick(page, (await simState(page)).agents[ids[0]].slice(0, 2));
+  await page.keyboard.up('Shift');
+  assert.deepEqual(await page.evaluate(() => [...window.viewer.sim.selected]), [ids[1]]);
+  await page.click('#sim-order-remove');
+  await page.waitForFunction((i) => window.viewer.sim.state.status[i] === 'removed', ids[1], { timeout: WAIT_MS });
+  await page.click('#sim-stop');
+  s = await simState(page);
+  assert.equal(s.stats.agents, 2);
+}
+
+async function simOnANavmeshLevel(page) {
+  await newSimulation(page, 'level:nav_test');
+  assert.equal(await page.evaluate(() => window.viewer.sim.world.kind), 'navmesh');
+  // RecastDemo's first nav_test query (data/meshes/nav_mesh_test.txt), in plan (x, z).
+  await addAgents(page, [[[-1.564062, -20.452827], [19.181122, 3.011776]]]);
+  const before = (await simState(page)).agents[0];
+  await page.click('#sim-run');
+  await page.waitForFunction(() => window.viewer.sim.state.tick >= 40, null, { timeout: WAIT_MS });
+  await page.click('#sim-stop');
+  const s = await simState(page);
+  const moved = Math.hypot(s.agents[0][0] - before[0], s.agents[0][1] - before[1]);
+  assert.ok(moved > 2, `moved ${moved}`);
+  assert.ok(['moving', 'arrived'].includes(s.status[0]), s.status[0]);
+  // A crate on the level; painting doors is for grids (the tool does nothing here).
+  await page.check('input[name=sim-tool][value=crate]');
+  await simClick(page, [5, 0]);
+  await page.waitForFunction(() => window.viewer.sim.obstacles.size === 1, null, { timeout: WAIT_MS });
+  await page.screenshot({ path: path.join(artefacts, 'simulation-navmesh.png') });
+  await page.selectOption('#sim-map', 'empty:32x24');
+  await page.click('#sim-new');
+  await page.waitForFunction(() => window.viewer.sim.world?.kind === 'grid', null, { timeout: WAIT_MS });
+  await page.click('#tabs button[data-view=grid]');
+}
+
 const tests = [
   ['grid: draw a wall, place start and goal, run A*, the path avoids the wall', gridRunAvoidsTheWall],
   ['grid: step mode advances, play and pause', stepModeAdvances],
   ['grid: two algorithms side by side', compareTwoAlgorithms],
   ['navmesh: two clicks show the shortest and the funnel path', navmeshQueryShowsAPath],
   ['simulation: agents added by clicking run, move and stop', simulationRunsAndAgentsMove],
+  ['simulation: a door painted closed on an agent\'s route: it re-routes and arrives', simDoorReroutes],
+  ['simulation: a crate dropped on a cell and taken away', simCrateDroppedAndTaken],
+  ['simulation: selected agents get a new goal, stop, resume and removal', simOrdersForSelectedAgents],
+  ['simulation: agents move on a navmesh level', simOnANavmeshLevel],
   ['visibility: a path among inflated obstacles', visibilityPathAmongObstacles],
   ['regions: three clicked seeds colour the map', regionsColourTheMap],
   ['roads: two clicked vertices, five algorithms, one cost', roadQueryCompares],

@@ -13,6 +13,7 @@
 
 #include "waymark/core/geometry.hpp"
 #include "waymark/core/status.hpp"
+#include "waymark/grid/clearance.hpp"
 #include "waymark/grid/grid_map.hpp"
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
@@ -93,22 +94,54 @@ class QueuedPathService : public PathService {
   search::SearchResult<Node> result_;
 };
 
+/// Paths on a grid map, for agents of several sizes (docs/clearance.md): class 0 plans on the
+/// map itself, for every radius up to half a cell (any passable cell fits such a disc); a
+/// larger radius gets a class of its own, a grid::SizeClassMap of the cells where its disc fits
+/// on the cell's centre, all sharing one grid::ClearanceMap. Radii that fit the same cells share
+/// a class: a cell centre's clearance takes only the values cell_size·√(a² + b²) with a and b
+/// in {0, ½, 1½, 2½, …}, so a radius stands for the smallest of those at least it.
 class GridPathService final : public QueuedPathService<CellId> {
  public:
+  /// Size classes one service keeps; size_class() refuses more.
+  static constexpr std::size_t max_size_classes = 16;
+  /// The largest radius a class may have, in cells (the clearance map's cap).
+  static constexpr double max_class_radius_cells = 64;
+
   /// Refers to `map`, which must outlive the service; edit it only between updates, then
   /// sync().
   GridPathService(const grid::GridMap& map, const grid::GridPlannerOptions& planner,
                   const search::RequestQueueOptions& queue);
   GridPathService(const grid::GridMap&&, const grid::GridPlannerOptions&, const search::RequestQueueOptions&) = delete;
+  ~GridPathService() override;
 
+  /// The class of agents of `radius`, made on first use (building its map allocates and costs
+  /// a pass over the map). nullopt for a radius that is negative, not finite, or above
+  /// max_class_radius_cells, or when max_size_classes are in use.
   [[nodiscard]] std::optional<std::size_t> size_class(double radius) override;
+  /// Plans from `from` to `to` on the class's map. A start or goal whose cell the class's disc
+  /// does not fit is moved to the nearest cell it fits within (radius / cell_size + 1) cells
+  /// (the path then ends at that cell's centre); refused (invalid id) when there is none.
   search::RequestId submit(Vec2 from, Vec2 to, std::size_t size_class) override;
+  /// Syncs every class's clearance and map with the map's edits, then its planner.
   void sync() override;
 
+  [[nodiscard]] std::size_t size_classes() const { return classes_.size(); }
+  /// The map class `k` plans on (the service's map for class 0).
+  [[nodiscard]] const grid::GridMap& class_map(std::size_t k) const;
+  /// The largest radius class `k` plans for, world units.
+  [[nodiscard]] double class_radius(std::size_t k) const { return classes_[k].radius; }
+
  private:
+  struct SizeClass {
+    double radius;                               ///< the largest radius of the class
+    std::unique_ptr<grid::SizeClassMap> sized;   ///< null for class 0 (the map itself)
+    std::unique_ptr<grid::GridPlanner> planner;  ///< the queue's search source for the class
+  };
   [[nodiscard]] Vec2 point(const CellId& cell) const override { return map_->cell_center(cell); }
   const grid::GridMap* map_;
-  grid::GridPlanner planner_;  ///< the queue's search source
+  grid::GridPlannerOptions options_;
+  std::unique_ptr<grid::ClearanceMap> clearance_;
+  std::vector<SizeClass> classes_;
 };
 
 /// One navmesh of a NavMeshPathService: Recast's mesh eroded by `radius`, for agents of
