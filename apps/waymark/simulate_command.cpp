@@ -184,7 +184,7 @@ int run_simulate(const SimulateArgs& a) {
       std::cout << out.dump() << '\n';
     } else {
       std::printf("%zu agents, %zu arrived, ", sim->size(), s.arrived);
-      if (s.removed > 0) std::printf("%zu removed, ", static_cast<std::size_t>(s.removed));
+      if (s.removed > 0) std::printf("%zu removed, ", s.removed);
       std::printf("%llu collisions, min clearance %.3f, %llu ticks (%.2f s simulated), mean tick %.1f us\n",
                   static_cast<unsigned long long>(s.collisions), clearance,
                   static_cast<unsigned long long>(s.ticks), static_cast<double>(s.ticks) * spec.dt, s.mean_tick_us());
