@@ -231,6 +231,8 @@ bool run(const grid::GridMap& map, const Args& args, std::size_t n, bool live) {
   return true;
 }
 
+}  // namespace
+
 int main(int argc, char** argv) {
   const Args args = parse_args(argc, argv);
   const grid::GridMap map = io::load_movingai_map(args.map);

@@ -2,7 +2,9 @@
 // scene text; or, with a NUL, a Moving AI .map before it and the scene after it. Every scene
 // read keeps each value within SceneLimits and the format's rules; written back as JSON and
 // read again it is the same scene; and check_scene_against_map accepts it exactly when a brute
-// force over every cell and every pair of agents finds nothing wrong, naming an agent when not.
+// force over every cell and every pair of agents finds nothing wrong, naming an agent when not;
+// and its events keep to the format's rules (tick order, agents and obstacles that exist by
+// then, rectangles inside the map) by the same two measures.
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -27,6 +29,7 @@ namespace {
 using waymark::Vec2;
 using waymark::steer::AgentSpec;
 using waymark::steer::ObstacleSpec;
+using waymark::steer::SceneEvent;
 using waymark::steer::SceneLimits;
 using waymark::steer::SceneSpec;
 
@@ -46,6 +49,71 @@ waymark::grid::GridMap default_map() {
 bool coordinate_ok(double v) { return std::isfinite(v) && std::abs(v) <= SceneLimits::max_abs_coordinate; }
 bool point_ok(Vec2 p) { return coordinate_ok(p.x) && coordinate_ok(p.y); }
 bool layer_ok(int layer) { return layer >= 0 && layer <= max_layer; }
+
+void check_obstacle(const ObstacleSpec& o) {
+  using waymark::fuzz::finding;
+  using Kind = ObstacleSpec::Kind;
+  if (!layer_ok(o.layer) || !std::isfinite(o.angle)) finding();
+  for (const Vec2 p : o.points) {
+    if (!point_ok(p)) finding();
+  }
+  const std::size_t n = o.points.size();
+  switch (o.kind) {
+    case Kind::circle:
+      if (n != 1 || !(o.radius > 0 && o.radius <= SceneLimits::max_abs_coordinate)) finding();
+      break;
+    case Kind::box:
+      if (n != 2 || !(o.points[0].x < o.points[1].x && o.points[0].y < o.points[1].y)) finding();
+      break;
+    case Kind::oriented_box:
+      if (n != 2 || !(o.points[1].x > 0 && o.points[1].y > 0)) finding();
+      break;
+    case Kind::polygon:
+      if (n < 3 || n > SceneLimits::max_polygon_corners) finding();
+      break;
+    case Kind::segment:
+      if (n != 2 || o.points[0] == o.points[1]) finding();
+      break;
+  }
+}
+
+/// Events in tick order; orders to agents that exist and were not removed before; removals of
+/// obstacles that exist by then, once; rectangles with x0 ≤ x1, y0 ≤ y1 within the limit.
+void check_events(const SceneSpec& s) {
+  using waymark::fuzz::finding;
+  using Kind = SceneEvent::Kind;
+  if (s.events.size() > SceneLimits::max_events) finding();
+  std::vector<bool> agent_removed(s.agents.size()), obstacle_removed(s.obstacles.size());
+  for (std::size_t i = 0; i < s.events.size(); ++i) {
+    const SceneEvent& e = s.events[i];
+    if (e.tick > SceneLimits::max_steps || (i > 0 && e.tick < s.events[i - 1].tick)) finding();
+    switch (e.kind) {
+      case Kind::block:
+      case Kind::open:
+        if (e.x0 < 0 || e.y0 < 0 || e.x0 > e.x1 || e.y0 > e.y1 || e.x1 > SceneLimits::max_cell_index ||
+            e.y1 > SceneLimits::max_cell_index)
+          finding();
+        break;
+      case Kind::goal:
+      case Kind::warp:
+      case Kind::stop:
+      case Kind::resume:
+      case Kind::remove:
+        if (e.index >= s.agents.size() || agent_removed[e.index]) finding();
+        if ((e.kind == Kind::goal || e.kind == Kind::warp) && !point_ok(e.point)) finding();
+        if (e.kind == Kind::remove) agent_removed[e.index] = true;
+        break;
+      case Kind::add_obstacle:
+        check_obstacle(e.obstacle);
+        obstacle_removed.push_back(false);
+        break;
+      case Kind::remove_obstacle:
+        if (e.index >= obstacle_removed.size() || obstacle_removed[e.index]) finding();
+        obstacle_removed[e.index] = true;
+        break;
+    }
+  }
+}
 
 void check_values(const SceneSpec& s) {
   using waymark::fuzz::finding;
@@ -69,31 +137,8 @@ void check_values(const SceneSpec& s) {
     if (a.laps != 0 && !a.loop) finding();
   }
   if (s.obstacles.size() > SceneLimits::max_obstacles) finding();
-  for (const ObstacleSpec& o : s.obstacles) {
-    using Kind = ObstacleSpec::Kind;
-    if (!layer_ok(o.layer) || !std::isfinite(o.angle)) finding();
-    for (const Vec2 p : o.points) {
-      if (!point_ok(p)) finding();
-    }
-    const std::size_t n = o.points.size();
-    switch (o.kind) {
-      case Kind::circle:
-        if (n != 1 || !(o.radius > 0 && o.radius <= SceneLimits::max_abs_coordinate)) finding();
-        break;
-      case Kind::box:
-        if (n != 2 || !(o.points[0].x < o.points[1].x && o.points[0].y < o.points[1].y)) finding();
-        break;
-      case Kind::oriented_box:
-        if (n != 2 || !(o.points[1].x > 0 && o.points[1].y > 0)) finding();
-        break;
-      case Kind::polygon:
-        if (n < 3 || n > SceneLimits::max_polygon_corners) finding();
-        break;
-      case Kind::segment:
-        if (n != 2 || o.points[0] == o.points[1]) finding();
-        break;
-    }
-  }
+  for (const ObstacleSpec& o : s.obstacles) check_obstacle(o);
+  check_events(s);
 }
 
 // ---- writing a scene back, to read it again
@@ -117,6 +162,69 @@ void write_points(std::string& out, const std::vector<Vec2>& points) {
     write_point(out, points[i]);
   }
   out += ']';
+}
+
+void write_obstacle(std::string& out, const ObstacleSpec& o) {
+  using Kind = ObstacleSpec::Kind;
+  switch (o.kind) {
+    case Kind::circle:
+      out += "{\"circle\":{\"centre\":";
+      write_point(out, o.points[0]);
+      out += ",\"radius\":";
+      write_number(out, o.radius);
+      out += '}';
+      break;
+    case Kind::box:
+      out += "{\"box\":{\"min\":";
+      write_point(out, o.points[0]);
+      out += ",\"max\":";
+      write_point(out, o.points[1]);
+      out += '}';
+      break;
+    case Kind::oriented_box:
+      out += "{\"oriented_box\":{\"centre\":";
+      write_point(out, o.points[0]);
+      out += ",\"half_extents\":";
+      write_point(out, o.points[1]);
+      out += ",\"angle\":";
+      write_number(out, o.angle);
+      out += '}';
+      break;
+    case Kind::polygon:
+      out += "{\"polygon\":";
+      write_points(out, o.points);
+      break;
+    case Kind::segment:
+      out += "{\"segment\":";
+      write_points(out, o.points);
+      break;
+  }
+  out += ",\"layer\":" + std::to_string(o.layer) + "}";
+}
+
+void write_event(std::string& out, const SceneEvent& e) {
+  using Kind = SceneEvent::Kind;
+  out += "{\"tick\":" + std::to_string(e.tick);
+  if (e.orders_agent()) out += ",\"agent\":" + std::to_string(e.index);
+  out += ",\"";
+  out += waymark::steer::to_string(e.kind);
+  out += "\":";
+  switch (e.kind) {
+    case Kind::block:
+    case Kind::open:
+      out += '[';
+      for (const int c : {e.x0, e.y0, e.x1}) out += std::to_string(c) + ',';
+      out += std::to_string(e.y1) + ']';
+      break;
+    case Kind::goal:
+    case Kind::warp: write_point(out, e.point); break;
+    case Kind::stop:
+    case Kind::resume:
+    case Kind::remove: out += "true"; break;
+    case Kind::add_obstacle: write_obstacle(out, e.obstacle); break;
+    case Kind::remove_obstacle: out += std::to_string(e.index); break;
+  }
+  out += '}';
 }
 
 std::string write_scene(const SceneSpec& s) {
@@ -153,43 +261,13 @@ std::string write_scene(const SceneSpec& s) {
   }
   out += "],\"obstacles\":[";
   for (std::size_t i = 0; i < s.obstacles.size(); ++i) {
-    const ObstacleSpec& o = s.obstacles[i];
-    using Kind = ObstacleSpec::Kind;
     if (i > 0) out += ',';
-    switch (o.kind) {
-      case Kind::circle:
-        out += "{\"circle\":{\"centre\":";
-        write_point(out, o.points[0]);
-        out += ",\"radius\":";
-        write_number(out, o.radius);
-        out += '}';
-        break;
-      case Kind::box:
-        out += "{\"box\":{\"min\":";
-        write_point(out, o.points[0]);
-        out += ",\"max\":";
-        write_point(out, o.points[1]);
-        out += '}';
-        break;
-      case Kind::oriented_box:
-        out += "{\"oriented_box\":{\"centre\":";
-        write_point(out, o.points[0]);
-        out += ",\"half_extents\":";
-        write_point(out, o.points[1]);
-        out += ",\"angle\":";
-        write_number(out, o.angle);
-        out += '}';
-        break;
-      case Kind::polygon:
-        out += "{\"polygon\":";
-        write_points(out, o.points);
-        break;
-      case Kind::segment:
-        out += "{\"segment\":";
-        write_points(out, o.points);
-        break;
-    }
-    out += ",\"layer\":" + std::to_string(o.layer) + "}";
+    write_obstacle(out, s.obstacles[i]);
+  }
+  out += "],\"events\":[";
+  for (std::size_t i = 0; i < s.events.size(); ++i) {
+    if (i > 0) out += ',';
+    write_event(out, s.events[i]);
   }
   out += "]}";
   return out;
@@ -203,9 +281,17 @@ bool same_agent(const AgentSpec& a, const AgentSpec& b) {
 bool same_obstacle(const ObstacleSpec& a, const ObstacleSpec& b) {
   return a.kind == b.kind && a.points == b.points && a.radius == b.radius && a.angle == b.angle && a.layer == b.layer;
 }
+bool same_event(const SceneEvent& a, const SceneEvent& b) {
+  return a.tick == b.tick && a.kind == b.kind && a.index == b.index && a.x0 == b.x0 && a.y0 == b.y0 && a.x1 == b.x1 &&
+         a.y1 == b.y1 && a.point == b.point && same_obstacle(a.obstacle, b.obstacle);
+}
 bool same_scene(const SceneSpec& a, const SceneSpec& b) {
   if (a.map != b.map || a.dt != b.dt || a.max_steps != b.max_steps || a.seed != b.seed) return false;
   if (a.agents.size() != b.agents.size() || a.obstacles.size() != b.obstacles.size()) return false;
+  if (a.events.size() != b.events.size()) return false;
+  for (std::size_t i = 0; i < a.events.size(); ++i) {
+    if (!same_event(a.events[i], b.events[i])) return false;
+  }
   for (std::size_t i = 0; i < a.agents.size(); ++i) {
     if (!same_agent(a.agents[i], b.agents[i])) return false;
   }
@@ -305,6 +391,40 @@ std::optional<bool> fits_obstacles(const SceneSpec& s) {
   return true;
 }
 
+/// Whether the events fit the map: rectangles inside it, goal and warp points on cells
+/// passable on the map as loaded, orders to agents of the scene, obstacles to remove that exist.
+bool events_fit(const SceneSpec& s, const waymark::grid::GridMap& map) {
+  using Kind = SceneEvent::Kind;
+  std::size_t obstacles = s.obstacles.size();
+  for (const SceneEvent& e : s.events) {
+    if (e.orders_agent() && e.index >= s.agents.size()) return false;
+    switch (e.kind) {
+      case Kind::block:
+      case Kind::open:
+        for (const int x : {e.x0, e.x1}) {
+          if (x < 0 || x >= map.width()) return false;
+        }
+        for (const int y : {e.y0, e.y1}) {
+          if (y < 0 || y >= map.height()) return false;
+        }
+        if (e.x0 > e.x1 || e.y0 > e.y1) return false;
+        break;
+      case Kind::goal:
+      case Kind::warp:
+        if (!on_passable_cell(map, e.point)) return false;
+        break;
+      case Kind::add_obstacle: ++obstacles; break;
+      case Kind::remove_obstacle:
+        if (e.index >= obstacles) return false;
+        break;
+      case Kind::stop:
+      case Kind::resume:
+      case Kind::remove: break;
+    }
+  }
+  return true;
+}
+
 void check_against_map(const SceneSpec& s, const waymark::grid::GridMap& map) {
   bool accepted = true;
   std::string reason;
@@ -313,16 +433,27 @@ void check_against_map(const SceneSpec& s, const waymark::grid::GridMap& map) {
   } catch (const waymark::LoadError& e) {
     accepted = false;
     reason = e.reason();
-    if (e.line() != 0 || e.reason().rfind("agents[", 0) != 0) waymark::fuzz::finding();
+    if (e.line() != 0 || (e.reason().rfind("agents[", 0) != 0 && e.reason().rfind("events[", 0) != 0))
+      waymark::fuzz::finding();
   }
+  // The order of the checks: agents on the map, agents against obstacles, then events.
   const bool on_map = fits(s, map);
   if (!on_map) {
     if (accepted) waymark::fuzz::finding();
     return;
   }
+  const bool about_events = reason.rfind("events[", 0) == 0;
   const std::optional<bool> clear = fits_obstacles(s);
-  if (clear && accepted != *clear) waymark::fuzz::finding();
-  if (!accepted && reason.find("obstacle") == std::string::npos) waymark::fuzz::finding();
+  if (!clear) {
+    if (!accepted && !about_events && reason.find("obstacle") == std::string::npos) waymark::fuzz::finding();
+    return;
+  }
+  if (!*clear) {
+    if (accepted || about_events || reason.find("obstacle") == std::string::npos) waymark::fuzz::finding();
+    return;
+  }
+  const bool events_ok = events_fit(s, map);
+  if (accepted != events_ok || (!accepted && !about_events)) waymark::fuzz::finding();
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "waymark/io/movingai.hpp"
 #include "waymark/io/scene.hpp"
 #include "waymark/render/grid_png.hpp"
+#include "waymark/steer/scene_events.hpp"
 #include "waymark/steer/simulation.hpp"
 
 namespace waymark::cli {
@@ -23,7 +24,10 @@ namespace {
 ///   {"scene":"…","map":"…","dt":0.05,"agents":[{"radius":0.35,"goal":[x,y]},…]}
 ///   {"tick":0,"p":[[x,y],…],"arrived":[0,1,…]}
 /// Positions with 9 significant digits: a fixed text for a fixed run (the determinism tests
-/// compare traces byte for byte).
+/// compare traces byte for byte). A scene with events adds to the header
+/// "status_codes":["planning","moving",…] (steer::AgentStatus by value) and to each tick
+/// "status":"0112…", one digit per agent, the code of its status; a removed agent keeps its
+/// last position in "p" (and its "arrived" flag).
 class SceneTrace {
  public:
   SceneTrace(const std::string& path, const std::string& scene, const steer::SceneSpec& spec,
@@ -40,6 +44,14 @@ class SceneTrace {
       agents.push_back({{"radius", sim.params(id).radius}, {"goal", {sim.goal(id).x, sim.goal(id).y}}});
     }
     head["agents"] = std::move(agents);
+    if (!spec.events.empty()) {
+      status_ = true;
+      nlohmann::ordered_json codes = nlohmann::ordered_json::array();
+      for (auto code = static_cast<int>(steer::AgentStatus::planning); code <= static_cast<int>(steer::AgentStatus::removed);
+           ++code)
+        codes.push_back(steer::to_string(static_cast<steer::AgentStatus>(code)));
+      head["status_codes"] = std::move(codes);
+    }
     out_ << head.dump() << '\n';
   }
 
@@ -56,7 +68,14 @@ class SceneTrace {
       line_ += i == 0 ? "" : ",";
       line_ += sim.arrived(steer::AgentId{static_cast<std::uint32_t>(i)}) ? '1' : '0';
     }
-    line_ += "]}\n";
+    line_ += ']';
+    if (status_) {
+      line_ += ",\"status\":\"";
+      for (std::size_t i = 0; i < sim.size(); ++i)
+        line_ += static_cast<char>('0' + static_cast<int>(sim.status(steer::AgentId{static_cast<std::uint32_t>(i)})));
+      line_ += '"';
+    }
+    line_ += "}\n";
     out_ << line_;
     if (!out_) throw UsageError("cannot write trace to " + path_);
   }
@@ -65,6 +84,7 @@ class SceneTrace {
   std::ofstream out_;
   std::string path_;
   std::string line_;
+  bool status_ = false;  ///< the scene has events: each tick adds every agent's status
 };
 
 /// A trail keeps a position when the agent has moved this far (cells) from the last one kept:
@@ -119,6 +139,9 @@ int run_simulate(const SimulateArgs& a) {
     grid::GridMap map = io::load_movingai_map(spec.map);
     io::check_scene_against_map(spec, map, a.scene);
     const std::unique_ptr<steer::Simulation> sim = steer::make_simulation(spec, std::move(map));
+    // The events of tick 0 first, so that the first paths see them.
+    steer::SceneEvents events(spec, *sim);
+    events.apply_due(*sim, 0);
     // Every path planned before the first tick (a game would spread this over frames; the
     // request queue does, with the simulation's planning budget, for re-plans).
     while (sim->plan_pending() > 0) {
@@ -130,7 +153,9 @@ int run_simulate(const SimulateArgs& a) {
     }
     std::optional<Trails> trails;
     if (!a.png.empty() || !a.svg.empty()) trails.emplace(*sim);
-    while (sim->stats().ticks < steps && !sim->all_arrived()) {
+    // Until every agent not removed has arrived and no event is left, or `steps` ticks.
+    while (sim->stats().ticks < steps && (!sim->all_arrived() || events.pending() > 0)) {
+      events.apply_due(*sim, sim->stats().ticks);
       sim->step(spec.dt);
       if (trace) trace->tick(*sim);
       if (trails) trails->record(*sim);
@@ -147,6 +172,7 @@ int run_simulate(const SimulateArgs& a) {
       nlohmann::ordered_json out;
       out["agents"] = sim->size();
       out["arrived"] = s.arrived;
+      out["removed"] = s.removed;
       out["collisions"] = s.collisions;
       out["min_clearance"] = clearance;
       out["ticks"] = s.ticks;
@@ -157,9 +183,10 @@ int run_simulate(const SimulateArgs& a) {
       out["wall_pushes"] = s.wall_pushes;
       std::cout << out.dump() << '\n';
     } else {
-      std::printf("%zu agents, %zu arrived, %llu collisions, min clearance %.3f, %llu ticks (%.2f s simulated), mean tick "
-                  "%.1f us\n",
-                  sim->size(), s.arrived, static_cast<unsigned long long>(s.collisions), clearance,
+      std::printf("%zu agents, %zu arrived, ", sim->size(), s.arrived);
+      if (s.removed > 0) std::printf("%zu removed, ", s.removed);
+      std::printf("%llu collisions, min clearance %.3f, %llu ticks (%.2f s simulated), mean tick %.1f us\n",
+                  static_cast<unsigned long long>(s.collisions), clearance,
                   static_cast<unsigned long long>(s.ticks), static_cast<double>(s.ticks) * spec.dt, s.mean_tick_us());
     }
     return sim->all_arrived() ? exit_ok : exit_not_found;

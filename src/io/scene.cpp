@@ -32,11 +32,12 @@ using scene_text::count_text;
 using scene_text::spell;
 using steer::AgentSpec;
 using steer::ObstacleSpec;
+using steer::SceneEvent;
 using steer::SceneLimits;
 using steer::SceneSpec;
 
-/// Deepest nesting of arrays and objects accepted: a scene needs five (the scene, its agents,
-/// an agent, its waypoints, a point).
+/// Deepest nesting of arrays and objects accepted: a scene needs six (the scene, its events, an
+/// event, its obstacle, a polygon, a point).
 constexpr std::size_t max_nesting = 16;
 /// Longest map path accepted, bytes.
 constexpr std::size_t max_map_path_bytes = 4096;
@@ -68,7 +69,7 @@ class SceneReader {
   SceneSpec scene(const std::filesystem::path& base_dir) const {
     const Path root;
     const Value top = object(doc_.root(), root, "a JSON object (the scene)");
-    allow(top, root, {"map", "dt", "max_steps", "seed", "agents", "obstacles"});
+    allow(top, root, {"map", "dt", "max_steps", "seed", "agents", "obstacles", "events"});
     SceneSpec s;
     const Path map = root / "map", dt = root / "dt", max_steps = root / "max_steps", seed = root / "seed";
     s.map = map_path(required(top, "map", root), map, base_dir);
@@ -100,10 +101,124 @@ class SceneReader {
         s.obstacles.push_back(obstacle(o, at));
       }
     }
+    if (const auto list = optional(top, "events")) events(*list, root / "events", s);
     return s;
   }
 
  private:
+  /// The event list, after the agents and obstacles it refers to.
+  void events(const Value& j, const Path& at, SceneSpec& s) const {
+    const Value list = array(j, at, "a list of events");
+    if (list.size() > SceneLimits::max_events)
+      fail(at, "more than " + count_text(SceneLimits::max_events, "events (SceneLimits::max_events)"));
+    s.events.reserve(list.size());
+    constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+    std::vector<std::size_t> agent_removed_by(s.agents.size(), none);        // the event that removed it
+    std::vector<std::size_t> obstacle_removed_by(s.obstacles.size(), none);  // grows with add_obstacle
+    std::size_t i = 0;
+    for (const Value v : list.items()) {
+      const Path e_at = at[i];
+      const Path tick = e_at / "tick";
+      SceneEvent e = event(v, e_at, s.agents.size());
+      if (!s.events.empty() && e.tick < s.events.back().tick)
+        fail(tick, std::to_string(e.tick) + " comes before the tick " + std::to_string(s.events.back().tick) + " of events[" +
+                       std::to_string(i - 1) + "] (list the events in tick order)");
+      const Path agent = e_at / "agent", action = e_at / steer::to_string(e.kind);
+      if (e.orders_agent()) {
+        if (agent_removed_by[e.index] != none)
+          fail(agent, "agent " + std::to_string(e.index) + " was removed by events[" +
+                          std::to_string(agent_removed_by[e.index]) + "]");
+        if (e.kind == SceneEvent::Kind::remove) agent_removed_by[e.index] = i;
+      } else if (e.kind == SceneEvent::Kind::add_obstacle) {
+        obstacle_removed_by.push_back(none);
+      } else if (e.kind == SceneEvent::Kind::remove_obstacle) {
+        const std::size_t count = obstacle_removed_by.size();
+        if (count == 0) fail(action, "there is no obstacle to remove (the scene has none and no earlier event adds one)");
+        if (e.index >= count)
+          fail(action, "must be an integer from 0 to " + std::to_string(count - 1) + " (the scene's " +
+                           count_text(s.obstacles.size(), "obstacles") + ", then the " +
+                           std::to_string(count - s.obstacles.size()) + " added by earlier events), got " +
+                           std::to_string(e.index));
+        if (obstacle_removed_by[e.index] != none)
+          fail(action, "obstacle " + std::to_string(e.index) + " was removed by events[" +
+                           std::to_string(obstacle_removed_by[e.index]) + "]");
+        obstacle_removed_by[e.index] = i;
+      }
+      s.events.push_back(std::move(e));
+      ++i;
+    }
+  }
+
+  /// One event: its tick, exactly one action, and the agent when the action is an order.
+  SceneEvent event(const Value& j, const Path& at, std::size_t agents) const {
+    using Kind = SceneEvent::Kind;
+    const Value o = object(j, at, "an event object");
+    allow(o, at, {"tick", "agent", "block", "open", "goal", "warp", "stop", "resume", "remove", "add_obstacle", "remove_obstacle"});
+    SceneEvent e;
+    const Path tick = at / "tick";
+    e.tick = integer(required(o, "tick", at), tick, 0, SceneLimits::max_steps);
+    std::optional<Value> action;
+    for (const auto& [kind, key] : steer::scene_event_kinds) {
+      const std::optional<Value> a = optional(o, key);
+      if (!a) continue;
+      if (action)
+        fail(at, "holds two actions, " + std::string(steer::to_string(e.kind)) + " and " + std::string(key) +
+                     " (one action per event)");
+      action = a;
+      e.kind = kind;
+    }
+    if (!action)
+      fail(at, "expected one action: block, open, goal, warp, stop, resume, remove, add_obstacle or remove_obstacle");
+    const Path ap = at / steer::to_string(e.kind), agent = at / "agent";
+    if (e.orders_agent()) {
+      const std::uint64_t a =
+          integer(required(o, "agent", at), agent, 0, std::numeric_limits<std::uint64_t>::max());
+      if (a >= agents)
+        fail(agent, "there is no agent " + std::to_string(a) + " (the scene's " + count_text(agents, "agents") +
+                        " are numbered from 0 in the order listed)");
+      e.index = static_cast<std::size_t>(a);
+    } else if (optional(o, "agent")) {
+      fail(agent, "not used by " + std::string(steer::to_string(e.kind)) +
+                      " (only goal, warp, stop, resume and remove name an agent)");
+    }
+    switch (e.kind) {
+      case Kind::block:
+      case Kind::open: cells(*action, ap, e); break;
+      case Kind::goal:
+      case Kind::warp: e.point = point(*action, ap); break;
+      case Kind::stop:
+      case Kind::resume:
+      case Kind::remove:
+        if (action->kind() != JsonKind::boolean) fail(ap, "expected true, got " + got(*action));
+        if (!action->boolean()) fail(ap, "must be true (leave the event out instead)");
+        break;
+      case Kind::add_obstacle: e.obstacle = obstacle(*action, ap); break;
+      case Kind::remove_obstacle:
+        e.index = static_cast<std::size_t>(integer(*action, ap, 0, SceneLimits::max_obstacles + SceneLimits::max_events));
+        break;
+    }
+    return e;
+  }
+
+  /// A cell rectangle [x0, y0, x1, y1], inclusive.
+  void cells(const Value& j, const Path& at, SceneEvent& e) const {
+    if (j.kind() != JsonKind::array || j.size() != 4)
+      fail(at, "expected cells [x0, y0, x1, y1], got " +
+                   (j.kind() == JsonKind::array ? "a list of " + count_text(j.size(), "values") : got(j)));
+    std::array<int, 4> c{};
+    std::size_t k = 0;
+    for (const Value v : j.items()) {
+      const Path p = at[k];
+      c[k++] = static_cast<int>(integer(v, p, 0, static_cast<std::uint64_t>(SceneLimits::max_cell_index)));
+    }
+    if (c[2] < c[0]) fail(at, "x1 = " + std::to_string(c[2]) + " must be ≥ x0 = " + std::to_string(c[0]));
+    if (c[3] < c[1]) fail(at, "y1 = " + std::to_string(c[3]) + " must be ≥ y0 = " + std::to_string(c[1]));
+    e.x0 = c[0];
+    e.y0 = c[1];
+    e.x1 = c[2];
+    e.y1 = c[3];
+  }
+
   AgentSpec agent(const Value& j, const Path& at) const {
     const Value o = object(j, at, "an agent object");
     allow(o, at, {"start", "goal", "radius", "max_speed", "max_force", "mass", "layer", "waypoints", "loop", "laps"});

@@ -1,5 +1,6 @@
 // Scene files: the check of a scene against the map it names, once that is loaded (agents on
-// passable cells, start discs clear of blocked cells, obstacles and each other).
+// passable cells, start discs clear of blocked cells, obstacles and each other; events inside
+// the map).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -112,6 +113,50 @@ std::optional<std::pair<std::size_t, std::size_t>> overlapping_starts(const std:
   return std::nullopt;
 }
 
+/// The events against the map: rectangles inside it, agents that exist, goal and warp points
+/// on passable cells of the map as loaded, obstacles to remove that exist by then.
+void check_events(const steer::SceneSpec& scene, const grid::GridMap& map, const std::string& source) {
+  using Kind = steer::SceneEvent::Kind;
+  std::size_t obstacles = scene.obstacles.size();
+  for (std::size_t i = 0; i < scene.events.size(); ++i) {
+    const steer::SceneEvent& e = scene.events[i];
+    const auto fail = [&](const std::string& what) {
+      std::string s = std::to_string(i);  // built up front (-Wrestrict, see cell_text)
+      s.insert(0, "events[");
+      s += ']';
+      throw LoadError(source, 0, s + what);
+    };
+    const std::string action(steer::to_string(e.kind));
+    if (e.orders_agent() && e.index >= scene.agents.size())
+      fail(".agent: there is no agent " + std::to_string(e.index) + " (the scene has " +
+           count_text(scene.agents.size(), "agents") + ")");
+    switch (e.kind) {
+      case Kind::block:
+      case Kind::open:
+        if (e.x0 < 0 || e.y0 < 0 || e.x0 > e.x1 || e.y0 > e.y1)
+          fail("." + action + ": cells " + cell_text({e.x0, e.y0}) + " to " + cell_text({e.x1, e.y1}) +
+               " are not a rectangle (x0 ≤ x1, y0 ≤ y1, all ≥ 0)");
+        if (e.x1 >= map.width() || e.y1 >= map.height())
+          fail("." + action + ": cells " + cell_text({e.x0, e.y0}) + " to " + cell_text({e.x1, e.y1}) +
+               " reach outside the " + map_extent(map));
+        break;
+      case Kind::goal:
+      case Kind::warp:
+        if (const std::string why = placement_problem(map, e.point); !why.empty()) fail("." + action + " " + why);
+        break;
+      case Kind::add_obstacle: ++obstacles; break;
+      case Kind::remove_obstacle:
+        if (e.index >= obstacles)
+          fail("." + action + ": there is no obstacle " + std::to_string(e.index) + " (" +
+               count_text(obstacles, "obstacles by then") + ")");
+        break;
+      case Kind::stop:
+      case Kind::resume:
+      case Kind::remove: break;
+    }
+  }
+}
+
 }  // namespace
 
 void check_scene_against_map(const steer::SceneSpec& scene, const grid::GridMap& map, const std::string& source) {
@@ -159,6 +204,7 @@ void check_scene_against_map(const steer::SceneSpec& scene, const grid::GridMap&
                           spell(b.start) + " lie " + spell(std::hypot(d.x, d.y)) + " apart, radii " + spell(a.radius) +
                           " + " + spell(b.radius) + ")");
   }
+  check_events(scene, map, source);
 }
 
 }  // namespace waymark::io

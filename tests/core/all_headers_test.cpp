@@ -114,6 +114,7 @@
 #include "waymark/steer/orca.hpp"
 #include "waymark/steer/path_service.hpp"
 #include "waymark/steer/scene.hpp"
+#include "waymark/steer/scene_events.hpp"
 #include "waymark/steer/simulation.hpp"
 #include "waymark/steer/spatial_hash.hpp"
 #include "waymark/visibility/visibility_planner.hpp"

@@ -305,7 +305,7 @@ TEST(SceneFile, UnknownAndRepeatedKeysAtTheirLines) {
             "s.json:6: agents[1]: unknown key 'radious' (expected start, goal, radius, max_speed, max_force, mass, "
             "layer, waypoints, loop or laps)");
   EXPECT_EQ(parse_error(R"({"map": "m", "dt": 0.05, "max_steps": 1, "seed": 1, "agnets": []})"),
-            "s.json:1: unknown key 'agnets' (expected map, dt, max_steps, seed, agents or obstacles)");
+            "s.json:1: unknown key 'agnets' (expected map, dt, max_steps, seed, agents, obstacles or events)");
   const std::string twice = R"({
   "map": "m", "dt": 0.05, "max_steps": 1, "seed": 1,
   "agents": [

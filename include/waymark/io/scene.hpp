@@ -36,7 +36,11 @@ inline constexpr std::size_t max_scene_file_bytes = std::size_t{64} << 20;
 /// overlaps no blocked cell and stays inside the map; no two start discs overlap (touching is
 /// allowed). Throws LoadError(source, 0, reason) naming the agent index and the problem, for
 /// the lowest agent index with one. Against the scene's obstacles: no start disc overlaps one,
-/// no goal or waypoint lies inside one.
+/// no goal or waypoint lies inside one. Then the events, in order ("events[2].block: ..."): a
+/// block or open rectangle lies inside the map; an order names an agent of the scene; a goal or
+/// warp point lies inside the map in a cell passable on the map as loaded (a goal in a cell that
+/// an earlier event blocked is allowed: the agent then reports unreachable); remove_obstacle
+/// names an obstacle that exists by then.
 /// Cost: the cells under each start disc, plus a sort of the agents (agents of similar size).
 void check_scene_against_map(const steer::SceneSpec& scene, const grid::GridMap& map, const std::string& source);
 

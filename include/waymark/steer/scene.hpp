@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "waymark/core/enum_names.hpp"
 #include "waymark/core/geometry.hpp"
 
 namespace waymark::steer {
@@ -29,6 +31,10 @@ struct SceneLimits {
   /// Every position, extent and obstacle radius lies within ±this, world units (squares and
   /// sums of such values stay far from overflow).
   static constexpr double max_abs_coordinate = 1e6;
+  static constexpr std::size_t max_events = 100'000;
+  /// The largest cell index an event's rectangle may name: the last one a GridMap can have
+  /// (its width and height are ints), so that one past it still fits an int.
+  static constexpr int max_cell_index = std::numeric_limits<int>::max() - 1;
 };
 
 /// One agent of a scene. Every field but start and goal has a default (docs/steering.md).
@@ -59,6 +65,48 @@ struct ObstacleSpec {
   int layer = 0;
 };
 
+/// One event of a scene: a change to the world or an order to an agent, applied at its tick
+/// (steer::SceneEvents, scene_events.hpp: just before the simulation's (tick + 1)-th step, when
+/// stats().ticks == tick). The file's key names each kind (to_string).
+struct SceneEvent {
+  enum class Kind : std::uint8_t {
+    block,            ///< cells x0..x1 × y0..y1 (inclusive) become blocked
+    open,             ///< ... become passable
+    goal,             ///< agent: a new goal (`point`), re-planned
+    warp,             ///< agent: moved to `point` at once (the game moved the unit)
+    stop,             ///< agent: stands still, keeping its goal
+    resume,           ///< agent: goes on after a stop
+    remove,           ///< agent: taken out of the simulation
+    add_obstacle,     ///< `obstacle` added as a collider
+    remove_obstacle,  ///< collider `index` taken out (the scene's obstacles, then the added ones)
+  };
+  std::uint64_t tick = 0;  ///< [Limit: ≤ SceneLimits::max_steps; not below the previous event's]
+  Kind kind = Kind::block;
+  /// goal … remove: the agent (its place in "agents") [Limit: < agents, not removed by an
+  /// earlier event]; remove_obstacle: the obstacle [Limit: < obstacles + those added before]
+  std::size_t index = 0;
+  /// block, open: cells, inclusive [Limit: 0 ≤ x0 ≤ x1 ≤ SceneLimits::max_cell_index, the same for y]
+  int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  Vec2 point;  ///< goal, warp: world units [Limit: within ±SceneLimits::max_abs_coordinate]
+  ObstacleSpec obstacle;               ///< add_obstacle
+  /// Whether the event is an order to an agent (goal, warp, stop, resume, remove).
+  [[nodiscard]] bool orders_agent() const { return kind >= Kind::goal && kind <= Kind::remove; }
+};
+
+/// Every kind with the key a scene file writes it as, in the order above.
+inline constexpr EnumNames<SceneEvent::Kind, 9> scene_event_kinds{{{SceneEvent::Kind::block, "block"},
+                                                                   {SceneEvent::Kind::open, "open"},
+                                                                   {SceneEvent::Kind::goal, "goal"},
+                                                                   {SceneEvent::Kind::warp, "warp"},
+                                                                   {SceneEvent::Kind::stop, "stop"},
+                                                                   {SceneEvent::Kind::resume, "resume"},
+                                                                   {SceneEvent::Kind::remove, "remove"},
+                                                                   {SceneEvent::Kind::add_obstacle, "add_obstacle"},
+                                                                   {SceneEvent::Kind::remove_obstacle, "remove_obstacle"}}};
+
+/// The key a scene file writes the kind as ("block", "add_obstacle", ...).
+[[nodiscard]] constexpr std::string_view to_string(SceneEvent::Kind kind) { return name_of(scene_event_kinds, kind); }
+
 struct SceneSpec {
   std::string map;           ///< Moving AI map file, resolved against the scene file's folder
   double dt = 0.05;          ///< seconds per tick
@@ -66,6 +114,9 @@ struct SceneSpec {
   std::uint64_t seed = 1;
   std::vector<AgentSpec> agents;
   std::vector<ObstacleSpec> obstacles;
+  /// In non-decreasing tick order (the reader refuses any other); those of one tick apply in
+  /// the order listed.
+  std::vector<SceneEvent> events;
 };
 
 }  // namespace waymark::steer
