@@ -188,6 +188,11 @@ bool DStarLite::repair_edits() {
 }
 
 bool DStarLite::compute(const search::Budget& budget) {
+  return budget.is_unlimited() ? compute_within<false>(budget) : compute_within<true>(budget);
+}
+
+template <bool budgeted>
+bool DStarLite::compute_within(const search::Budget& budget) {
   const std::uint32_t s = start_.value;
   const search::BudgetMeter meter(budget, stats_.expanded, stats_.generated);
   while (!heap_.empty()) {
@@ -199,7 +204,9 @@ bool DStarLite::compute(const search::Budget& budget) {
     // node of the shortest path.
     const Cost start_key = std::min(rs.g, rs.rhs) + km_;
     if (rs.g == rs.rhs && heap_.top().key() > start_key + key_slack * start_key) break;
-    if (meter.exhausted(stats_.expanded, stats_.generated)) return false;
+    if constexpr (budgeted) {
+      if (meter.exhausted(stats_.expanded, stats_.generated)) return false;
+    }
     const auto top = heap_.pop();
     const std::uint32_t u = top.slot();
     Record& ru = records_[u];

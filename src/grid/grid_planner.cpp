@@ -65,7 +65,7 @@ class GridSearchModel final : public search::EngineModel<Search> {
     return s;
   }
   [[nodiscard]] const Path<CellId>& path() const override { return jumps || any_angle ? cells_ : Base::path(); }
-  void reserve(const search::SearchCapacity& capacity) override {
+  [[gnu::cold, gnu::noinline]] void reserve(const search::SearchCapacity& capacity) override {  // as EngineModel's
     Base::reserve(capacity);
     if constexpr (jumps || any_angle) cells_.nodes.reserve(capacity.path_nodes);
   }

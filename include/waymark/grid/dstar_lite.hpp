@@ -145,6 +145,9 @@ class DStarLite {
   bool repair_edits();
   /// Expands until the agent's cell is settled (true) or `budget` ran out first (false).
   bool compute(const search::Budget& budget);
+  /// compute()'s loop; without `budgeted` (an unlimited budget) it checks no budget at all.
+  template <bool budgeted>
+  bool compute_within(const search::Budget& budget);
   Status extract_path();
   /// Checks the ends; on success of the check returns running.
   [[nodiscard]] Status check_ends() const;
