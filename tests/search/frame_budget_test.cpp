@@ -77,6 +77,34 @@ TEST(FrameBudget, AStarFramesStillSpendTheirExpansions) {
   EXPECT_EQ(queue.state(id), search::RequestState::succeeded);
 }
 
+TEST(QueueReserve, MakesThePoolsSearchesAheadAndRequestsRunOnThem) {
+  const grid::GridMap map = io::load_movingai_map(test::data_dir + "/maps/den520d.map");
+  const grid::GridPlanner astar(map, {.algorithm = grid::Algorithm::astar});
+  const grid::GridPlanner jps(map, {.algorithm = grid::Algorithm::jps});
+  PathRequestQueue<CellId> queue({.max_searches = 4});
+  EXPECT_EQ(queue.reserve(astar, {}, 2), 2u);
+  EXPECT_EQ(queue.searches(), 2u);
+  EXPECT_EQ(queue.reserve(astar), 4u);  // free places first
+  EXPECT_EQ(queue.reserve(astar), 4u);  // nothing made again
+  EXPECT_EQ(queue.searches(), 4u);
+  EXPECT_EQ(queue.reserve(jps, {}, 1), 1u);  // the pool is full: an idle astar search is made again
+  EXPECT_EQ(queue.reserve(astar, {}, 3), 3u);
+  EXPECT_EQ(queue.reserve(jps), 4u);         // every idle search, made again for jps
+  EXPECT_EQ(queue.reserve(astar, {}, 2), 2u);  // and two back: the pool serves both
+  std::mt19937 rng(4);
+  std::vector<RequestId> ids;
+  for (int i = 0; i < 6; ++i) ids.push_back(queue.submit(i % 2 == 0 ? astar : jps, test::random_passable(map, rng), test::random_passable(map, rng)));
+  while (queue.in_flight() > 0) queue.update(Budget::of_expansions(500));
+  EXPECT_EQ(queue.searches(), 4u);
+  search::SearchResult<CellId> got;
+  for (const RequestId id : ids) {
+    ASSERT_TRUE(queue.copy_result(id, got));
+    ASSERT_TRUE(got.status.succeeded());
+    const search::SearchResult<CellId> once = astar.plan(got.path.nodes.front(), got.path.nodes.back());
+    EXPECT_NEAR(got.path.cost, once.path.cost, 1e-9 * once.path.cost);
+  }
+}
+
 TEST(FrameBudget, BudgetsThatSayNothingOfScannedCellsGetALimitPerExpansion) {
   EXPECT_EQ(Budget::of_expansions(10).scanning_at_most(8).scanned, 80u);
   EXPECT_EQ(Budget::of_expansions(10).scanning_at_most(0).scanned, Budget::unlimited);

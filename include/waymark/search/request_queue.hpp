@@ -194,8 +194,9 @@ struct RequestQueueOptions {
 /// The bound, and what it measured at, are in docs/request_queue.md.
 ///
 /// Allocation: the constructor allocates the slots; update() allocates only to make searches
-/// (the pool's warm-up, or a search made again for another world or options) and while result
-/// paths and search scratch grow past their largest size so far. Not thread-safe: one queue
+/// (the pool's warm-up — reserve() does it before the first frame — or a search made again for
+/// another world or options) and while result paths and search scratch grow past their
+/// largest size so far. Not thread-safe: one queue
 /// per thread; the worlds (sources) may be shared by queues on other threads.
 template <class Node>
 class PathRequestQueue {
@@ -272,14 +273,16 @@ class PathRequestQueue {
     const std::size_t target = std::min(searches, options_.max_searches);
     const auto matches = [&](const Pooled& p) { return p.world == &world && p.options == wanted; };
     std::size_t made = static_cast<std::size_t>(std::count_if(pool_.begin(), pool_.end(), matches));
-    for (std::size_t i = 0; made < target && i < options_.max_searches; ++i) {
-      if (i == pool_.size()) pool_.emplace_back();
-      Pooled& p = pool_[i];
-      if (p.request != none || (p.handle && matches(p))) continue;
+    const auto make = [&](Pooled& p) {
       p.handle = world.make_search(wanted);
       p.world = &world;
       p.options = wanted;
       ++made;
+    };
+    while (made < target && pool_.size() < options_.max_searches) make(pool_.emplace_back());
+    for (Pooled& p : pool_) {
+      if (made >= target) break;
+      if (p.request == none && !matches(p)) make(p);
     }
     const SearchCapacity capacity{.open_nodes = options_.reserve_open_nodes, .path_nodes = options_.reserve_path_nodes};
     for (Pooled& p : pool_) {
