@@ -18,6 +18,18 @@ using search::PathRequestQueue;
 using search::RequestId;
 using search::RequestQueueOptions;
 
+/// Every request succeeded with the cost of A* run straight between its path's ends.
+void expect_optimal(const PathRequestQueue<CellId>& queue, const std::vector<RequestId>& ids,
+                    const grid::GridPlanner& astar) {
+  search::SearchResult<CellId> got;
+  for (const RequestId id : ids) {
+    ASSERT_TRUE(queue.copy_result(id, got));
+    ASSERT_TRUE(got.status.succeeded());
+    const search::SearchResult<CellId> once = astar.plan(got.path.nodes.front(), got.path.nodes.back());
+    EXPECT_NEAR(got.path.cost, once.path.cost, 1e-9 * once.path.cost);
+  }
+}
+
 TEST(FrameBudget, AJumpSearchFrameOnABigOpenMapScansAboutTheTurnBudget) {
   // 512² (the largest map the default options give dense tables, which jps needs), open but
   // for a few walls, so that jumps run long and meet forced neighbours.
@@ -48,14 +60,8 @@ TEST(FrameBudget, AJumpSearchFrameOnABigOpenMapScansAboutTheTurnBudget) {
   std::printf("jps on an open 512² map: worst frame %llu scanned cells (limit %llu + one expansion <= %llu)\n",
               static_cast<unsigned long long>(most), static_cast<unsigned long long>(limit),
               static_cast<unsigned long long>(bound));
-  // The answers are still optimal: A* run straight.
-  search::SearchResult<CellId> got;
-  for (const RequestId id : ids) {
-    ASSERT_TRUE(queue.copy_result(id, got));
-    ASSERT_TRUE(got.status.succeeded());
-    const search::SearchResult<CellId> once = astar.plan(got.path.nodes.front(), got.path.nodes.back());
-    EXPECT_NEAR(got.path.cost, once.path.cost, 1e-9 * once.path.cost);
-  }
+  // The answers are still optimal.
+  expect_optimal(queue, ids, astar);
 }
 
 TEST(FrameBudget, AStarFramesStillSpendTheirExpansions) {
@@ -96,13 +102,7 @@ TEST(QueueReserve, MakesThePoolsSearchesAheadAndRequestsRunOnThem) {
   for (int i = 0; i < 6; ++i) ids.push_back(queue.submit(i % 2 == 0 ? astar : jps, test::random_passable(map, rng), test::random_passable(map, rng)));
   while (queue.in_flight() > 0) queue.update(Budget::of_expansions(500));
   EXPECT_EQ(queue.searches(), 4u);
-  search::SearchResult<CellId> got;
-  for (const RequestId id : ids) {
-    ASSERT_TRUE(queue.copy_result(id, got));
-    ASSERT_TRUE(got.status.succeeded());
-    const search::SearchResult<CellId> once = astar.plan(got.path.nodes.front(), got.path.nodes.back());
-    EXPECT_NEAR(got.path.cost, once.path.cost, 1e-9 * once.path.cost);
-  }
+  expect_optimal(queue, ids, astar);
 }
 
 TEST(FrameBudget, BudgetsThatSayNothingOfScannedCellsGetALimitPerExpansion) {
