@@ -87,17 +87,22 @@ Status DStarLite::finish(Status s) {
   return s;
 }
 
-Status DStarLite::solve(Status ends, const Stopwatch& clock) {
+Status DStarLite::solve(Status ends, const Stopwatch& clock, const search::Budget& budget) {
   Status s = ends;
   if (!ends.failed()) {
-    compute();
+    if (!compute(budget)) {
+      stats_.time_s += clock.seconds();
+      path_.clear();
+      status_ = Status{SearchState::running, StatusDetail::none};
+      return status_;
+    }
     s = extract_path();
   }
-  stats_.time_s = clock.seconds();
+  stats_.time_s += clock.seconds();
   return finish(s);
 }
 
-Status DStarLite::plan(CellId start, CellId goal) {
+Status DStarLite::plan(CellId start, CellId goal, const search::Budget& budget) {
   const Stopwatch clock;
   stats_ = {};
   path_.clear();
@@ -116,19 +121,19 @@ Status DStarLite::plan(CellId start, CellId goal) {
   Record& g = touch(goal_.value);
   g.rhs = 0;
   update_vertex(goal_.value, g);
-  return solve(ends, clock);
+  return solve(ends, clock, budget);
 }
 
 void DStarLite::move_start(CellId start) { start_ = start; }
 
-Status DStarLite::replan() {
+Status DStarLite::replan(const search::Budget& budget) {
   if (!planned_) {
     stats_ = {};
-    if (start_.valid() && goal_.valid()) return plan(start_, goal_);
+    if (start_.valid() && goal_.valid()) return plan(start_, goal_, budget);
     return finish(Status::failure(StatusDetail::invalid_query));
   }
   const Stopwatch clock;
-  stats_ = {};
+  if (!status_.running()) stats_ = {};  // a new re-plan; an unfinished one goes on, its stats adding up
   const Status ends = check_ends();
   if (ends.has(StatusDetail::out_of_bounds)) return finish(ends);
   if (start_ != last_start_) {
@@ -139,12 +144,12 @@ Status DStarLite::replan() {
   if (!repair_edits()) {
     ++restarts_;
     const SearchStats before = stats_;
-    const Status s = plan(start_, goal_);
+    const Status s = plan(start_, goal_, budget);
     stats_.generated += before.generated;
-    stats_.time_s = clock.seconds();
+    stats_.time_s = before.time_s + clock.seconds();
     return s;
   }
-  return solve(ends, clock);
+  return solve(ends, clock, budget);
 }
 
 bool DStarLite::repair_edits() {
@@ -182,8 +187,14 @@ bool DStarLite::repair_edits() {
   return true;
 }
 
-void DStarLite::compute() {
+bool DStarLite::compute(const search::Budget& budget) {
+  return budget.is_unlimited() ? compute_within<false>(budget) : compute_within<true>(budget);
+}
+
+template <bool budgeted>
+bool DStarLite::compute_within(const search::Budget& budget) {
   const std::uint32_t s = start_.value;
+  const search::BudgetMeter meter(budget, stats_.expanded, stats_.generated);
   while (!heap_.empty()) {
     const Record& rs = record(s);
     // The agent's key is (min(g, rhs) + km, min(g, rhs)): h is 0 there. Every other node with
@@ -193,6 +204,9 @@ void DStarLite::compute() {
     // node of the shortest path.
     const Cost start_key = std::min(rs.g, rs.rhs) + km_;
     if (rs.g == rs.rhs && heap_.top().key() > start_key + key_slack * start_key) break;
+    if constexpr (budgeted) {
+      if (meter.exhausted(stats_.expanded, stats_.generated)) return false;
+    }
     const auto top = heap_.pop();
     const std::uint32_t u = top.slot();
     Record& ru = records_[u];
@@ -236,6 +250,7 @@ void DStarLite::compute() {
     }
     stats_.generated += looked;
   }
+  return true;
 }
 
 Status DStarLite::extract_path() {

@@ -65,6 +65,10 @@ class GridSearchModel final : public search::EngineModel<Search> {
     return s;
   }
   [[nodiscard]] const Path<CellId>& path() const override { return jumps || any_angle ? cells_ : Base::path(); }
+  [[gnu::cold, gnu::noinline]] void reserve(const search::SearchCapacity& capacity) override {  // as EngineModel's
+    Base::reserve(capacity);
+    if constexpr (jumps || any_angle) cells_.nodes.reserve(capacity.path_nodes);
+  }
 
  private:
   void expand_path() {

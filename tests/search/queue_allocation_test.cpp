@@ -46,5 +46,39 @@ TEST(QueueAllocation, UpdateAllocatesNothingAfterWarmUp) {
   }
 }
 
+TEST(QueueAllocation, FirstUpdateAfterReserveAllocatesNothing) {
+  // A 512² map: the largest the default options give dense tables (the warm-up reserve()
+  // takes out of the first frame: 8 MiB per search).
+  std::mt19937 rng(30);
+  const grid::GridMap map = test::random_grid({.width = 512, .height = 512, .obstacle_density = 0.2, .terrain = false}, rng);
+  for (const grid::Algorithm algorithm : {grid::Algorithm::astar, grid::Algorithm::jps}) {
+    SCOPED_TRACE(to_string(algorithm));
+    const grid::GridPlanner planner(map, {.algorithm = algorithm});
+    std::vector<std::pair<CellId, CellId>> queries;
+    const CellId here = test::random_passable(map, rng);
+    queries.emplace_back(here, here);  // first in turn, finishes in the first frame: its path is copied out
+    for (int i = 0; i < 7; ++i) queries.emplace_back(test::random_passable(map, rng), test::random_passable(map, rng));
+    const search::RequestQueueOptions options{.reserve_path_nodes = 2048};
+    for (const bool reserved : {false, true}) {
+      SCOPED_TRACE(reserved ? "reserved" : "not reserved");
+      search::PathRequestQueue<CellId> queue(options);
+      if (reserved) {
+        EXPECT_EQ(queue.reserve(planner), options.max_searches);
+      }
+      for (const auto& [s, g] : queries) queue.submit(planner, s, g);
+      const std::size_t before = test::allocation_count();
+      const std::size_t finished = queue.update(search::Budget::of_expansions(1024));
+      const std::size_t allocated = test::allocation_count() - before;
+      EXPECT_GE(finished, 1u);
+      EXPECT_GT(queue.last_frame().expanded, 100u);
+      if (reserved) {
+        EXPECT_EQ(allocated, 0u);
+      } else {
+        EXPECT_GT(allocated, 0u);  // the warm-up reserve() saves: searches made in the frame
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace waymark::search_queue_allocation_test

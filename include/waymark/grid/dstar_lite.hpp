@@ -10,6 +10,7 @@
 #include "waymark/core/status.hpp"
 #include "waymark/core/stopwatch.hpp"
 #include "waymark/grid/grid_space.hpp"
+#include "waymark/search/budget.hpp"
 #include "waymark/search/generation_array.hpp"
 #include "waymark/search/indexed_heap.hpp"
 
@@ -72,14 +73,28 @@ class DStarLite {
   /// Forgets everything and plans from `start` (the agent) to `goal`, on the map as it is now.
   /// Failure: invalid_query plus out_of_bounds, start_blocked or goal_blocked (nothing
   /// searched; replan() tries again once the cell is free), or unreachable.
-  Status plan(CellId start, CellId goal);
+  Status plan(CellId start, CellId goal) { return plan(start, goal, search::Budget{}); }
+  /// The same within `budget` (expansions, cells looked at — SearchStats::generated — and
+  /// time, checked between expansions as a search step does): Running when the budget ran out
+  /// first; replan(budget) goes on from there.
+  Status plan(CellId start, CellId goal, const search::Budget& budget);
   /// The agent now stands on `start` (anywhere: usually the next cell of path()). Only
   /// recorded; the next replan() accounts for it.
   void move_start(CellId start);
   /// Repairs the search after the map's edits since the last plan()/replan() and the agent's
   /// moves, and extracts the path from the agent. Same statuses as plan(); before any plan():
   /// invalid_query.
-  Status replan();
+  Status replan() { return replan(search::Budget{}); }
+  /// A re-plan spread over calls: does at most `budget` of work and returns Running while the
+  /// re-plan is unfinished (path() is then empty: a path is valid only once the status is
+  /// finished); the next call goes on where this one stopped. Edits and agent moves made
+  /// between the calls are taken in by the next one (the search's state between two
+  /// expansions is a valid D* Lite state, so they are repaired as after a finished one). A
+  /// finished re-plan gives the path and cost an unbudgeted replan() would: the work is the
+  /// same, only cut into pieces. stats() add up over the calls of one re-plan. Each call
+  /// expands at least one node; repairing the edits and a start-over's reset are done whole
+  /// in the call that meets them.
+  Status replan(const search::Budget& budget);
 
   /// Whether the map was edited since the last plan()/replan().
   [[nodiscard]] bool stale() const { return space_.stale(); }
@@ -128,13 +143,18 @@ class DStarLite {
   void update_vertex(std::uint32_t c, Record& r);
   /// Catches up with the map's edits; false when it must start over instead.
   bool repair_edits();
-  void compute();
+  /// Expands until the agent's cell is settled (true) or `budget` ran out first (false).
+  bool compute(const search::Budget& budget);
+  /// compute()'s loop; without `budgeted` (an unlimited budget) it checks no budget at all.
+  template <bool budgeted>
+  bool compute_within(const search::Budget& budget);
   Status extract_path();
   /// Checks the ends; on success of the check returns running.
   [[nodiscard]] Status check_ends() const;
   Status finish(Status s);
-  /// Computes and extracts the path unless the checked ends failed; times the call.
-  Status solve(Status ends, const Stopwatch& clock);
+  /// Computes within `budget` and extracts the path unless the checked ends failed; adds the
+  /// call's time. Running, with an empty path, when the budget ran out.
+  Status solve(Status ends, const Stopwatch& clock, const search::Budget& budget);
 
   DStarLiteOptions options_;
   GridSpace space_;

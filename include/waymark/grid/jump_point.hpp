@@ -66,9 +66,25 @@ struct JumpParams {
   /// diagonal over an open map are what could otherwise take milliseconds — so a search budget
   /// in scanned cells or time holds on huge open maps. Checked after each diagonal step, so a
   /// jump may pass this by two rows; a straight jump always runs to its end (one row at most).
+  /// 4,096 (65,536 before issue 30): one expansion then scans at most
+  /// jump_expansion_scan_bound() cells — 32,784 on a 1024² map instead of 278,544 — and the
+  /// search times on open Moving AI maps stay the same (docs/request_queue.md).
   /// [Limit: >= 1]
-  std::uint32_t max_jump_cells = 1u << 16;
+  std::uint32_t max_jump_cells = 1u << 12;
 };
+
+/// The most cells one expansion of jump point search scans (SearchStats::scanned) on a
+/// width × height map: a start's expansion jumps in all 8 directions, a later one in at most 2
+/// diagonal and 3 straight ones; a straight jump scans at most one row or column (D = the
+/// longer side + 1 cells), a diagonal one stops once its side scans passed max_jump_cells but
+/// its last step scans two more rows, and moves at most D cells: 4·(L + 3D) + 4·D. A search
+/// budget in scanned cells (Budget::scanned) is checked between expansions, so a step of jps
+/// ends at most this far past it. JPS+ (JumpPointPlusSpace) reads one table entry per
+/// direction instead: at most 8 per expansion.
+[[nodiscard]] constexpr std::uint64_t jump_expansion_scan_bound(const JumpParams& params, int width, int height) {
+  const std::uint64_t d = static_cast<std::uint64_t>(width > height ? width : height) + 1;
+  return 4 * (params.max_jump_cells + 3 * d) + 4 * d;
+}
 
 /// Why a grid/rule combination cannot use jump point search, or nullopt when it can.
 [[nodiscard]] std::optional<std::string> jump_search_unsupported(const GridMap& map, DiagonalRule rule);

@@ -129,6 +129,8 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
   /// Warm-up without a query: sizes the node table for the whole space, so even the first
   /// query allocates nothing and touches no fresh memory.
   void reserve() { table_.reserve(*space_); }
+  /// Sizes the open list for `nodes` entries (16 bytes each).
+  void reserve_open(std::size_t nodes) { open_.reserve(nodes); }
 
   /// Expands nodes until the search finishes or the budget is used up (then Running).
   Status step(const Budget& budget = {}) {

@@ -11,7 +11,8 @@ namespace waymark::search {
 
 /// Limits for one step() call; the step stops (status Running) as soon as any is reached.
 /// Checked after each expansion, so a step overshoots by at most one expansion: one node's
-/// successors, which for jump searches is bounded by JumpParams::max_jump_cells per direction.
+/// successors, which for jump searches is bounded through JumpParams::max_jump_cells
+/// (grid/jump_point.hpp says by how much).
 /// A step always makes progress: it expands at least one node, whatever the budget. The
 /// default budget is unlimited: the search runs to the end.
 struct Budget {
@@ -32,6 +33,16 @@ struct Budget {
   [[nodiscard]] static constexpr Budget of_time(Clock::duration t) { return Budget{.time = t}; }
   [[nodiscard]] constexpr bool is_unlimited() const {
     return expansions == unlimited && scanned == unlimited && time == Clock::duration::max();
+  }
+  /// This budget, with a limit on scanned cells of `per_expansion` per expansion when it limits
+  /// expansions but not scanned cells (unchanged otherwise, and for per_expansion 0). What a
+  /// request queue does to the budgets it is given: an expansion of a jump search can pass over
+  /// thousands of cells, one of A* over at most 8.
+  [[nodiscard]] constexpr Budget scanning_at_most(std::uint64_t per_expansion) const {
+    Budget b = *this;
+    if (per_expansion == 0 || expansions == unlimited || scanned != unlimited) return b;
+    b.scanned = expansions > (unlimited - 1) / per_expansion ? unlimited - 1 : expansions * per_expansion;
+    return b;
   }
 };
 

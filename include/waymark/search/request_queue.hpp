@@ -40,6 +40,13 @@ enum class RequestState : std::uint8_t {
   cancelled,  ///< cancel() ended it
 };
 
+/// What the last update() spent, summed over its turns.
+struct FrameUse {
+  std::uint64_t expanded = 0;  ///< nodes expanded
+  std::uint64_t scanned = 0;   ///< cells or arcs scanned (SearchStats::scanned)
+  std::uint32_t turns = 0;     ///< turns given
+};
+
 /// Why an unfinished request got no turn in the last update().
 enum class RequestWait : std::uint8_t {
   none,        ///< nothing holds it back (it had its turn, or the frame's budget ran out first)
@@ -106,6 +113,10 @@ struct RequestQueueOptions {
   static constexpr std::uint32_t default_max_restarts = 8;
   /// max_restarts: restart however often the world changes.
   static constexpr std::uint32_t unlimited_restarts = std::numeric_limits<std::uint32_t>::max();
+  /// Default of scanned_per_expansion: what one expansion of A* on an 8-connected grid scans.
+  static constexpr std::uint64_t default_scanned_per_expansion = 8;
+  /// Default of reserve_open_nodes: 64 KiB of open list per search.
+  static constexpr std::size_t default_reserve_open_nodes = 4096;
 
   /// Requests held at once (queued, running or finished and not yet released); submit()
   /// refuses more. Slots are allocated by the constructor. [Limit: >= 1]
@@ -115,8 +126,16 @@ struct RequestQueueOptions {
   /// max_table_bytes of pages) and open list: see docs/request_queue.md. [Limit: >= 1]
   std::size_t max_searches = 8;
   /// The most one request may use per turn; a frame's budget is handed out in such turns.
+  /// 256 expansions or 2,048 scanned cells: A* stops at about the same point as with 256
+  /// expansions alone, a jump search (which may pass over thousands of cells per expansion)
+  /// after about 2,048 cells plus one expansion (grid::jump_expansion_scan_bound).
   /// [Limit: each limit >= 1]
-  Budget turn = Budget::of_expansions(256);
+  Budget turn{.expansions = 256, .scanned = 256 * default_scanned_per_expansion};
+  /// A budget that limits expansions but not scanned cells — update()'s frame budget, or a
+  /// turn — gets a limit of this many scanned cells per expansion (Budget::scanning_at_most),
+  /// so that a frame counted in expansions bounds jump searches too. 0: such budgets bound
+  /// expansions only (a jump search may then scan tens of thousands of cells in a frame).
+  std::uint64_t scanned_per_expansion = default_scanned_per_expansion;
   /// A request gains one priority level per this many frames since its last turn (or its
   /// submission), so that none starves behind higher priorities. [Limit: >= 1]
   std::uint32_t aging_frames = 16;
@@ -125,8 +144,11 @@ struct RequestQueueOptions {
   /// search. 0: always sparse (then see dense_fallback).
   std::size_t sparse_above_nodes = default_sparse_above_nodes;
   /// Nodes reserved up front in each request's result path, so that keeping results of up to
-  /// that length allocates nothing even on the first frames. 0: results grow as needed.
+  /// that length allocates nothing even on the first frames (reserve() sizes its searches'
+  /// paths for as many). 0: results grow as needed.
   std::size_t reserve_path_nodes = 0;
+  /// Open-list entries reserve() sizes each search's open list for (16 bytes each).
+  std::size_t reserve_open_nodes = default_reserve_open_nodes;
   /// Most bytes of node pages one sparse search may hold (QueryOptions::max_table_bytes):
   /// requests that leave theirs 0, or ask for more, get this one. A search that needs more
   /// fails with out_of_nodes (with a partial path when it asked for partial_result), so an
@@ -172,8 +194,9 @@ struct RequestQueueOptions {
 /// The bound, and what it measured at, are in docs/request_queue.md.
 ///
 /// Allocation: the constructor allocates the slots; update() allocates only to make searches
-/// (the pool's warm-up, or a search made again for another world or options) and while result
-/// paths and search scratch grow past their largest size so far. Not thread-safe: one queue
+/// (the pool's warm-up — reserve() does it before the first frame — or a search made again for
+/// another world or options) and while result paths and search scratch grow past their
+/// largest size so far. Not thread-safe: one queue
 /// per thread; the worlds (sources) may be shared by queues on other threads.
 template <class Node>
 class PathRequestQueue {
@@ -209,13 +232,8 @@ class PathRequestQueue {
     r.world = &world;
     r.start = start;
     r.goal = goal;
-    r.options = options;
+    r.options = queued_options(world, options);
     const bool large = world.node_count() > options_.sparse_above_nodes;
-    if (large) r.options.table = NodeTableKind::sparse;
-    if (r.options.table == NodeTableKind::sparse && options_.max_table_bytes != 0 &&
-        (r.options.max_table_bytes == 0 || r.options.max_table_bytes > options_.max_table_bytes)) {
-      r.options.max_table_bytes = options_.max_table_bytes;
-    }
     r.info = RequestInfo{.state = RequestState::queued, .priority = priority, .submitted = frame_};
     r.last_turn = frame_;
     r.search = none;
@@ -239,22 +257,63 @@ class PathRequestQueue {
   RequestId submit(const SearchSource<Node>&& world, const Node& start, const Node& goal,
                    const QueryOptions<Node>& options = {}, int priority = 0) = delete;
 
+  /// Warms up the pool for requests on `world` with `options` before the first frame: makes
+  /// up to `searches` of its searches for them now (a search's node table is allocated and
+  /// touched when it is made: 8 MiB, 2–7 ms, on a 512² grid; a planner's jump structure is
+  /// built on first use) and sizes each one's open list for reserve_open_nodes entries and its
+  /// path for reserve_path_nodes, so that no update() makes a search for such requests. Takes
+  /// free places in the pool, then idle searches made for other worlds or options (made again);
+  /// searches held by running requests stay theirs. Returns how many searches of the pool are
+  /// made for `world` and `options` now. Allocates; call it at load time, not in a frame.
+  /// A sparse table (worlds above sparse_above_nodes) still takes its pages as a query reaches
+  /// them: only its directory is allocated here.
+  std::size_t reserve(const SearchSource<Node>& world, const QueryOptions<Node>& options = {},
+                      std::size_t searches = std::numeric_limits<std::size_t>::max()) {
+    const QueryOptions<Node> wanted = queued_options(world, options);
+    const std::size_t target = std::min(searches, options_.max_searches);
+    const auto matches = [&](const Pooled& p) { return p.world == &world && p.options == wanted; };
+    std::size_t made = static_cast<std::size_t>(std::count_if(pool_.begin(), pool_.end(), matches));
+    const auto make = [&](Pooled& p) {
+      p.handle = world.make_search(wanted);
+      p.world = &world;
+      p.options = wanted;
+      ++made;
+    };
+    while (made < target && pool_.size() < options_.max_searches) make(pool_.emplace_back());
+    for (Pooled& p : pool_) {
+      if (made >= target) break;
+      if (p.request == none && !matches(p)) make(p);
+    }
+    const SearchCapacity capacity{.open_nodes = options_.reserve_open_nodes, .path_nodes = options_.reserve_path_nodes};
+    for (Pooled& p : pool_) {
+      if (matches(p) && p.request == none) p.handle.reserve(capacity);
+    }
+    return made;
+  }
+  /// The queue keeps `world` by reference: a temporary would be gone before the request runs.
+  std::size_t reserve(const SearchSource<Node>&& world, const QueryOptions<Node>& options = {},
+                      std::size_t searches = std::numeric_limits<std::size_t>::max()) = delete;
+
   /// Spends at most `frame` (expansions, scanned cells, wall time; each turn may go past by one
   /// expansion, as a step does) on the unfinished requests, in turns of at most options.turn.
-  /// Returns the requests that finished in this frame.
-  std::size_t update(const Budget& frame) {
+  /// A frame or turn that limits expansions but not scanned cells is given a limit of
+  /// options.scanned_per_expansion scanned cells per expansion. Returns the requests that
+  /// finished in this frame; last_frame() tells what it spent.
+  std::size_t update(const Budget& frame_budget) {
     ++frame_;
     drop_inactive();
     plan_turns();
+    const Budget frame = frame_budget.scanning_at_most(options_.scanned_per_expansion);
     const bool timed = frame.time != Budget::Clock::duration::max();
     const Budget::Clock::time_point deadline = timed ? Budget::Clock::now() + frame.time : Budget::Clock::time_point{};
     std::uint64_t expansions_left = frame.expansions;
     std::uint64_t scanned_left = frame.scanned;
     std::size_t finished = 0;
+    last_frame_ = FrameUse{};
     for (const Turn& next : order_) {
       const std::uint32_t slot = next.slot;
       if (expansions_left == 0 || scanned_left == 0) break;
-      Budget turn = options_.turn;
+      Budget turn = options_.turn.scanning_at_most(options_.scanned_per_expansion);
       if (timed) {
         const Budget::Clock::duration left = deadline - Budget::Clock::now();
         if (left <= Budget::Clock::duration::zero()) break;
@@ -278,8 +337,12 @@ class PathRequestQueue {
         // Counters may restart within a step (a navmesh query's partial path is a second search).
         const auto grown = [](std::uint64_t after, std::uint64_t before) { return after > before ? after - before : 0; };
         const std::uint64_t spent = std::max<std::uint64_t>(grown(stats.expanded, expanded_before), 1);
+        const std::uint64_t scanned = grown(stats.scanned, scanned_before);
         expansions_left -= std::min(expansions_left, spent);
-        scanned_left -= std::min(scanned_left, grown(stats.scanned, scanned_before));
+        scanned_left -= std::min(scanned_left, scanned);
+        last_frame_.expanded += grown(stats.expanded, expanded_before);
+        last_frame_.scanned += scanned;
+        ++last_frame_.turns;
       }
       r.info.max_wait = std::max(r.info.max_wait, frame_ - r.last_turn - 1);
       r.last_turn = frame_;
@@ -357,6 +420,8 @@ class PathRequestQueue {
 
   /// Frames so far (update() calls).
   [[nodiscard]] std::uint64_t frame() const { return frame_; }
+  /// What the last update() spent: expansions and scanned cells summed over its turns.
+  [[nodiscard]] const FrameUse& last_frame() const { return last_frame_; }
   /// Requests queued or running (waiting ones included: stats() tells them apart). A request the
   /// queue refused is finished (failed), so in_flight() 0 does not mean every request succeeded.
   [[nodiscard]] std::size_t in_flight() const {
@@ -490,6 +555,18 @@ class PathRequestQueue {
     std::sort(order_.begin(), order_.end());
   }
 
+  /// The options a request's search is made with: sparse tables on worlds above
+  /// sparse_above_nodes, and their page budget.
+  [[nodiscard]] QueryOptions<Node> queued_options(const SearchSource<Node>& world, const QueryOptions<Node>& options) const {
+    QueryOptions<Node> o = options;
+    if (world.node_count() > options_.sparse_above_nodes) o.table = NodeTableKind::sparse;
+    if (o.table == NodeTableKind::sparse && options_.max_table_bytes != 0 &&
+        (o.max_table_bytes == 0 || o.max_table_bytes > options_.max_table_bytes)) {
+      o.max_table_bytes = options_.max_table_bytes;
+    }
+    return o;
+  }
+
   [[nodiscard]] std::int64_t effective_priority(const Request& r) const {
     return static_cast<std::int64_t>(r.info.priority) +
            static_cast<std::int64_t>((frame_ - r.last_turn) / options_.aging_frames);
@@ -587,6 +664,7 @@ class PathRequestQueue {
   std::vector<Turn> waiting_;          ///< this frame's queued requests, then those that may start
   std::vector<Pooled> pool_;           ///< at most max_searches, reserved up front
   std::uint64_t frame_ = 0;
+  FrameUse last_frame_{};
 };
 
 }  // namespace waymark::search

@@ -47,6 +47,9 @@ class SearchCore {
   [[nodiscard]] Obs& observer() { return observer_; }
   [[nodiscard]] const Obs& observer() const { return observer_; }
 
+  /// Sizes the path for `nodes` nodes, so that no query's path up to that length allocates.
+  void reserve_path(std::size_t nodes) { path_.nodes.reserve(nodes); }
+
   /// Copies status, path and stats into `out`, reusing its capacity: no allocation once `out`
   /// has held a path as long.
   void copy_result(SearchResult<Node>& out) const {

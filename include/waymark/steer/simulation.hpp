@@ -67,7 +67,8 @@ struct SimulationParams {
   /// Path planning: the planner's options, the queue's, and the budget spent on it per tick.
   grid::GridPlannerOptions planner{};
   search::RequestQueueOptions queue{};
-  search::Budget planning_budget = search::Budget::of_expansions(10'000);
+  // 10,000 expansions or 80,000 scanned cells: A* as before, jump searches bounded (issue 30).
+  search::Budget planning_budget{.expansions = 10'000, .scanned = 80'000};
   /// A planned path is string-pulled for the agent's disc looking this many waypoints ahead.
   std::size_t smoothing_window = 32;
   /// An agent following a path that has stayed within stuck_distance of one spot for
