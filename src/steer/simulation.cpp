@@ -83,6 +83,7 @@ AgentId Simulation::add_agent(const AgentParams& params, Vec2 start, Vec2 goal) 
                      " (give the path service a mesh of that radius or more)");
   }
   Agent a;
+  a.follower.reserve(params_.reserve_waypoints);
   a.size_class = *size_class;
   a.params = params;
   a.state.position = start;

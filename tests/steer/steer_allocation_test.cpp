@@ -1,5 +1,7 @@
 // Simulation::step allocates nothing once its scratch has grown: agents following planned
-// paths, avoiding walls and each other, on a grid map and with extra colliders.
+// paths, avoiding walls and each other, on a grid map and with extra colliders; and neither do
+// the orders and edits of a live game between steps (new goals, stop and resume, removal, warp,
+// a door closed and opened, a planning collider removed).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -70,6 +72,61 @@ TEST(SteerAllocation, WallLinesRebuildAndOrcaWithWallsAllocateNothingAfterWarmUp
     }
     return planes;
   });
+}
+
+/// Orders and edits at fixed ticks of a 40-tick round (the same kinds in the warm-up round and
+/// the counted ones).
+void live_round(Simulation& sim, const std::vector<Vec2>& free, std::size_t round, std::vector<ColliderId>& crates) {
+  grid::GridMap& map = *sim.edit_map();
+  const grid::CellRect door{map.width() / 2 - 1, 0, map.width() / 2 + 1, map.height()};
+  for (int t = 0; t < 40; ++t) {
+    if (t == 5) map.set_passable(door, false);
+    if (t == 12) map.set_passable(door, true);
+    if (t == 8 && !crates.empty()) {
+      EXPECT_TRUE(sim.remove_obstacle(crates.back()));
+      crates.pop_back();
+    }
+    if (t == 15) {
+      for (std::uint32_t i = 0; i < 10; ++i) sim.set_goal(AgentId{i}, free[(i + 70 + 13 * (round % 2)) % free.size()]);
+      sim.stop(AgentId{20});
+      sim.warp(AgentId{21}, free[100 + round % 2]);
+    }
+    if (t == 30) {
+      sim.resume(AgentId{20});
+      sim.remove_agent(AgentId{static_cast<std::uint32_t>(59 - round)});
+    }
+    sim.step(0.05);
+  }
+}
+
+TEST(SteerAllocation, OrdersAndEditsBetweenStepsAllocateNothingAfterWarmUp) {
+  grid::GridMap map = io::load_movingai_map(std::string(WAYMARK_DATA_DIR) + "/maps/arena.map");
+  std::vector<Vec2> free;
+  for (int y = 0; y < map.height(); ++y) {
+    for (int x = 0; x < map.width(); ++x) {
+      if (map.passable(x, y) && (x * 7 + y * 3) % 11 == 0) free.push_back(map.cell_center({x, y}));
+    }
+  }
+  ASSERT_GE(free.size(), 130u);
+  SimulationParams params;
+  params.stuck_time = 1e9;
+  params.queue.reserve_path_nodes = 1024;  // every request's result holds any path here at once
+  Simulation sim(std::move(map), params);
+  std::vector<ColliderId> crates;
+  for (int k = 0; k < 4; ++k) crates.push_back(sim.add_obstacle(Circle{free[120 + k], 0.3}, 3));
+  for (std::size_t i = 0; i < 60; ++i) sim.add_agent({}, free[i], free[free.size() - 1 - i]);
+  while (sim.plan_pending() > 0) {
+  }
+  sim.reserve_planning();  // the pool's searches sized for paths of up to reserve_path_nodes
+  for (std::size_t round = 0; round < 2; ++round) live_round(sim, free, round, crates);  // warm-up
+  const std::uint64_t edits = sim.stats().edits;
+  const std::size_t before = test::allocation_count();
+  live_round(sim, free, 2, crates);
+  live_round(sim, free, 3, crates);
+  EXPECT_EQ(test::allocation_count() - before, 0u);
+  EXPECT_GE(sim.stats().edits, edits + 6) << "the counted rounds did not edit the world";
+  EXPECT_GE(sim.stats().edit_replans, 1u);
+  EXPECT_EQ(sim.stats().removed, 4u);
 }
 
 }  // namespace

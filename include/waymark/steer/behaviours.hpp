@@ -72,6 +72,8 @@ class PathFollower {
   /// path goes round `laps` times and then stops at its last waypoint (0: forever).
   void set_path(std::span<const Vec2> waypoints, bool loop, std::uint64_t laps = 0);
   void clear() { waypoints_.clear(); current_ = 0; laps_ = 0; }
+  /// Room for paths of up to `n` waypoints, so that set_path allocates nothing for them.
+  void reserve(std::size_t n) { waypoints_.reserve(n); }
   /// The force for this step; advances past reached waypoints first.
   [[nodiscard]] Vec2 force(const AgentParams& p, const AgentState& s, double dt);
 

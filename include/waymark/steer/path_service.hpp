@@ -5,6 +5,7 @@
 /// plans on a NavMesh (the plane is the mesh's plan, x and z, Y being up). add_navmesh_walls
 /// gives an ObstacleWorld the mesh's outline, so agents stay on the mesh.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <memory>
@@ -38,6 +39,10 @@ class PathService {
   /// Brings every planner up to date after the world it plans on was edited (requests on a
   /// stale world wait for this). Nothing to do for worlds that do not change.
   virtual void sync() {}
+  /// Warms the request queue's searches up for the size classes in use now
+  /// (PathRequestQueue::reserve: node tables, open lists, paths), the pool shared evenly
+  /// between them, so that no update() pays for making one. Allocates: call it at load time.
+  virtual void reserve() = 0;
   /// Spends one tick's budget on the searches in flight.
   virtual void update(const search::Budget& budget) = 0;
   [[nodiscard]] virtual std::size_t in_flight() const = 0;
@@ -57,6 +62,11 @@ class QueuedPathService : public PathService {
   void update(const search::Budget& budget) override { queue_.update(budget); }
   [[nodiscard]] std::size_t in_flight() const override { return queue_.in_flight(); }
   void release(search::RequestId id) override { queue_.release(id); }
+  void reserve() override {
+    const std::size_t worlds = world_count();
+    const std::size_t share = std::max<std::size_t>(1, queue_.options().max_searches / std::max<std::size_t>(worlds, 1));
+    for (std::size_t k = 0; k < worlds; ++k) queue_.reserve(world(k), {}, share);
+  }
   Answer take(search::RequestId id, std::vector<Vec2>& points) override {
     const search::RequestState state = queue_.state(id);
     if (state == search::RequestState::queued || state == search::RequestState::running) return Answer::pending;
@@ -83,6 +93,9 @@ class QueuedPathService : public PathService {
   }
   /// A path node as a point of the plane.
   [[nodiscard]] virtual Vec2 point(const Node& node) const = 0;
+  /// The worlds requests are submitted on (one per size class), for reserve().
+  [[nodiscard]] virtual std::size_t world_count() const = 0;
+  [[nodiscard]] virtual const search::SearchSource<Node>& world(std::size_t k) const = 0;
 
  private:
   struct Ends {
@@ -138,6 +151,8 @@ class GridPathService final : public QueuedPathService<CellId> {
     std::unique_ptr<grid::GridPlanner> planner;  ///< the queue's search source for the class
   };
   [[nodiscard]] Vec2 point(const CellId& cell) const override { return map_->cell_center(cell); }
+  [[nodiscard]] std::size_t world_count() const override { return classes_.size(); }
+  [[nodiscard]] const search::SearchSource<CellId>& world(std::size_t k) const override { return *classes_[k].planner; }
   const grid::GridMap* map_;
   grid::GridPlannerOptions options_;
   std::unique_ptr<grid::ClearanceMap> clearance_;
@@ -172,6 +187,8 @@ class NavMeshPathService final : public QueuedPathService<Vec3> {
 
  private:
   [[nodiscard]] Vec2 point(const Vec3& corner) const override { return navmesh::plan(corner); }
+  [[nodiscard]] std::size_t world_count() const override { return classes_.size(); }
+  [[nodiscard]] const search::SearchSource<Vec3>& world(std::size_t k) const override { return *classes_[k].source; }
   [[nodiscard]] static navmesh::NavQueryOptions tall(const navmesh::NavMesh& mesh, navmesh::NavQueryOptions query);
   struct Class {
     double radius;  ///< infinity for the one-mesh form

@@ -71,6 +71,10 @@ struct SimulationParams {
   search::Budget planning_budget{.expansions = 10'000, .scanned = 80'000};
   /// A planned path is string-pulled for the agent's disc looking this many waypoints ahead.
   std::size_t smoothing_window = 32;
+  /// Waypoints each agent has room for from the start, so that a new goal or a re-plan
+  /// allocates nothing for paths up to this long (16 bytes each; longer paths grow the room
+  /// once).
+  std::size_t reserve_waypoints = 32;
   /// An agent following a path that has stayed within stuck_distance of one spot for
   /// stuck_time plans again from where it is (an agent whose goal proved unreachable does not
   /// try again: the worlds of a simulation do not change). [s, world units]
@@ -187,6 +191,11 @@ class Simulation {
   /// Moves the agent to `position` at once (the game moved the unit), at rest; a planning
   /// agent plans again from there.
   bool warp(AgentId id, Vec2 position);
+
+  /// Warms planning up before the first step: the request queue's searches are made and sized
+  /// now (PathService::reserve), so no step pays for making one (2–7 ms on a 512² map). Call it
+  /// after adding the agents; an agent of a size class made later warms nothing. Allocates.
+  void reserve_planning() { paths_->reserve(); }
 
   /// Plans every path that is asked for now, spending up to `budget` in all (unlimited by
   /// default), without moving anyone: a warm start before the first step. Returns the agents
