@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "waymark/io/movingai.hpp"
+#include "waymark/io/scene.hpp"
 #include "waymark/steer/simulation.hpp"
 
 namespace waymark::steer::live_simulation_test {
@@ -274,6 +277,29 @@ TEST(LiveSimulation, TwoSizesThroughOneGapEachWhereItsDiscFits) {
   sim.step(dt);
   EXPECT_EQ(sim.status(b), AgentStatus::unreachable);
   EXPECT_EQ(sim.status(a), AgentStatus::moving);
+}
+
+TEST(LiveSimulation, TheMixedSizeSceneSendsTheSmallThroughTheGapAndTheLargeRoundIt) {
+  // scenes/mixed_sizes.json on scenes/maps/gap.map: rooms joined by a one-cell gap at (12, 5)
+  // and an opening five cells wide below row 10. Radii up to 0.5 fit the gap; larger ones not.
+  const std::string path = std::string(WAYMARK_DATA_DIR) + "/../scenes/mixed_sizes.json";
+  const SceneSpec spec = io::load_scene(path);
+  GridMap map = io::load_movingai_map(spec.map);
+  io::check_scene_against_map(spec, map, path);
+  const std::unique_ptr<Simulation> sim = make_simulation(spec, std::move(map));
+  sim->plan_pending();
+  for (std::size_t i = 0; i < sim->size(); ++i) {
+    double lowest = 0;
+    for (const Vec2 p : sim->path(id(i))) lowest = std::max(lowest, p.y);
+    if (sim->params(id(i)).radius <= 0.5) {
+      EXPECT_LT(lowest, 10.0) << "agent " << i;
+    } else {
+      EXPECT_GT(lowest, 11.0) << "agent " << i;
+    }
+  }
+  while (!sim->all_arrived() && sim->stats().ticks < spec.max_steps) sim->step(spec.dt);
+  EXPECT_TRUE(sim->all_arrived());
+  EXPECT_EQ(sim->stats().collisions, 0u);
 }
 
 TEST(LiveSimulation, StatusNamesAreDistinct) {

@@ -57,7 +57,7 @@ TEST_P(ShippedScene, EveryAgentArrivesWithoutCollisions) {
 
 INSTANTIATE_TEST_SUITE_P(Scenes, ShippedScene,
                          ::testing::Values("wall_ahead.json", "corridor.json", "circle_swap.json", "path_loop.json",
-                                           "dao_50.json"),
+                                           "dao_50.json", "mixed_sizes.json"),
                          [](const ::testing::TestParamInfo<const char*>& param) {
                            std::string n = param.param;
                            n = n.substr(0, n.find('.'));
