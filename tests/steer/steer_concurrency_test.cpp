@@ -1,6 +1,7 @@
 // Steering worlds shared by threads: an ObstacleWorld (raycasts, contacts, clearance) and a
 // FlowField read by two threads at once answer exactly as one thread (and are clean under
-// ThreadSanitizer: make test-tsan).
+// ThreadSanitizer: make test-tsan); so do the simulation's shared planning parts — a
+// ClearanceMap with a size class's map and planner, and the walls ORCA reads (ObstacleLines).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,6 +13,9 @@
 #include "waymark/io/movingai.hpp"
 #include "waymark/steer/behaviours.hpp"
 #include "waymark/steer/flow_field.hpp"
+#include "waymark/grid/clearance.hpp"
+#include "waymark/grid/grid_planner.hpp"
+#include "waymark/steer/obstacle_lines.hpp"
 #include "waymark/steer/obstacle_world.hpp"
 
 namespace waymark::steer::steer_concurrency_test {
@@ -76,6 +80,50 @@ TEST(Concurrency, ObstacleWorldAndFlowFieldShareAcrossThreads) {
     hits += one[i].ray >= 0 ? 1 : 0;
   }
   EXPECT_GT(hits, points.size() / 2);  // the rays did meet walls: the check covered the walk
+}
+
+struct PlanAnswer {
+  double cost = 0;
+  std::size_t near = 0;
+  friend bool operator==(const PlanAnswer&, const PlanAnswer&) = default;
+};
+
+TEST(Concurrency, SizeClassPlannersAndWallLinesShareAcrossThreads) {
+  const grid::GridMap map = io::load_movingai_map(test::data_dir + "/maps/den520d.map");
+  grid::ClearanceMap clearance(map, {.max_clearance = 1.5});
+  const grid::SizeClassMap large(clearance, 1.5 - 1e-9);
+  const grid::GridPlanner planner(large.map());
+  ObstacleWorld world;
+  world.set_grid(&map, 0);
+  world.add(Circle{{60, 60}, 2}, 1);
+  const ObstacleLines lines(world);
+  std::mt19937 rng(9);
+  std::vector<std::pair<CellId, CellId>> queries;
+  while (queries.size() < 40) {
+    const CellId a = test::random_passable(large.map(), rng), b = test::random_passable(large.map(), rng);
+    queries.emplace_back(a, b);
+  }
+  const auto answer = [&](std::size_t i) {
+    PlanAnswer r;
+    r.cost = planner.plan(queries[i].first, queries[i].second).path.cost;
+    lines.for_each_near(large.map().cell_center(queries[i].first), 4, all_layers, [&](std::size_t, double) { ++r.near; });
+    return r;
+  };
+  std::vector<PlanAnswer> one(queries.size()), two(queries.size());
+  for (std::size_t i = 0; i < queries.size(); ++i) one[i] = answer(i);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < 2; ++t) {
+    threads.emplace_back([&, t] {
+      for (std::size_t i = t; i < queries.size(); i += 2) two[i] = answer(i);
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  std::size_t found = 0;
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    EXPECT_EQ(one[i], two[i]) << i;
+    found += std::isfinite(one[i].cost) ? 1 : 0;
+  }
+  EXPECT_GT(found, queries.size() / 2);
 }
 
 }  // namespace
