@@ -260,8 +260,9 @@ bool Simulation::step(double dt) {
     wall_p.radius = wall_radius(a);
     // Without a path yet (or at all), or stopped, it brakes to a stand.
     const Vec2 follow = a.follower.empty() || a.stopped ? steer_toward(p, a.state, {}) : a.follower.force(p, a.state, dt);
-    const WeightedForce forces[] = {{follow, params_.path_weight},
-                                    {avoid_obstacles(wall_p, a.state, obstacles_, params_.avoidance), params_.avoidance_weight}};
+    // The rays cost three raycasts an agent: skipped when their weight is 0.
+    const Vec2 avoid = params_.avoidance_weight > 0 ? avoid_obstacles(wall_p, a.state, obstacles_, params_.avoidance) : Vec2{};
+    const WeightedForce forces[] = {{follow, params_.path_weight}, {avoid, params_.avoidance_weight}};
     Vec2 preferred = integrate_velocity(p, a.state.velocity, blend(forces, p.max_force), dt);
     if (params_.preferred_jitter > 0) {
       const double turn = a.random.uniform(-params_.preferred_jitter, params_.preferred_jitter);

@@ -445,8 +445,11 @@ TEST(OrcaWallsCrowd, CorridorVariantsWithThreeSeeds) {
   }
   EXPECT_EQ(runs, 48u);
   EXPECT_LE(pushes, agent_ticks / 1000);
-  // Corridors 2 wide leave an agent now and then cornered behind one parked on its goal.
-  EXPECT_GE(arrived, agents * 99 / 100);
+  // Corridors 2 wide leave an agent now and then cornered behind one parked on its goal: 474
+  // of 480 arrive within 3,000 ticks with the simulation's defaults, 479 with the ray
+  // avoidance added on top (avoidance_weight 1, the default until the rays were measured to
+  // cost a quarter of a tick: docs/live_game.md).
+  EXPECT_GE(arrived, agents * 98 / 100);
   ::testing::Test::RecordProperty("collisions", std::to_string(collisions));
   ::testing::Test::RecordProperty("wall_pushes", std::to_string(pushes));
   ::testing::Test::RecordProperty("arrived", std::to_string(arrived) + " of " + std::to_string(agents));
