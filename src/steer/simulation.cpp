@@ -354,8 +354,7 @@ std::size_t Simulation::waiting_for_paths() const {
   return n;
 }
 
-void Simulation::separate_agents() {
-  // The live agents' positions, and the agent behind each.
+double Simulation::gather_live_positions() {
   positions_.clear();
   position_index_.clear();
   double max_radius = 0;
@@ -365,6 +364,11 @@ void Simulation::separate_agents() {
     positions_.push_back(agents_[i].state.position);
     max_radius = std::max(max_radius, agents_[i].params.radius);
   }
+  return max_radius;
+}
+
+void Simulation::separate_agents() {
+  const double max_radius = gather_live_positions();
   const std::size_t n = positions_.size();
   if (n < 2) return;
   for (int pass = 0; pass < params_.separation_passes; ++pass) {
@@ -408,15 +412,7 @@ double Simulation::push_apart(Agent& a, Vec2 move) {
 }
 
 void Simulation::measure() {
-  positions_.clear();
-  position_index_.clear();
-  double max_radius = 0;
-  for (std::size_t i = 0; i < agents_.size(); ++i) {
-    if (agents_[i].removed) continue;
-    position_index_.push_back(static_cast<std::uint32_t>(i));
-    positions_.push_back(agents_[i].state.position);
-    max_radius = std::max(max_radius, agents_[i].params.radius);
-  }
+  const double max_radius = gather_live_positions();
   const std::size_t n = positions_.size();
   const double cap = params_.clearance_cap;
   hash_.rebuild(positions_, 2 * max_radius + cap);

@@ -14,14 +14,20 @@
 namespace waymark::steer::steer_allocation_test {
 namespace {
 
-TEST(SteerAllocation, StepAllocatesNothingAfterWarmUp) {
-  grid::GridMap map = io::load_movingai_map(std::string(WAYMARK_DATA_DIR) + "/maps/arena.map");
+/// Free cell centres spread over `map` (every cell with (7x + 3y) mod 11 = 0), in row order.
+std::vector<Vec2> spread_cells(const grid::GridMap& map) {
   std::vector<Vec2> free;
   for (int y = 0; y < map.height(); ++y) {
     for (int x = 0; x < map.width(); ++x) {
       if (map.passable(x, y) && (x * 7 + y * 3) % 11 == 0) free.push_back(map.cell_center({x, y}));
     }
   }
+  return free;
+}
+
+TEST(SteerAllocation, StepAllocatesNothingAfterWarmUp) {
+  grid::GridMap map = io::load_movingai_map(std::string(WAYMARK_DATA_DIR) + "/maps/arena.map");
+  const std::vector<Vec2> free = spread_cells(map);
   ASSERT_GE(free.size(), 130u);
   SimulationParams params;
   params.stuck_time = 1e9;  // no re-plans: a new path may be longer than any before and grow its vector
@@ -101,12 +107,7 @@ void live_round(Simulation& sim, const std::vector<Vec2>& free, std::size_t roun
 
 TEST(SteerAllocation, OrdersAndEditsBetweenStepsAllocateNothingAfterWarmUp) {
   grid::GridMap map = io::load_movingai_map(std::string(WAYMARK_DATA_DIR) + "/maps/arena.map");
-  std::vector<Vec2> free;
-  for (int y = 0; y < map.height(); ++y) {
-    for (int x = 0; x < map.width(); ++x) {
-      if (map.passable(x, y) && (x * 7 + y * 3) % 11 == 0) free.push_back(map.cell_center({x, y}));
-    }
-  }
+  const std::vector<Vec2> free = spread_cells(map);
   ASSERT_GE(free.size(), 130u);
   SimulationParams params;
   params.stuck_time = 1e9;

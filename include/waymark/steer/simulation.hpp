@@ -267,6 +267,9 @@ class Simulation {
   void replan(Agent& a);
   void set_arrived(Agent& a, bool arrived);
   void collect_plans();
+  /// The live agents' positions in positions_ and their indices in position_index_; returns
+  /// their largest radius.
+  double gather_live_positions();
   void separate_agents();
   /// Moves `a` by `move` as far as the walls let it; returns how far it got along `move`.
   double push_apart(Agent& a, Vec2 move);
