@@ -26,6 +26,9 @@
 // cells that landed on different islands.
 //
 // Defaults: 1,000 agents, 200 ticks, 2 repeats, seed 1, RecastDemo's "medium" avoidance.
+// --orders: before each timed tick 0.5 % of the agents get a new goal (another agent's), the same
+// on both sides (dtCrowd: requestMoveTarget; waymark: set_goal); arrivals then count the
+// first goals only.
 //
 // Agents start and end on distinct free cell centres drawn with the seed (centres on the mesh
 // only; each goal reachable from its start, checked with Detour's findPath), the same points
@@ -88,12 +91,26 @@ struct Args {
   double cell_size = 0.125;
   double warmup_dt = 1e-6;
   std::string map = WAYMARK_DATA_DIR "/maps/den520d.map";
+  /// --orders: before every timed tick, 0.5 % of the agents (at least one) get a new goal —
+  /// another agent's — on both sides alike (dtCrowd: requestMoveTarget; waymark: set_goal).
+  bool orders = false;
 };
+
+/// The orders of tick `t` among `n` agents: (agent, the agent whose goal it gets), the same
+/// for both sides.
+template <class F>
+void for_each_order(std::size_t t, std::size_t n, F&& f) {
+  const std::size_t per_tick = std::max<std::size_t>(1, n / 200);
+  for (std::size_t j = 0; j < per_tick; ++j) {
+    const std::size_t i = (t * 7919 + j * 104729) % n;
+    f(i, (i + 1 + t) % n);
+  }
+}
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "waymark_bench_crowd_detour: " << why
             << "\nusage: waymark_bench_crowd_detour [--agents N,N,...] [--ticks T] [--repeat R] [--seed S]"
-               " [--avoidance low|medium|good|high] [--cell-size CS] [--warmup-dt DT] [FILE.map]\n";
+               " [--avoidance low|medium|good|high] [--cell-size CS] [--warmup-dt DT] [--orders] [FILE.map]\n";
   std::exit(2);
 }
 
@@ -132,6 +149,8 @@ Args parse_args(int argc, char** argv) {
       a.agents.clear();
       std::stringstream list(value());
       for (std::string item; std::getline(list, item, ',');) a.agents.push_back(positive(item, "--agents"));
+    } else if (arg == "--orders") {
+      a.orders = true;
     } else if (arg == "--ticks") {
       a.ticks = positive(value(), "--ticks");
     } else if (arg == "--repeat") {
@@ -420,6 +439,13 @@ Run run_detour(const DetourMesh& detour, const navmesh::NavMesh& nav, const Scen
 
   Quality quality(nav, plan_points(scene.goals));
   for (std::size_t t = 0; t < args.ticks; ++t) {
+    if (args.orders) {
+      for_each_order(t, scene.goals.size(), [&](std::size_t i, std::size_t k) {
+        const DetourMesh::Snapped& g = scene.goals[k];
+        const float goal[3] = {float(g.point.x), float(g.point.y), float(g.point.z)};
+        crowd->requestMoveTarget(static_cast<int>(i), g.ref, goal);
+      });
+    }
     run.ticks_us.push_back(time_us([&] { crowd->update(float(dt), nullptr); }));
     positions(at);
     quality.measure(at);
@@ -462,6 +488,11 @@ Run run_waymark(const navmesh::NavMesh& nav, const Scene& scene, const Args& arg
   Quality quality(nav, plan_points(scene.goals));
   std::vector<Vec2> at(n);
   for (std::size_t t = 0; t < args.ticks; ++t) {
+    if (args.orders) {
+      for_each_order(t, n, [&](std::size_t i, std::size_t k) {
+        sim.set_goal(steer::AgentId{static_cast<std::uint32_t>(i)}, navmesh::plan(scene.goals[k].point));
+      });
+    }
     run.ticks_us.push_back(time_us([&] { sim.step(dt); }));
     for (std::size_t i = 0; i < n; ++i) at[i] = sim.state(steer::AgentId{static_cast<std::uint32_t>(i)}).position;
     quality.measure(at);
@@ -543,6 +574,7 @@ int main(int argc, char** argv) {
       out["dt"] = dt;
       out["repeats"] = args.repeat;
       out["avoidance"] = args.avoidance;
+      out["orders"] = args.orders;
       nlohmann::ordered_json s;
       s["cell_size"] = args.cell_size;
       s["recast_ms"] = recast_ms;

@@ -77,10 +77,12 @@ echo "steering: flow-field build time and cost per agent"
 echo "steering: simulation tick time for 100, 1,000 and 10,000 agents (path following, obstacle and agent avoidance)"
 steer_map=data/maps/den520d.map
 if [ -f "$dao/orz703d.map" ]; then steer_map="$dao/orz703d.map"; fi
-"$build/bin/waymark_bench_steer" --agents 100,1000,10000 --ticks 200 "$steer_map" | tee "$out/steer_sim.jsonl"
+"$build/bin/waymark_bench_steer" --agents 100,1000,10000 --ticks 200 "$steer_map" | tee "$out/steer_sim.jsonl"  # static and live (orders, doors)
 if [ -x "$build/bin/waymark_bench_crowd_detour" ]; then
-  echo "steering: 1,000 agents on a navmesh, waymark's Simulation against Detour's dtCrowd (target <= 1.0x its tick time)"
-  "$build/bin/waymark_bench_crowd_detour" | tee "$out/crowd_detour.jsonl"
+  echo "steering: 100, 1,000 and 10,000 agents on a navmesh, waymark's Simulation against Detour's dtCrowd (target <= 0.5x its tick time, no overlaps)"
+  "$build/bin/waymark_bench_crowd_detour" --agents 100,1000,10000 | tee "$out/crowd_detour.jsonl"
+  echo "steering: the same with a stream of new goals (0.5 % of the agents a tick, both sides)"
+  "$build/bin/waymark_bench_crowd_detour" --agents 100,1000,10000 --orders | tee "$out/crowd_detour_orders.jsonl"
 fi
 
 # The viewer's server under load (issue 15; docs/viewer.md): valid and hostile requests from

@@ -181,6 +181,9 @@ int run_simulate(const SimulateArgs& a) {
       out["replans"] = s.replans;
       out["failed_plans"] = s.failed_plans;
       out["wall_pushes"] = s.wall_pushes;
+      char hash[17];
+      std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(sim->state_hash()));
+      out["state_hash"] = hash;  // the exact final state (Simulation::state_hash), for lockstep checks
       std::cout << out.dump() << '\n';
     } else {
       std::printf("%zu agents, %zu arrived, ", sim->size(), s.arrived);

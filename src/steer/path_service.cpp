@@ -91,8 +91,7 @@ search::RequestId GridPathService::submit(Vec2 from, Vec2 to, std::size_t size_c
   const std::optional<grid::CellCoord> b = map_->world_to_cell(to);
   if (!a || !b) return {};
   const SizeClass& c = classes_[size_class];
-  if (!c.sized) return submit_on(*c.planner, map_->cell(a->x, a->y), map_->cell(b->x, b->y), from, to);
-  const grid::GridMap& m = c.sized->map();
+  const grid::GridMap& m = class_map(size_class);
   const int rings = static_cast<int>(std::ceil(c.radius / map_->cell_size())) + 1;
   const std::optional<CellId> start = nearest_open(m, *a, rings);
   const std::optional<CellId> goal = nearest_open(m, *b, rings);

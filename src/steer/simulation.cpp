@@ -1,12 +1,14 @@
 #include "waymark/steer/simulation.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
 #include <string>
 
 #include "waymark/core/errors.hpp"
+#include "waymark/core/hash.hpp"
 
 namespace waymark::steer {
 
@@ -63,6 +65,7 @@ Simulation::Simulation(grid::GridMap map, SimulationParams params)
       map_seen_(map_->version()),
       cover_(map_->cell_count(), 0) {
   obstacles_.set_grid(map_.get(), 0);
+  changed_.reserve(max_listed_changes);
 }
 
 Simulation::Simulation(std::unique_ptr<PathService> paths, ObstacleWorld obstacles, SimulationParams params)
@@ -205,10 +208,8 @@ bool Simulation::warp(AgentId id, Vec2 position) {
   if (a == nullptr || !within_world(position)) return false;
   a->state.position = position;
   a->state.velocity = {};
-  if (a->plans) {
-    set_arrived(*a, false);
-    replan(*a);
-  }
+  set_arrived(*a, false);  // a follower too: it was moved away from where it stood
+  if (a->plans) replan(*a);
   a->anchor = position;
   a->still_for = 0;
   return true;
@@ -229,6 +230,7 @@ void Simulation::collect_plans() {
     a.anchor = a.state.position;
     a.still_for = 0;
     if (a.unreachable) {
+      a.follower.clear();  // it stands: the old path (a stuck re-plan keeps it until now) leads nowhere
       ++stats_.failed_plans;
       continue;
     }
@@ -301,8 +303,12 @@ bool Simulation::step(double dt) {
 
   for (Agent& a : agents_) {
     if (a.removed) continue;
-    const double d = distance(a.state.position, a.goal);
-    if (!a.arrived && d <= a.params.radius && a.follower.on_last()) set_arrived(a, true);
+    // At the end of its path: the goal, or the nearest place its size class fits when the goal
+    // itself does not (PathService::submit moves such a goal).
+    if (!a.arrived && a.follower.on_last() &&
+        distance(a.state.position, a.follower.waypoints().back()) <= a.params.radius) {
+      set_arrived(a, true);
+    }
     // Stuck: following a path, yet within stuck_distance of where it was stuck_time ago.
     if (a.arrived || a.stopped || !a.plans || a.unreachable || a.request.valid() || a.follower.empty()) continue;
     if (distance(a.state.position, a.anchor) >= params_.stuck_distance) {
@@ -344,6 +350,18 @@ std::size_t Simulation::plan_pending(const search::Budget& budget) {
   paths_->update(budget);
   collect_plans();
   return waiting_for_paths();
+}
+
+std::uint64_t Simulation::state_hash() const {
+  Hasher h;
+  for (std::size_t i = 0; i < agents_.size(); ++i) {
+    const AgentState& st = agents_[i].state;
+    for (const double v : {st.position.x, st.position.y, st.velocity.x, st.velocity.y, st.heading.x, st.heading.y}) {
+      h.add(std::bit_cast<std::uint64_t>(v));
+    }
+    h.add(static_cast<std::uint64_t>(status(AgentId{static_cast<std::uint32_t>(i)})));
+  }
+  return h.value();
 }
 
 std::size_t Simulation::waiting_for_paths() const {

@@ -13,6 +13,8 @@ namespace waymark::steer {
 
 ColliderId Simulation::add_obstacle(Shape shape, int layer) {
   const ColliderId id = obstacles_.add(std::move(shape), layer);
+  if (planning_colliders_.size() <= id.value) planning_colliders_.resize(id.value + 1, 0);
+  planning_colliders_[id.value] = 1;
   cover_cells(id, +1);
   return id;
 }
@@ -20,8 +22,25 @@ ColliderId Simulation::add_obstacle(Shape shape, int layer) {
 bool Simulation::remove_obstacle(ColliderId id) {
   if (!obstacles_.contains(id)) return false;
   obstacles_.remove(id);
-  cover_cells(id, -1);
+  // Only what add_obstacle counted is uncounted: a collider added to obstacles() directly
+  // never closed a cell.
+  if (id.value < planning_colliders_.size() && planning_colliders_[id.value] != 0) {
+    planning_colliders_[id.value] = 0;
+    cover_cells(id, -1);
+  }
   return true;
+}
+
+void Simulation::note_change(grid::CellRect area) {
+  if (changed_all_ || area.empty()) return;
+  // Past this many rectangles a step re-plans everyone instead of testing each path against
+  // each: the cost stays bounded, and the list never grows past its room.
+  if (changed_.size() >= max_listed_changes) {
+    changed_all_ = true;
+    changed_.clear();
+    return;
+  }
+  changed_.push_back(area);
 }
 
 void Simulation::cover_cells(ColliderId id, int delta) {
@@ -42,25 +61,48 @@ void Simulation::cover_cells(ColliderId id, int delta) {
       grid::CellRect{column(b.min.x - s / 2), row(b.min.y - s / 2), column(b.max.x + s / 2) + 1, row(b.max.y + s / 2) + 1}
           .clipped(map.width(), map.height());
   if (area.empty()) return;
-  bool closed_any = false;
+  bool covered_any = false;
   for (int y = area.y0; y < area.y1; ++y) {
     for (int x = area.x0; x < area.x1; ++x) {
       const CellId c = map.cell(x, y);
       if (!(obstacles_.distance(id, map.cell_center(c)) < s / 2)) continue;
       cover_[c.value] = static_cast<std::uint32_t>(static_cast<std::int64_t>(cover_[c.value]) + delta);
-      refresh_plan_cell(x, y);
-      closed_any = true;
+      covered_any = true;
     }
   }
-  if (closed_any) changed_.push_back(area);
+  if (!covered_any) return;
+  refresh_plan_area(area);
+  note_change(area);
 }
 
-void Simulation::refresh_plan_cell(int x, int y) {
-  const CellId c = map_->cell(x, y);
-  const bool open = map_->passable(c) && cover_[c.value] == 0;
-  if (plan_map_->passable(c) != open) plan_map_->set_passable(x, y, open);
-  const double m = map_->cost_multiplier(c);
-  if (plan_map_->cost_multiplier(c) != m) plan_map_->set_cost_multiplier(x, y, m);
+void Simulation::refresh_plan_area(grid::CellRect area) {
+  // Passability in runs along each row, one logged edit a run, so that a large edit of the
+  // game's map stays a few edits of the planning map (its log, and the planners' sync, stay
+  // incremental); costs cell by cell (edits of terrain are rarer and smaller).
+  for (int y = area.y0; y < area.y1; ++y) {
+    int x = area.x0;
+    while (x < area.x1) {
+      const CellId c = map_->cell(x, y);
+      const bool open = map_->passable(c) && cover_[c.value] == 0;
+      const double m = map_->cost_multiplier(c);
+      if (plan_map_->cost_multiplier(c) != m) plan_map_->set_cost_multiplier(x, y, m);
+      if (plan_map_->passable(c) == open) {
+        ++x;
+        continue;
+      }
+      int end = x + 1;
+      while (end < area.x1) {
+        const CellId e = map_->cell(end, y);
+        const bool e_open = map_->passable(e) && cover_[e.value] == 0;
+        if (e_open != open || plan_map_->passable(e) == open) break;
+        const double em = map_->cost_multiplier(e);
+        if (plan_map_->cost_multiplier(e) != em) plan_map_->set_cost_multiplier(end, y, em);
+        ++end;
+      }
+      plan_map_->set_passable(grid::CellRect{x, y, end, y + 1}, open);
+      x = end;
+    }
+  }
 }
 
 bool Simulation::copy_map_edits() {
@@ -68,18 +110,15 @@ bool Simulation::copy_map_edits() {
   map_seen_ = map_->version();
   if (!changes) {
     // The log no longer reaches back: the whole map, and everyone re-plans.
-    for (int y = 0; y < map_->height(); ++y) {
-      for (int x = 0; x < map_->width(); ++x) refresh_plan_cell(x, y);
-    }
+    refresh_plan_area(grid::CellRect{0, 0, map_->width(), map_->height()});
     changed_all_ = true;
+    changed_.clear();
     return false;
   }
   for (const grid::GridChange& change : *changes) {
     const grid::CellRect area = change.area.clipped(map_->width(), map_->height());
-    for (int y = area.y0; y < area.y1; ++y) {
-      for (int x = area.x0; x < area.x1; ++x) refresh_plan_cell(x, y);
-    }
-    if (!area.empty()) changed_.push_back(area);
+    refresh_plan_area(area);
+    note_change(area);
   }
   return true;
 }
@@ -96,6 +135,13 @@ bool Simulation::path_crosses(const Agent& a, Vec2 lo, Vec2 hi) const {
     from = points[i];
   }
   return false;
+}
+
+bool Simulation::in_changed_cell(Vec2 p) const {
+  if (changed_all_) return true;
+  const std::optional<grid::CellCoord> at = plan_map_->world_to_cell(p);
+  if (!at) return false;
+  return std::any_of(changed_.begin(), changed_.end(), [&](const grid::CellRect& r) { return r.contains(at->x, at->y); });
 }
 
 void Simulation::push_out_of_closed_cell(Agent& a) {
@@ -136,7 +182,7 @@ void Simulation::absorb_edits() {
   const Vec2 origin = map_ ? map_->params().origin : Vec2{};
   for (Agent& a : agents_) {
     if (a.removed) continue;
-    if (plan_map_) push_out_of_closed_cell(a);
+    if (plan_map_ && in_changed_cell(a.state.position)) push_out_of_closed_cell(a);
     if (!a.plans || a.arrived) continue;
     // An agent whose goal was unreachable, or that was stuck, tries again: the edit may have
     // opened a way. One asking (or about to ask) gets its answer on the synced world.

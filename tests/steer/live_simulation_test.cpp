@@ -302,6 +302,54 @@ TEST(LiveSimulation, TheMixedSizeSceneSendsTheSmallThroughTheGapAndTheLargeRound
   EXPECT_EQ(sim->stats().collisions, 0u);
 }
 
+TEST(LiveSimulation, AnAgentBesideACrateInACellTheCrateClosesStillPlans) {
+  // A crate off the grid's lines closes cells whose centre is within half a cell of it; an
+  // agent may stand clear of the crate in such a cell, and plans from the nearest open one.
+  Simulation sim(two_rooms());
+  sim.add_obstacle(Circle{{10.0, 4.5}, 0.3});
+  sim.step(dt);
+  ASSERT_FALSE(sim.planning_map()->passable(9, 4));
+  const AgentId a = sim.add_agent(small, {9.2, 4.9}, {2.5, 1.5});
+  sim.step(dt);
+  EXPECT_EQ(sim.status(a), AgentStatus::moving);
+  run_until_arrived(sim, 1000);
+  EXPECT_TRUE(sim.arrived(a));
+}
+
+TEST(LiveSimulation, ACollidersOnlyAvoidanceSawLeavesPlanningAloneWhenRemoved) {
+  Simulation sim(two_rooms());
+  const ColliderId seen = sim.add_obstacle(Circle{{10.5, 4.5}, 0.3});
+  const ColliderId unseen = sim.obstacles().add(Circle{{10.5, 4.5}, 0.3});
+  EXPECT_TRUE(sim.remove_obstacle(unseen));
+  EXPECT_FALSE(sim.planning_map()->passable(10, 4));  // still closed by the one planning saw
+  EXPECT_TRUE(sim.remove_obstacle(seen));
+  EXPECT_TRUE(sim.planning_map()->passable(10, 4));
+}
+
+TEST(LiveSimulation, ALargeAgentWhoseGoalItCannotFitArrivesWhereItFits) {
+  // Radius 0.8 fits only cells 1.5 from a wall; the goal (1.5, 1.5) is a corner cell, so the
+  // path ends at the nearest cell it fits, (2.5, 2.5), and arriving there counts.
+  Simulation sim(two_rooms());
+  const AgentId a = sim.add_agent(AgentParams{.radius = 0.8}, {7.5, 3.5}, {1.5, 1.5});
+  sim.plan_pending();
+  ASSERT_FALSE(sim.path(a).empty());
+  EXPECT_EQ(sim.path(a).back(), (Vec2{2.5, 2.5}));
+  run_until_arrived(sim, 1000);
+  EXPECT_EQ(sim.status(a), AgentStatus::arrived);
+}
+
+TEST(LiveSimulation, StateHashFollowsEveryBitOfTheState) {
+  Simulation one(two_rooms()), two(two_rooms());
+  for (Simulation* sim : {&one, &two}) {
+    sim->add_agent(small, {2.5, 4.5}, {18.5, 4.5});
+    sim->plan_pending();
+    for (int i = 0; i < 10; ++i) sim->step(dt);
+  }
+  EXPECT_EQ(one.state_hash(), two.state_hash());
+  two.warp(id(0), two.position(id(0)) + Vec2{1e-12, 0});
+  EXPECT_NE(one.state_hash(), two.state_hash());
+}
+
 TEST(LiveSimulation, StatusNamesAreDistinct) {
   EXPECT_EQ(to_string(AgentStatus::planning), "planning");
   EXPECT_EQ(to_string(AgentStatus::unreachable), "unreachable");

@@ -80,8 +80,8 @@ struct SimulationParams {
   /// once).
   std::size_t reserve_waypoints = 32;
   /// An agent following a path that has stayed within stuck_distance of one spot for
-  /// stuck_time plans again from where it is (an agent whose goal proved unreachable does not
-  /// try again: the worlds of a simulation do not change). [s, world units]
+  /// stuck_time plans again from where it is (an agent whose goal proved unreachable tries
+  /// again only after an order or an edit of the world). [s, world units]
   double stuck_time = 3.0;
   double stuck_distance = 0.5;
   /// Re-plans in a row without progress before an agent reports AgentStatus::stuck and stops
@@ -169,7 +169,8 @@ class Simulation {
   /// path it crosses re-plan). Throws BuildError as ObstacleWorld::add.
   ColliderId add_obstacle(Shape shape, int layer = 0);
   /// Takes a collider out again (planning sees the cells open from the next step). False,
-  /// changing nothing, when `id` is not a collider of the world or was removed.
+  /// changing nothing, when `id` is not a collider of the world or was removed. (Removing a
+  /// collider of add_obstacle through obstacles().remove() instead leaves its cells closed.)
   bool remove_obstacle(ColliderId id);
 
   /// An agent that plans a path from `start` to `goal` and follows it. Throws BuildError (data
@@ -211,6 +212,8 @@ class Simulation {
   bool step(double dt);
 
   // ---- per-agent state, read each tick (ids of removed agents stay valid to ask) -----------
+  // Each takes an id the simulation handed out: [Limit: contains(id), i.e. id < size();
+  // unchecked]. Orders, by contrast, refuse any id.
   /// Agents ever added, removed ones included: ids run from 0 to size() - 1.
   [[nodiscard]] std::size_t size() const { return agents_.size(); }
   /// Agents not removed.
@@ -235,6 +238,10 @@ class Simulation {
   [[nodiscard]] std::size_t size_class(AgentId id) const { return agents_[id.value].size_class; }
   [[nodiscard]] const PathFollower& follower(AgentId id) const { return agents_[id.value].follower; }
   [[nodiscard]] const SimulationStats& stats() const { return stats_; }
+  /// A hash of the exact bits of every agent's position, velocity and heading and of its
+  /// status, in id order: peers of a lockstep game compare it to catch a desync at once (the
+  /// trace_identity test compares it across builds). O(agents).
+  [[nodiscard]] std::uint64_t state_hash() const;
   /// Agents that wait for a path (asked or about to ask), O(agents).
   [[nodiscard]] std::size_t waiting_for_paths() const;
   [[nodiscard]] const SimulationParams& params() const { return params_; }
@@ -283,8 +290,14 @@ class Simulation {
   bool copy_map_edits();
   /// Marks the cells collider `id` closes to planning (+1) or opens again (-1).
   void cover_cells(ColliderId id, int delta);
-  /// Writes one cell of the planning map from the base map and the covering colliders.
-  void refresh_plan_cell(int x, int y);
+  /// Writes the cells of `area` on the planning map from the base map and the covering
+  /// colliders.
+  void refresh_plan_area(grid::CellRect area);
+  /// Lists a changed area for the next absorb_edits (or marks everything changed when the list
+  /// is full).
+  void note_change(grid::CellRect area);
+  /// Whether `p` lies in a cell that changed since the last step.
+  [[nodiscard]] bool in_changed_cell(Vec2 p) const;
   [[nodiscard]] bool path_crosses(const Agent& a, Vec2 lo, Vec2 hi) const;
   void push_out_of_closed_cell(Agent& a);
   /// Rebuilds lines_ when the obstacle world (its version) or its map (the map's version)
@@ -308,7 +321,9 @@ class Simulation {
   // Edits.
   std::uint64_t map_seen_ = 0;              ///< map_->version() the planning map has caught up with
   std::vector<std::uint32_t> cover_;        ///< per cell: planning colliders that close it
+  static constexpr std::size_t max_listed_changes = 64;
   std::vector<grid::CellRect> changed_;     ///< cells changed since the last step (planning map)
+  std::vector<std::uint8_t> planning_colliders_;  ///< by ColliderId: added by add_obstacle and counted in cover_
   bool changed_all_ = false;                ///< too much changed to list: everyone re-plans
   // Scratch reused every tick.
   std::vector<OrcaAgent> orca_agents_;
