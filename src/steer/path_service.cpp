@@ -94,7 +94,10 @@ search::RequestId GridPathService::submit(Vec2 from, Vec2 to, std::size_t size_c
   const grid::GridMap& m = class_map(size_class);
   const int rings = static_cast<int>(std::ceil(c.radius / map_->cell_size())) + 1;
   const std::optional<CellId> start = nearest_open(m, *a, rings);
-  const std::optional<CellId> goal = nearest_open(m, *b, rings);
+  // A goal the map itself closes (a wall, a shut door, a crate on it) stays where it is, and
+  // the search finds it unreachable; only a goal too narrow for the class's disc moves.
+  const std::optional<CellId> goal =
+      map_->passable(b->x, b->y) ? nearest_open(m, *b, rings) : std::optional<CellId>{map_->cell(b->x, b->y)};
   if (!start || !goal) return {};
   const Vec2 end = *goal == map_->cell(b->x, b->y) ? to : map_->cell_center(*goal);
   return submit_on(*c.planner, *start, *goal, from, end);

@@ -131,10 +131,12 @@ class GridPathService final : public QueuedPathService<CellId> {
   /// a pass over the map). nullopt for a radius that is negative, not finite, or above
   /// max_class_radius_cells, or when max_size_classes are in use.
   [[nodiscard]] std::optional<std::size_t> size_class(double radius) override;
-  /// Plans from `from` to `to` on the class's map. A start or goal in a cell the class's map
-  /// closes (a disc too large for it; a cell a collider closes to planning beside the agent) is
-  /// moved to the nearest cell it fits within (radius / cell_size + 1) cells (the path then
-  /// ends at that cell's centre); refused (invalid id) when there is none.
+  /// Plans from `from` to `to` on the class's map. A start in a cell the class's map closes (a
+  /// disc too large for it; a cell a collider closes to planning beside the agent), and a goal
+  /// in a cell too narrow for the class's disc, move to the nearest cell the disc fits within
+  /// (radius / cell_size + 1) cells (the path then ends at that cell's centre); refused
+  /// (invalid id) when there is none. A goal in a cell the service's map closes stays: its
+  /// search fails (unreachable).
   search::RequestId submit(Vec2 from, Vec2 to, std::size_t size_class) override;
   /// Syncs every class's clearance and map with the map's edits, then its planner.
   void sync() override;
