@@ -28,7 +28,7 @@
 // Defaults: 1,000 agents, 200 ticks, 2 repeats, seed 1, RecastDemo's "medium" avoidance.
 // --orders: before each timed tick 0.5 % of the agents get a new goal (another agent's), the same
 // on both sides (dtCrowd: requestMoveTarget; waymark: set_goal); arrivals then count the
-// first goals only.
+// first goals only. --waymark-only skips dtCrowd (10,000 agents: its warm-up takes minutes).
 //
 // Agents start and end on distinct free cell centres drawn with the seed (centres on the mesh
 // only; each goal reachable from its start, checked with Detour's findPath), the same points
@@ -94,6 +94,8 @@ struct Args {
   /// --orders: before every timed tick, 0.5 % of the agents (at least one) get a new goal —
   /// another agent's — on both sides alike (dtCrowd: requestMoveTarget; waymark: set_goal).
   bool orders = false;
+  /// --waymark-only: no dtCrowd run (at 10,000 agents its path-queue warm-up takes minutes).
+  bool waymark_only = false;
 };
 
 /// The orders of tick `t` among `n` agents: (agent, the agent whose goal it gets), the same
@@ -110,7 +112,7 @@ void for_each_order(std::size_t t, std::size_t n, F&& f) {
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "waymark_bench_crowd_detour: " << why
             << "\nusage: waymark_bench_crowd_detour [--agents N,N,...] [--ticks T] [--repeat R] [--seed S]"
-               " [--avoidance low|medium|good|high] [--cell-size CS] [--warmup-dt DT] [--orders] [FILE.map]\n";
+               " [--avoidance low|medium|good|high] [--cell-size CS] [--warmup-dt DT] [--orders] [--waymark-only] [FILE.map]\n";
   std::exit(2);
 }
 
@@ -151,6 +153,8 @@ Args parse_args(int argc, char** argv) {
       for (std::string item; std::getline(list, item, ',');) a.agents.push_back(positive(item, "--agents"));
     } else if (arg == "--orders") {
       a.orders = true;
+    } else if (arg == "--waymark-only") {
+      a.waymark_only = true;
     } else if (arg == "--ticks") {
       a.ticks = positive(value(), "--ticks");
     } else if (arg == "--repeat") {
@@ -564,6 +568,10 @@ int main(int argc, char** argv) {
           if (r == 0) (detour_side ? detour_report : waymark_report) = std::move(run.report);
         };
         const bool detour_first = r % 2 == 0;
+        if (args.waymark_only) {
+          one(false);
+          continue;
+        }
         one(detour_first);
         one(!detour_first);
       }
@@ -585,11 +593,13 @@ int main(int argc, char** argv) {
       s["mesh_islands"] = kept.mesh_islands;
       s["split_neighbours"] = kept.split_neighbours;
       out["scene"] = s;
-      timing(detour_us, detour_report);
       timing(waymark_us, waymark_report);
-      out["detour"] = detour_report;
+      if (!args.waymark_only) {
+        timing(detour_us, detour_report);
+        out["detour"] = detour_report;
+        out["ratio_mean"] = mean(waymark_us) / mean(detour_us);
+      }
       out["waymark"] = waymark_report;
-      out["ratio_mean"] = mean(waymark_us) / mean(detour_us);
       std::cout << out.dump() << std::endl;
     }
   } catch (const std::exception& e) {
