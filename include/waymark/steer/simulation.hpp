@@ -2,7 +2,7 @@
 /// @file Simulation: agents in a plane — a grid map's, or a navmesh's plan — that plan with a
 /// time-sliced request queue, follow their paths, steer around obstacles and avoid each other,
 /// one fixed step at a time, and take orders while they run (new goals, stop, resume, warp,
-/// removal) in a world the game edits (doors, crates). See docs/steering.md ("A live game").
+/// removal) in a world the game edits (doors, crates). See docs/steering.md and docs/live_game.md.
 /// Deterministic: the same agents, map, orders, edits and seed give bit-identical states on
 /// every run and in every build (one thread, fixed orders, the seeded Random, no FP
 /// contraction).
