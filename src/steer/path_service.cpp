@@ -4,8 +4,9 @@
 #include <cmath>
 #include <limits>
 
-#include "waymark/core/broad_phase.hpp"
 #include "waymark/core/errors.hpp"
+
+#include "nearest_cell.hpp"
 
 namespace waymark::steer {
 
@@ -23,26 +24,6 @@ double clearance_step_at_least(double radius, double cell) {
       const double v = cell * std::sqrt(a * a + b * b);
       if (v >= radius && v < best) best = v;
     }
-  }
-  return best;
-}
-
-/// The cell nearest `at` (by centre) that `map` lets pass, within `rings` rings; `at` itself
-/// first.
-std::optional<CellId> nearest_open(const grid::GridMap& map, grid::CellCoord at, int rings) {
-  if (map.passable(at.x, at.y)) return map.cell(at.x, at.y);
-  const Vec2 centre = map.cell_center(at);
-  std::optional<CellId> best;
-  double best_d = std::numeric_limits<double>::infinity();
-  for (int k = 1; k <= rings && !best; ++k) {  // the first ring with one: farther rings lie farther
-    for_ring(at.x, at.y, k, map.width(), map.height(), [&](int x, int y) {
-      if (!map.passable(x, y)) return;
-      const double d = distance(map.cell_center(grid::CellCoord{x, y}), centre);
-      if (d < best_d) {
-        best_d = d;
-        best = map.cell(x, y);
-      }
-    });
   }
   return best;
 }
@@ -93,11 +74,15 @@ search::RequestId GridPathService::submit(Vec2 from, Vec2 to, std::size_t size_c
   const SizeClass& c = classes_[size_class];
   const grid::GridMap& m = class_map(size_class);
   const int rings = static_cast<int>(std::ceil(c.radius / map_->cell_size())) + 1;
-  const std::optional<CellId> start = nearest_open(m, *a, rings);
+  const auto open_near = [&](grid::CellCoord at) -> std::optional<CellId> {
+    const auto open = detail::nearest_passable_cell(m, at, m.cell_center(at), rings);
+    return open ? std::optional<CellId>{m.cell(open->x, open->y)} : std::nullopt;
+  };
+  const std::optional<CellId> start = open_near(*a);
   // A goal the map itself closes (a wall, a shut door, a crate on it) stays where it is, and
   // the search finds it unreachable; only a goal too narrow for the class's disc moves.
   const std::optional<CellId> goal =
-      map_->passable(b->x, b->y) ? nearest_open(m, *b, rings) : std::optional<CellId>{map_->cell(b->x, b->y)};
+      map_->passable(b->x, b->y) ? open_near(*b) : std::optional<CellId>{map_->cell(b->x, b->y)};
   if (!start || !goal) return {};
   const Vec2 end = *goal == map_->cell(b->x, b->y) ? to : map_->cell_center(*goal);
   return submit_on(*c.planner, *start, *goal, from, end);

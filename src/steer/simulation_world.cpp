@@ -9,6 +9,8 @@
 #include "waymark/core/clip.hpp"
 #include "waymark/steer/simulation.hpp"
 
+#include "nearest_cell.hpp"
+
 namespace waymark::steer {
 
 ColliderId Simulation::add_obstacle(Shape shape, int layer) {
@@ -47,20 +49,12 @@ void Simulation::cover_cells(ColliderId id, int delta) {
   if (!plan_map_ || !params_.plan_around_obstacles) return;
   const grid::GridMap& map = *map_;
   const double s = map.cell_size();
-  const Vec2 origin = map.params().origin;
   const Box b = obstacles_.bounds(id);
   // The cells whose centre may lie within half a cell of the collider: its bounds grown by
-  // half a cell, clamped onto the map before converting (bounds may be huge).
-  const auto column = [&](double x) {
-    return static_cast<int>(std::clamp(std::floor((x - origin.x) / s), -1.0, static_cast<double>(map.width())));
-  };
-  const auto row = [&](double y) {
-    return static_cast<int>(std::clamp(std::floor((y - origin.y) / s), -1.0, static_cast<double>(map.height())));
-  };
-  const grid::CellRect area =
-      grid::CellRect{column(b.min.x - s / 2), row(b.min.y - s / 2), column(b.max.x + s / 2) + 1, row(b.max.y + s / 2) + 1}
-          .clipped(map.width(), map.height());
-  if (area.empty()) return;
+  // half a cell (clamped onto the map: bounds may be huge or lie outside it).
+  const UniformGrid cells{map.params().origin, s, map.width(), map.height()};
+  const UniformGrid::Range r = cells.cells_of(b.min - Vec2{s / 2, s / 2}, b.max + Vec2{s / 2, s / 2});
+  const grid::CellRect area{r.x0, r.y0, r.x1 + 1, r.y1 + 1};
   bool covered_any = false;
   for (int y = area.y0; y < area.y1; ++y) {
     for (int x = area.x0; x < area.x1; ++x) {
@@ -148,24 +142,11 @@ void Simulation::push_out_of_closed_cell(Agent& a) {
   const grid::GridMap& map = *plan_map_;
   const std::optional<grid::CellCoord> at = map.world_to_cell(a.state.position);
   if (!at || map.passable(at->x, at->y)) return;  // outside the map the walls push it back
-  // Rings of cells around it until no ring can hold a nearer free centre than the best found:
-  // a centre in ring k lies at least (k - 1/2) cells away.
-  const double s = map.cell_size();
-  double best = std::numeric_limits<double>::infinity();
-  Vec2 target;
-  const int rings = std::max(map.width(), map.height());
-  for (int k = 1; k <= rings && (k - 0.5) * s < best; ++k) {
-    for_ring(at->x, at->y, k, map.width(), map.height(), [&](int x, int y) {
-      if (!map.passable(x, y)) return;
-      const Vec2 centre = map.cell_center(grid::CellCoord{x, y});
-      const double d = distance(centre, a.state.position);
-      if (d < best) {
-        best = d;
-        target = centre;
-      }
-    });
-  }
-  if (!std::isfinite(best)) return;  // no free cell anywhere: it stays
+  // Any free cell of the map: the nearest to the agent.
+  const std::optional<grid::CellCoord> free =
+      detail::nearest_passable_cell(map, *at, a.state.position, std::max(map.width(), map.height()));
+  if (!free) return;  // no free cell anywhere: it stays
+  const Vec2 target = map.cell_center(*free);
   a.state.position = target;
   a.state.velocity = {};
   a.anchor = target;
