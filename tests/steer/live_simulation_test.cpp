@@ -11,6 +11,7 @@
 
 #include "waymark/io/movingai.hpp"
 #include "waymark/io/scene.hpp"
+#include "waymark/core/errors.hpp"
 #include "waymark/steer/simulation.hpp"
 
 namespace waymark::steer::live_simulation_test {
@@ -348,6 +349,44 @@ TEST(LiveSimulation, StateHashFollowsEveryBitOfTheState) {
   EXPECT_EQ(one.state_hash(), two.state_hash());
   two.warp(id(0), two.position(id(0)) + Vec2{1e-12, 0});
   EXPECT_NE(one.state_hash(), two.state_hash());
+}
+
+TEST(LiveSimulation, SizeClassesAreRefusedPastTheirLimits) {
+  // A radius beyond max_class_radius_cells, and a class beyond max_size_classes, are refused:
+  // add_agent throws BuildError and the service answers nullopt.
+  Simulation sim(GridMap(300, 300));
+  EXPECT_THROW(sim.add_agent(AgentParams{.radius = 64.5}, {150.5, 150.5}, {160.5, 150.5}), BuildError);
+  GridPathService service(*sim.planning_map(), {}, {});
+  EXPECT_EQ(service.size_class(0.3), 0u);
+  EXPECT_FALSE(service.size_class(-1.0).has_value());
+  EXPECT_FALSE(service.size_class(GridPathService::max_class_radius_cells + 0.01).has_value());
+  // Radii 1, 2, … cells fall in distinct clearance steps: 15 classes besides class 0.
+  for (int k = 1; k < static_cast<int>(GridPathService::max_size_classes); ++k) {
+    EXPECT_EQ(service.size_class(k), static_cast<std::size_t>(k)) << k;
+  }
+  EXPECT_EQ(service.size_classes(), GridPathService::max_size_classes);
+  EXPECT_FALSE(service.size_class(20.0).has_value());
+  EXPECT_EQ(service.size_class(3.0), 3u);  // a radius of a class already made is still answered
+}
+
+TEST(LiveSimulation, StuckReplansBelowOneAreRefused) {
+  EXPECT_FALSE(SimulationParams{.stuck_replans = 0}.valid());
+  EXPECT_THROW(Simulation(two_rooms(), SimulationParams{.stuck_replans = 0}), BuildError);
+}
+
+TEST(LiveSimulation, MoreChangesInOneStepThanListedReplanEveryone) {
+  // 64 listed rectangles are tested against each path; one more and every agent with a path
+  // re-plans instead (bounded cost). Edits far from both paths: with 64 none re-plans.
+  for (const int edits : {64, 65}) {
+    Simulation sim(two_rooms());
+    sim.add_agent(small, {2.5, 1.5}, {8.5, 1.5});
+    sim.add_agent(small, {12.5, 1.5}, {18.5, 1.5});
+    sim.plan_pending();
+    sim.step(dt);
+    for (int i = 0; i < edits; ++i) sim.edit_map()->set_cost_multiplier(1 + i % 9, 6, 1.0 + (i + 1) * 0.01);
+    sim.step(dt);
+    EXPECT_EQ(sim.stats().edit_replans, edits == 64 ? 0u : 2u) << edits << " edits";
+  }
 }
 
 TEST(LiveSimulation, StatusNamesAreDistinct) {

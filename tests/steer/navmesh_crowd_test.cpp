@@ -205,6 +205,13 @@ TEST(NavMeshCrowd, TwoSizesThroughOneGapEachOnTheMeshOfItsRadius) {
   EXPECT_EQ(sim.size_class(a), 0u);
   EXPECT_EQ(sim.size_class(b), 1u);
   EXPECT_THROW(sim.add_agent(AgentParams{.radius = 0.9}, {3.5, 6.5}, {17.5, 6.5}), BuildError);
+  // The service refuses lists it cannot use.
+  const search::RequestQueueOptions queue;
+  EXPECT_THROW(NavMeshPathService(std::span<const SizedNavMesh>{}, {}, queue), BuildError);
+  const SizedNavMesh null_mesh[] = {{nullptr, 0.5}};
+  EXPECT_THROW(NavMeshPathService(null_mesh, {}, queue), BuildError);
+  const SizedNavMesh negative[] = {{&small, -0.1}};
+  EXPECT_THROW(NavMeshPathService(negative, {}, queue), BuildError);
   sim.plan_pending();
   ASSERT_FALSE(sim.path(a).empty());
   ASSERT_FALSE(sim.path(b).empty());
