@@ -23,6 +23,28 @@ inline constexpr std::size_t max_polygon_corners = 64;
 /// The flag every polygon gets from the triangle builder: walkable (RecastDemo's SAMPLE_POLYFLAGS_WALK).
 inline constexpr std::uint16_t walk_flag = 0x01;
 
+/// A link between two points of the mesh that is not walked over its surface: a jump down a
+/// ledge, a ladder, a teleporter, a door (Detour's off-mesh connection, Unity's off-mesh link).
+/// A search may take it from `start` to `end` (and back when bidirectional) when the polygon
+/// under each end passes its filter and the link's own flags pass too.
+struct OffMeshLink {
+  Vec3 start;
+  Vec3 end;
+  /// How far each end may lie from the mesh and still join it (world units, Detour's
+  /// offMeshConRad). [> 0, finite]
+  double radius = 0.5;
+  bool bidirectional = false;
+  /// Its area type: the filter's area_cost[area] scales its cost. [< max_areas]
+  std::uint8_t area = 0;
+  std::uint16_t flags = walk_flag;
+  /// What taking it costs before the area cost, in world units of distance: 0 means its 3D
+  /// length (as Detour). [>= 0, finite]
+  double cost = 0;
+  /// The game's own number for it, reported with each path that takes it (e.g. which
+  /// animation to play).
+  std::uint32_t user_id = 0;
+};
+
 /// The plan of a point: its ground coordinates (x, z), Y being up.
 [[nodiscard]] constexpr Vec2 plan(Vec3 p) { return {p.x, p.z}; }
 
@@ -45,6 +67,8 @@ struct NavMeshData {
   /// The highest step the mesh was built for (world units; Recast's agent climb, as in a
   /// Detour tile): nearest_poly counts a point this close above or below a polygon as on it.
   double climb = 0;
+  /// Off-mesh links. Each end joins the polygon nearest to it within the link's radius.
+  std::vector<OffMeshLink> links;
 };
 
 /// The polygon nearest to a point, and the point on it nearest to the point.
