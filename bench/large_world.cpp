@@ -60,7 +60,8 @@ int main(int argc, char** argv) {
   long next = (n + 1) * (n + 1) + 1;
   for (double cz = 20; cz < size - 20; cz += 40) {
     for (double cx = 20; cx < size - 20; cx += 40) {
-      const double len = 8 + 22 * unit(rng), along_x = unit(rng) < 0.5;
+      const double len = 8 + 22 * unit(rng);
+      const bool along_x = unit(rng) < 0.5;
       const double hx = along_x ? len / 2 : 0.75, hz = along_x ? 0.75 : len / 2;
       const double x0 = cx - hx, x1 = cx + hx, z0 = cz - hz, z1 = cz + hz;
       const double y0 = std::min({height(x0, z0), height(x1, z0), height(x0, z1), height(x1, z1)}) - 1;
