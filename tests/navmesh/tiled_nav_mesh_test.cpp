@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "waymark/navmesh/nav_query.hpp"
@@ -107,11 +108,17 @@ TEST(TiledNavMesh, RefusesBadTilesAndKeepsOldSnapshotsAlive) {
   EXPECT_THROW(world.set_tile(bad), BuildError);
   EXPECT_EQ(world.version(), 0u);
   EXPECT_FALSE(world.set_tile(strip_tile({0, 0}, 1)));
-  EXPECT_TRUE(world.set_tile(strip_tile({0, 0}, 2)));  // replaced
+  NavTile with_link = strip_tile({0, 0}, 2);
+  with_link.data.links.push_back({.start = {0.2, 0, 0.2}, .end = {0.8, 0, 0.8}, .user_id = 7});
+  EXPECT_TRUE(world.set_tile(std::move(with_link)));  // replaced
+  world.set_links({{.start = {0.1, 0, 0.1}, .end = {0.9, 0, 0.9}, .user_id = 9}});
+  ASSERT_EQ(world.snapshot()->mesh.data().links.size(), 2u);  // the tile's, then the world's
+  EXPECT_EQ(world.snapshot()->mesh.data().links[0].user_id, 7u);
+  EXPECT_EQ(world.snapshot()->mesh.data().links[1].user_id, 9u);
   std::shared_ptr<const NavMesh> old = world.mesh();
   EXPECT_TRUE(world.remove_tile({0, 0}));
   EXPECT_FALSE(world.remove_tile({0, 0}));
-  EXPECT_EQ(world.version(), 3u);
+  EXPECT_EQ(world.version(), 4u);
   EXPECT_EQ(world.snapshot()->mesh.poly_count(), 0u);
   NavMeshQuery q(*old);  // the old snapshot still answers
   EXPECT_TRUE(q.find_path({0.5, 0, 0.2}, {0.5, 0, 0.8}).succeeded());
