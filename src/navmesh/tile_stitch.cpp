@@ -6,6 +6,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "waymark/navmesh/tiled_nav_mesh.hpp"
 
