@@ -40,7 +40,7 @@ inline constexpr std::size_t max_tile_polys = 0xfffe;
 
 /// How to cut the level and how many threads build it.
 struct TiledParams {
-  RecastParams recast;
+  RecastParams recast{};
   /// A tile's side in voxels (Recast's tileSize; RecastDemo: 32 to 128). [1, max_tile_size]
   int tile_size = 64;
   /// Threads building tiles; 0: std::thread::hardware_concurrency(). [>= 0]
