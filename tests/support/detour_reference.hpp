@@ -12,9 +12,11 @@
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "waymark/core/geometry.hpp"
+#include "waymark/navmesh/nav_tile.hpp"
 #include "waymark/recast/recast_build.hpp"
 
 namespace waymark::test {
@@ -47,36 +49,39 @@ class DetourReference {
   static constexpr int max_nodes = 65535;
 
   explicit DetourReference(const recast::RecastMeshes& meshes) {
-    const rcPolyMesh& pm = meshes.poly_mesh();
-    const rcPolyMeshDetail& dm = meshes.detail_mesh();
-    dtNavMeshCreateParams p{};
-    p.verts = pm.verts;
-    p.vertCount = pm.nverts;
-    p.polys = pm.polys;
-    p.polyAreas = pm.areas;
-    p.polyFlags = pm.flags;
-    p.polyCount = pm.npolys;
-    p.nvp = pm.nvp;
-    p.detailMeshes = dm.meshes;
-    p.detailVerts = dm.verts;
-    p.detailVertsCount = dm.nverts;
-    p.detailTris = dm.tris;
-    p.detailTriCount = dm.ntris;
-    p.walkableHeight = static_cast<float>(meshes.params().agent_height);
-    p.walkableRadius = static_cast<float>(meshes.params().agent_radius);
-    p.walkableClimb = static_cast<float>(meshes.params().agent_max_climb);
-    rcVcopy(p.bmin, pm.bmin);
-    rcVcopy(p.bmax, pm.bmax);
-    p.cs = pm.cs;
-    p.ch = pm.ch;
-    p.buildBvTree = true;
     unsigned char* data = nullptr;
     int size = 0;
-    if (!dtCreateNavMeshData(&p, &data, &size)) throw std::runtime_error("dtCreateNavMeshData failed");
+    tile_data(meshes, 0, 0, data, size);
     mesh_ = dtAllocNavMesh();
     if (dtStatusFailed(mesh_->init(data, size, DT_TILE_FREE_DATA))) throw std::runtime_error("dtNavMesh::init failed");
-    query_ = dtAllocNavMeshQuery();
-    if (dtStatusFailed(query_->init(mesh_, max_nodes))) throw std::runtime_error("dtNavMeshQuery::init failed");
+    init_query();
+  }
+  /// Detour's own tiled mesh (RecastDemo's Sample_TileMesh): one Detour tile per Recast tile
+  /// (tileX, tileY its coordinates), tiles `side` world units wide from `origin`.
+  DetourReference(const std::vector<std::pair<navmesh::TileCoord, const recast::RecastMeshes*>>& tiles, Vec3 origin,
+                  double side, std::size_t tile_count) {
+    dtNavMeshParams params{};
+    params.orig[0] = static_cast<float>(origin.x);
+    params.orig[1] = static_cast<float>(origin.y);
+    params.orig[2] = static_cast<float>(origin.z);
+    params.tileWidth = params.tileHeight = static_cast<float>(side);
+    int tile_bits = 0;
+    while ((std::size_t{1} << tile_bits) < tile_count) ++tile_bits;
+    tile_bits = std::min(tile_bits, 14);  // as RecastDemo
+    params.maxTiles = 1 << tile_bits;
+    params.maxPolys = 1 << (22 - tile_bits);
+    mesh_ = dtAllocNavMesh();
+    if (dtStatusFailed(mesh_->init(&params))) throw std::runtime_error("dtNavMesh::init failed");
+    for (const auto& [coord, meshes] : tiles) {
+      unsigned char* data = nullptr;
+      int size = 0;
+      tile_data(*meshes, coord.x, coord.z, data, size);
+      if (dtStatusFailed(mesh_->addTile(data, size, DT_TILE_FREE_DATA, 0, nullptr))) {
+        dtFree(data);
+        throw std::runtime_error("dtNavMesh::addTile failed");
+      }
+    }
+    init_query();
   }
   DetourReference(const DetourReference&) = delete;
   DetourReference& operator=(const DetourReference&) = delete;
@@ -154,6 +159,40 @@ class DetourReference {
   }
 
  private:
+  /// Detour's tile data for Recast's meshes at tile (x, y).
+  static void tile_data(const recast::RecastMeshes& meshes, int x, int y, unsigned char*& data, int& size) {
+    const rcPolyMesh& pm = meshes.poly_mesh();
+    const rcPolyMeshDetail& dm = meshes.detail_mesh();
+    dtNavMeshCreateParams p{};
+    p.verts = pm.verts;
+    p.vertCount = pm.nverts;
+    p.polys = pm.polys;
+    p.polyAreas = pm.areas;
+    p.polyFlags = pm.flags;
+    p.polyCount = pm.npolys;
+    p.nvp = pm.nvp;
+    p.detailMeshes = dm.meshes;
+    p.detailVerts = dm.verts;
+    p.detailVertsCount = dm.nverts;
+    p.detailTris = dm.tris;
+    p.detailTriCount = dm.ntris;
+    p.walkableHeight = static_cast<float>(meshes.params().agent_height);
+    p.walkableRadius = static_cast<float>(meshes.params().agent_radius);
+    p.walkableClimb = static_cast<float>(meshes.params().agent_max_climb);
+    p.tileX = x;
+    p.tileY = y;
+    rcVcopy(p.bmin, pm.bmin);
+    rcVcopy(p.bmax, pm.bmax);
+    p.cs = pm.cs;
+    p.ch = pm.ch;
+    p.buildBvTree = true;
+    if (!dtCreateNavMeshData(&p, &data, &size)) throw std::runtime_error("dtCreateNavMeshData failed");
+  }
+  void init_query() {
+    query_ = dtAllocNavMeshQuery();
+    if (dtStatusFailed(query_->init(mesh_, max_nodes))) throw std::runtime_error("dtNavMeshQuery::init failed");
+  }
+
   dtNavMesh* mesh_ = nullptr;
   dtNavMeshQuery* query_ = nullptr;
   dtPolyRef polys_[max_polys];

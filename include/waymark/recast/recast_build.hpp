@@ -15,6 +15,10 @@ struct rcPolyMeshDetail;
 
 namespace waymark::recast {
 
+namespace detail {
+struct MeshesMaker;
+}
+
 /// The most cells (width × depth) Recast's heightfield may have: about 0.5 GB of span
 /// pointers. Checked before Recast allocates; raise cell_size for larger levels.
 inline constexpr std::size_t max_heightfield_cells = std::size_t{1} << 26;
@@ -49,7 +53,7 @@ class RecastMeshes {
   [[nodiscard]] const RecastParams& params() const { return params_; }
 
  private:
-  friend RecastMeshes build_recast_meshes(const TriangleMesh&, const RecastParams&);
+  friend struct detail::MeshesMaker;
   RecastMeshes(rcPolyMesh* poly, rcPolyMeshDetail* detail, const RecastParams& params);
   struct Free {
     void operator()(rcPolyMesh* p) const;

@@ -1,0 +1,103 @@
+#pragma once
+// The steps of Recast's pipeline that the solo build (recast_build.cpp) and the tiled build
+// (tiled_build.cpp) share: parameter checks, the level in Recast's float arrays, the filters
+// and erosion, regions to detail mesh, and Recast's polygons as NavMeshData.
+
+#include <recastnavigation/Recast.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "waymark/recast/recast_build.hpp"
+
+namespace waymark::recast::detail {
+
+/// Keeps Recast's last error message for the BuildError.
+class Context : public rcContext {
+ public:
+  Context() : rcContext(true) {}
+  std::string last_error;
+
+  /// BuildError "Recast could not <what>: <Recast's message>" unless ok.
+  void step(bool ok, const char* what) const;
+
+ protected:
+  void doLog(rcLogCategory category, const char* msg, int len) override;
+};
+
+/// Frees the scratch Recast allocates while it builds.
+struct Release {
+  void operator()(rcHeightfield* p) const { rcFreeHeightField(p); }
+  void operator()(rcCompactHeightfield* p) const { rcFreeCompactHeightfield(p); }
+  void operator()(rcContourSet* p) const { rcFreeContourSet(p); }
+};
+template <class T>
+using Owned = std::unique_ptr<T, Release>;
+
+/// Throws BuildError naming the first parameter that breaks its limits.
+void check(const RecastParams& p);
+
+/// The level as Recast takes it: float vertices, int triangles, its bounds, and each triangle's
+/// area (RC_WALKABLE_AREA when it faces up no steeper than the agent's slope, else 0).
+struct RecastInput {
+  std::vector<float> verts;
+  std::vector<int> tris;
+  std::vector<unsigned char> areas;
+  int vertex_count = 0;
+  int triangle_count = 0;
+  float bmin[3] = {0, 0, 0};
+  float bmax[3] = {0, 0, 0};
+};
+/// Throws BuildError when a coordinate does not fit a float, a triangle names a missing
+/// vertex, there are too many or no triangles.
+[[nodiscard]] RecastInput recast_input(const TriangleMesh& mesh, const RecastParams& params);
+
+/// The agent in voxels, as RecastDemo rounds it.
+struct Voxels {
+  int walkable_height = 0;
+  int walkable_climb = 0;
+  int walkable_radius = 0;
+};
+[[nodiscard]] Voxels voxels(const RecastParams& p);
+
+/// Filters the rasterised heightfield, compacts it and erodes it by the agent radius: the
+/// walkable area, where a later step may mark areas (obstacles) before regions are built.
+[[nodiscard]] Owned<rcCompactHeightfield> compact_walkable(Context& ctx, rcHeightfield& solid, const RecastParams& params);
+
+/// Regions (watershed, `border_size` cells of padding ignored), contours, polygons and the
+/// detail mesh from an eroded compact heightfield. Rewrites its distance field and regions,
+/// nothing else, so it may run again on the same heightfield. Polygons get area 0 and
+/// navmesh::walk_flag. `poly` has npolys == 0 when nothing was walkable.
+void build_polygons(Context& ctx, rcCompactHeightfield& chf, const RecastParams& params, int border_size, rcPolyMesh& poly,
+                    rcPolyMeshDetail& detail);
+
+/// Recast's polygons and detail heights as NavMeshData, counter-clockwise in plan, with
+/// `vertex(v)` placing Recast's vertex v (three unsigned shorts) in the world. A neighbour
+/// marked as another tile's (0x8000) is a wall.
+template <class PlaceVertex>
+navmesh::NavMeshData poly_mesh_data(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, double climb, PlaceVertex&& vertex);
+
+/// The friend that makes RecastMeshes.
+struct MeshesMaker {
+  using Free = RecastMeshes::Free;
+  static RecastMeshes make(rcPolyMesh* poly, rcPolyMeshDetail* detail, const RecastParams& params) {
+    return RecastMeshes(poly, detail, params);
+  }
+};
+
+/// Appends polygon i of `pm` (its corners, links and detail triangles) to `d`.
+void append_poly(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, int i, navmesh::NavMeshData& d);
+
+template <class PlaceVertex>
+navmesh::NavMeshData poly_mesh_data(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, double climb, PlaceVertex&& vertex) {
+  navmesh::NavMeshData d;
+  d.vertices.reserve(static_cast<std::size_t>(pm.nverts));
+  for (int i = 0; i < pm.nverts; ++i) d.vertices.push_back(vertex(&pm.verts[i * 3]));
+  d.climb = climb;
+  if (dm.nmeshes >= pm.npolys) d.detail_begin.push_back(0);  // else heights come from the polygons
+  for (int i = 0; i < pm.npolys; ++i) append_poly(pm, dm, i, d);
+  return d;
+}
+
+}  // namespace waymark::recast::detail

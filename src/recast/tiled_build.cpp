@@ -1,0 +1,214 @@
+#include "waymark/recast/tiled_build.hpp"
+
+#include <recastnavigation/Recast.h>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <new>
+#include <string>
+#include <thread>
+
+#include "recast_steps.hpp"
+#include "waymark/core/parallel.hpp"
+
+namespace waymark::recast {
+
+using navmesh::NavTile;
+using navmesh::TileCoord;
+
+struct TiledInput::Level {
+  detail::RecastInput in;
+};
+
+namespace {
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw BuildError("tiled build: " + what);
+}
+
+}  // namespace
+
+TiledInput::TiledInput(const TriangleMesh& mesh, const TiledParams& params) : params_(params) {
+  detail::check(params.recast);
+  require(params.tile_size >= 1 && params.tile_size <= max_tile_size,
+          "tile_size must be from 1 to " + std::to_string(max_tile_size) + " voxels (recast::max_tile_size)");
+  const int border = detail::voxels(params.recast).walkable_radius + 3;  // as RecastDemo's Sample_TileMesh
+  const auto side = static_cast<std::size_t>(params.tile_size) + 2 * static_cast<std::size_t>(border);
+  require(side * side <= max_tile_cells, "a tile of " + std::to_string(params.tile_size) + " voxels and its border of " +
+                                             std::to_string(border) + " has more than " + std::to_string(max_tile_cells) +
+                                             " cells (recast::max_tile_cells; lower tile_size)");
+  level_ = std::make_unique<Level>(Level{detail::recast_input(mesh, params.recast)});
+  const detail::RecastInput& in = level_->in;
+  const double cs = params.recast.cell_size;
+  const double gw = std::floor((static_cast<double>(in.bmax[0]) - in.bmin[0]) / cs + 0.5);
+  const double gh = std::floor((static_cast<double>(in.bmax[2]) - in.bmin[2]) / cs + 0.5);
+  const double tw = std::ceil(gw / params.tile_size), th = std::ceil(gh / params.tile_size);
+  require(tw >= 1 && th >= 1, "no walkable area: the geometry is narrower than half a cell in plan");
+  require(tw * th <= static_cast<double>(max_tiles), "the level needs " + std::to_string(static_cast<long long>(tw)) + " x " +
+                                                         std::to_string(static_cast<long long>(th)) + " tiles, more than " +
+                                                         std::to_string(max_tiles) + " (recast::max_tiles; raise tile_size)");
+  layout_.origin = {in.bmin[0], in.bmin[1], in.bmin[2]};
+  layout_.top = {in.bmax[0], in.bmax[1], in.bmax[2]};
+  layout_.cell_size = cs;
+  layout_.cell_height = params.recast.cell_height;
+  layout_.tile_size = params.tile_size;
+  layout_.border_size = border;
+  layout_.tiles_x = static_cast<int>(tw);
+  layout_.tiles_z = static_cast<int>(th);
+
+  // The broad phase: each triangle listed under the tiles its plan box, grown by the border, meets.
+  const double tile_side = cs * params.tile_size, pad = cs * border;
+  const UniformGrid grid{{layout_.origin.x, layout_.origin.z}, tile_side, layout_.tiles_x, layout_.tiles_z};
+  const auto tiles_of = [&](std::size_t i) {
+    double lo_x = std::numeric_limits<double>::infinity(), lo_z = lo_x, hi_x = -lo_x, hi_z = -lo_x;
+    for (std::size_t c = 0; c < 3; ++c) {
+      const float* v = &in.verts[static_cast<std::size_t>(in.tris[i * 3 + c]) * 3];
+      lo_x = std::min<double>(lo_x, v[0]);
+      hi_x = std::max<double>(hi_x, v[0]);
+      lo_z = std::min<double>(lo_z, v[2]);
+      hi_z = std::max<double>(hi_z, v[2]);
+    }
+    return grid.cells_of({lo_x - pad, lo_z - pad}, {hi_x + pad, hi_z + pad});
+  };
+  const auto triangles = static_cast<std::size_t>(in.triangle_count);
+  std::size_t listings = 0;
+  for (std::size_t i = 0; i < triangles; ++i) {
+    const UniformGrid::Range r = tiles_of(i);
+    listings += static_cast<std::size_t>(r.x1 - r.x0 + 1) * static_cast<std::size_t>(r.y1 - r.y0 + 1);
+  }
+  require(listings < std::numeric_limits<std::uint32_t>::max(),
+          "the triangles overlap tiles " + std::to_string(listings) + " times, more than 2^32 - 1 (raise tile_size)");
+  tile_triangles_.build(grid.cell_count(), triangles, [&](std::size_t i, auto&& add) {
+    const UniformGrid::Range r = tiles_of(i);
+    for (int z = r.y0; z <= r.y1; ++z) {
+      for (int x = r.x0; x <= r.x1; ++x) add(grid.index(x, z));
+    }
+  });
+}
+
+TiledInput::TiledInput(TiledInput&&) noexcept = default;
+TiledInput& TiledInput::operator=(TiledInput&&) noexcept = default;
+TiledInput::~TiledInput() = default;
+
+std::span<const std::uint32_t> TiledInput::triangles_of(TileCoord t) const {
+  if (t.x < 0 || t.z < 0 || t.x >= layout_.tiles_x || t.z >= layout_.tiles_z) return {};
+  return tile_triangles_.in(static_cast<std::size_t>(t.z) * static_cast<std::size_t>(layout_.tiles_x) + static_cast<std::size_t>(t.x));
+}
+
+CompactTile::CompactTile(CompactTile&&) noexcept = default;
+CompactTile& CompactTile::operator=(CompactTile&&) noexcept = default;
+CompactTile::~CompactTile() = default;
+void CompactTile::Free::operator()(rcCompactHeightfield* p) const { rcFreeCompactHeightfield(p); }
+
+std::optional<CompactTile> CompactTile::rasterize(const TiledInput& input, TileCoord t) {
+  const TileLayout& l = input.layout();
+  if (t.x < 0 || t.z < 0 || t.x >= l.tiles_x || t.z >= l.tiles_z) {
+    throw BuildError("tiled build: tile (" + std::to_string(t.x) + ", " + std::to_string(t.z) + ") is outside the level's " +
+                     std::to_string(l.tiles_x) + " x " + std::to_string(l.tiles_z) + " tiles");
+  }
+  const std::span<const std::uint32_t> triangles = input.triangles_of(t);
+  if (triangles.empty()) return std::nullopt;
+  const detail::RecastInput& in = input.level_->in;
+  std::vector<int> tris;
+  std::vector<unsigned char> areas;
+  tris.reserve(triangles.size() * 3);
+  areas.reserve(triangles.size());
+  for (const std::uint32_t i : triangles) {
+    tris.insert(tris.end(), &in.tris[std::size_t{i} * 3], &in.tris[std::size_t{i} * 3] + 3);
+    areas.push_back(in.areas[i]);
+  }
+  const std::int64_t ts = l.tile_size, b = l.border_size;
+  const float bmin[3] = {static_cast<float>(l.cell_x(t.x * ts - b)), in.bmin[1], static_cast<float>(l.cell_z(t.z * ts - b))};
+  const float bmax[3] = {static_cast<float>(l.cell_x((t.x + 1) * ts + b)), in.bmax[1],
+                         static_cast<float>(l.cell_z((t.z + 1) * ts + b))};
+  const int width = static_cast<int>(ts + 2 * b);
+  const RecastParams& p = input.params().recast;
+  detail::Context ctx;
+  const detail::Owned<rcHeightfield> solid(rcAllocHeightfield());
+  if (!solid) throw std::bad_alloc();
+  ctx.step(rcCreateHeightfield(&ctx, *solid, width, width, bmin, bmax, static_cast<float>(p.cell_size),
+                               static_cast<float>(p.cell_height)),
+           "create a tile's heightfield");
+  ctx.step(rcRasterizeTriangles(&ctx, in.verts.data(), in.vertex_count, tris.data(), areas.data(),
+                                static_cast<int>(areas.size()), *solid, detail::voxels(p).walkable_climb),
+           "rasterise a tile's triangles");
+  const auto spans = static_cast<std::size_t>(rcGetHeightFieldSpanCount(&ctx, *solid));
+  if (spans > max_tile_spans) {
+    throw BuildError("tiled build: tile (" + std::to_string(t.x) + ", " + std::to_string(t.z) + ") has " + std::to_string(spans) +
+                     " walkable spans, more than " + std::to_string(max_tile_spans) + " (recast::max_tile_spans; lower tile_size)");
+  }
+  return CompactTile(t, detail::compact_walkable(ctx, *solid, p).release());
+}
+
+std::optional<RecastMeshes> CompactTile::build_meshes(const TiledInput& input) {
+  detail::Context ctx;
+  std::unique_ptr<rcPolyMesh, detail::MeshesMaker::Free> poly(rcAllocPolyMesh());
+  std::unique_ptr<rcPolyMeshDetail, detail::MeshesMaker::Free> detail_mesh(rcAllocPolyMeshDetail());
+  if (!poly || !detail_mesh) throw std::bad_alloc();
+  detail::build_polygons(ctx, *chf_, input.params().recast, input.layout().border_size, *poly, *detail_mesh);
+  if (poly->npolys == 0) return std::nullopt;
+  if (static_cast<std::size_t>(poly->npolys) > max_tile_polys || static_cast<std::size_t>(poly->nverts) > max_tile_polys) {
+    throw BuildError("tiled build: a tile has more than " + std::to_string(max_tile_polys) +
+                     " polygons or vertices (recast::max_tile_polys; lower tile_size)");
+  }
+  return detail::MeshesMaker::make(poly.release(), detail_mesh.release(), input.params().recast);
+}
+
+NavTile to_nav_tile(const RecastMeshes& meshes, const TiledInput& input, TileCoord t) {
+  const TileLayout& l = input.layout();
+  const std::int64_t x0 = std::int64_t{t.x} * l.tile_size, z0 = std::int64_t{t.z} * l.tile_size;
+  NavTile tile{t, l.tile_min(t), l.tile_max(t), {}};
+  tile.data = detail::poly_mesh_data(meshes.poly_mesh(), meshes.detail_mesh(), meshes.params().agent_max_climb,
+                                     [&](const unsigned short* v) {
+                                       return Vec3{l.cell_x(x0 + v[0]), l.origin.y + v[1] * l.cell_height, l.cell_z(z0 + v[2])};
+                                     });
+  return tile;
+}
+
+std::optional<NavTile> build_tile(const TiledInput& input, TileCoord t) {
+  std::optional<CompactTile> chf = CompactTile::rasterize(input, t);
+  if (!chf) return std::nullopt;
+  const std::optional<RecastMeshes> meshes = chf->build_meshes(input);
+  if (!meshes) return std::nullopt;
+  return to_nav_tile(*meshes, input, t);
+}
+
+std::vector<NavTile> build_tiles(const TiledInput& input) {
+  const TileLayout& l = input.layout();
+  const unsigned threads = input.params().threads != 0 ? input.params().threads : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<NavTile> tiles;
+  std::mutex lock;
+  std::size_t failed_at = std::numeric_limits<std::size_t>::max();
+  std::exception_ptr failure;
+  share_indices(l.tile_count(), threads, [&](auto next) {
+    for (std::size_t i = next(); i < l.tile_count(); i = next()) {
+      try {
+        std::optional<NavTile> t = build_tile(input, l.coord(i));
+        if (!t) continue;
+        const std::lock_guard<std::mutex> hold(lock);
+        tiles.push_back(std::move(*t));
+      } catch (...) {  // the lowest tile's error, whichever thread finishes first
+        const std::lock_guard<std::mutex> hold(lock);
+        if (i < failed_at) {
+          failed_at = i;
+          failure = std::current_exception();
+        }
+      }
+    }
+  });
+  if (failure) std::rethrow_exception(failure);
+  if (tiles.empty()) throw BuildError("no walkable area: Recast made no polygons in any tile");
+  std::sort(tiles.begin(), tiles.end(), [](const NavTile& a, const NavTile& b) {
+    return a.coord.z != b.coord.z ? a.coord.z < b.coord.z : a.coord.x < b.coord.x;
+  });
+  return tiles;
+}
+
+std::vector<NavTile> build_tiles(const TriangleMesh& mesh, const TiledParams& params) {
+  return build_tiles(TiledInput(mesh, params));
+}
+
+}  // namespace waymark::recast
