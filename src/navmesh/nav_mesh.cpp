@@ -20,8 +20,6 @@ namespace {
   throw BuildError("navmesh polygon " + std::to_string(p.value) + ": " + reason);
 }
 
-bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
 /// Twice the plan area of the polygon with these corners (> 0 when counter-clockwise).
 double twice_plan_area(const NavMeshData& d, std::span<const std::uint32_t> c) {
   double twice = 0;

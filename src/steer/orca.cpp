@@ -76,8 +76,6 @@ constexpr double fallback_cell = 1.0;
 /// the agent threads the joint.
 constexpr double min_wall_radius = 0.01;
 
-bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
-
 bool valid(const OrcaAgent& a) {
   return finite(a.position) && finite(a.velocity) && finite(a.preferred_velocity) && std::isfinite(a.radius) &&
          a.radius >= 0 && std::isfinite(a.max_speed) && a.max_speed >= 0 && std::isfinite(a.neighbour_distance) &&

@@ -49,14 +49,6 @@ Vec2 rotated(Vec2 v, double angle) {
   return {v.x * c - v.y * s, v.x * s + v.y * c};
 }
 
-bool is_convex(std::span<const Vec2> ccw) {
-  const std::size_t n = ccw.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    if (cross(ccw[(i + 1) % n] - ccw[i], ccw[(i + 2) % n] - ccw[(i + 1) % n]) < 0) return false;
-  }
-  return true;
-}
-
 /// The polygon circumscribed about the disc of `radius` around `v` whose tangent directions
 /// include both edges' normals (so the edges' rectangles continue its sides) and are at most
 /// `step` radians apart, counter-clockwise.
@@ -170,7 +162,7 @@ VisibilityGraph::VisibilityGraph(const Obstacles& obstacles, const VisibilityPar
   for (std::uint32_t i = 0; i < obstacle_count(); ++i) {
     const std::span<const Vec2> p = obstacle(i);
     const std::size_t n = p.size();
-    add_part(p, i, is_convex(p));
+    add_part(p, i, polygon_convex_ccw(p));
     for (std::size_t k = 0; k < n; ++k) {
       const Vec2 prev = p[(k + n - 1) % n], v = p[k], next = p[(k + 1) % n];
       if (r == 0) {

@@ -50,6 +50,10 @@ struct Vec3 {
 
 [[nodiscard]] constexpr double dot(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }
 [[nodiscard]] constexpr double dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+/// Whether every coordinate is finite.
+[[nodiscard]] inline bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+[[nodiscard]] inline bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
 /// z of the 3D cross product: > 0 when b is anticlockwise from a (y up).
 [[nodiscard]] constexpr double cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
 [[nodiscard]] constexpr Vec3 cross(Vec3 a, Vec3 b) {
@@ -112,6 +116,15 @@ using Segment3 = Segment<Vec3>;
   double twice = 0;
   for (std::size_t i = 0, n = polygon.size(); i < n; ++i) twice += cross(polygon[i], polygon[(i + 1) % n]);
   return polygon.size() < 3 ? 0.0 : twice / 2;
+}
+
+/// Whether a polygon given counter-clockwise turns left (or goes straight) at every corner.
+[[nodiscard]] inline bool polygon_convex_ccw(std::span<const Vec2> ccw) {
+  const std::size_t n = ccw.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (cross(ccw[(i + 1) % n] - ccw[i], ccw[(i + 2) % n] - ccw[(i + 1) % n]) < 0) return false;
+  }
+  return true;
 }
 
 /// Whether `p` lies inside the polygon (even-odd rule, the closing edge implied). Points on the

@@ -1,0 +1,70 @@
+#include "waymark/navmesh/nav_obstacle.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace waymark::navmesh {
+
+namespace {
+
+std::optional<std::string> problem_of(const CylinderObstacle& c) {
+  if (!finite(c.foot)) return "its foot is not finite";
+  if (!(std::isfinite(c.radius) && c.radius > 0)) return "its radius must be finite and > 0";
+  if (!(std::isfinite(c.height) && c.height > 0)) return "its height must be finite and > 0";
+  return std::nullopt;
+}
+
+std::optional<std::string> problem_of(const BoxObstacle& b) {
+  if (!finite(b.min) || !finite(b.max)) return "a corner is not finite";
+  if (!(b.min.x < b.max.x && b.min.y < b.max.y && b.min.z < b.max.z)) return "its min must be below its max on every axis";
+  return std::nullopt;
+}
+
+std::optional<std::string> problem_of(const PrismObstacle& p) {
+  if (p.corners.size() < 3 || p.corners.size() > max_prism_corners) {
+    return "it needs 3 to " + std::to_string(max_prism_corners) + " corners (navmesh::max_prism_corners), not " +
+           std::to_string(p.corners.size());
+  }
+  if (!std::all_of(p.corners.begin(), p.corners.end(), [](Vec2 c) { return finite(c); })) return "a corner is not finite";
+  if (!(std::isfinite(p.min_y) && std::isfinite(p.max_y) && p.min_y < p.max_y)) {
+    return "its heights must be finite with min_y below max_y";
+  }
+  const double area = polygon_signed_area(p.corners);
+  if (area == 0) return "its corners are all on one line";
+  std::vector<Vec2> ccw(p.corners.begin(), p.corners.end());
+  if (area < 0) std::reverse(ccw.begin(), ccw.end());
+  if (!polygon_convex_ccw(ccw)) return "its corners do not make a convex polygon";
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> find_obstacle_problem(const NavObstacle& obstacle) {
+  return std::visit([](const auto& o) { return problem_of(o); }, obstacle);
+}
+
+Aabb3 bounds(const NavObstacle& obstacle) {
+  Aabb3 box;
+  if (const auto* cylinder = std::get_if<CylinderObstacle>(&obstacle)) {
+    box.expand(cylinder->foot - Vec3{cylinder->radius, 0, cylinder->radius});
+    box.expand(cylinder->foot + Vec3{cylinder->radius, cylinder->height, cylinder->radius});
+  } else if (const auto* b = std::get_if<BoxObstacle>(&obstacle)) {
+    box.expand(b->min);
+    box.expand(b->max);
+  } else {
+    const auto& p = std::get<PrismObstacle>(obstacle);
+    for (const Vec2 c : p.corners) {
+      box.expand(Vec3{c.x, p.min_y, c.y});
+      box.expand(Vec3{c.x, p.max_y, c.y});
+    }
+  }
+  return box;
+}
+
+const char* shape_name(const NavObstacle& obstacle) {
+  static constexpr const char* names[] = {"cylinder", "box", "prism"};
+  return names[obstacle.index()];
+}
+
+}  // namespace waymark::navmesh
