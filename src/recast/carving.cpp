@@ -148,9 +148,11 @@ bool CarvedNavMesh::remove_obstacle(std::uint32_t id) {
 void CarvedNavMesh::touch(const NavObstacle& obstacle) {
   const TileLayout& l = input_.layout();
   const double grow = options_.grow_by_agent_radius ? input_.params().recast.agent_radius : 0;
-  const double pad = grow + l.border_size * l.cell_size, side = l.tile_size * l.cell_size;
+  const double pad = grow, side = l.tile_size * l.cell_size;
   const Aabb3 box = navmesh::bounds(obstacle);
-  // Tile columns and rows whose heightfield (the tile and its border) the grown box meets.
+  // Tile columns and rows whose inside the grown box meets. A tile whose border alone it meets
+  // keeps its polygons: the border is cut off them (Recast's borderSize), and a mark there
+  // would only change where its regions meet inside.
   const auto first = [&](double lo, double origin, int count) {
     return std::clamp(static_cast<long long>(std::floor((lo - pad - origin) / side)), 0LL, static_cast<long long>(count));
   };
@@ -193,8 +195,8 @@ bool CarvedNavMesh::rebuild(std::size_t index) {
   std::copy(kept.areas.begin(), kept.areas.end(), chf.areas);
   const RecastParams& p = input_.params().recast;
   const double grow = options_.grow_by_agent_radius ? p.agent_radius : 0;
-  const double pad = grow + l.border_size * l.cell_size;
-  const Vec2 lo = l.tile_min(coord) - Vec2{pad, pad}, hi = l.tile_max(coord) + Vec2{pad, pad};
+  // The obstacles that touch() queues this tile for: its polygons depend on those alone.
+  const Vec2 lo = l.tile_min(coord) - Vec2{grow, grow}, hi = l.tile_max(coord) + Vec2{grow, grow};
   detail::Context ctx;
   for (const auto& [id, obstacle] : obstacles_) {
     const Aabb3 box = navmesh::bounds(obstacle);

@@ -92,7 +92,7 @@ class CarvedNavMesh {
 
  private:
   struct Kept;
-  /// Queues the tiles whose heightfield (with its border) `obstacle` meets.
+  /// Queues the tiles whose inside `obstacle` (grown) meets.
   void touch(const navmesh::NavObstacle& obstacle);
   /// Rebuilds tile `index` from its kept heightfield; false when Recast refused.
   bool rebuild(std::size_t index);
