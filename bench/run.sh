@@ -3,7 +3,8 @@
 # set through `waymark scen` when ../shared/data is present, then waymark side by side with
 # PathFinding.js and Boost Graph (bench/grid_peers.sh), then the road-graph algorithms against
 # Boost's Dijkstra (bench/graph_bench.sh), then Korf's 15-puzzle instances 1-50 with each
-# heuristic (bench/puzzle_bench.sh), then navmesh queries against Detour (waymark_bench_navmesh).
+# heuristic (bench/puzzle_bench.sh), then navmesh queries against Detour (waymark_bench_navmesh), solo
+# and tiled (waymark_bench_tiled).
 # Between them, issue 13's planning services: the request queue's overhead per update, any-angle
 # lengths and times, batch throughput on 1 and 2 threads, D* Lite against A* from scratch. Then
 # issue 14's steering: raycasts, crowd solvers, flow fields, simulation ticks, and a 1,000-agent
@@ -66,6 +67,9 @@ bash "$(dirname "$0")/puzzle_bench.sh" "$build" "$shared"
 echo "navmesh queries against Detour on the same Recast meshes"
 "$build/bin/waymark_bench_navmesh" > "$out/navmesh.json"
 cat "$out/navmesh.json"
+echo "tiled navmeshes: per-tile build time and memory, stitching, queries against Detour's tiled mesh"
+"$build/bin/waymark_bench_tiled" > "$out/navmesh_tiled.json"
+cat "$out/navmesh_tiled.json"
 
 # Steering (issue 14; docs/steering.md).
 echo "steering: raycasts per second against every collider kind, broad phase against brute force"

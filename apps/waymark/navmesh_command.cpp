@@ -10,6 +10,8 @@
 #include "waymark/core/stopwatch.hpp"
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/nav_query.hpp"
+#include "waymark/navmesh/tiled_nav_mesh.hpp"
+#include "waymark/recast/tiled_build.hpp"
 #include "waymark/render/navmesh_png.hpp"
 
 namespace waymark::cli {
@@ -34,7 +36,12 @@ const char* status_name(Status s) {
 NavMesh build_nav_mesh(const NavmeshArgs& a, const TriangleMesh& model, const std::string& obj) {
   if (a.build != "recast" && a.build != "triangles")
     throw UsageError("--build must be recast or triangles, got " + waymark::quoted(a.build));
+  if (a.tile_size < 0 || (a.tile_size > 0 && a.build != "recast")) throw UsageError("--tile-size must be >= 0, with --build recast");
   try {
+    if (a.build == "recast" && a.tile_size > 0) {  // Recast's tiled pipeline on all cores, stitched
+      const navmesh::TiledNavMesh world(recast::build_tiles(model, {.recast = a.recast, .tile_size = a.tile_size}));
+      return world.snapshot()->mesh;
+    }
     if (a.build == "recast") return recast::build_nav_mesh(model, a.recast);
     return navmesh::build_from_triangles(model, {.max_slope_degrees = a.recast.agent_max_slope, .weld_distance = a.weld});
   } catch (const BuildError& e) {  // the model is at fault: say which file
@@ -56,6 +63,9 @@ CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& a) {
   cmd->add_option("--to", a.to, "goal point x,y,z");
   cmd->add_option("--queries", a.queries, "RecastDemo TestCases file: its 'pf' lines are the queries");
   recast::RecastParams& r = a.recast;
+  cmd->add_option("--tile-size", a.tile_size,
+                  "recast: build in square tiles of this many voxels (Recast's tileSize), stitched; 0: one solo mesh")
+      ->capture_default_str();
   cmd->add_option("--cell-size", r.cell_size, "recast: voxel width, world units")->capture_default_str();
   cmd->add_option("--cell-height", r.cell_height, "recast: voxel height")->capture_default_str();
   cmd->add_option("--agent-height", r.agent_height, "recast: clearance the agent needs")->capture_default_str();

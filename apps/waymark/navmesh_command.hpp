@@ -19,6 +19,7 @@ struct NavmeshArgs {
   std::string to;
   std::string queries;  ///< RecastDemo TestCases file
   recast::RecastParams recast;
+  int tile_size = 0;  ///< recast: tile side in voxels (Recast's tileSize); 0: one solo mesh
   double weld = navmesh::TriangleBuildParams{}.weld_distance;
   bool json = false;
   std::string png;  ///< picture of the mesh and the paths

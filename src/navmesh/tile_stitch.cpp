@@ -73,6 +73,7 @@ void append_tile(const NavTile& tile, bool detail, NavMeshData& d, std::vector<T
   d.areas.insert(d.areas.end(), t.areas.begin(), t.areas.end());
   d.flags.insert(d.flags.end(), t.flags.begin(), t.flags.end());
   poly_tiles.insert(poly_tiles.end(), t.areas.size(), tile.coord);
+  d.links.insert(d.links.end(), t.links.begin(), t.links.end());
   d.climb = std::max(d.climb, t.climb);
   if (!detail) return;
   for (std::size_t p = 0; p + 1 < t.poly_begin.size(); ++p) {

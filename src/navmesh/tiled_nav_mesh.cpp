@@ -54,7 +54,7 @@ std::shared_ptr<const TiledSnapshot> TiledNavMesh::snapshot() const {
   std::vector<TileCoord> poly_tiles;
   std::size_t joined = 0;
   NavMeshData data = stitch_tiles(tiles, poly_tiles, joined);
-  data.links = links_;
+  data.links.insert(data.links.end(), links_.begin(), links_.end());
   snapshot_ = std::make_shared<const TiledSnapshot>(TiledSnapshot{NavMesh(std::move(data)), std::move(poly_tiles), now, joined});
   return snapshot_;
 }

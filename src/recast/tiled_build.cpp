@@ -62,8 +62,7 @@ TiledInput::TiledInput(const TriangleMesh& mesh, const TiledParams& params) : pa
   // The broad phase: each triangle listed under the tiles its plan box, grown by the border, meets.
   const double tile_side = cs * params.tile_size, pad = cs * border;
   const UniformGrid grid{{layout_.origin.x, layout_.origin.z}, tile_side, layout_.tiles_x, layout_.tiles_z};
-  std::size_t listings = 0;
-  tile_triangles_.build(grid.cell_count(), static_cast<std::size_t>(in.triangle_count), [&](std::size_t i, auto&& add) {
+  const auto tiles_of = [&](std::size_t i) {
     double lo_x = std::numeric_limits<double>::infinity(), lo_z = lo_x, hi_x = -lo_x, hi_z = -lo_x;
     for (std::size_t c = 0; c < 3; ++c) {
       const float* v = &in.verts[static_cast<std::size_t>(in.tris[i * 3 + c]) * 3];
@@ -72,16 +71,22 @@ TiledInput::TiledInput(const TriangleMesh& mesh, const TiledParams& params) : pa
       lo_z = std::min<double>(lo_z, v[2]);
       hi_z = std::max<double>(hi_z, v[2]);
     }
-    const UniformGrid::Range r = grid.cells_of({lo_x - pad, lo_z - pad}, {hi_x + pad, hi_z + pad});
+    return grid.cells_of({lo_x - pad, lo_z - pad}, {hi_x + pad, hi_z + pad});
+  };
+  const auto triangles = static_cast<std::size_t>(in.triangle_count);
+  std::size_t listings = 0;
+  for (std::size_t i = 0; i < triangles; ++i) {
+    const UniformGrid::Range r = tiles_of(i);
+    listings += static_cast<std::size_t>(r.x1 - r.x0 + 1) * static_cast<std::size_t>(r.y1 - r.y0 + 1);
+  }
+  require(listings < std::numeric_limits<std::uint32_t>::max(),
+          "the triangles overlap tiles " + std::to_string(listings) + " times, more than 2^32 - 1 (raise tile_size)");
+  tile_triangles_.build(grid.cell_count(), triangles, [&](std::size_t i, auto&& add) {
+    const UniformGrid::Range r = tiles_of(i);
     for (int z = r.y0; z <= r.y1; ++z) {
-      for (int x = r.x0; x <= r.x1; ++x) {
-        ++listings;
-        add(grid.index(x, z));
-      }
+      for (int x = r.x0; x <= r.x1; ++x) add(grid.index(x, z));
     }
   });
-  require(listings <= 2 * static_cast<std::size_t>(std::numeric_limits<std::uint32_t>::max()),
-          "too many triangle listings per tile");
 }
 
 TiledInput::TiledInput(TiledInput&&) noexcept = default;

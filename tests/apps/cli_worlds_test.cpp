@@ -36,6 +36,22 @@ TEST(Cli, NavmeshQueriesJsonHasTheDocumentedShape) {
   EXPECT_GT(lines[21]["build_ms"].get<double>(), 0);
 }
 
+// --tile-size: Recast's tiled pipeline, stitched; the path crosses tiles and is as long as
+// Detour's straight path on the solo mesh (60.32) within the tiles' different polygons.
+TEST(Cli, NavmeshTileSizeBuildsStitchedTiles) {
+  const std::string obj = data + "/meshes/nav_test.obj";
+  CliRun r = run("navmesh --obj " + obj + " --tile-size 32 --queries " + data + "/meshes/nav_mesh_test.txt");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("21 queries, 21 found"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("271 polygons"), std::string::npos) << r.out;  // 66 tiles' polygons (solo: 153)
+  r = run("navmesh --obj " + obj + " --tile-size 64 --from 18.13855,-2.37,-21.319118 --to -19.206181,-2.369133,24.802742");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("success: length 60.32"), std::string::npos) << r.out;
+  r = run("navmesh --obj " + obj + " --build triangles --tile-size 32 --from 0,0,0 --to 1,0,0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "waymark: --tile-size must be >= 0, with --build recast\n");
+}
+
 TEST(Cli, NavmeshSingleQueryAndBadInput) {
   const std::string obj = data + "/meshes/nav_test.obj";
   CliRun r = run("navmesh --obj " + obj + " --from 18.13855,-2.37,-21.319118 --to -19.206181,-2.369133,24.802742");

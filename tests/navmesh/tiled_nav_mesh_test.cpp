@@ -3,8 +3,11 @@
 // request queues refuse a world whose tiles changed until sync(), then answer from the new one.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <memory>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "waymark/navmesh/nav_query.hpp"
@@ -107,11 +110,17 @@ TEST(TiledNavMesh, RefusesBadTilesAndKeepsOldSnapshotsAlive) {
   EXPECT_THROW(world.set_tile(bad), BuildError);
   EXPECT_EQ(world.version(), 0u);
   EXPECT_FALSE(world.set_tile(strip_tile({0, 0}, 1)));
-  EXPECT_TRUE(world.set_tile(strip_tile({0, 0}, 2)));  // replaced
+  NavTile with_link = strip_tile({0, 0}, 2);
+  with_link.data.links.push_back({.start = {0.2, 0, 0.2}, .end = {0.8, 0, 0.8}, .user_id = 7});
+  EXPECT_TRUE(world.set_tile(std::move(with_link)));  // replaced
+  world.set_links({{.start = {0.1, 0, 0.1}, .end = {0.9, 0, 0.9}, .user_id = 9}});
+  ASSERT_EQ(world.snapshot()->mesh.data().links.size(), 2u);  // the tile's, then the world's
+  EXPECT_EQ(world.snapshot()->mesh.data().links[0].user_id, 7u);
+  EXPECT_EQ(world.snapshot()->mesh.data().links[1].user_id, 9u);
   std::shared_ptr<const NavMesh> old = world.mesh();
   EXPECT_TRUE(world.remove_tile({0, 0}));
   EXPECT_FALSE(world.remove_tile({0, 0}));
-  EXPECT_EQ(world.version(), 3u);
+  EXPECT_EQ(world.version(), 4u);
   EXPECT_EQ(world.snapshot()->mesh.poly_count(), 0u);
   NavMeshQuery q(*old);  // the old snapshot still answers
   EXPECT_TRUE(q.find_path({0.5, 0, 0.2}, {0.5, 0, 0.8}).succeeded());
@@ -185,6 +194,48 @@ TEST(TiledNavPlanner, RequestQueueWaitsForSyncWhileTilesChange) {
   const auto back = planner.plan({0.2, 0, 0.3}, {3.9, 0, 0.5});
   ASSERT_TRUE(back.status.succeeded());
   EXPECT_NEAR(back.path.cost, distance(Vec3{0.2, 0, 0.3}, Vec3{3.9, 0, 0.5}), 1e-9);
+}
+
+
+// Queries running on two threads while the owner streams a tile out: each thread's searches
+// succeed, then, once the tile is gone, fail with stale_world (never a path from the old
+// world once the change is seen); after the owner syncs, they answer from the new world.
+TEST(TiledNavPlanner, QueriesOnThreadsRefuseStaleUseWhileATileIsRemoved) {
+  TiledNavMesh world;
+  for (int x = 0; x < 3; ++x) world.set_tile(strip_tile({x, 0}, 2));
+  TiledNavPlanner planner(world);
+  const Vec3 from{0.5, 0, 0.5}, to{2.5, 0, 0.5};
+  std::atomic<bool> removed{false}, stop{false};
+  std::atomic<int> ok_before{0}, stale_after{0}, ok_after_seen_stale{0};
+  const auto worker = [&] {
+    search::SearchHandle<Vec3> handle = planner.make_search();
+    bool seen_stale = false;
+    while (!stop.load()) {
+      const bool was_removed = removed.load();
+      const Status s = handle.run(from, to);
+      if (s.succeeded() && !was_removed) ok_before.fetch_add(1);
+      if (s.reason() == FailureReason::stale_world) {
+        seen_stale = true;
+        stale_after.fetch_add(1);
+      } else if (seen_stale) {
+        ok_after_seen_stale.fetch_add(1);  // must not happen before the sync
+      }
+    }
+  };
+  std::thread a(worker), b(worker);
+  while (ok_before.load() < 20) std::this_thread::yield();
+  world.remove_tile({1, 0});  // only the version is read by the searches meanwhile
+  removed.store(true);
+  while (stale_after.load() < 20) std::this_thread::yield();
+  stop.store(true);
+  a.join();
+  b.join();
+  EXPECT_EQ(ok_after_seen_stale.load(), 0);
+  planner.sync();
+  EXPECT_FALSE(planner.plan(from, to).status.succeeded());  // the middle tile is gone
+  world.set_tile(strip_tile({1, 0}, 1));
+  planner.sync();
+  EXPECT_TRUE(planner.plan(from, to).status.succeeded());
 }
 
 }  // namespace

@@ -38,7 +38,8 @@ struct TiledSnapshot {
 /// larger of the two tiles') at both ends of the overlap. The corners across such a join
 /// become one vertex (the lower tile's), and an edge is split at the other side's corners
 /// (T-junctions) so each joined piece is an edge of both polygons, as NavMesh requires.
-/// `poly_tiles` receives each polygon's tile; `joined` the pieces joined. Throws BuildError
+/// The tiles' own off-mesh links are kept, in tile order. `poly_tiles` receives each
+/// polygon's tile; `joined` the pieces joined. Throws BuildError
 /// when a polygon would have more than max_polygon_corners corners after splitting.
 /// O(corners + border edges × edges facing them) time and memory: the whole world each call.
 [[nodiscard]] NavMeshData stitch_tiles(std::span<const NavTile* const> tiles, std::vector<TileCoord>& poly_tiles,
@@ -62,7 +63,8 @@ class TiledNavMesh {
   bool set_tile(NavTile tile);
   /// Removes the tile at `coord` (false, nothing changed, when there is none); bumps version().
   bool remove_tile(TileCoord coord);
-  /// Replaces the world's off-mesh links (kept in every snapshot); bumps version().
+  /// Replaces the world's off-mesh links (kept in every snapshot, after the tiles' own);
+  /// bumps version().
   void set_links(std::vector<OffMeshLink> links);
 
   /// The tile at `coord`, or null.
