@@ -1,8 +1,10 @@
 // Obstacles that carve the navmesh: the time to add an obstacle and bring the mesh up to date,
-// and to remove it again, on Detour's TileCache (the peer), on the same level and Recast
-// parameters. Obstacles are cylinders (radius 1, height 2, as RecastDemo's Temp Obstacles
-// sample drops them) at points drawn on the mesh with a fixed seed. Prints one JSON line per
-// level.
+// and to remove it again, waymark's CarvedNavMesh against Detour's TileCache (the peer), on the
+// same level, Recast parameters and tile size, one thread each. Obstacles are cylinders (radius
+// 1, height 2, as RecastDemo's Temp Obstacles sample drops them) at points drawn on Detour's
+// mesh with a fixed seed; waymark carves them ungrown, as the TileCache does. waymark's time
+// is split into the tile rebuilds (update) and the stitching of the world's next snapshot,
+// which a planner's sync() does. Prints one JSON line per level.
 //
 //   waymark_bench_carve [--obstacles N] [--tile-size N] [mesh.obj ...]
 #include <nlohmann/json.hpp>
@@ -18,6 +20,7 @@
 #include "support/detour_tile_cache.hpp"
 #include "waymark/core/stopwatch.hpp"
 #include "waymark/io/obj.hpp"
+#include "waymark/recast/carving.hpp"
 #include "waymark/recast/recast_build.hpp"
 
 namespace {
@@ -63,6 +66,34 @@ nlohmann::ordered_json bench_level(const std::string& path, int tile_size, std::
     remove_updates += cache.update_all();
     remove_s += t.seconds();
   }
+  // waymark: the same obstacles, one at a time, each rebuilt and stitched before the next.
+  const Stopwatch ours;
+  recast::CarvedNavMesh carved(model, {.recast = params, .tile_size = tile_size, .threads = 1},
+                               {.grow_by_agent_radius = false});
+  (void)carved.world().snapshot();
+  const double our_build_s = ours.seconds();
+  double our_add_s = 0, our_add_stitch_s = 0, our_remove_s = 0, our_remove_stitch_s = 0;
+  std::size_t our_add_tiles = 0, our_remove_tiles = 0;
+  std::vector<std::uint32_t> ids;
+  for (const Vec3& p : at) {
+    const Stopwatch t;
+    const auto id = carved.add_obstacle(navmesh::CylinderObstacle{{p.x, p.y - 0.5, p.z}, 1.0, 2.0});
+    our_add_tiles += carved.update().rebuilt;
+    our_add_s += t.seconds();
+    const Stopwatch s;
+    (void)carved.world().snapshot();
+    our_add_stitch_s += s.seconds();
+    if (id) ids.push_back(*id);
+  }
+  for (const std::uint32_t id : ids) {
+    const Stopwatch t;
+    carved.remove_obstacle(id);
+    our_remove_tiles += carved.update().rebuilt;
+    our_remove_s += t.seconds();
+    const Stopwatch s;
+    (void)carved.world().snapshot();
+    our_remove_stitch_s += s.seconds();
+  }
   const double n = static_cast<double>(std::max<std::size_t>(at.size(), 1));
   nlohmann::ordered_json out;
   out["level"] = path.substr(path.find_last_of('/') + 1);
@@ -75,6 +106,16 @@ nlohmann::ordered_json bench_level(const std::string& path, int tile_size, std::
   out["detour_add_update_calls"] = add_updates / n;
   out["detour_remove_us"] = remove_s * 1e6 / n;
   out["detour_remove_update_calls"] = remove_updates / n;
+  out["waymark_build_ms"] = our_build_s * 1e3;
+  out["waymark_kept_bytes"] = carved.kept_bytes();
+  out["waymark_kept_tiles"] = carved.kept_tiles();
+  out["waymark_add_us"] = our_add_s * 1e6 / n;
+  out["waymark_add_stitch_us"] = our_add_stitch_s * 1e6 / n;
+  out["waymark_add_tiles"] = static_cast<double>(our_add_tiles) / n;
+  out["waymark_remove_us"] = our_remove_s * 1e6 / n;
+  out["waymark_remove_stitch_us"] = our_remove_stitch_s * 1e6 / n;
+  out["waymark_remove_tiles"] = static_cast<double>(our_remove_tiles) / n;
+  out["add_ratio"] = (our_add_s + our_add_stitch_s) / std::max(add_s, 1e-12);
   return out;
 }
 
