@@ -187,6 +187,7 @@ NavTile read_tile(ChecksummedReader& r, const std::string& where) {
       fail("a count of " + std::to_string(count) + " is over the limit of " + std::to_string(max_tile_elements));
   }
   if (h.links > max_tile_links) fail("more off-mesh links than the limit of " + std::to_string(max_tile_links));
+  if (h.polygons == 0) fail("a tile has no polygons");
   if (h.detail_polygons != 0 && h.detail_polygons != h.polygons) fail("the detail mesh does not cover every polygon");
   for (const double v : {h.min_x, h.min_z, h.max_x, h.max_z})
     if (!std::isfinite(v)) fail("its bounds are not finite");
@@ -297,6 +298,7 @@ NavBake NavBake::load(std::istream& in, const std::string& name) {
   if (h.version != file_version)
     r.fail("unsupported version " + std::to_string(h.version) + " (expected " + std::to_string(file_version) + ")");
   if (h.byte_order != byte_order_mark) r.fail("written on a machine with another byte order");
+  if (h.reserved != 0) r.fail("corrupt file: a reserved field is not 0");
   if (h.classes == 0 || h.classes > max_bake_classes)
     r.fail("corrupt file: " + std::to_string(h.classes) + " agent classes (1 to " + std::to_string(max_bake_classes) +
            " allowed)");
@@ -308,6 +310,7 @@ NavBake NavBake::load(std::istream& in, const std::string& name) {
     r.bytes(&ch, sizeof ch, "class header");
     if (ch.name_bytes == 0 || ch.name_bytes > max_class_name_bytes) r.fail("corrupt file: a class name's length is out of range");
     if (ch.tiles == 0 || ch.tiles > max_class_tiles) r.fail("corrupt file: a class's tile count is out of range");
+    if (ch.params.reserved != 0) r.fail("corrupt file: a reserved field is not 0");
     c.name.resize(ch.name_bytes);
     r.bytes(c.name.data(), c.name.size(), "class name");
     for (std::size_t i = 0; i < std::size(param_fields); ++i) c.params.*param_fields[i].member = ch.params.values[i];
