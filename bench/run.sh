@@ -66,6 +66,9 @@ bash "$(dirname "$0")/puzzle_bench.sh" "$build" "$shared"
 echo "navmesh queries against Detour on the same Recast meshes"
 "$build/bin/waymark_bench_navmesh" > "$out/navmesh.json"
 cat "$out/navmesh.json"
+echo "navmesh bakes: Recast's build against loading the .wmnav (docs/navmesh.md Baking)"
+"$build/bin/waymark_bench_bake" > "$out/bake.json"
+cat "$out/bake.json"
 
 # Steering (issue 14; docs/steering.md).
 echo "steering: raycasts per second against every collider kind, broad phase against brute force"
