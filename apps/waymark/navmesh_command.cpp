@@ -135,19 +135,22 @@ int run_navmesh(const NavmeshArgs& a) {
       queries = io::load_nav_queries(a.queries);
       if (queries.empty()) throw LoadError(a.queries, 0, "no queries: a RecastDemo TestCases file has 'pf' lines");
     }
-    const Stopwatch make_time;  // building from --obj, or loading --navmesh
     std::optional<NavMesh> built;
     navmesh::NavBake bake;
     const navmesh::BakedClass* baked = nullptr;
+    double make_ms = 0;  // building from the model read from --obj, or loading --navmesh
     if (a.navmesh.empty()) {
       const TriangleMesh model = io::load_obj(a.obj);
+      const Stopwatch t;
       built.emplace(build_nav_mesh(a, model, a.obj));
+      make_ms = t.seconds() * milliseconds_per_second;
     } else {
+      const Stopwatch t;
       bake = navmesh::NavBake::load(a.navmesh);
+      make_ms = t.seconds() * milliseconds_per_second;
       baked = &chosen_class(bake, a.agent_class, a.navmesh);
     }
     const NavMesh& nav = baked != nullptr ? *baked->mesh : *built;
-    const double make_ms = make_time.seconds() * milliseconds_per_second;
 
     NavMeshQuery query(nav, {.mode = *mode, .query = {.partial_result = true}});  // prints "partial"
     double total_s = 0;
