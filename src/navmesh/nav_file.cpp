@@ -313,6 +313,7 @@ NavBake NavBake::load(std::istream& in, const std::string& name) {
     if (ch.params.reserved != 0) r.fail("corrupt file: a reserved field is not 0");
     c.name.resize(ch.name_bytes);
     r.bytes(c.name.data(), c.name.size(), "class name");
+    if (std::string why = class_name_problem(c.name); !why.empty()) r.fail("corrupt file: " + why);  // before messages quote it
     for (std::size_t i = 0; i < std::size(param_fields); ++i) c.params.*param_fields[i].member = ch.params.values[i];
     c.params.verts_per_poly = ch.params.verts_per_poly;
     for (std::uint32_t i = 0; i < ch.tiles; ++i) c.tiles.push_back(read_tile(r, "class '" + c.name + "'"));
