@@ -43,20 +43,20 @@ struct FileHeader {
 static_assert(std::is_trivially_copyable_v<FileHeader> && sizeof(FileHeader) == 32);
 
 // NavBuildParams without padding: the doubles in declaration order, then verts_per_poly.
-constexpr std::size_t param_doubles = 14;
+constexpr std::size_t param_doubles = 13;
 struct ParamsRecord {
   double values[param_doubles];
   std::int32_t verts_per_poly;
   std::uint32_t reserved;
 };
-static_assert(std::is_trivially_copyable_v<ParamsRecord> && sizeof(ParamsRecord) == 120);
+static_assert(std::is_trivially_copyable_v<ParamsRecord> && sizeof(ParamsRecord) == 112);
 
 struct ClassHeader {
   std::uint32_t name_bytes;
   std::uint32_t tiles;
   ParamsRecord params;
 };
-static_assert(std::is_trivially_copyable_v<ClassHeader> && sizeof(ClassHeader) == 128);
+static_assert(std::is_trivially_copyable_v<ClassHeader> && sizeof(ClassHeader) == 120);
 
 struct TileHeader {
   std::int32_t x, z;
@@ -87,7 +87,7 @@ struct ParamField {
 constexpr bool positive(double v) { return v > 0; }
 constexpr bool non_negative(double v) { return v >= 0; }
 constexpr bool slope(double v) { return v >= 0 && v < 90; }
-constexpr ParamField param_fields[param_doubles - 1] = {
+constexpr ParamField param_fields[param_doubles] = {
     {"cell_size", &NavBuildParams::cell_size, positive},
     {"cell_height", &NavBuildParams::cell_height, positive},
     {"agent_height", &NavBuildParams::agent_height, non_negative},

@@ -164,9 +164,9 @@ TEST(Bake, EveryTruncationAndEveryFlippedByteIsALoadError) {
 }
 
 // Offsets in the small bake (the format in src/navmesh/nav_file.cpp): the file header (32
-// bytes), the first class's header (128) and name ("small"), then its tile's header (96).
+// bytes), the first class's header (120) and name ("small"), then its tile's header (96).
 constexpr std::size_t version_at = 8, classes_at = 24, class_at = 32, name_bytes_at = class_at, tiles_at = class_at + 4;
-constexpr std::size_t params_at = class_at + 8, tile_at = class_at + 128 + 5;
+constexpr std::size_t params_at = class_at + 8, tile_at = class_at + 120 + 5;
 constexpr std::size_t vertices_at = tile_at + 48, polygons_at = tile_at + 56, corners_at = tile_at + 64;
 constexpr std::size_t detail_polys_at = tile_at + 72, links_at = tile_at + 88, arrays_at = tile_at + 96;
 
@@ -195,9 +195,9 @@ TEST(Bake, ForgedFilesAreLoadErrors) {
             "test.wmnav: corrupt file: class 'small': build parameter cell_size is out of range");
   EXPECT_EQ(error(forged<double>(params_at + 5 * 8, 90.0)),
             "test.wmnav: corrupt file: class 'small': build parameter agent_max_slope is out of range");
-  EXPECT_EQ(error(test::forge(small_bake_bytes(), class_at + 128, "large", 5)),
+  EXPECT_EQ(error(test::forge(small_bake_bytes(), class_at + 120, "large", 5)),
             "test.wmnav: corrupt file: two classes are called 'large'");
-  EXPECT_EQ(error(test::forge(small_bake_bytes(), class_at + 128, "sm ll", 5)),
+  EXPECT_EQ(error(test::forge(small_bake_bytes(), class_at + 120, "sm ll", 5)),
             "test.wmnav: corrupt file: a class name must be printable ASCII without space, ',' or '='");
   // Counts: over a limit (refused before anything is allocated), or past the end of the file.
   for (const std::size_t at : {vertices_at, polygons_at, corners_at}) {
@@ -243,7 +243,7 @@ TEST(Bake, ForgedFilesAreLoadErrors) {
   // The first class's links are the last thing before the second class's header.
   const std::size_t first_link_at = [&] {
     const std::string& b = small_bake_bytes();
-    return b.find(std::string("large"), tile_at) - 128 - 2 * 72;
+    return b.find(std::string("large"), tile_at) - 120 - 2 * 72;
   }();
   ASSERT_LT(first_link_at, file_end);
   EXPECT_EQ(read_at<double>(first_link_at), 2.0);  // the first link's start.x: the offset is right
