@@ -11,6 +11,7 @@
 
 #include "apps/cli_support.hpp"
 #include "support/doorway_level.hpp"
+#include "waymark/navmesh/nav_file.hpp"
 
 namespace waymark::apps_cli_bake_test {
 namespace {
@@ -154,6 +155,21 @@ TEST(Cli, BadBakesAreRefusedWithTheFileAndTheReason) {
   r = run("navmesh" + query);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "waymark: give either --obj FILE or --navmesh FILE.wmnav\n");
+}
+
+// A class of several tiles loads (each tile checked) but has no mesh until tiles are stitched:
+// the CLI says so rather than querying one tile.
+TEST(Cli, ATiledClassIsRefusedUntilTilesAreStitched) {
+  const std::string wmnav = ::testing::TempDir() + "/waymark_cli_tiled.wmnav";
+  ASSERT_EQ(run("bake --obj " + data + "/meshes/nav_test.obj --out " + wmnav).exit_code, 0);
+  navmesh::NavBake bake = navmesh::NavBake::load(wmnav);
+  navmesh::NavTile second = bake.classes[0].tiles[0];
+  second.coord = {1, 0};
+  bake.classes[0].tiles.push_back(second);
+  bake.save(wmnav);
+  const CliRun r = run("navmesh --navmesh " + wmnav + " --from 0,0,0 --to 1,0,1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "waymark: " + wmnav + ": class '0' is tiled, and this build cannot join tiles yet\n");
 }
 
 TEST(Cli, QueryFilesWithoutQueriesAreRefused) {
