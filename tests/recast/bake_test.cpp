@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "waymark/navmesh/nav_file.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 #include "waymark/recast/bake.hpp"
+#include "waymark/steer/path_service.hpp"
 
 namespace waymark::recast::bake_test {
 namespace {
@@ -327,6 +329,28 @@ TEST(Bake, TwoAgentClassesThroughOneDoorway) {
     EXPECT_TRUE(large.find_path(west, Vec3{3, 0, 8}).succeeded());  // within its room it goes anywhere
   }
   EXPECT_EQ(b.find_class("none"), nullptr);
+}
+
+// Simulation agents name their class by their radius: one SizedNavMesh per baked class, and
+// NavMeshPathService plans a small agent through the doorway and refuses the large one's path.
+TEST(Bake, SimulationAgentsPlanOnTheirClassesMesh) {
+  const NavBake b = load_bytes(small_bake_bytes());
+  std::vector<steer::SizedNavMesh> sized;
+  for (const BakedClass& c : b.classes) sized.push_back({&*c.mesh, c.params.agent_radius});
+  steer::NavMeshPathService service(sized, {}, {});
+  ASSERT_EQ(service.size_class(0.25), std::optional<std::size_t>(0));
+  ASSERT_EQ(service.size_class(0.9), std::optional<std::size_t>(1));
+  EXPECT_EQ(service.size_class(1.1), std::nullopt);  // no class is that large
+  const auto answer = [&](std::size_t size_class, std::vector<Vec2>& points) {
+    const search::RequestId id = service.submit({5, 5}, {15, 5}, size_class);
+    while (service.in_flight() > 0) service.update({});
+    const steer::PathService::Answer a = service.take(id, points);
+    service.release(id);
+    return a;
+  };
+  std::vector<Vec2> points;
+  EXPECT_EQ(answer(0, points), steer::PathService::Answer::found);
+  EXPECT_EQ(answer(1, points), steer::PathService::Answer::failed);
 }
 
 // The doorway between the diameters is what decides: wider than the large agent, both pass.
