@@ -43,6 +43,7 @@ CLI::App* add_bake_command(CLI::App& app, BakeArgs& a) {
       "--agent-class", a.classes,
       "an agent class, repeatable: [NAME=]radius,height,climb,slope (slope in degrees; unnamed classes are called "
       "0, 1, ... by their place); the other Recast options are shared. None: one class '0' from --agent-*");
+  cmd->add_option("--threads,-t", a.threads, "classes built at once (0: one per core, up to 256)")->capture_default_str();
   for (CLI::Option* o : add_recast_options(cmd, a.recast)) {
     const std::string name = o->get_name();
     if (name == "--agent-radius" || name == "--agent-height" || name == "--agent-climb" || name == "--agent-slope")
@@ -53,6 +54,7 @@ CLI::App* add_bake_command(CLI::App& app, BakeArgs& a) {
 
 int run_bake(const BakeArgs& a) {
   return guarded([&] {
+    const std::size_t threads = checked_count(a.threads, 0, 256, "--threads");
     std::vector<recast::AgentClass> classes;
     for (std::size_t i = 0; i < a.classes.size(); ++i) classes.push_back(agent_class_arg(a.classes[i], i, a.recast));
     if (classes.empty()) classes.push_back({"0", a.recast});
@@ -60,7 +62,7 @@ int run_bake(const BakeArgs& a) {
     const Stopwatch build_time;
     navmesh::NavBake bake;
     try {
-      bake = recast::bake(model, classes);
+      bake = recast::bake(model, classes, threads);
     } catch (const BuildError& e) {  // the model or a class is at fault: say which file
       throw LoadError(a.obj, 0, e.what());
     }

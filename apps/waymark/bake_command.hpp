@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ struct BakeArgs {
   /// "0" from --agent-radius, --agent-height, --agent-climb and --agent-slope.
   std::vector<std::string> classes;
   recast::RecastParams recast;
+  std::int64_t threads = 0;  ///< classes built at once; 0: one per core
 };
 
 CLI::App* add_bake_command(CLI::App& app, BakeArgs& args);

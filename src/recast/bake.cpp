@@ -1,8 +1,14 @@
 // Baking: one Recast build per agent class into a NavBake.
 #include "waymark/recast/bake.hpp"
 
+#include <algorithm>
+#include <exception>
 #include <string>
+#include <thread>
 #include <utility>
+#include <vector>
+
+#include "waymark/core/parallel.hpp"
 
 namespace waymark::recast {
 
@@ -20,7 +26,7 @@ RecastParams recast_params_of(const navmesh::NavBuildParams& p) {
           p.detail_sample_max_error};
 }
 
-navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> classes) {
+navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> classes, std::size_t threads) {
   if (classes.empty() || classes.size() > navmesh::max_bake_classes)
     throw BuildError("a bake needs 1 to " + std::to_string(navmesh::max_bake_classes) + " agent classes, got " +
                      std::to_string(classes.size()));
@@ -30,16 +36,29 @@ navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> cla
     if (const std::string why = navmesh::class_name_problem(c.name); !why.empty())
       throw BuildError(why + ", got '" + c.name + "'");
     if (out.find_class(c.name) != nullptr) throw BuildError("two agent classes are called '" + c.name + "'");
-    navmesh::BakedClass& baked = out.classes.emplace_back();
-    baked.name = c.name;
-    baked.params = build_params_of(c.params);
-    try {
-      // A tiled class (params.tile_size > 0, the tiled build of issue 31) builds its tiles here.
-      baked.mesh.emplace(build_nav_mesh(model, c.params));
-    } catch (const BuildError& e) {
-      throw BuildError("agent class '" + c.name + "': " + e.what());
+    out.classes.push_back({c.name, build_params_of(c.params), {}, std::nullopt});
+  }
+  // One build per class, shared between threads; the first failure in class order is thrown.
+  std::vector<std::exception_ptr> failures(classes.size());
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  share_indices(classes.size(), threads, [&](const auto& next) {
+    for (std::size_t i = next(); i < classes.size(); i = next()) {
+      try {
+        // A tiled class (params.tile_size > 0, the tiled build of issue 31) builds its tiles here.
+        out.classes[i].mesh.emplace(build_nav_mesh(model, classes[i].params));
+        out.classes[i].tiles.push_back(navmesh::solo_tile(*out.classes[i].mesh));
+      } catch (...) {
+        failures[i] = std::current_exception();
+      }
     }
-    baked.tiles.push_back(navmesh::solo_tile(*baked.mesh));
+  });
+  for (std::size_t i = 0; i < classes.size(); ++i) {
+    if (!failures[i]) continue;
+    try {
+      std::rethrow_exception(failures[i]);
+    } catch (const BuildError& e) {
+      throw BuildError("agent class '" + classes[i].name + "': " + e.what());
+    }
   }
   return out;
 }

@@ -196,6 +196,7 @@ TEST(Cli, BakeRefusesBadClassesAndModels) {
           "--agent-class: a class name must be printable ASCII without space, ',' or '=', got 'a b'");
   refused("--agent-class a=1,2,0.9,45 --agent-class a=2,2,0.9,45", obj + ": two agent classes are called 'a'");
   refused("--agent-class a=1,2,0.9,90", obj + ": agent class 'a': Recast parameter agent_max_slope must be from 0 to below 90 degrees");
+  refused("--threads -1", "--threads must be an integer from 0 to 256, got -1");
   const CliRun r = run("bake --obj " + obj + " --agent-class a=1,2,0.9,45 --agent-radius 2" + out);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.out.find("--agent-class excludes --agent-radius"), std::string::npos) << r.out;

@@ -366,6 +366,21 @@ TEST(Bake, AWideDoorwayLetsBothClassesThrough) {
   }
 }
 
+// The classes are built on several threads; the bake is the same bytes on one.
+TEST(Bake, ThreadsDoNotChangeTheBake) {
+  const TriangleMesh model = load("dungeon.obj");
+  std::vector<AgentClass> classes{{"a", {}}, {"b", {}}, {"c", {}}};
+  classes[1].params.agent_radius = 0.3;
+  classes[2].params.agent_radius = 1.2;
+  const std::string one = bytes_of(bake(model, classes, 1));
+  EXPECT_EQ(bytes_of(bake(model, classes, 3)), one);
+  EXPECT_EQ(bytes_of(bake(model, classes)), one);
+  classes[1].params.cell_size = 0;  // the first failure in class order is reported
+  classes[2].params.verts_per_poly = 9;
+  EXPECT_EQ(test::error_text<BuildError>([&] { (void)bake(model, classes, 3); }),
+            "agent class 'b': Recast parameter cell_size must be finite and > 0");
+}
+
 TEST(Bake, FingerprintFollowsTheGeometry) {
   const TriangleMesh model = load("nav_test.obj");
   const std::uint64_t f = navmesh::geometry_fingerprint(model);
