@@ -214,13 +214,13 @@ NavTile read_tile(ChecksummedReader& r, const std::string& where) {
   return t;
 }
 
-/// The checks NavMesh's constructor leaves to its builders: offsets that only grow (so a
-/// polygon's corner span is inside the corner array before NavMesh reads a neighbour's) and
-/// links in range. Then NavMesh checks the rest; its BuildError becomes a LoadError.
 [[noreturn]] void corrupt(const std::string& file, const std::string& where, const std::string& reason) {
   throw LoadError(file, 0, "corrupt file: " + where + ": " + reason);
 }
 
+/// The checks NavMesh's constructor leaves to its builders: offsets that only grow (so a
+/// polygon's corner span is inside the corner array before NavMesh reads a neighbour's) and
+/// links in range. Then NavMesh checks the rest; its BuildError becomes a LoadError.
 NavMesh checked_mesh(const NavTile& t, const std::string& file, const std::string& where) {
   const auto fail = [&](const std::string& reason) { corrupt(file, where, reason); };
   const NavMeshData& d = t.data;
@@ -259,9 +259,14 @@ void NavBake::save(std::ostream& out) const {
   for (const BakedClass& c : classes) {
     for (const NavTile& t : c.tiles) {
       const NavMeshData& d = t.data;
+      const auto fail = [&](const char* reason) { throw BuildError("navmesh bake: " + tile_name(c, t) + " " + reason); };
       for (const std::size_t count : {d.vertices.size(), d.areas.size(), d.corners.size(), d.detail.size()})
-        if (count > max_tile_elements) throw BuildError("navmesh bake: " + tile_name(c, t) + " is over max_tile_elements");
-      if (d.links.size() > max_tile_links) throw BuildError("navmesh bake: " + tile_name(c, t) + " is over max_tile_links");
+        if (count > max_tile_elements) fail("is over max_tile_elements");
+      if (d.links.size() > max_tile_links) fail("is over max_tile_links");
+      const std::size_t polys = d.areas.size();
+      if (d.poly_begin.size() != polys + 1 || d.flags.size() != polys || d.neighbors.size() != d.corners.size() ||
+          (!d.detail_begin.empty() && d.detail_begin.size() != polys + 1))
+        fail("has arrays that disagree in size");
     }
   }
   FileHeader h{};

@@ -297,6 +297,10 @@ TEST(Bake, SaveAndBakeRefuseWhatTheFileCannotHold) {
   NavBake b = load_bytes(small_bake_bytes());
   b.classes[1].name = "small";
   EXPECT_EQ(test::error_text<BuildError>([&] { (void)bytes_of(b); }), "navmesh bake: two classes are called 'small'");
+  b.classes[1].name = "large";
+  b.classes[1].tiles[0].data.flags.pop_back();
+  EXPECT_EQ(test::error_text<BuildError>([&] { (void)bytes_of(b); }),
+            "navmesh bake: class 'large' tile (0, 0) has arrays that disagree in size");
   b.classes.clear();
   EXPECT_EQ(test::error_text<BuildError>([&] { (void)bytes_of(b); }),
             "navmesh bake: a bake holds 1 to 32 agent classes, this one 0");

@@ -81,8 +81,10 @@ struct NavBake {
   /// The class called `name`, or null.
   [[nodiscard]] const BakedClass* find_class(std::string_view name) const;
 
-  /// Writes the `.wmnav` file. Throws SaveError (file, reason) when it cannot be written, and
-  /// BuildError when the bake breaks a limit above (nothing is written then).
+  /// Writes the `.wmnav` file: the fingerprint and each class's name, parameters and tiles
+  /// (`mesh` is made from the tiles again on load). Throws SaveError (file, reason) when it
+  /// cannot be written, and BuildError when the bake breaks a limit above or a tile's arrays
+  /// disagree in size (nothing is written then).
   void save(const std::string& path) const;
   void save(std::ostream& out) const;
   /// Reads a `.wmnav` file and builds each one-tile class's navmesh. Throws LoadError (file,
