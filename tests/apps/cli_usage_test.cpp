@@ -159,7 +159,7 @@ TEST(Cli, EverySearchIsBoundedByNodesAndTime) {
 }
 
 TEST(Cli, HelpOnEverySubcommand) {
-  for (const char* sub : {"", "path ", "scen ", "jps-table ", "graph ", "puzzle ", "navmesh ", "render "}) {
+  for (const char* sub : {"", "path ", "scen ", "jps-table ", "graph ", "puzzle ", "navmesh ", "bake ", "render "}) {
     const CliRun r = run(std::string(sub) + "--help");
     EXPECT_EQ(r.exit_code, 0) << sub;
     EXPECT_NE(r.out.find("--"), std::string::npos);
