@@ -70,6 +70,9 @@ cat "$out/navmesh.json"
 echo "tiled navmeshes: per-tile build time and memory, stitching, queries against Detour's tiled mesh"
 "$build/bin/waymark_bench_tiled" > "$out/navmesh_tiled.json"
 cat "$out/navmesh_tiled.json"
+echo "navmesh bakes: Recast's build against loading the .wmnav (docs/navmesh.md Baking)"
+"$build/bin/waymark_bench_bake" > "$out/bake.json"
+cat "$out/bake.json"
 
 # Steering (issue 14; docs/steering.md).
 echo "steering: raycasts per second against every collider kind, broad phase against brute force"

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <string>
 
+#include "bake_command.hpp"
 #include "batch_command.hpp"
 #include "commands.hpp"
 #include "graph_command.hpp"
@@ -19,7 +20,7 @@
 #include "visibility_command.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"waymark: game navigation - grid path queries, batch queries on threads, Moving AI benchmark runs, JPS+ preprocessing, road-graph routes, sliding-tile puzzles, navmesh paths, regions, visibility paths, steering simulations, pictures of worlds, a web viewer"};
+  CLI::App app{"waymark: game navigation - grid path queries, batch queries on threads, Moving AI benchmark runs, JPS+ preprocessing, road-graph routes, sliding-tile puzzles, navmesh paths and bakes, regions, visibility paths, steering simulations, pictures of worlds, a web viewer"};
   app.require_subcommand(1);
   waymark::cli::PathArgs path_args;
   waymark::cli::ScenArgs scen_args;
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   waymark::cli::GraphArgs graph_args;
   waymark::cli::PuzzleArgs puzzle_args;
   waymark::cli::NavmeshArgs navmesh_args;
+  waymark::cli::BakeArgs bake_args;
   waymark::cli::RegionsArgs regions_args;
   waymark::cli::VisibilityArgs visibility_args;
   waymark::cli::BatchArgs batch_args;
@@ -39,6 +41,7 @@ int main(int argc, char** argv) {
   CLI::App* graph_cmd = waymark::cli::add_graph_command(app, graph_args);
   CLI::App* puzzle_cmd = waymark::cli::add_puzzle_command(app, puzzle_args);
   CLI::App* navmesh_cmd = waymark::cli::add_navmesh_command(app, navmesh_args);
+  CLI::App* bake_cmd = waymark::cli::add_bake_command(app, bake_args);
   CLI::App* regions_cmd = waymark::cli::add_regions_command(app, regions_args);
   CLI::App* visibility_cmd = waymark::cli::add_visibility_command(app, visibility_args);
   CLI::App* batch_cmd = waymark::cli::add_batch_command(app, batch_args);
@@ -55,7 +58,7 @@ int main(int argc, char** argv) {
     // One line, like every other error: "waymark: reason (see waymark [command] --help)".
     std::string reason = e.what();
     std::replace(reason.begin(), reason.end(), '\n', ' ');
-    constexpr const char* commands = "path, batch, scen, jps-table, graph, puzzle, navmesh, regions, visibility, simulate, render or serve";
+    constexpr const char* commands = "path, batch, scen, jps-table, graph, puzzle, navmesh, bake, regions, visibility, simulate, render or serve";
     if (argc < 2) {
       reason = std::string("a command is required: ") + commands;
     } else if (argv[1][0] != '-' && app.get_subcommands().empty()) {
@@ -70,6 +73,7 @@ int main(int argc, char** argv) {
   if (graph_cmd->parsed()) return waymark::cli::run_graph(graph_args);
   if (puzzle_cmd->parsed()) return waymark::cli::run_puzzle(puzzle_args);
   if (navmesh_cmd->parsed()) return waymark::cli::run_navmesh(navmesh_args);
+  if (bake_cmd->parsed()) return waymark::cli::run_bake(bake_args);
   if (regions_cmd->parsed()) return waymark::cli::run_regions(regions_args);
   if (visibility_cmd->parsed()) return waymark::cli::run_visibility(visibility_args);
   if (batch_cmd->parsed()) return waymark::cli::run_batch(batch_args);

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <optional>
 #include <vector>
 
 #include "waymark/core/stopwatch.hpp"
 #include "waymark/io/obj.hpp"
+#include "waymark/navmesh/nav_file.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 #include "waymark/navmesh/tiled_nav_mesh.hpp"
 #include "waymark/recast/tiled_build.hpp"
@@ -49,10 +51,38 @@ NavMesh build_nav_mesh(const NavmeshArgs& a, const TriangleMesh& model, const st
   }
 }
 
+std::vector<CLI::Option*> add_recast_options(CLI::App* cmd, recast::RecastParams& r) {
+  return {
+      cmd->add_option("--cell-size", r.cell_size, "recast: voxel width, world units")->capture_default_str(),
+      cmd->add_option("--cell-height", r.cell_height, "recast: voxel height")->capture_default_str(),
+      cmd->add_option("--agent-height", r.agent_height, "recast: clearance the agent needs")->capture_default_str(),
+      cmd->add_option("--agent-radius", r.agent_radius, "recast: distance kept from walls")->capture_default_str(),
+      cmd->add_option("--agent-climb", r.agent_max_climb, "recast: highest step")->capture_default_str(),
+      cmd->add_option("--agent-slope", r.agent_max_slope, "steepest walkable slope, degrees (both builds)")
+          ->capture_default_str(),
+      cmd->add_option("--region-min-size", r.region_min_size, "recast: smallest region kept, cells")->capture_default_str(),
+      cmd->add_option("--region-merge-size", r.region_merge_size, "recast: regions below this are merged, cells")
+          ->capture_default_str(),
+      cmd->add_option("--edge-max-len", r.edge_max_len, "recast: longest contour edge")->capture_default_str(),
+      cmd->add_option("--edge-max-error", r.edge_max_error, "recast: contour simplification error, cells")
+          ->capture_default_str(),
+      cmd->add_option("--verts-per-poly", r.verts_per_poly, "recast: most corners of a polygon (3-6)")->capture_default_str(),
+      cmd->add_option("--detail-sample-dist", r.detail_sample_dist, "recast: detail sample spacing, cells")
+          ->capture_default_str(),
+      cmd->add_option("--detail-max-error", r.detail_sample_max_error, "recast: detail height error, cell heights")
+          ->capture_default_str(),
+  };
+}
+
 CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& a) {
-  CLI::App* cmd = app.add_subcommand("navmesh", "paths on a navigation mesh built from a Wavefront OBJ model");
-  cmd->add_option("--obj", a.obj, "the level's geometry (Wavefront OBJ, Y up)")->required();
-  cmd->add_option("--build", a.build,
+  CLI::App* cmd = app.add_subcommand(
+      "navmesh", "paths on a navigation mesh built from a Wavefront OBJ model, or loaded from a bake (waymark bake)");
+  CLI::Option* obj = cmd->add_option("--obj", a.obj, "the level's geometry (Wavefront OBJ, Y up)");
+  CLI::Option* baked = cmd->add_option("--navmesh", a.navmesh, "a baked navmesh (.wmnav, from waymark bake), instead of --obj");
+  baked->excludes(obj);
+  cmd->add_option("--class", a.agent_class, "--navmesh: the agent class to query (needed when the bake has several)")
+      ->needs(baked);
+  CLI::Option* build = cmd->add_option("--build", a.build,
                   "recast: Recast's navmesh of the agent below; triangles: the model's walkable triangles, welded")
       ->capture_default_str();
   cmd->add_option("--mode", a.mode,
@@ -61,42 +91,51 @@ CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& a) {
       ->capture_default_str();
   cmd->add_option("--from", a.from, "start point x,y,z");
   cmd->add_option("--to", a.to, "goal point x,y,z");
-  cmd->add_option("--queries", a.queries, "RecastDemo TestCases file: its 'pf' lines are the queries");
-  recast::RecastParams& r = a.recast;
-  cmd->add_option("--tile-size", a.tile_size,
-                  "recast: build in square tiles of this many voxels (Recast's tileSize), stitched; 0: one solo mesh")
-      ->capture_default_str();
-  cmd->add_option("--cell-size", r.cell_size, "recast: voxel width, world units")->capture_default_str();
-  cmd->add_option("--cell-height", r.cell_height, "recast: voxel height")->capture_default_str();
-  cmd->add_option("--agent-height", r.agent_height, "recast: clearance the agent needs")->capture_default_str();
-  cmd->add_option("--agent-radius", r.agent_radius, "recast: distance kept from walls")->capture_default_str();
-  cmd->add_option("--agent-climb", r.agent_max_climb, "recast: highest step")->capture_default_str();
-  cmd->add_option("--agent-slope", r.agent_max_slope, "steepest walkable slope, degrees (both builds)")->capture_default_str();
-  cmd->add_option("--region-min-size", r.region_min_size, "recast: smallest region kept, cells")->capture_default_str();
-  cmd->add_option("--region-merge-size", r.region_merge_size, "recast: regions below this are merged, cells")
-      ->capture_default_str();
-  cmd->add_option("--edge-max-len", r.edge_max_len, "recast: longest contour edge")->capture_default_str();
-  cmd->add_option("--edge-max-error", r.edge_max_error, "recast: contour simplification error, cells")
-      ->capture_default_str();
-  cmd->add_option("--verts-per-poly", r.verts_per_poly, "recast: most corners of a polygon (3-6)")->capture_default_str();
-  cmd->add_option("--detail-sample-dist", r.detail_sample_dist, "recast: detail sample spacing, cells")
-      ->capture_default_str();
-  cmd->add_option("--detail-max-error", r.detail_sample_max_error, "recast: detail height error, cell heights")
-      ->capture_default_str();
-  cmd->add_option("--weld", a.weld, "triangles: vertices closer than this become one")->capture_default_str();
+  cmd->add_option("--queries", a.queries, "RecastDemo TestCases file: its 'pf' lines are the queries (at least one)");
+  for (CLI::Option* o : add_recast_options(cmd, a.recast)) baked->excludes(o);
+  baked->excludes(build);
+  baked->excludes(cmd->add_option("--tile-size", a.tile_size,
+                                  "recast: build in square tiles of this many voxels (Recast's tileSize), stitched; 0: one "
+                                  "solo mesh")
+                      ->capture_default_str());
+  baked->excludes(cmd->add_option("--weld", a.weld, "triangles: vertices closer than this become one")->capture_default_str());
   cmd->add_option("--png", a.png,
                   "draw the mesh from above and every path found to this PNG (one query with --mode shortest: "
                   "the funnel path too, in blue), with a legend");
   cmd->add_option("--svg", a.svg, "write the --png picture as SVG to this file");
   cmd->add_flag("--json", a.json,
-                "one JSON object per query (status, length, corners, polys), then {queries, mean_us, build_ms}");
+                "one JSON object per query (status, length, corners, polys, path), then {queries, succeeded, partial, "
+                "failed, mean_us, build_ms or load_ms}");
   return cmd;
 }
+
+namespace {
+
+/// The bake's class `name` (or its only class when `name` is empty) with its navmesh, or a
+/// UsageError naming the classes there are; a tiled class without a stitched mesh is a LoadError.
+const navmesh::BakedClass& chosen_class(const navmesh::NavBake& bake, const std::string& name, const std::string& file) {
+  std::string names;
+  for (const navmesh::BakedClass& c : bake.classes) names += (names.empty() ? "" : ", ") + c.name;
+  const navmesh::BakedClass* c = nullptr;
+  if (name.empty()) {
+    if (bake.classes.size() != 1) throw UsageError(file + " has several agent classes: give --class (one of " + names + ")");
+    c = &bake.classes.front();
+  } else {
+    c = bake.find_class(name);
+    if (c == nullptr) throw UsageError("--class " + waymark::quoted(name) + " is not in " + file + " (its classes: " + names + ")");
+  }
+  // A class of several tiles gets its mesh when the tiled world stitches its tiles (issue 31).
+  if (!c->mesh) throw LoadError(file, 0, "class '" + c->name + "' is tiled, and this build cannot join tiles yet");
+  return *c;
+}
+
+}  // namespace
 
 int run_navmesh(const NavmeshArgs& a) {
   return guarded([&] {
     const auto mode = value_of(navmesh::nav_mode_names, a.mode);
     if (!mode) throw UsageError("--mode must be shortest, funnel or centroids, got " + waymark::quoted(a.mode));
+    if (a.obj.empty() == a.navmesh.empty()) throw UsageError("give either --obj FILE or --navmesh FILE.wmnav");
     const bool single = !a.from.empty() || !a.to.empty();
     if (single == !a.queries.empty()) throw UsageError("give either --from x,y,z --to x,y,z or --queries FILE");
     if (single && (a.from.empty() || a.to.empty())) throw UsageError("--from and --to go together");
@@ -105,28 +144,45 @@ int run_navmesh(const NavmeshArgs& a) {
       queries.push_back({space_point_arg(a.from, "--from"), space_point_arg(a.to, "--to"), 0xffff, 0, 0});
     } else {
       queries = io::load_nav_queries(a.queries);
+      if (queries.empty()) throw LoadError(a.queries, 0, "no queries: a RecastDemo TestCases file has 'pf' lines");
     }
-    const TriangleMesh model = io::load_obj(a.obj);
-    const Stopwatch build_time;
-    const NavMesh nav = build_nav_mesh(a, model, a.obj);
-    const double build_ms = build_time.seconds() * milliseconds_per_second;
+    std::optional<NavMesh> built;
+    navmesh::NavBake bake;
+    const navmesh::BakedClass* baked = nullptr;
+    double make_ms = 0;  // building from the model read from --obj, or loading --navmesh
+    if (a.navmesh.empty()) {
+      const TriangleMesh model = io::load_obj(a.obj);
+      const Stopwatch t;
+      built.emplace(build_nav_mesh(a, model, a.obj));
+      make_ms = t.seconds() * milliseconds_per_second;
+    } else {
+      const Stopwatch t;
+      bake = navmesh::NavBake::load(a.navmesh);
+      make_ms = t.seconds() * milliseconds_per_second;
+      baked = &chosen_class(bake, a.agent_class, a.navmesh);
+    }
+    const NavMesh& nav = baked != nullptr ? *baked->mesh : *built;
 
     NavMeshQuery query(nav, {.mode = *mode, .query = {.partial_result = true}});  // prints "partial"
     double total_s = 0;
-    std::size_t found = 0;
+    std::size_t found = 0, partial = 0;
     std::vector<std::vector<Vec3>> drawn;  // --png: the paths
     for (const io::NavQueryLine& q : queries) {
       const Stopwatch t;
       const Status st = query.find_path(q.from, q.to, navmesh::QueryFilter{.include = q.include, .exclude = q.exclude});
       total_s += t.seconds();
       found += st.succeeded() ? 1 : 0;
+      partial += !st.succeeded() && st.has(StatusDetail::partial_result) ? 1 : 0;
       const navmesh::NavPath& p = query.path();
       if ((!a.png.empty() || !a.svg.empty()) && !p.corners.empty()) drawn.push_back(p.corners);
       if (a.json) {
+        nlohmann::ordered_json path = nlohmann::ordered_json::array();
+        for (const Vec3& c : p.corners) path.push_back({c.x, c.y, c.z});
         std::cout << nlohmann::ordered_json{{"status", status_name(st)},
                                             {"length", p.length},
                                             {"corners", p.corners.size()},
-                                            {"polys", p.polys.size()}}
+                                            {"polys", p.polys.size()},
+                                            {"path", std::move(path)}}
                          .dump()
                   << "\n";
       } else {
@@ -140,7 +196,7 @@ int run_navmesh(const NavmeshArgs& a) {
         std::cout << "\n";
       }
     }
-    const double mean_us = queries.empty() ? 0.0 : total_s * microseconds_per_second / static_cast<double>(queries.size());
+    const double mean_us = total_s * microseconds_per_second / static_cast<double>(queries.size());
     if (!a.png.empty() || !a.svg.empty()) {
       if (single && *mode == navmesh::NavMode::shortest) {  // what the shortest path saves, in sight
         NavMeshQuery funnel(nav, {.mode = navmesh::NavMode::funnel});
@@ -151,14 +207,27 @@ int run_navmesh(const NavmeshArgs& a) {
         return render::write_navmesh_picture(nav, drawn, file, {}, format);
       });
     }
+    const std::size_t failed = queries.size() - found - partial;
     if (a.json) {
-      std::cout << nlohmann::ordered_json{{"queries", queries.size()}, {"mean_us", mean_us}, {"build_ms", build_ms}}.dump()
-                << "\n";
+      nlohmann::ordered_json summary{{"queries", queries.size()}, {"succeeded", found}, {"partial", partial},
+                                     {"failed", failed},          {"mean_us", mean_us}};
+      if (baked != nullptr) {
+        summary["class"] = baked->name;
+        summary["load_ms"] = make_ms;
+      } else {
+        summary["build_ms"] = make_ms;
+      }
+      std::cout << summary.dump() << "\n";
     } else {
-      std::cout << queries.size() << " queries, " << found << " found, mean " << mean_us << " us/query; "
-                << nav.poly_count() << " polygons built (" << a.build << ") in " << build_ms << " ms\n";
+      std::cout << queries.size() << " queries: " << found << " succeeded, " << partial << " partial, " << failed
+                << " failed; mean " << mean_us << " us/query; " << nav.poly_count() << " polygons ";
+      if (baked != nullptr) {
+        std::cout << "(class '" << baked->name << "') loaded in " << make_ms << " ms\n";
+      } else {
+        std::cout << "built (" << a.build << ") in " << make_ms << " ms\n";
+      }
     }
-    return !single || found == 1 ? exit_ok : exit_not_found;
+    return found == queries.size() ? exit_ok : exit_not_found;
   });
 }
 

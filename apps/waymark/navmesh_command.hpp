@@ -1,9 +1,10 @@
 #pragma once
-// `waymark navmesh`: paths on a navigation mesh built from an OBJ model.
+// `waymark navmesh`: paths on a navigation mesh built from an OBJ model or loaded from a bake.
 
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 #include "cli_support.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
@@ -13,6 +14,8 @@ namespace waymark::cli {
 
 struct NavmeshArgs {
   std::string obj;
+  std::string navmesh;      ///< a .wmnav bake, instead of --obj
+  std::string agent_class;  ///< --class: the bake's class to query (needed when it has several)
   std::string build = "recast";  ///< recast | triangles
   std::string mode = "shortest";
   std::string from;  ///< "x,y,z"
@@ -30,6 +33,10 @@ struct NavmeshArgs {
 /// `navmesh` and `render` commands): a model Recast cannot build from is a LoadError naming
 /// `obj`, an unknown --build a UsageError.
 navmesh::NavMesh build_nav_mesh(const NavmeshArgs& args, const TriangleMesh& model, const std::string& obj);
+
+/// Adds Recast's build options (--cell-size … --detail-max-error, --agent-*) to `cmd`, writing
+/// to `params`; returns them (the `navmesh` command refuses them with --navmesh).
+std::vector<CLI::Option*> add_recast_options(CLI::App* cmd, recast::RecastParams& params);
 
 CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& args);
 int run_navmesh(const NavmeshArgs& args);

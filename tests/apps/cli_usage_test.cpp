@@ -102,7 +102,7 @@ TEST(Cli, HostileOptionsAndFilesGetOneLineAndExitTwo) {
     std::string args, expect;
   };
   for (const Case& c : std::initializer_list<Case>{
-           {"nosuch", "waymark: unknown command 'nosuch' (expected path, batch, scen, jps-table, graph, puzzle, navmesh, regions, visibility, simulate, render or serve)"},
+           {"nosuch", "waymark: unknown command 'nosuch' (expected path, batch, scen, jps-table, graph, puzzle, navmesh, bake, regions, visibility, simulate, render or serve)"},
            {"", "waymark: a command is required"},
            {"scen " + scen + " --sample-every 0", "waymark: --sample-every must be an integer from 1 to"},
            {path + "--max-nodes -5", "waymark: max_nodes must be a whole number from 1 to"},
@@ -159,7 +159,7 @@ TEST(Cli, EverySearchIsBoundedByNodesAndTime) {
 }
 
 TEST(Cli, HelpOnEverySubcommand) {
-  for (const char* sub : {"", "path ", "scen ", "jps-table ", "graph ", "puzzle ", "navmesh ", "render "}) {
+  for (const char* sub : {"", "path ", "scen ", "jps-table ", "graph ", "puzzle ", "navmesh ", "bake ", "render "}) {
     const CliRun r = run(std::string(sub) + "--help");
     EXPECT_EQ(r.exit_code, 0) << sub;
     EXPECT_NE(r.out.find("--"), std::string::npos);

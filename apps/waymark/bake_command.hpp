@@ -1,0 +1,29 @@
+#pragma once
+// `waymark bake`: builds an OBJ model's navmesh once per agent class and writes the bake
+// (.wmnav) that `waymark navmesh --navmesh` and navmesh::NavBake::load read without Recast.
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "waymark/recast/recast_build.hpp"
+
+namespace waymark::cli {
+
+struct BakeArgs {
+  std::string obj;
+  std::string out;
+  /// --agent-class, repeatable: "[NAME=]radius,height,climb,slope"; none: one class named
+  /// "0" from --agent-radius, --agent-height, --agent-climb and --agent-slope.
+  std::vector<std::string> classes;
+  recast::RecastParams recast;
+  std::int64_t threads = 0;  ///< classes built at once; 0: one per core
+};
+
+CLI::App* add_bake_command(CLI::App& app, BakeArgs& args);
+int run_bake(const BakeArgs& args);
+
+}  // namespace waymark::cli

@@ -1,0 +1,35 @@
+#pragma once
+/// @file Baking: one Recast build per agent class, gathered into a navmesh::NavBake that
+/// navmesh/nav_file.hpp saves as a `.wmnav` file and loads without Recast.
+
+#include <cstddef>
+#include <span>
+#include <string>
+
+#include "waymark/core/triangle_mesh.hpp"
+#include "waymark/navmesh/nav_file.hpp"
+#include "waymark/recast/recast_build.hpp"
+
+namespace waymark::recast {
+
+/// One agent size of a bake: what queries and agents call it, and Recast's parameters for it
+/// (agent_radius, agent_height, agent_max_climb and agent_max_slope set the size).
+struct AgentClass {
+  std::string name;  ///< [navmesh::class_name_problem() empty; unique in the bake]
+  RecastParams params;
+};
+
+/// The parameters as a bake stores them (tile_size 0: a solo build), and back.
+[[nodiscard]] navmesh::NavBuildParams build_params_of(const RecastParams& params);
+[[nodiscard]] RecastParams recast_params_of(const navmesh::NavBuildParams& params);
+
+/// Builds `model`'s navmesh once per class (build_nav_mesh, a solo mesh: one tile), the
+/// classes on up to `threads` threads (0: one per core; the bake is the same whatever the
+/// count), and records the model's geometry_fingerprint. Throws BuildError naming the class
+/// when a class's name is refused or repeated, its parameters break their limits or its build
+/// fails (the first such class in order), and when there are no classes or more than
+/// navmesh::max_bake_classes.
+[[nodiscard]] navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> classes,
+                                    std::size_t threads = 0);
+
+}  // namespace waymark::recast

@@ -1,0 +1,370 @@
+// Baked navmeshes: the .wmnav format, its writer, and the checks every loaded file passes.
+#include "waymark/navmesh/nav_file.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <istream>
+#include <limits>
+#include <ostream>
+#include <string>
+#include <type_traits>
+
+#include "waymark/core/binary_io.hpp"
+#include "waymark/core/errors.hpp"
+#include "waymark/core/hash.hpp"
+
+namespace waymark::navmesh {
+
+// ---------------------------------------------------------------------------------------------
+// Binary format (little-endian, as written by the machine; a byte-order mark refuses others):
+//   FileHeader
+//   per class: ClassHeader, its name's bytes, then per tile: TileHeader and its arrays —
+//     vertices (Vec3), poly_begin (u32, polygons + 1), corners (u32), neighbours (u32),
+//     areas (u8), flags (u16), detail_begin (u32, polygons + 1 or none), detail triangles
+//     (3 Vec3), links (LinkRecord)
+//   the checksum (Hasher) of every byte before it.
+
+namespace {
+
+constexpr char file_magic[8] = {'W', 'M', 'N', 'A', 'V', 'M', 'S', 'H'};
+constexpr std::uint32_t file_version = 1;
+constexpr std::uint32_t byte_order_mark = 0x01020304u;
+
+struct FileHeader {
+  char magic[8];
+  std::uint32_t version;
+  std::uint32_t byte_order;
+  std::uint64_t fingerprint;
+  std::uint32_t classes;
+  std::uint32_t reserved;
+};
+static_assert(std::is_trivially_copyable_v<FileHeader> && sizeof(FileHeader) == 32);
+
+// NavBuildParams without padding: the doubles in declaration order, then verts_per_poly.
+constexpr std::size_t param_doubles = 13;
+struct ParamsRecord {
+  double values[param_doubles];
+  std::int32_t verts_per_poly;
+  std::uint32_t reserved;
+};
+static_assert(std::is_trivially_copyable_v<ParamsRecord> && sizeof(ParamsRecord) == 112);
+
+struct ClassHeader {
+  std::uint32_t name_bytes;
+  std::uint32_t tiles;
+  ParamsRecord params;
+};
+static_assert(std::is_trivially_copyable_v<ClassHeader> && sizeof(ClassHeader) == 120);
+
+struct TileHeader {
+  std::int32_t x, z;
+  double min_x, min_z, max_x, max_z;
+  double climb;
+  std::uint64_t vertices, polygons, corners, detail_polygons, detail_triangles, links;
+};
+static_assert(std::is_trivially_copyable_v<TileHeader> && sizeof(TileHeader) == 96);
+
+// OffMeshLink without padding.
+struct LinkRecord {
+  double start[3], end[3];
+  double radius, cost;
+  std::uint32_t user_id;
+  std::uint16_t flags;
+  std::uint8_t area;
+  std::uint8_t bidirectional;
+};
+static_assert(std::is_trivially_copyable_v<LinkRecord> && sizeof(LinkRecord) == 72);
+static_assert(sizeof(Vec3) == 24 && sizeof(PolyId) == 4 && sizeof(std::array<Vec3, 3>) == 72);
+
+/// The parameters as the file stores them, each with its name and whether its value is in range.
+struct ParamField {
+  const char* name;
+  double NavBuildParams::*member;
+  bool (*in_range)(double);
+};
+constexpr bool positive(double v) { return v > 0; }
+constexpr bool non_negative(double v) { return v >= 0; }
+constexpr bool slope(double v) { return v >= 0 && v < 90; }
+constexpr ParamField param_fields[param_doubles] = {
+    {"cell_size", &NavBuildParams::cell_size, positive},
+    {"cell_height", &NavBuildParams::cell_height, positive},
+    {"agent_height", &NavBuildParams::agent_height, non_negative},
+    {"agent_radius", &NavBuildParams::agent_radius, non_negative},
+    {"agent_max_climb", &NavBuildParams::agent_max_climb, non_negative},
+    {"agent_max_slope", &NavBuildParams::agent_max_slope, slope},
+    {"region_min_size", &NavBuildParams::region_min_size, non_negative},
+    {"region_merge_size", &NavBuildParams::region_merge_size, non_negative},
+    {"edge_max_len", &NavBuildParams::edge_max_len, non_negative},
+    {"edge_max_error", &NavBuildParams::edge_max_error, non_negative},
+    {"detail_sample_dist", &NavBuildParams::detail_sample_dist, non_negative},
+    {"detail_sample_max_error", &NavBuildParams::detail_sample_max_error, non_negative},
+    {"tile_size", &NavBuildParams::tile_size, [](double v) { return v >= 0 && v == std::floor(v); }},
+};
+
+ParamsRecord record_of(const NavBuildParams& p) {
+  ParamsRecord r{};
+  for (std::size_t i = 0; i < std::size(param_fields); ++i) r.values[i] = p.*param_fields[i].member;
+  r.verts_per_poly = p.verts_per_poly;
+  return r;
+}
+
+/// Why `p` is out of range, or empty.
+std::string params_problem(const NavBuildParams& p) {
+  for (const ParamField& f : param_fields) {
+    const double v = p.*f.member;
+    if (!std::isfinite(v) || !f.in_range(v)) return std::string("build parameter ") + f.name + " is out of range";
+  }
+  if (p.verts_per_poly < 3 || p.verts_per_poly > 6) return "build parameter verts_per_poly is out of range";
+  return {};
+}
+
+bool all_finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+Vec3 vec_of(const double (&c)[3]) { return {c[0], c[1], c[2]}; }
+
+std::string tile_name(const BakedClass& c, const NavTile& t) {
+  return "class '" + c.name + "' tile (" + std::to_string(t.coord.x) + ", " + std::to_string(t.coord.z) + ")";
+}
+
+/// Why `link` is out of range, or empty.
+std::string link_problem(const OffMeshLink& link) {
+  if (!all_finite(link.start) || !all_finite(link.end)) return "an off-mesh link end is not finite";
+  if (!(link.radius > 0) || !std::isfinite(link.radius)) return "an off-mesh link radius is not finite and > 0";
+  if (!(link.cost >= 0) || !std::isfinite(link.cost)) return "an off-mesh link cost is not finite and >= 0";
+  if (link.area >= max_areas) return "an off-mesh link area is not below " + std::to_string(max_areas);
+  return {};
+}
+
+/// Checks a whole bake against the limits and ranges (what save refuses and load rejects),
+/// calling fail(reason) at the first problem.
+template <class Fail>
+void check_bake_shape(const NavBake& bake, Fail&& fail) {
+  if (bake.classes.empty() || bake.classes.size() > max_bake_classes)
+    fail("a bake holds 1 to " + std::to_string(max_bake_classes) + " agent classes, this one " +
+         std::to_string(bake.classes.size()));
+  for (std::size_t i = 0; i < bake.classes.size(); ++i) {
+    const BakedClass& c = bake.classes[i];
+    if (std::string why = class_name_problem(c.name); !why.empty()) fail(why);
+    for (std::size_t j = 0; j < i; ++j)
+      if (bake.classes[j].name == c.name) fail("two classes are called '" + c.name + "'");
+    if (std::string why = params_problem(c.params); !why.empty()) fail("class '" + c.name + "': " + why);
+    if (c.tiles.empty() || c.tiles.size() > max_class_tiles)
+      fail("class '" + c.name + "' has " + std::to_string(c.tiles.size()) + " tiles (1 to " +
+           std::to_string(max_class_tiles) + " allowed)");
+  }
+}
+
+void write_tile(ChecksummedWriter& w, const NavTile& t) {
+  const NavMeshData& d = t.data;
+  const std::size_t polys = d.areas.size();
+  const TileHeader h{t.coord.x, t.coord.z, t.min.x, t.min.y, t.max.x, t.max.y, d.climb,
+                     d.vertices.size(), polys, d.corners.size(),
+                     d.detail_begin.empty() ? 0 : polys, d.detail.size(), d.links.size()};
+  w.bytes(&h, sizeof h);
+  w.array(d.vertices);
+  w.array(d.poly_begin);
+  w.array(d.corners);
+  w.array(d.neighbors);
+  w.array(d.areas);
+  w.array(d.flags);
+  w.array(d.detail_begin);
+  w.array(d.detail);
+  for (const OffMeshLink& l : d.links) {
+    const LinkRecord r{{l.start.x, l.start.y, l.start.z}, {l.end.x, l.end.y, l.end.z}, l.radius, l.cost,
+                       l.user_id, l.flags, l.area, static_cast<std::uint8_t>(l.bidirectional ? 1 : 0)};
+    w.bytes(&r, sizeof r);
+  }
+}
+
+/// Reads one tile's header and arrays, checking every count before reading what it counts.
+NavTile read_tile(ChecksummedReader& r, const std::string& where) {
+  TileHeader h{};
+  r.bytes(&h, sizeof h, "tile header");
+  const auto fail = [&](const std::string& reason) { r.fail("corrupt file: " + where + ": " + reason); };
+  for (const std::uint64_t count : {h.vertices, h.polygons, h.corners, h.detail_triangles}) {
+    if (count > max_tile_elements)
+      fail("a count of " + std::to_string(count) + " is over the limit of " + std::to_string(max_tile_elements));
+  }
+  if (h.links > max_tile_links) fail("more off-mesh links than the limit of " + std::to_string(max_tile_links));
+  if (h.polygons == 0) fail("a tile has no polygons");
+  if (h.detail_polygons != 0 && h.detail_polygons != h.polygons) fail("the detail mesh does not cover every polygon");
+  for (const double v : {h.min_x, h.min_z, h.max_x, h.max_z})
+    if (!std::isfinite(v)) fail("its bounds are not finite");
+  if (!(h.min_x <= h.max_x && h.min_z <= h.max_z)) fail("its bounds are empty");
+  NavTile t{{h.x, h.z}, {h.min_x, h.min_z}, {h.max_x, h.max_z}, {}};
+  NavMeshData& d = t.data;
+  d.climb = h.climb;
+  const auto polys = static_cast<std::size_t>(h.polygons);
+  r.array(d.vertices, static_cast<std::size_t>(h.vertices), "vertices");
+  r.array(d.poly_begin, polys + 1, "polygon offsets");
+  r.array(d.corners, static_cast<std::size_t>(h.corners), "corners");
+  r.array(d.neighbors, static_cast<std::size_t>(h.corners), "neighbours");
+  r.array(d.areas, polys, "areas");
+  r.array(d.flags, polys, "flags");
+  r.array(d.detail_begin, h.detail_polygons == 0 ? 0 : polys + 1, "detail offsets");
+  r.array(d.detail, static_cast<std::size_t>(h.detail_triangles), "detail triangles");
+  d.links.reserve(static_cast<std::size_t>(h.links));
+  for (std::uint64_t i = 0; i < h.links; ++i) {
+    LinkRecord l{};
+    r.bytes(&l, sizeof l, "off-mesh links");
+    if (l.bidirectional > 1) fail("an off-mesh link's direction is neither one- nor two-way");
+    d.links.push_back({vec_of(l.start), vec_of(l.end), l.radius, l.bidirectional == 1, l.area, l.flags, l.cost, l.user_id});
+  }
+  return t;
+}
+
+[[noreturn]] void corrupt(const std::string& file, const std::string& where, const std::string& reason) {
+  throw LoadError(file, 0, "corrupt file: " + where + ": " + reason);
+}
+
+/// The checks NavMesh's constructor leaves to its builders: offsets that only grow (so a
+/// polygon's corner span is inside the corner array before NavMesh reads a neighbour's) and
+/// links in range. Then NavMesh checks the rest; its BuildError becomes a LoadError.
+NavMesh checked_mesh(const NavTile& t, const std::string& file, const std::string& where) {
+  const auto fail = [&](const std::string& reason) { corrupt(file, where, reason); };
+  const NavMeshData& d = t.data;
+  if (d.poly_begin.front() != 0 || d.poly_begin.back() != d.corners.size() ||
+      !std::is_sorted(d.poly_begin.begin(), d.poly_begin.end()))
+    fail("the polygon offsets do not grow from 0 to the corner count");
+  for (const OffMeshLink& l : d.links) {
+    if (std::string why = link_problem(l); !why.empty()) fail(why);
+  }
+  try {
+    return NavMesh(d);
+  } catch (const BuildError& e) {
+    corrupt(file, where, e.what());
+  }
+}
+
+}  // namespace
+
+std::string class_name_problem(std::string_view name) {
+  if (name.empty() || name.size() > max_class_name_bytes)
+    return "a class name must have 1 to " + std::to_string(max_class_name_bytes) + " bytes";
+  for (const char c : name) {
+    if (c <= ' ' || c > '~' || c == ',' || c == '=') return "a class name must be printable ASCII without space, ',' or '='";
+  }
+  return {};
+}
+
+const BakedClass* NavBake::find_class(std::string_view name) const {
+  for (const BakedClass& c : classes)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+void NavBake::save(std::ostream& out) const {
+  check_bake_shape(*this, [](const std::string& reason) { throw BuildError("navmesh bake: " + reason); });
+  for (const BakedClass& c : classes) {
+    for (const NavTile& t : c.tiles) {
+      const NavMeshData& d = t.data;
+      const auto fail = [&](const char* reason) { throw BuildError("navmesh bake: " + tile_name(c, t) + " " + reason); };
+      for (const std::size_t count : {d.vertices.size(), d.areas.size(), d.corners.size(), d.detail.size()})
+        if (count > max_tile_elements) fail("is over max_tile_elements");
+      if (d.links.size() > max_tile_links) fail("is over max_tile_links");
+      const std::size_t polys = d.areas.size();
+      if (d.poly_begin.size() != polys + 1 || d.flags.size() != polys || d.neighbors.size() != d.corners.size() ||
+          (!d.detail_begin.empty() && d.detail_begin.size() != polys + 1))
+        fail("has arrays that disagree in size");
+    }
+  }
+  FileHeader h{};
+  std::memcpy(h.magic, file_magic, sizeof h.magic);
+  h.version = file_version;
+  h.byte_order = byte_order_mark;
+  h.fingerprint = geometry_fingerprint;
+  h.classes = static_cast<std::uint32_t>(classes.size());
+  ChecksummedWriter w(out);
+  w.bytes(&h, sizeof h);
+  for (const BakedClass& c : classes) {
+    const ClassHeader ch{static_cast<std::uint32_t>(c.name.size()), static_cast<std::uint32_t>(c.tiles.size()),
+                         record_of(c.params)};
+    w.bytes(&ch, sizeof ch);
+    w.bytes(c.name.data(), c.name.size());
+    for (const NavTile& t : c.tiles) write_tile(w, t);
+  }
+  w.finish();
+}
+
+void NavBake::save(const std::string& path) const {
+  save_file(path, [&](std::ostream& out) { save(out); });
+}
+
+NavBake NavBake::load(const std::string& path) {
+  return load_file(path, [&](std::istream& in) { return load(in, path); });
+}
+
+NavBake NavBake::load(std::istream& in, const std::string& name) {
+  ChecksummedReader r(in, name);
+  FileHeader h{};
+  r.bytes(&h, sizeof h, "header");
+  if (std::memcmp(h.magic, file_magic, sizeof h.magic) != 0) r.fail("not a waymark navmesh bake (wrong magic)");
+  if (h.version != file_version)
+    r.fail("unsupported version " + std::to_string(h.version) + " (expected " + std::to_string(file_version) + ")");
+  if (h.byte_order != byte_order_mark) r.fail("written on a machine with another byte order");
+  if (h.reserved != 0) r.fail("corrupt file: a reserved field is not 0");
+  if (h.classes == 0 || h.classes > max_bake_classes)
+    r.fail("corrupt file: " + std::to_string(h.classes) + " agent classes (1 to " + std::to_string(max_bake_classes) +
+           " allowed)");
+  NavBake bake;
+  bake.geometry_fingerprint = h.fingerprint;
+  bake.classes.resize(h.classes);
+  for (BakedClass& c : bake.classes) {
+    ClassHeader ch{};
+    r.bytes(&ch, sizeof ch, "class header");
+    if (ch.name_bytes == 0 || ch.name_bytes > max_class_name_bytes) r.fail("corrupt file: a class name's length is out of range");
+    if (ch.tiles == 0 || ch.tiles > max_class_tiles) r.fail("corrupt file: a class's tile count is out of range");
+    if (ch.params.reserved != 0) r.fail("corrupt file: a reserved field is not 0");
+    c.name.resize(ch.name_bytes);
+    r.bytes(c.name.data(), c.name.size(), "class name");
+    if (std::string why = class_name_problem(c.name); !why.empty()) r.fail("corrupt file: " + why);  // before messages quote it
+    for (std::size_t i = 0; i < std::size(param_fields); ++i) c.params.*param_fields[i].member = ch.params.values[i];
+    c.params.verts_per_poly = ch.params.verts_per_poly;
+    for (std::uint32_t i = 0; i < ch.tiles; ++i) c.tiles.push_back(read_tile(r, "class '" + c.name + "'"));
+  }
+  r.finish();
+  check_bake_shape(bake, [&](const std::string& reason) { r.fail("corrupt file: " + reason); });
+  for (BakedClass& c : bake.classes) {
+    std::vector<TileCoord> coords;
+    for (const NavTile& t : c.tiles) coords.push_back(t.coord);
+    std::sort(coords.begin(), coords.end());
+    if (std::adjacent_find(coords.begin(), coords.end()) != coords.end())
+      r.fail("corrupt file: class '" + c.name + "' has two tiles at one place");
+    for (const NavTile& t : c.tiles) {
+      NavMesh mesh = checked_mesh(t, name, tile_name(c, t));
+      if (c.tiles.size() == 1) c.mesh.emplace(std::move(mesh));
+    }
+    // A class of several tiles: each tile is checked above; stitching them into one world
+    // (the tiled world of issue 31) belongs here, setting c.mesh.
+  }
+  return bake;
+}
+
+std::uint64_t geometry_fingerprint(const TriangleMesh& model) {
+  Hasher h;
+  h.add(model.vertices.size());
+  for (const Vec3& v : model.vertices) {
+    h.add(std::bit_cast<std::uint64_t>(v.x));
+    h.add(std::bit_cast<std::uint64_t>(v.y));
+    h.add(std::bit_cast<std::uint64_t>(v.z));
+  }
+  h.add(model.triangles.size());
+  for (const auto& t : model.triangles) {
+    for (const std::uint32_t v : t) h.add(v);
+  }
+  return h.value();
+}
+
+NavTile solo_tile(const NavMesh& mesh) {
+  Vec2 lo{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  Vec2 hi{-lo.x, -lo.y};
+  for (const Vec3& v : mesh.vertices()) {
+    lo = {std::min(lo.x, v.x), std::min(lo.y, v.z)};
+    hi = {std::max(hi.x, v.x), std::max(hi.y, v.z)};
+  }
+  if (mesh.vertex_count() == 0) lo = hi = {0, 0};
+  return {{0, 0}, lo, hi, mesh.data()};
+}
+
+}  // namespace waymark::navmesh
