@@ -43,7 +43,12 @@ CLI::App* add_bake_command(CLI::App& app, BakeArgs& a) {
       "--agent-class", a.classes,
       "an agent class, repeatable: [NAME=]radius,height,climb,slope (slope in degrees; unnamed classes are called "
       "0, 1, ... by their place); the other Recast options are shared. None: one class '0' from --agent-*");
-  cmd->add_option("--threads,-t", a.threads, "classes built at once (0: one per core, up to 256)")->capture_default_str();
+  cmd->add_option("--threads,-t", a.threads, "classes (and tiles) built at once (0: one per core, up to 256)")
+      ->capture_default_str();
+  cmd->add_option("--tile-size", a.tile_size,
+                  "build every class in square tiles of this many voxels (Recast's tileSize), stored as tiles and "
+                  "stitched on load; 0: one solo mesh per class")
+      ->capture_default_str();
   for (CLI::Option* o : add_recast_options(cmd, a.recast)) {
     const std::string name = o->get_name();
     if (name == "--agent-radius" || name == "--agent-height" || name == "--agent-climb" || name == "--agent-slope")
@@ -58,6 +63,8 @@ int run_bake(const BakeArgs& a) {
     std::vector<recast::AgentClass> classes;
     for (std::size_t i = 0; i < a.classes.size(); ++i) classes.push_back(agent_class_arg(a.classes[i], i, a.recast));
     if (classes.empty()) classes.push_back({"0", a.recast});
+    if (a.tile_size < 0) throw UsageError("--tile-size must be >= 0, got " + std::to_string(a.tile_size));
+    for (recast::AgentClass& c : classes) c.tile_size = a.tile_size;
     const TriangleMesh model = io::load_obj(a.obj);
     const Stopwatch build_time;
     navmesh::NavBake bake;
@@ -73,7 +80,7 @@ int run_bake(const BakeArgs& a) {
     for (const navmesh::BakedClass& c : bake.classes) {
       std::cout << "class '" << c.name << "': radius " << c.params.agent_radius << ", height " << c.params.agent_height
                 << ", climb " << c.params.agent_max_climb << ", slope " << c.params.agent_max_slope << ": "
-                << c.mesh->poly_count() << " polygons\n";
+                << c.mesh->poly_count() << " polygons in " << c.tiles.size() << " tile(s)\n";
     }
     std::cout << "baked " << bake.classes.size() << " class(es) of " << a.obj << " in " << build_ms << " ms; wrote "
               << a.out << " (" << std::filesystem::file_size(a.out) << " bytes) in " << save_ms << " ms\n";

@@ -112,7 +112,7 @@ CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& a) {
 namespace {
 
 /// The bake's class `name` (or its only class when `name` is empty) with its navmesh, or a
-/// UsageError naming the classes there are; a tiled class without a stitched mesh is a LoadError.
+/// UsageError naming the classes there are.
 const navmesh::BakedClass& chosen_class(const navmesh::NavBake& bake, const std::string& name, const std::string& file) {
   std::string names;
   for (const navmesh::BakedClass& c : bake.classes) names += (names.empty() ? "" : ", ") + c.name;
@@ -124,8 +124,6 @@ const navmesh::BakedClass& chosen_class(const navmesh::NavBake& bake, const std:
     c = bake.find_class(name);
     if (c == nullptr) throw UsageError("--class " + waymark::quoted(name) + " is not in " + file + " (its classes: " + names + ")");
   }
-  // A class of several tiles gets its mesh when the tiled world stitches its tiles (issue 31).
-  if (!c->mesh) throw LoadError(file, 0, "class '" + c->name + "' is tiled, and this build cannot join tiles yet");
   return *c;
 }
 

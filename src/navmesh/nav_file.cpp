@@ -1,5 +1,6 @@
 // Baked navmeshes: the .wmnav format, its writer, and the checks every loaded file passes.
 #include "waymark/navmesh/nav_file.hpp"
+#include "waymark/navmesh/tiled_nav_mesh.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -221,6 +222,20 @@ NavTile read_tile(ChecksummedReader& r, const std::string& where) {
 /// The checks NavMesh's constructor leaves to its builders: offsets that only grow (so a
 /// polygon's corner span is inside the corner array before NavMesh reads a neighbour's) and
 /// links in range. Then NavMesh checks the rest; its BuildError becomes a LoadError.
+/// A class's tiles stitched into one mesh, as TiledNavMesh::snapshot stitches them; a
+/// LoadError naming the class when they cannot be (a polygon past max_polygon_corners).
+NavMesh stitched(const BakedClass& c, const std::string& file) {
+  std::vector<const NavTile*> tiles;
+  for (const NavTile& t : c.tiles) tiles.push_back(&t);
+  std::vector<TileCoord> poly_tiles;
+  std::size_t joined = 0;
+  try {
+    return NavMesh(stitch_tiles(tiles, poly_tiles, joined));
+  } catch (const BuildError& e) {
+    throw LoadError(file, 0, "class '" + c.name + "': its tiles do not stitch: " + e.what());
+  }
+}
+
 NavMesh checked_mesh(const NavTile& t, const std::string& file, const std::string& where) {
   const auto fail = [&](const std::string& reason) { corrupt(file, where, reason); };
   const NavMeshData& d = t.data;
@@ -335,8 +350,7 @@ NavBake NavBake::load(std::istream& in, const std::string& name) {
       NavMesh mesh = checked_mesh(t, name, tile_name(c, t));
       if (c.tiles.size() == 1) c.mesh.emplace(std::move(mesh));
     }
-    // A class of several tiles: each tile is checked above; stitching them into one world
-    // (the tiled world of issue 31) belongs here, setting c.mesh.
+    if (c.tiles.size() > 1) c.mesh.emplace(stitched(c, name));
   }
   return bake;
 }

@@ -9,14 +9,16 @@
 #include <vector>
 
 #include "waymark/core/parallel.hpp"
+#include "waymark/navmesh/tiled_nav_mesh.hpp"
+#include "waymark/recast/tiled_build.hpp"
 
 namespace waymark::recast {
 
-navmesh::NavBuildParams build_params_of(const RecastParams& p) {
+navmesh::NavBuildParams build_params_of(const RecastParams& p, int tile_size) {
   return {p.cell_size,       p.cell_height,       p.agent_height,   p.agent_radius,
           p.agent_max_climb, p.agent_max_slope,   p.region_min_size, p.region_merge_size,
           p.edge_max_len,    p.edge_max_error,    p.verts_per_poly, p.detail_sample_dist,
-          p.detail_sample_max_error, 0};
+          p.detail_sample_max_error, static_cast<double>(tile_size)};
 }
 
 RecastParams recast_params_of(const navmesh::NavBuildParams& p) {
@@ -36,7 +38,7 @@ navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> cla
     if (const std::string why = navmesh::class_name_problem(c.name); !why.empty())
       throw BuildError(why + ", got '" + c.name + "'");
     if (out.find_class(c.name) != nullptr) throw BuildError("two agent classes are called '" + c.name + "'");
-    out.classes.push_back({c.name, build_params_of(c.params), {}, std::nullopt});
+    out.classes.push_back({c.name, build_params_of(c.params, c.tile_size), {}, std::nullopt});
   }
   // One build per class, shared between threads; the first failure in class order is thrown.
   std::vector<std::exception_ptr> failures(classes.size());
@@ -44,9 +46,19 @@ navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> cla
   share_indices(classes.size(), threads, [&](const auto& next) {
     for (std::size_t i = next(); i < classes.size(); i = next()) {
       try {
-        // A tiled class (params.tile_size > 0, the tiled build of issue 31) builds its tiles here.
-        out.classes[i].mesh.emplace(build_nav_mesh(model, classes[i].params));
-        out.classes[i].tiles.push_back(navmesh::solo_tile(*out.classes[i].mesh));
+        navmesh::BakedClass& baked = out.classes[i];
+        if (classes[i].tile_size > 0) {  // the classes share the threads
+          const auto tile_threads = static_cast<unsigned>(std::max<std::size_t>(1, threads / classes.size()));
+          baked.tiles = build_tiles(model, {.recast = classes[i].params, .tile_size = classes[i].tile_size, .threads = tile_threads});
+          std::vector<const navmesh::NavTile*> tiles;
+          for (const navmesh::NavTile& t : baked.tiles) tiles.push_back(&t);
+          std::vector<navmesh::TileCoord> poly_tiles;
+          std::size_t joined = 0;
+          baked.mesh.emplace(navmesh::stitch_tiles(tiles, poly_tiles, joined));
+        } else {
+          baked.mesh.emplace(build_nav_mesh(model, classes[i].params));
+          baked.tiles.push_back(navmesh::solo_tile(*baked.mesh));
+        }
       } catch (...) {
         failures[i] = std::current_exception();
       }

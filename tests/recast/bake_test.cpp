@@ -18,7 +18,9 @@
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/nav_file.hpp"
 #include "waymark/navmesh/nav_query.hpp"
+#include "waymark/navmesh/tiled_nav_mesh.hpp"
 #include "waymark/recast/bake.hpp"
+#include "waymark/recast/tiled_build.hpp"
 #include "waymark/steer/path_service.hpp"
 
 namespace waymark::recast::bake_test {
@@ -98,6 +100,25 @@ TEST(Bake, LoadedMeshAnswersExactlyAsTheBuiltOne) {
       EXPECT_GT(found, 100);  // most centre pairs are connected on both levels
     }
   }
+}
+
+// A tiled class: its tiles are stored, and the loaded class's mesh is the tiled world's
+// snapshot of the same tiles (TiledNavMesh over build_tiles), answering bit for bit alike.
+TEST(Bake, ATiledClassLoadsStitchedAsTheTiledWorld) {
+  const TriangleMesh model = load("dungeon.obj");
+  const navmesh::TiledNavMesh world(build_tiles(model, {.tile_size = 32}));
+  const AgentClass tiled{"tiled", {}, 32};
+  const NavBake loaded = load_bytes(bytes_of(bake(model, {&tiled, 1})));
+  const BakedClass& c = loaded.classes.at(0);
+  EXPECT_EQ(c.params.tile_size, 32);
+  EXPECT_EQ(c.tiles.size(), world.tile_count());
+  ASSERT_TRUE(c.mesh.has_value());
+  const NavMesh& stitched = world.snapshot()->mesh;
+  EXPECT_EQ(c.mesh->data().corners, stitched.data().corners);
+  EXPECT_EQ(c.mesh->data().neighbors, stitched.data().neighbors);
+  std::vector<io::NavQueryLine> queries;
+  for (const auto& [from, to] : test::centroid_pairs(stitched, 200)) queries.push_back({from, to, 0xffff, 0, 0});
+  EXPECT_GT(expect_same_answers(stitched, *c.mesh, queries, navmesh::NavMode::shortest), 100);
 }
 
 // A small bake for the damage tests: the doorway level's two classes, with off-mesh links

@@ -64,9 +64,9 @@ struct BakedClass {
   /// The class's tiles, in world coordinates. A solo build: one tile, coord (0, 0), bounds the
   /// plan bounds of its vertices.
   std::vector<NavTile> tiles;
-  /// The class's navmesh, ready to query: built from its tile when it has one. A class of
-  /// several tiles has none here until the tiled world stitches its tiles (issue 31's tiles
-  /// work; NavBake::load leaves it empty and says so in docs/navmesh.md).
+  /// The class's navmesh, ready to query: built from its tile when it has one, its tiles
+  /// stitched (stitch_tiles, as TiledNavMesh does) when it has several. A game that streams
+  /// the tiles builds a TiledNavMesh from `tiles` instead.
   std::optional<NavMesh> mesh;
 };
 

@@ -17,13 +17,17 @@ namespace waymark::recast {
 struct AgentClass {
   std::string name;  ///< [navmesh::class_name_problem() empty; unique in the bake]
   RecastParams params;
+  /// Build in square tiles of this many voxels (recast::build_tiles, stitched), as Recast's
+  /// tileSize; 0: one solo mesh. [0, or 1 to max_tile_size]
+  int tile_size = 0;
 };
 
 /// The parameters as a bake stores them (tile_size 0: a solo build), and back.
-[[nodiscard]] navmesh::NavBuildParams build_params_of(const RecastParams& params);
+[[nodiscard]] navmesh::NavBuildParams build_params_of(const RecastParams& params, int tile_size = 0);
 [[nodiscard]] RecastParams recast_params_of(const navmesh::NavBuildParams& params);
 
-/// Builds `model`'s navmesh once per class (build_nav_mesh, a solo mesh: one tile), the
+/// Builds `model`'s navmesh once per class (build_nav_mesh, a solo mesh: one tile; or
+/// build_tiles when the class has a tile size, its tiles stitched into its mesh), the
 /// classes on up to `threads` threads (0: one per core; the bake is the same whatever the
 /// count), and records the model's geometry_fingerprint. Throws BuildError naming the class
 /// when a class's name is refused or repeated, its parameters break their limits or its build
