@@ -71,6 +71,16 @@ struct NavQueryOptions {
   search::EventSink<IntervalNode>* interval_events = nullptr;
 };
 
+/// Where a path takes an off-mesh link: corners[corner] is where it leaves the mesh (the link's
+/// resolved start, or its end when taken backwards) and corners[corner + 1] where it lands.
+struct LinkUse {
+  std::size_t corner = 0;
+  std::uint32_t link = 0;     ///< index into NavMeshData::links
+  std::uint32_t user_id = 0;  ///< the link's OffMeshLink::user_id
+  bool reversed = false;      ///< taken end → start (a bidirectional link)
+  friend bool operator==(const LinkUse&, const LinkUse&) = default;
+};
+
 /// A path across a navmesh.
 struct NavPath {
   Status status;
@@ -79,7 +89,10 @@ struct NavPath {
   /// The start point, the corners the path bends at, and the goal point (the point reached,
   /// for a partial path), on the mesh surface.
   std::vector<Vec3> corners;
-  /// The 3D length of `corners` as a polyline; infinite_cost when no path was found.
+  /// The off-mesh links the path takes, in order (each adds its two ends to `corners`).
+  std::vector<LinkUse> links;
+  /// The 3D length of `corners` as a polyline (a link counts as the straight line between its
+  /// ends, whatever it costs); infinite_cost when no path was found.
   double length = infinite_cost;
 };
 
@@ -144,6 +157,7 @@ class NavMeshQuery {
   std::unique_ptr<detail::QueryEnds> ends_;
   NavPath path_;
   std::vector<Portal> portals_;
+  std::vector<Vec3> stretch_;  // the funnel's corners of one stretch between links
   Vec3 to_;
 };
 
