@@ -219,7 +219,7 @@ if(RENDER)
 endif()
 # 6. io per world: a program reading only Moving AI maps links io_grid, grid and core from the
 # package, and no library of another world (steer, graph, puzzle, navmesh, visibility).
-foreach(lib waymark_io_grid waymark_io_path_query waymark_io_graph waymark_io_puzzle waymark_io_visibility waymark_io_steer
+foreach(lib waymark_io_grid waymark_io_path_query waymark_io_graph waymark_io_puzzle waymark_io_visibility waymark_io_steer waymark_io_navmesh
             waymark_io_core)
   if(NOT EXISTS ${libdir}/lib${lib}.a)
     fail("${libdir}/lib${lib}.a not installed")
