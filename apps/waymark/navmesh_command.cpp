@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "waymark/core/stopwatch.hpp"
+#include "waymark/io/nav_links.hpp"
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 #include "waymark/render/navmesh_png.hpp"
@@ -27,6 +28,26 @@ Vec3 space_point_arg(const std::string& text, const char* option) {
 const char* status_name(Status s) {
   if (s.succeeded()) return "success";
   return s.has(StatusDetail::partial_result) ? "partial" : "failure";
+}
+
+/// `built` with the links of --links FILE (unchanged without one): a link NavMesh refuses is a
+/// LoadError naming the file.
+NavMesh with_links(NavMesh built, const std::string& file) {
+  if (file.empty()) return built;
+  navmesh::NavMeshData d = built.data();
+  d.links = io::load_nav_links(file);
+  try {
+    return NavMesh(std::move(d));
+  } catch (const BuildError& e) {
+    throw LoadError(file, 0, e.what());
+  }
+}
+
+/// The links a path takes, for --json.
+nlohmann::ordered_json links_json(const navmesh::NavPath& p) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const navmesh::LinkUse& u : p.links) out.push_back({{"corner", u.corner}, {"link", u.link}, {"user_id", u.user_id}});
+  return out;
 }
 
 }  // namespace
@@ -55,6 +76,7 @@ CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& a) {
   cmd->add_option("--from", a.from, "start point x,y,z");
   cmd->add_option("--to", a.to, "goal point x,y,z");
   cmd->add_option("--queries", a.queries, "RecastDemo TestCases file: its 'pf' lines are the queries");
+  cmd->add_option("--links", a.links, "off-mesh links: a RecastDemo .gset file, its 'c' lines (jumps, drops, ladders)");
   recast::RecastParams& r = a.recast;
   cmd->add_option("--cell-size", r.cell_size, "recast: voxel width, world units")->capture_default_str();
   cmd->add_option("--cell-height", r.cell_height, "recast: voxel height")->capture_default_str();
@@ -79,7 +101,8 @@ CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& a) {
                   "the funnel path too, in blue), with a legend");
   cmd->add_option("--svg", a.svg, "write the --png picture as SVG to this file");
   cmd->add_flag("--json", a.json,
-                "one JSON object per query (status, length, corners, polys), then {queries, mean_us, build_ms}");
+                "one JSON object per query (status, length, corners, polys; with --links, the links taken: corner, link, "
+                "user_id), then {queries, mean_us, build_ms}");
   return cmd;
 }
 
@@ -98,7 +121,7 @@ int run_navmesh(const NavmeshArgs& a) {
     }
     const TriangleMesh model = io::load_obj(a.obj);
     const Stopwatch build_time;
-    const NavMesh nav = build_nav_mesh(a, model, a.obj);
+    const NavMesh nav = with_links(build_nav_mesh(a, model, a.obj), a.links);
     const double build_ms = build_time.seconds() * milliseconds_per_second;
 
     NavMeshQuery query(nav, {.mode = *mode, .query = {.partial_result = true}});  // prints "partial"
@@ -113,12 +136,12 @@ int run_navmesh(const NavmeshArgs& a) {
       const navmesh::NavPath& p = query.path();
       if ((!a.png.empty() || !a.svg.empty()) && !p.corners.empty()) drawn.push_back(p.corners);
       if (a.json) {
-        std::cout << nlohmann::ordered_json{{"status", status_name(st)},
-                                            {"length", p.length},
-                                            {"corners", p.corners.size()},
-                                            {"polys", p.polys.size()}}
-                         .dump()
-                  << "\n";
+        nlohmann::ordered_json line{{"status", status_name(st)},
+                                    {"length", p.length},
+                                    {"corners", p.corners.size()},
+                                    {"polys", p.polys.size()}};
+        if (nav.link_count() > 0) line["links"] = links_json(p);  // where the path takes a link
+        std::cout << line.dump() << "\n";
       } else {
         std::cout << status_name(st) << ": length " << p.length << ", " << p.corners.size() << " corners, "
                   << p.polys.size() << " polygons";
@@ -126,6 +149,7 @@ int run_navmesh(const NavmeshArgs& a) {
         if (single) {
           std::cout << "\ncorners:";
           for (const Vec3& c : p.corners) std::cout << " " << c.x << "," << c.y << "," << c.z;
+          for (const navmesh::LinkUse& u : p.links) std::cout << "\nlink " << u.link << " (user id " << u.user_id << ") from corner " << u.corner;
         }
         std::cout << "\n";
       }

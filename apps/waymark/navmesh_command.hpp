@@ -18,6 +18,7 @@ struct NavmeshArgs {
   std::string from;  ///< "x,y,z"
   std::string to;
   std::string queries;  ///< RecastDemo TestCases file
+  std::string links;    ///< off-mesh links: RecastDemo .gset `c` lines
   recast::RecastParams recast;
   double weld = navmesh::TriangleBuildParams{}.weld_distance;
   bool json = false;

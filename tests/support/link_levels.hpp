@@ -59,4 +59,21 @@ inline navmesh::OffMeshLink drop_down(bool bidirectional = false) {
   return {.start = {9, 3, 3.8}, .end = {9, 0, 4.6}, .radius = 0.3, .bidirectional = bidirectional, .user_id = 7};
 }
 
+/// A two-storey level as an OBJ model (y up) for Recast: a ground floor [0, 20] × [0, 20] at
+/// y = 0 and a solid block over [5, 15] × [2, 8], 3 high, whose top is the upper floor. No
+/// walkable surface joins the top to the ground (the block's sides are walls).
+inline const char* two_storey_obj =
+    "v 0 0 0\nv 0 0 20\nv 20 0 20\nv 20 0 0\n"        // 1-4 the ground
+    "v 5 3 2\nv 5 3 8\nv 15 3 8\nv 15 3 2\n"          // 5-8 the top
+    "v 5 0 2\nv 5 0 8\nv 15 0 8\nv 15 0 2\n"          // 9-12 the block's foot
+    "f 1 2 3\nf 1 3 4\nf 5 6 7\nf 5 7 8\n"            // floors, facing up
+    "f 9 10 6 5\nf 10 11 7 6\nf 11 12 8 7\nf 12 9 5 8\n";  // the block's sides
+
+/// The drop-down of two_storey_obj: from the top's +x edge, 0.3 in, down to the ground 1 unit
+/// beyond the block (radius 0.6, Recast's default agent radius, so that the top's eroded edge,
+/// 0.6 in, is within reach).
+inline navmesh::OffMeshLink block_drop_down(bool bidirectional = false) {
+  return {.start = {14.7, 3, 5}, .end = {16, 0, 5}, .radius = 0.6, .bidirectional = bidirectional, .area = 5, .flags = 0x08, .user_id = 42};
+}
+
 }  // namespace waymark::test
