@@ -207,9 +207,11 @@ TEST(OffMeshLinks, ATeleporterShortcutIsFound) {
   for (NavMode mode : {NavMode::shortest, NavMode::funnel}) {
     SCOPED_TRACE(std::string(name_of(nav_mode_names, mode)));
     NavMeshQuery q(nav, {.mode = mode});
-    ASSERT_TRUE(q.find_path(from, to).succeeded());
-    ASSERT_EQ(q.path().links.size(), 1u);
-    EXPECT_EQ(q.path().links[0].user_id, 3u);
+    EXPECT_TRUE(q.find_path(from, to).succeeded());
+    EXPECT_EQ(q.path().links.size(), 1u);
+    if (q.path().links.size() == 1) {
+      EXPECT_EQ(q.path().links[0].user_id, 3u);
+    }
     EXPECT_NEAR(shortest_cost(nav, q.path()), 4.2, 1e-9);
   }
 }

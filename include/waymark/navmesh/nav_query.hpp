@@ -105,6 +105,12 @@ struct NavPath {
 /// - centroids: the same search with each portal placed at the centroid of the polygon it
 ///   enters (reached through the edge's midpoint); the path is that chain, not smoothed.
 ///
+/// Every mode takes the mesh's active off-mesh links (NavMesh::link_traversals) whose flags,
+/// and whose landing polygon's, the filter passes, when that is cheaper: a link costs its cost
+/// (0: its 3D length) times the filter's area_cost[link.area] (the shortest mode walks at plan
+/// length, cost 1). Each link taken adds its two ends to the corners and a LinkUse to
+/// NavPath::links (docs/navmesh.md, "Off-mesh links").
+///
 /// Steppable (begin, then step with a budget), and observable through options.query.events.
 /// Owns its scratch: after warm-up a query allocates nothing. Not thread-safe: one per thread;
 /// any number may share the mesh, which must outlive them.
