@@ -74,6 +74,7 @@
 #include "waymark/navmesh/query_filter.hpp"
 #include "waymark/navmesh/nav_planner.hpp"
 #include "waymark/navmesh/nav_tile.hpp"
+#include "waymark/navmesh/drop_downs.hpp"
 #include "waymark/puzzle/heuristics.hpp"
 #include "waymark/puzzle/pattern_database.hpp"
 #include "waymark/puzzle/sliding_puzzle.hpp"

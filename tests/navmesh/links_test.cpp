@@ -11,6 +11,7 @@
 
 #include "support/error_text.hpp"
 #include "support/link_levels.hpp"
+#include "waymark/navmesh/drop_downs.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 
 namespace waymark::navmesh::links_test {
@@ -248,6 +249,60 @@ TEST(OffMeshLinks, ShortestModeMatchesTheCompositionOfLinkFreeSearches) {
   }
   EXPECT_GT(taken, 20);
   EXPECT_GT(walked, 20);
+}
+
+/// A ledge: an upper floor [0, 10] × [0, 10] at y = 3 and, beyond a gap of 1, a lower one
+/// [11, 21] × [0, 10] at y = 0.
+NavMeshData ledge() {
+  NavMeshData d;
+  test::add_floor(d, 0, 0, 10, 10, 3);
+  test::add_floor(d, 11, 0, 10, 10, 0);
+  d.climb = 0.5;
+  return d;
+}
+
+TEST(DropDowns, OneLinkPerSpacingFromEachLedgeDownToTheFloorBelow) {
+  const NavMesh bare(ledge());
+  // Only the upper floor's edge at x = 10 has a floor below within reach 1.5: ten unit edges,
+  // one link each at its middle, landing 1.5 beyond it on the lower floor.
+  const auto links = generate_drop_downs(bare, {.reach = 1.5});
+  ASSERT_EQ(links.size(), 10u);
+  for (const OffMeshLink& l : links) {
+    EXPECT_EQ(l.start.x, 10);
+    EXPECT_EQ(l.start.y, 3);
+    EXPECT_EQ(l.end, (Vec3{11.5, 0, l.start.z}));
+    EXPECT_EQ(std::fmod(l.start.z, 1.0), 0.5);
+    EXPECT_FALSE(l.bidirectional);
+  }
+  EXPECT_TRUE(generate_drop_downs(bare, {.reach = 0.9}).empty());                  // the gap is 1
+  EXPECT_TRUE(generate_drop_downs(bare, {.reach = 1.5, .max_drop = 2.5}).empty());  // the drop is 3
+  EXPECT_TRUE(generate_drop_downs(bare, {.reach = 1.5, .min_drop = 3}).empty());    // a step of at most 3
+  EXPECT_EQ(generate_drop_downs(bare, {.spacing = 20, .reach = 1.5}).size(), 10u);  // one per edge at least
+  EXPECT_NE(test::error_text<BuildError>([&] { (void)generate_drop_downs(bare, {.reach = 1.5, .max_links = 9}); }), "");
+  EXPECT_NE(test::error_text<BuildError>([&] { (void)generate_drop_downs(bare, {.spacing = 0}); }), "");
+
+  NavMeshData d = ledge();
+  d.links = links;
+  const NavMesh nav(std::move(d));
+  for (NavMode mode : all_modes) {
+    NavMeshQuery q(nav, {.mode = mode});
+    ASSERT_TRUE(q.find_path({2, 3, 5}, {18, 0, 5}).succeeded());
+    ASSERT_EQ(q.path().links.size(), 1u);
+    EXPECT_TRUE(q.find_path({18, 0, 5}, {2, 3, 5}).has(StatusDetail::unreachable));  // no way back up
+  }
+}
+
+TEST(DropDowns, TheHighestFloorBelowIsTheLanding) {
+  // Beyond the ledge's edge, two floors over the same plan [11, 13] × [0, 1], at y = 0 and
+  // y = 1: the link lands on the higher one.
+  NavMeshData d;
+  test::add_floor(d, 0, 0, 10, 1, 3);
+  test::add_floor(d, 11, 0, 2, 1, 0);
+  test::add_floor(d, 11, 0, 2, 1, 1);
+  const NavMesh nav(d);
+  const auto links = generate_drop_downs(nav, {.reach = 1.5});
+  ASSERT_EQ(links.size(), 1u);
+  EXPECT_EQ(links[0].end, (Vec3{11.5, 1, 0.5}));
 }
 
 }  // namespace
