@@ -5,6 +5,7 @@
 
 #include "navmesh_command.hpp"
 #include "waymark/core/stopwatch.hpp"
+#include "waymark/io/nav_links.hpp"
 #include "waymark/io/obj.hpp"
 #include "waymark/recast/bake.hpp"
 
@@ -45,6 +46,8 @@ CLI::App* add_bake_command(CLI::App& app, BakeArgs& a) {
       "0, 1, ... by their place); the other Recast options are shared. None: one class '0' from --agent-*");
   cmd->add_option("--threads,-t", a.threads, "classes (and tiles) built at once (0: one per core, up to 256)")
       ->capture_default_str();
+  cmd->add_option("--links", a.links,
+                  "off-mesh links baked into every class: a RecastDemo .gset file, its 'c' lines (jumps, drops, ladders)");
   cmd->add_option("--tile-size", a.tile_size,
                   "build every class in square tiles of this many voxels (Recast's tileSize), stored as tiles and "
                   "stitched on load; 0: one solo mesh per class")
@@ -66,10 +69,11 @@ int run_bake(const BakeArgs& a) {
     if (a.tile_size < 0) throw UsageError("--tile-size must be >= 0, got " + std::to_string(a.tile_size));
     for (recast::AgentClass& c : classes) c.tile_size = a.tile_size;
     const TriangleMesh model = io::load_obj(a.obj);
+    const std::vector<navmesh::OffMeshLink> links = a.links.empty() ? std::vector<navmesh::OffMeshLink>{} : io::load_nav_links(a.links);
     const Stopwatch build_time;
     navmesh::NavBake bake;
     try {
-      bake = recast::bake(model, classes, threads);
+      bake = recast::bake(model, classes, threads, links);
     } catch (const BuildError& e) {  // the model or a class is at fault: say which file
       throw LoadError(a.obj, 0, e.what());
     }

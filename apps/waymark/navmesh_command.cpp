@@ -9,10 +9,13 @@
 #include <vector>
 
 #include "waymark/core/stopwatch.hpp"
+#include "waymark/io/nav_links.hpp"
+#include "waymark/io/nav_obstacles.hpp"
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/nav_file.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 #include "waymark/navmesh/tiled_nav_mesh.hpp"
+#include "waymark/recast/carving.hpp"
 #include "waymark/recast/tiled_build.hpp"
 #include "waymark/render/navmesh_png.hpp"
 
@@ -33,13 +36,42 @@ const char* status_name(Status s) {
   return s.has(StatusDetail::partial_result) ? "partial" : "failure";
 }
 
+/// `built` with the links of --links FILE (unchanged without one): a link NavMesh refuses is a
+/// LoadError naming the file.
+NavMesh with_links(const NavMesh& built, const std::string& file) {
+  if (file.empty()) return built;
+  navmesh::NavMeshData d = built.data();
+  for (navmesh::OffMeshLink& l : io::load_nav_links(file)) d.links.push_back(l);
+  try {
+    return NavMesh(std::move(d));
+  } catch (const BuildError& e) {
+    throw LoadError(file, 0, e.what());
+  }
+}
+
+/// The links a path takes, for --json.
+nlohmann::ordered_json links_json(const navmesh::NavPath& p) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const navmesh::LinkUse& u : p.links) out.push_back({{"corner", u.corner}, {"link", u.link}, {"user_id", u.user_id}});
+  return out;
+}
+
 }  // namespace
 
 NavMesh build_nav_mesh(const NavmeshArgs& a, const TriangleMesh& model, const std::string& obj) {
   if (a.build != "recast" && a.build != "triangles")
     throw UsageError("--build must be recast or triangles, got " + waymark::quoted(a.build));
   if (a.tile_size < 0 || (a.tile_size > 0 && a.build != "recast")) throw UsageError("--tile-size must be >= 0, with --build recast");
+  if (!a.obstacles.empty() && a.build != "recast") throw UsageError("--obstacles needs --build recast");
   try {
+    if (!a.obstacles.empty()) {  // carved out of a tiled mesh (32 voxels a tile unless told)
+      recast::CarvedNavMesh carved(model, {.recast = a.recast, .tile_size = a.tile_size > 0 ? a.tile_size : 32});
+      for (const io::NavObstacleLine& o : io::load_nav_obstacles(a.obstacles)) {
+        if (!carved.add_obstacle(o.obstacle)) throw LoadError(a.obstacles, o.line, "more obstacles than a mesh holds");
+      }
+      if (carved.update().failed > 0) throw BuildError("Recast could not rebuild a tile under the obstacles");
+      return carved.world().snapshot()->mesh;
+    }
     if (a.build == "recast" && a.tile_size > 0) {  // Recast's tiled pipeline on all cores, stitched
       const navmesh::TiledNavMesh world(recast::build_tiles(model, {.recast = a.recast, .tile_size = a.tile_size}));
       return world.snapshot()->mesh;
@@ -92,8 +124,13 @@ CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& a) {
   cmd->add_option("--from", a.from, "start point x,y,z");
   cmd->add_option("--to", a.to, "goal point x,y,z");
   cmd->add_option("--queries", a.queries, "RecastDemo TestCases file: its 'pf' lines are the queries (at least one)");
+  cmd->add_option("--links", a.links,
+                  "off-mesh links: a RecastDemo .gset file, its 'c' lines (jumps, drops, ladders), added to the mesh's own");
   for (CLI::Option* o : add_recast_options(cmd, a.recast)) baked->excludes(o);
   baked->excludes(build);
+  baked->excludes(cmd->add_option("--obstacles", a.obstacles,
+                                  "obstacles carved out of the mesh (cylinder/box/prism lines, docs/carving.md); builds in "
+                                  "tiles (--tile-size, 32 when not given)"));
   baked->excludes(cmd->add_option("--tile-size", a.tile_size,
                                   "recast: build in square tiles of this many voxels (Recast's tileSize), stitched; 0: one "
                                   "solo mesh")
@@ -104,8 +141,8 @@ CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& a) {
                   "the funnel path too, in blue), with a legend");
   cmd->add_option("--svg", a.svg, "write the --png picture as SVG to this file");
   cmd->add_flag("--json", a.json,
-                "one JSON object per query (status, length, corners, polys, path), then {queries, succeeded, partial, "
-                "failed, mean_us, build_ms or load_ms}");
+                "one JSON object per query (status, length, corners, polys, path; on a mesh with links, the links "
+                "taken: corner, link, user_id), then {queries, succeeded, partial, failed, mean_us, build_ms or load_ms}");
   return cmd;
 }
 
@@ -147,19 +184,20 @@ int run_navmesh(const NavmeshArgs& a) {
     std::optional<NavMesh> built;
     navmesh::NavBake bake;
     const navmesh::BakedClass* baked = nullptr;
-    double make_ms = 0;  // building from the model read from --obj, or loading --navmesh
+    double make_ms = 0;  // building from the model read from --obj (and reading --links), or loading --navmesh
     if (a.navmesh.empty()) {
       const TriangleMesh model = io::load_obj(a.obj);
       const Stopwatch t;
-      built.emplace(build_nav_mesh(a, model, a.obj));
+      built.emplace(with_links(build_nav_mesh(a, model, a.obj), a.links));
       make_ms = t.seconds() * milliseconds_per_second;
     } else {
       const Stopwatch t;
       bake = navmesh::NavBake::load(a.navmesh);
-      make_ms = t.seconds() * milliseconds_per_second;
       baked = &chosen_class(bake, a.agent_class, a.navmesh);
+      if (!a.links.empty()) built.emplace(with_links(*baked->mesh, a.links));
+      make_ms = t.seconds() * milliseconds_per_second;
     }
-    const NavMesh& nav = baked != nullptr ? *baked->mesh : *built;
+    const NavMesh& nav = built ? *built : *baked->mesh;
 
     NavMeshQuery query(nav, {.mode = *mode, .query = {.partial_result = true}});  // prints "partial"
     double total_s = 0;
@@ -176,13 +214,13 @@ int run_navmesh(const NavmeshArgs& a) {
       if (a.json) {
         nlohmann::ordered_json path = nlohmann::ordered_json::array();
         for (const Vec3& c : p.corners) path.push_back({c.x, c.y, c.z});
-        std::cout << nlohmann::ordered_json{{"status", status_name(st)},
-                                            {"length", p.length},
-                                            {"corners", p.corners.size()},
-                                            {"polys", p.polys.size()},
-                                            {"path", std::move(path)}}
-                         .dump()
-                  << "\n";
+        nlohmann::ordered_json line{{"status", status_name(st)},
+                                    {"length", p.length},
+                                    {"corners", p.corners.size()},
+                                    {"polys", p.polys.size()},
+                                    {"path", std::move(path)}};
+        if (nav.link_count() > 0) line["links"] = links_json(p);  // where the path takes a link
+        std::cout << line.dump() << "\n";
       } else {
         std::cout << status_name(st) << ": length " << p.length << ", " << p.corners.size() << " corners, "
                   << p.polys.size() << " polygons";
@@ -190,6 +228,7 @@ int run_navmesh(const NavmeshArgs& a) {
         if (single) {
           std::cout << "\ncorners:";
           for (const Vec3& c : p.corners) std::cout << " " << c.x << "," << c.y << "," << c.z;
+          for (const navmesh::LinkUse& u : p.links) std::cout << "\nlink " << u.link << " (user id " << u.user_id << ") from corner " << u.corner;
         }
         std::cout << "\n";
       }

@@ -21,7 +21,9 @@ struct NavmeshArgs {
   std::string from;  ///< "x,y,z"
   std::string to;
   std::string queries;  ///< RecastDemo TestCases file
+  std::string links;    ///< off-mesh links: RecastDemo .gset `c` lines
   recast::RecastParams recast;
+  std::string obstacles;  ///< --obstacles: a file of obstacles carved out of the mesh
   int tile_size = 0;  ///< recast: tile side in voxels (Recast's tileSize); 0: one solo mesh
   double weld = navmesh::TriangleBuildParams{}.weld_distance;
   bool json = false;

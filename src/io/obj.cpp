@@ -92,17 +92,8 @@ TriangleMesh parse_obj(std::istream& in, const std::string& name, const ObjLoadO
 
 namespace {
 
-/// A query flag mask: 0x-prefixed hexadecimal or decimal, at most 0xffff.
-std::uint16_t parse_flags(const LineReader& r, std::string_view field) {
-  unsigned long v = 0;
-  const bool hex = field.size() > 2 && field[0] == '0' && (field[1] == 'x' || field[1] == 'X');
-  const std::string_view digits = hex ? field.substr(2) : field;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, hex ? 16 : 10);
-  if (ec != std::errc{} || end != digits.data() + digits.size() || v > 0xffff) {
-    r.fail("query flags must be a number from 0 to 0xffff, got " + waymark::quoted(field));
-  }
-  return static_cast<std::uint16_t>(v);
-}
+/// A query flag mask (detail::parse_flag_mask).
+std::uint16_t parse_flags(const LineReader& r, std::string_view field) { return detail::parse_flag_mask(r, field, "query flags"); }
 
 }  // namespace
 

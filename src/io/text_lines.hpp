@@ -76,4 +76,17 @@ bool parse_number(std::string_view s, T& out) {
   return ec == std::errc{} && end == s.data() + s.size();
 }
 
+/// A 16-bit flag mask: 0x-prefixed hexadecimal or decimal, at most 0xffff; else fails the
+/// line naming `what`.
+inline std::uint16_t parse_flag_mask(const LineReader& r, std::string_view field, const std::string& what) {
+  unsigned long v = 0;
+  const bool hex = field.size() > 2 && field[0] == '0' && (field[1] == 'x' || field[1] == 'X');
+  const std::string_view digits = hex ? field.substr(2) : field;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, hex ? 16 : 10);
+  if (ec != std::errc{} || end != digits.data() + digits.size() || v > 0xffff) {
+    r.fail(what + " must be a number from 0 to 0xffff, got " + waymark::quoted(field));
+  }
+  return static_cast<std::uint16_t>(v);
+}
+
 }  // namespace waymark::io::detail

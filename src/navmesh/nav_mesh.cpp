@@ -31,7 +31,9 @@ double twice_plan_area(const NavMeshData& d, std::span<const std::uint32_t> c) {
 
 NavMesh::NavMesh(NavMeshData data) : data_(std::move(data)) {
   check();
+  check_links();
   build_index();
+  resolve_links();
 }
 
 void NavMesh::check() const {

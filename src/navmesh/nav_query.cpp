@@ -6,6 +6,7 @@
 
 #include "polyanya.hpp"
 #include "query_ends.hpp"
+#include "query_links.hpp"
 #include "waymark/search/best_first.hpp"
 #include "waymark/search/observer.hpp"
 
@@ -16,7 +17,9 @@ namespace waymark::navmesh {
 /// portals out of the polygon it enters (the way back excluded), and the goal when that
 /// polygon is the goal's. Funnel mode places a portal at its edge's midpoint. Centroid mode
 /// places it at the centroid of the polygon it enters, reached through the edge's midpoint,
-/// so that each stretch stays inside one convex polygon.
+/// so that each stretch stays inside one convex polygon. Node goal + 1 + t is traversal t of
+/// an off-mesh link (NavMesh::link_traversals), standing at its end: a successor of every node
+/// in the polygon it leaves (query_links.hpp).
 class NavMeshQuery::Space {
  public:
   using node_type = std::uint32_t;
@@ -30,18 +33,26 @@ class NavMeshQuery::Space {
   void set_query(const detail::QueryEnds& ends) {
     ends_ = ends;
     least_cost_ = *std::min_element(ends.filter.area_cost.begin(), ends.filter.area_cost.end());
+    shortcut_bound_ = detail::shortcut_bound(*mesh_, ends.filter, ends.goal, least_cost_,
+                                             [](Vec3 a, Vec3 b) { return distance(a, b); });
   }
 
   [[nodiscard]] node_type start() const { return start_; }
   [[nodiscard]] node_type goal() const { return goal_; }
-  [[nodiscard]] std::size_t node_count() const { return goal_ + std::size_t{1}; }
+  [[nodiscard]] std::size_t node_count() const { return goal_ + std::size_t{1} + mesh_->link_traversals().size(); }
   [[nodiscard]] std::size_t index_of(node_type n) const { return n; }
   [[nodiscard]] node_type node_at(std::size_t i) const { return static_cast<node_type>(i); }
   [[nodiscard]] Cost least_cost() const { return least_cost_; }
+  [[nodiscard]] Cost shortcut_bound() const { return shortcut_bound_; }
+  /// The link traversal node n stands for, or null for a portal, the start or the goal.
+  [[nodiscard]] const LinkTraversal* traversal(node_type n) const {
+    return n > goal_ ? &mesh_->link_traversals()[n - goal_ - 1] : nullptr;
+  }
 
   [[nodiscard]] Vec3 position(node_type n) const {
     if (n == start_) return ends_.start;
     if (n == goal_) return ends_.goal;
+    if (const LinkTraversal* t = traversal(n)) return t->to;
     return centroids_ ? mesh_->centroid(mesh_->data().neighbors[n]) : midpoint(n);
   }
   [[nodiscard]] Vec3 midpoint(std::uint32_t k) const { return mesh_->edge(k).at(0.5); }
@@ -49,6 +60,7 @@ class NavMeshQuery::Space {
   [[nodiscard]] PolyId poly(node_type n) const {
     if (n == start_) return ends_.start_poly;
     if (n == goal_) return ends_.goal_poly;
+    if (const LinkTraversal* t = traversal(n)) return t->to_poly;
     return mesh_->data().neighbors[n];
   }
 
@@ -64,13 +76,19 @@ class NavMeshQuery::Space {
     for (std::uint32_t k = d.poly_begin[here.value]; k < end; ++k) {
       const PolyId next = d.neighbors[k];
       if (!next.valid() || !ends_.filter.passes(mesh_->flags(next))) continue;
-      if (n != start_ && k == mesh_->twin(n)) continue;  // the way back
+      if (n < start_ && k == mesh_->twin(n)) continue;  // the way back
       if (centroids_) {
         const Vec3 mid = midpoint(k);
         f(k, distance(from, mid) * factor + distance(mid, position(k)) * ends_.filter.area_cost[mesh_->area(next)]);
       } else {
         f(k, distance(from, position(k)) * factor);
       }
+    }
+    const node_type first = goal_ + 1 + mesh_->first_link_from(here);
+    const auto links = mesh_->links_from(here);
+    for (std::uint32_t i = 0; i < links.size(); ++i) {
+      if (!detail::link_passes(*mesh_, ends_.filter, links[i])) continue;
+      f(first + i, distance(from, links[i].from) * factor + detail::link_cost(*mesh_, ends_.filter, links[i]));
     }
   }
 
@@ -80,6 +98,7 @@ class NavMeshQuery::Space {
   node_type goal_;
   detail::QueryEnds ends_;
   Cost least_cost_ = 1;
+  Cost shortcut_bound_ = infinite_cost;  // detail::shortcut_bound
   bool centroids_;  // centroid mode: portals stand at the centroid of the polygon they enter
 };
 
@@ -88,16 +107,19 @@ namespace {
 /// The shortest mode's heuristic: the interval heuristic of its space.
 struct IntervalHeuristic {
   const detail::PolyanyaSpace* space;
-  Cost operator()(const IntervalNode& n, const IntervalNode&) const { return space->estimate(n); }
+  Cost operator()(const IntervalNode& n, const IntervalNode&) const {
+    return std::min(space->estimate(n), space->links().bound());
+  }
 };
 
 }  // namespace
 
-/// Straight-line distance to the goal point times the filter's least area cost: admissible.
+/// Straight-line distance to the goal point times the filter's least area cost, or less when
+/// a shortcut link may get there for less (detail::shortcut_bound): admissible.
 struct NavMeshQuery::Heuristic {
   const Space* space;
   Cost operator()(std::uint32_t n, std::uint32_t goal) const {
-    return distance(space->position(n), space->position(goal)) * space->least_cost();
+    return std::min(distance(space->position(n), space->position(goal)) * space->least_cost(), space->shortcut_bound());
   }
 };
 
@@ -134,6 +156,7 @@ NavMeshQuery::~NavMeshQuery() = default;
 Status NavMeshQuery::begin(Vec3 from, Vec3 to, const QueryFilter& filter) {
   path_.polys.clear();
   path_.corners.clear();
+  path_.links.clear();
   path_.length = infinite_cost;  // until a path is found
   to_ = to;
   const bool costs_ok = std::all_of(filter.area_cost.begin(), filter.area_cost.end(),
@@ -205,10 +228,26 @@ void NavMeshQuery::finish_portals() {
   if (nodes.empty()) return;
   const bool centroids = options_.mode == NavMode::centroids;
   portals_.clear();
+  // The funnel runs per stretch between links: from the start or a link's end to the next
+  // link's start or the end. Each stretch's first point is already the last corner but for the first.
+  const auto pull = [&](Vec3 from, Vec3 to, bool to_link) {
+    string_pull(from, to, portals_, stretch_);
+    path_.corners.insert(path_.corners.end(), stretch_.begin() + (path_.corners.empty() ? 0 : 1),
+                         stretch_.end() - (to_link ? 1 : 0));
+    portals_.clear();
+  };
+  Vec3 stretch_start = space_->position(space_->start());
   path_.polys.push_back(space_->poly(space_->start()));
   if (centroids) path_.corners.push_back(space_->position(space_->start()));
   for (std::uint32_t n : nodes) {
     if (n == space_->start() || n == space_->goal()) continue;
+    if (const LinkTraversal* t = space_->traversal(n)) {
+      if (!centroids) pull(stretch_start, t->from, true);
+      detail::add_link_use(path_, *mesh_, *t);
+      path_.polys.push_back(t->to_poly);
+      stretch_start = t->to;
+      continue;
+    }
     const Segment3 e = mesh_->edge(n);
     portals_.push_back({e.b, e.a});  // leaving a polygon wound counter-clockwise: its edge's end is on the left
     path_.polys.push_back(space_->poly(n));
@@ -222,7 +261,7 @@ void NavMeshQuery::finish_portals() {
   if (centroids) {
     path_.corners.push_back(end);
   } else {
-    string_pull(space_->position(space_->start()), end, portals_, path_.corners);
+    pull(stretch_start, end, false);
   }
   path_.length = path_.corners.empty() ? infinite_cost : polyline_length(path_.corners);
 }
@@ -250,11 +289,15 @@ void NavMeshQuery::finish_intervals() {
   std::uint32_t last_root = PolyId::invalid_value;
   for (const IntervalNode& n : nodes) {
     if (n.poly.valid() && (path_.polys.empty() || path_.polys.back() != n.poly)) path_.polys.push_back(n.poly);
-    if (n.root != last_root) {
+    if (n.root != last_root && polyanya_->links().traversal(n.root) != nullptr) {
+      detail::add_link_use(path_, *mesh_, *polyanya_->links().traversal(n.root));
+      last_root = n.root;
+    } else if (n.root != last_root) {
       // A root straight on the line from the corner before (a vertex the path only grazes) is
       // not a bend: drop it, so the path goes straight in 3D too.
       const Vec3 p = polyanya_->root_point(n.root);
-      if (path_.corners.size() >= 2 &&
+      const bool after_link = !path_.links.empty() && path_.links.back().corner + 2 == path_.corners.size();
+      if (path_.corners.size() >= 2 && !after_link &&
           detail::side(plan(path_.corners[path_.corners.size() - 2]), plan(p), plan(path_.corners.back())) == 0) {
         path_.corners.back() = p;
       } else {

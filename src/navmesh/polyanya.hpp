@@ -19,6 +19,7 @@
 #include <cstdint>
 
 #include "plan_geometry.hpp"
+#include "polyanya_links.hpp"
 #include "query_ends.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/nav_query.hpp"
@@ -37,10 +38,11 @@ class PolyanyaSpace {
   using node_type = IntervalNode;
 
   explicit PolyanyaSpace(const NavMesh& mesh)
-      : mesh_(&mesh), start_root_(static_cast<std::uint32_t>(mesh.vertex_count())), goal_root_(start_root_ + 1) {}
+      : mesh_(&mesh), start_root_(static_cast<std::uint32_t>(mesh.vertex_count())), goal_root_(start_root_ + 1), links_(mesh) {}
 
   void set_query(const QueryEnds& ends) {
     ends_ = ends;
+    links_.set_query(ends);
     every_vertex_may_bend_ = !mesh_->passes_all(ends.filter);
     if (root_g_.size() != mesh_->vertex_count()) {
       root_g_.assign(mesh_->vertex_count());
@@ -56,8 +58,10 @@ class PolyanyaSpace {
   [[nodiscard]] bool is_vertex(std::uint32_t root) const { return root < start_root_; }
   /// Where a root stands, in 3D.
   [[nodiscard]] Vec3 root_point(std::uint32_t root) const {
+    if (const LinkTraversal* t = links_.traversal(root)) return t->to;
     return root == start_root_ ? ends_.start : root == goal_root_ ? ends_.goal : mesh_->vertex(root);
   }
+  [[nodiscard]] const PolyanyaLinks& links() const { return links_; }
 
   [[nodiscard]] bool dominated(const IntervalNode& n, Cost g) const {
     if (!is_vertex(n.root)) return false;
@@ -100,6 +104,7 @@ class PolyanyaSpace {
   QueryEnds ends_;
   bool every_vertex_may_bend_ = false;
   mutable search::GenerationArray<RootBest> root_g_;  // the least g each root vertex was reached at
+  PolyanyaLinks links_;  // off-mesh links (polyanya_links.hpp)
 };
 
 inline Cost PolyanyaSpace::estimate(const IntervalNode& n) const {
@@ -132,7 +137,8 @@ void PolyanyaSpace::for_each_successor(const IntervalNode& n, F&& f) const {
 
   if (n.edge == invalid_corner) {  // the start, or a wall vertex of the goal's polygon: sees all of it
     if (p == ends_.goal_poly) f(goal_node(), distance(r, goal));
-    if (n.root == start_root_) {
+    links_.seen_all(r, p, f);
+    if (n.root == start_root_ || links_.traversal(n.root) != nullptr) {
       for (std::uint32_t i = 0; i < count; ++i) emit(n.root, first + i, at(first + i), at(mesh_->next_corner(first + i)), 0, f);
     }
     return;
@@ -149,6 +155,7 @@ void PolyanyaSpace::for_each_successor(const IntervalNode& n, F&& f) const {
     // polygon it stands on the edge of), or beyond its ends, where a taut path does not enter.
     if (!same_point(r, L) && !same_point(r, R) && dot(L - r, R - r) > 0) return;
     if (p == ends_.goal_poly) f(goal_node(), distance(r, goal));
+    links_.seen_all(r, p, f);
     for (std::uint32_t i = 1; i < count; ++i) {
       const std::uint32_t e = corner(local_k + i);
       emit(n.root, e, at(e), at(mesh_->next_corner(e)), 0, f);
@@ -165,6 +172,7 @@ void PolyanyaSpace::for_each_successor(const IntervalNode& n, F&& f) const {
       f(IntervalNode{left_vertex, invalid_corner, p, L, L}, distance(r, L));
     }
   }
+  links_.seen_through(r, R, L, p, turn_right ? right_vertex : invalid_corner, turn_left ? left_vertex : invalid_corner, f);
 
   // The edges after the entry edge, counter-clockwise: from the right side round to the left.
   // The right ray (r through R) leaves p on edge i_right, the left ray (r through L) on i_left.

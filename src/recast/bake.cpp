@@ -28,7 +28,23 @@ RecastParams recast_params_of(const navmesh::NavBuildParams& p) {
           p.detail_sample_max_error};
 }
 
-navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> classes, std::size_t threads) {
+namespace {
+
+/// Puts each link in the tile whose plan holds its start (the first tile when none does).
+void place_links(std::vector<navmesh::NavTile>& tiles, std::span<const navmesh::OffMeshLink> links) {
+  for (const navmesh::OffMeshLink& l : links) {
+    const auto holds = [&](const navmesh::NavTile& t) {
+      return l.start.x >= t.min.x && l.start.x <= t.max.x && l.start.z >= t.min.y && l.start.z <= t.max.y;
+    };
+    const auto it = std::find_if(tiles.begin(), tiles.end(), holds);
+    (it != tiles.end() ? *it : tiles.front()).data.links.push_back(l);
+  }
+}
+
+}  // namespace
+
+navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> classes, std::size_t threads,
+                      std::span<const navmesh::OffMeshLink> links) {
   if (classes.empty() || classes.size() > navmesh::max_bake_classes)
     throw BuildError("a bake needs 1 to " + std::to_string(navmesh::max_bake_classes) + " agent classes, got " +
                      std::to_string(classes.size()));
@@ -50,6 +66,7 @@ navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> cla
         if (classes[i].tile_size > 0) {  // the classes share the threads
           const auto tile_threads = static_cast<unsigned>(std::max<std::size_t>(1, threads / classes.size()));
           baked.tiles = build_tiles(model, {.recast = classes[i].params, .tile_size = classes[i].tile_size, .threads = tile_threads});
+          place_links(baked.tiles, links);
           std::vector<const navmesh::NavTile*> tiles;
           for (const navmesh::NavTile& t : baked.tiles) tiles.push_back(&t);
           std::vector<navmesh::TileCoord> poly_tiles;
@@ -58,6 +75,10 @@ navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> cla
         } else {
           baked.mesh.emplace(build_nav_mesh(model, classes[i].params));
           baked.tiles.push_back(navmesh::solo_tile(*baked.mesh));
+          if (!links.empty()) {
+            place_links(baked.tiles, links);
+            baked.mesh.emplace(baked.tiles.front().data);
+          }
         }
       } catch (...) {
         failures[i] = std::current_exception();

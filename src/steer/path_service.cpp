@@ -135,6 +135,22 @@ search::RequestId NavMeshPathService::submit(Vec2 from, Vec2 to, std::size_t siz
   return submit_on(*c.source, Vec3{from.x, c.height, from.y}, Vec3{to.x, c.height, to.y}, from, to);
 }
 
+void NavMeshPathService::links_in(std::span<const Vec2> points, std::size_t size_class, std::vector<PathLink>& out) const {
+  out.clear();
+  if (size_class >= classes_.size()) return;
+  const navmesh::NavMesh& mesh = classes_[size_class].source->mesh();
+  const auto ways = mesh.link_traversals();
+  if (ways.empty()) return;
+  for (std::size_t i = 0; i + 1 < points.size(); ++i) {
+    for (const navmesh::LinkTraversal& t : ways) {
+      if (navmesh::plan(t.from) == points[i] && navmesh::plan(t.to) == points[i + 1]) {
+        out.push_back({i, t.link, mesh.link(t.link).user_id, distance(t.from, t.to)});
+        break;
+      }
+    }
+  }
+}
+
 std::size_t add_navmesh_walls(ObstacleWorld& world, const navmesh::NavMesh& mesh, int layer) {
   std::size_t added = 0;
   const auto corners = static_cast<std::uint32_t>(mesh.data().corners.size());

@@ -32,6 +32,7 @@ std::string_view to_string(AgentStatus status) {
     case AgentStatus::stuck: return "stuck";
     case AgentStatus::stopped: return "stopped";
     case AgentStatus::removed: return "removed";
+    case AgentStatus::on_link: return "on_link";
   }
   return "unknown";
 }
@@ -120,6 +121,8 @@ void Simulation::replan(Agent& a) {
   if (a.request.valid()) paths_->release(a.request);
   a.request = {};
   a.follower.clear();
+  a.links.clear();
+  a.next_link = 0;
   a.unreachable = false;
   a.stuck = false;
   a.fruitless_replans = 0;
@@ -145,6 +148,7 @@ Simulation::Agent* Simulation::live(AgentId id) {
 AgentStatus Simulation::status(AgentId id) const {
   const Agent& a = agents_[id.value];
   if (a.removed) return AgentStatus::removed;
+  if (a.on_link) return AgentStatus::on_link;
   if (a.stopped) return AgentStatus::stopped;
   if (a.arrived) return AgentStatus::arrived;
   if (a.unreachable) return AgentStatus::unreachable;
@@ -197,6 +201,7 @@ bool Simulation::remove_agent(AgentId id) {
   if (a->request.valid()) paths_->release(a->request);
   a->request = {};
   set_arrived(*a, false);
+  a->on_link = false;
   a->removed = true;
   a->state.velocity = {};
   ++stats_.removed;
@@ -208,6 +213,7 @@ bool Simulation::warp(AgentId id, Vec2 position) {
   if (a == nullptr || !within_world(position)) return false;
   a->state.position = position;
   a->state.velocity = {};
+  a->on_link = false;
   set_arrived(*a, false);  // a follower too: it was moved away from where it stood
   if (a->plans) replan(*a);
   a->anchor = position;
@@ -217,7 +223,7 @@ bool Simulation::warp(AgentId id, Vec2 position) {
 
 void Simulation::collect_plans() {
   for (Agent& a : agents_) {
-    if (!a.plans || a.removed) continue;
+    if (!a.plans || a.removed || a.on_link) continue;
     if (!a.request.valid()) {
       if (a.follower.empty() && !a.arrived && !a.unreachable) submit_plan(a);
       continue;
@@ -236,8 +242,7 @@ void Simulation::collect_plans() {
     }
     // The path starts where the agent was when it asked: it goes on from where it is now.
     raw_path_.front() = a.state.position;
-    smooth_for_disc(obstacles_, raw_path_, wall_radius(a), a.params.avoid_mask, params_.smoothing_window, smoothed_);
-    a.follower.set_path(smoothed_, false);
+    set_planned_path(a);
   }
 }
 
@@ -255,7 +260,7 @@ bool Simulation::step(double dt) {
   orca_index_.clear();
   for (std::size_t i = 0; i < agents_.size(); ++i) {
     Agent& a = agents_[i];
-    if (a.removed) continue;
+    if (a.removed || travel_link(a, dt)) continue;
     AgentParams p = a.params;
     p.response_time = std::max(p.response_time, dt);  // a faster response would overshoot in one step
     AgentParams wall_p = p;  // walls already eroded: they keep the centre off, not the rim
@@ -302,7 +307,7 @@ bool Simulation::step(double dt) {
   separate_agents();
 
   for (Agent& a : agents_) {
-    if (a.removed) continue;
+    if (a.removed || a.on_link) continue;
     // At the end of its path: the goal, or the nearest place its size class fits when the goal
     // itself does not (PathService::submit moves such a goal).
     if (!a.arrived && a.follower.on_last() &&
@@ -377,7 +382,7 @@ double Simulation::gather_live_positions() {
   position_index_.clear();
   double max_radius = 0;
   for (std::size_t i = 0; i < agents_.size(); ++i) {
-    if (agents_[i].removed) continue;
+    if (agents_[i].removed || agents_[i].on_link) continue;
     position_index_.push_back(static_cast<std::uint32_t>(i));
     positions_.push_back(agents_[i].state.position);
     max_radius = std::max(max_radius, agents_[i].params.radius);

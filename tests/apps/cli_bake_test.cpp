@@ -76,6 +76,57 @@ TEST(Cli, NavmeshJsonListsThePathAndCountsEveryOutcome) {
   EXPECT_EQ(lines[21]["failed"], 0);
 }
 
+// Tiles and links baked: `bake --tile-size --links` then `navmesh --navmesh` answers every
+// RecastDemo query exactly as `navmesh --obj --tile-size --links` (the same tiles, stitched
+// the same way, with the link), solo and tiled; and a path takes the link.
+TEST(Cli, BakedTilesAndLinksAnswerAsTheModel) {
+  const std::string obj = data + "/meshes/nav_test.obj", queries = data + "/meshes/nav_mesh_test.txt";
+  // A two-way jump between two of the queries' ends.
+  const std::string links = temp_file("jump.gset", "c 6.054083 -2.365402 3.330421 19.041592 -2.368713 -7.404587 1 1 0 1\n");
+  for (const char* tiles : {"0", "32"}) {
+    SCOPED_TRACE(tiles);
+    const std::string wmnav = ::testing::TempDir() + "/waymark_cli_links_" + tiles + ".wmnav";
+    const std::string shape = std::string(" --tile-size ") + tiles + " --links " + links;
+    ASSERT_EQ(run("bake --obj " + obj + shape + " --out " + wmnav).exit_code, 0);
+    const CliRun built = run("navmesh --obj " + obj + shape + " --queries " + queries + " --json");
+    const CliRun loaded = run("navmesh --navmesh " + wmnav + " --queries " + queries + " --json");
+    const auto a = json_lines(built.out), b = json_lines(loaded.out);
+    ASSERT_EQ(a.size(), 22u) << built.out;
+    ASSERT_EQ(b.size(), 22u) << loaded.out;
+    std::size_t took = 0;
+    for (std::size_t i = 0; i < 21; ++i) {
+      EXPECT_EQ(a[i], b[i]) << "query " << i;
+      took += !b[i]["links"].empty();
+    }
+    EXPECT_GT(took, 0u);  // the jump is the way for some queries
+  }
+}
+
+// Obstacles carved before the queries: a box across the middle of the first query's path
+// lengthens it; a bad obstacles file is exit 2 naming its line; a bake cannot be carved.
+TEST(Cli, NavmeshCarvesTheObstaclesOfAFile) {
+  const std::string obj = data + "/meshes/nav_test.obj";
+  const std::string ends = " --from 18.138550,-2.370003,-21.319118 --to -19.206181,-2.369133,24.802742 --json";
+  const CliRun open = run("navmesh --obj " + obj + " --tile-size 32" + ends);
+  ASSERT_EQ(open.exit_code, 0) << open.out;
+  const auto path = json_lines(open.out)[0]["path"];
+  const std::size_t mid = path.size() / 2;
+  const double x = 0.5 * (path[mid - 1][0].get<double>() + path[mid][0].get<double>());
+  const double y = 0.5 * (path[mid - 1][1].get<double>() + path[mid][1].get<double>());
+  const double z = 0.5 * (path[mid - 1][2].get<double>() + path[mid][2].get<double>());
+  const std::string crate = temp_file("crate.txt", "# a crate\ncylinder " + std::to_string(x) + " " + std::to_string(y - 0.5) +
+                                                       " " + std::to_string(z) + " 1.5 2\n");
+  const CliRun carved = run("navmesh --obj " + obj + " --tile-size 32 --obstacles " + crate + ends);
+  ASSERT_NE(carved.exit_code, 2) << carved.out;
+  const auto after = json_lines(carved.out);
+  if (after[0]["status"] == "success") EXPECT_GT(after[0]["length"].get<double>(), json_lines(open.out)[0]["length"].get<double>());
+  const std::string bad = temp_file("bad.txt", "box 0 0 0 1 1 1\ncylinder 0 0 0 -1 2\n");
+  const CliRun refused = run("navmesh --obj " + obj + " --obstacles " + bad + ends);
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.out.find(bad + ":2: the cylinder: its radius must be finite and > 0"), std::string::npos) << refused.out;
+  EXPECT_EQ(run("navmesh --navmesh x.wmnav --obstacles " + crate + ends).exit_code, 2);
+}
+
 // The doorway level (1.2 wide) baked for a small and a large agent: the small one crosses, the
 // large one gets a partial path (to its side of the wall), and a query off the mesh fails.
 // Partial is reported as partial, never as success, and the exit code is 1 unless every query

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "apps/cli_support.hpp"
+#include "support/link_levels.hpp"
 
 namespace waymark::apps_cli_worlds_test {
 namespace {
@@ -74,6 +75,28 @@ TEST(Cli, NavmeshSingleQueryAndBadInput) {
   r = run("navmesh --obj " + obj + " --from 0,0,0 --to 1,0,0 --cell-size -1");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "waymark: " + obj + ": Recast parameter cell_size must be finite and > 0\n");
+}
+
+TEST(Cli, NavmeshLinksFileIsUsedAndReported) {
+  const std::string obj = temp_file("two_storey.obj", test::two_storey_obj);
+  // RecastDemo's .gset: the mesh and settings lines are skipped; `c` is the block's drop-down.
+  const std::string links = temp_file("two_storey.gset", "f two_storey.obj\nc 14.7 3 5  16 0 5  0.6 0 5 8\n");
+  const std::string query = "navmesh --obj " + obj + " --from 6,3,5 --to 2,0,15";
+  CliRun r = run(query + " --links " + links + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto lines = json_lines(r.out);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0]["status"], "success");
+  ASSERT_EQ(lines[0]["links"].size(), 1u);
+  EXPECT_EQ(lines[0]["links"][0]["link"], 0);
+  EXPECT_EQ(lines[0]["links"][0]["user_id"], 0);
+  EXPECT_GE(lines[0]["links"][0]["corner"].get<int>(), 1);
+  r = run(query);  // without the link: no way down
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  const std::string bad = temp_file("bad.gset", "c 14.7 3 5 16 0 5 0.6 2 5 8\n");
+  r = run(query + " --links " + bad);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "waymark: " + bad + ":1: link direction must be 0 (one way) or 1 (both ways), got '2'\n");
 }
 
 TEST(Cli, NavmeshPngIsWritten) {

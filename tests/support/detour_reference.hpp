@@ -11,11 +11,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include "waymark/core/geometry.hpp"
+#include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/nav_tile.hpp"
 #include "waymark/recast/recast_build.hpp"
 
@@ -48,10 +50,12 @@ class DetourReference {
   static constexpr int max_polys = 2048;
   static constexpr int max_nodes = 65535;
 
-  explicit DetourReference(const recast::RecastMeshes& meshes) {
+  /// Detour's mesh of `meshes`, with `links` as its off-mesh connections (offMeshCon*: ends,
+  /// radius, direction, area, flags, user id).
+  explicit DetourReference(const recast::RecastMeshes& meshes, std::span<const navmesh::OffMeshLink> links = {}) {
     unsigned char* data = nullptr;
     int size = 0;
-    tile_data(meshes, 0, 0, data, size);
+    tile_data(meshes, 0, 0, data, size, links);
     mesh_ = dtAllocNavMesh();
     if (dtStatusFailed(mesh_->init(data, size, DT_TILE_FREE_DATA))) throw std::runtime_error("dtNavMesh::init failed");
     init_query();
@@ -160,7 +164,8 @@ class DetourReference {
 
  private:
   /// Detour's tile data for Recast's meshes at tile (x, y).
-  static void tile_data(const recast::RecastMeshes& meshes, int x, int y, unsigned char*& data, int& size) {
+  static void tile_data(const recast::RecastMeshes& meshes, int x, int y, unsigned char*& data, int& size,
+                        std::span<const navmesh::OffMeshLink> links = {}) {
     const rcPolyMesh& pm = meshes.poly_mesh();
     const rcPolyMeshDetail& dm = meshes.detail_mesh();
     dtNavMeshCreateParams p{};
@@ -186,6 +191,25 @@ class DetourReference {
     p.cs = pm.cs;
     p.ch = pm.ch;
     p.buildBvTree = true;
+    std::vector<float> con_verts, con_rad;
+    std::vector<unsigned short> con_flags;
+    std::vector<unsigned char> con_areas, con_dir;
+    std::vector<unsigned int> con_ids;
+    for (const navmesh::OffMeshLink& l : links) {
+      for (const Vec3 v : {l.start, l.end}) con_verts.insert(con_verts.end(), {float(v.x), float(v.y), float(v.z)});
+      con_rad.push_back(float(l.radius));
+      con_flags.push_back(l.flags);
+      con_areas.push_back(l.area);
+      con_dir.push_back(l.bidirectional ? DT_OFFMESH_CON_BIDIR : 0);
+      con_ids.push_back(l.user_id);
+    }
+    p.offMeshConVerts = con_verts.data();
+    p.offMeshConRad = con_rad.data();
+    p.offMeshConFlags = con_flags.data();
+    p.offMeshConAreas = con_areas.data();
+    p.offMeshConDir = con_dir.data();
+    p.offMeshConUserID = con_ids.data();
+    p.offMeshConCount = static_cast<int>(links.size());
     if (!dtCreateNavMeshData(&p, &data, &size)) throw std::runtime_error("dtCreateNavMeshData failed");
   }
   void init_query() {

@@ -45,6 +45,41 @@ struct OffMeshLink {
   std::uint32_t user_id = 0;
 };
 
+/// The most off-mesh links one mesh may hold. [Limit: 2^20]
+inline constexpr std::size_t max_links = std::size_t{1} << 20;
+
+/// A link's ends as the mesh joined them (NavMesh::resolved_link). Each end joins the polygon
+/// nearest to it (as NavMesh::nearest_poly measures, any polygon with a flag) whose nearest
+/// point lies within the link's radius horizontally (in plan) and within max(climb, radius)
+/// vertically, as Detour connects its off-mesh connections.
+struct ResolvedLink {
+  /// Whether both ends joined a polygon. An inactive link stays listed and queryable, but no
+  /// search takes it.
+  bool active = false;
+  /// The polygons the ends joined (invalid for an end that joined nothing).
+  PolyId start_poly;
+  PolyId end_poly;
+  /// The points of those polygons nearest to the ends (the link's own point for an end that
+  /// joined nothing): where a path leaves and lands.
+  Vec3 start;
+  Vec3 end;
+  /// What taking it costs before the filter's area cost: OffMeshLink::cost, or the 3D distance
+  /// between `start` and `end` when that is 0.
+  double cost = 0;
+};
+
+/// One way across an active link, as the searches expand it: from a point of `from_poly` to a
+/// point of `to_poly` (end → start for the way back of a bidirectional link).
+struct LinkTraversal {
+  std::uint32_t link = 0;  ///< index into NavMeshData::links
+  PolyId from_poly;
+  PolyId to_poly;
+  Vec3 from;
+  Vec3 to;
+  double cost = 0;  ///< ResolvedLink::cost
+  bool reversed = false;  ///< the way back of a bidirectional link (end → start)
+};
+
 /// The plan of a point: its ground coordinates (x, z), Y being up.
 [[nodiscard]] constexpr Vec2 plan(Vec3 p) { return {p.x, p.z}; }
 
@@ -67,7 +102,8 @@ struct NavMeshData {
   /// The highest step the mesh was built for (world units; Recast's agent climb, as in a
   /// Detour tile): nearest_poly counts a point this close above or below a polygon as on it.
   double climb = 0;
-  /// Off-mesh links. Each end joins the polygon nearest to it within the link's radius.
+  /// Off-mesh links. Each end joins the polygon nearest to it within the link's radius (see
+  /// ResolvedLink); at most max_links.
   std::vector<OffMeshLink> links;
 };
 
@@ -99,7 +135,10 @@ class NavMesh {
   /// Checks `data` and indexes it. Throws BuildError, naming the polygon, when a corner is out
   /// of range, a polygon has fewer than 3 or more than max_polygon_corners corners, is not
   /// convex and counter-clockwise in plan, has zero area, or a neighbour is not reciprocal
-  /// across the same edge. O(corners).
+  /// across the same edge; naming the link, when a link has a point that is not finite, a
+  /// radius not > 0, a cost not >= 0 (or not finite), an area not below max_areas, or there are
+  /// more than max_links. Then joins each link's ends to the mesh (ResolvedLink).
+  /// O(corners + links × polygons near their ends).
   explicit NavMesh(NavMeshData data);
 
   [[nodiscard]] std::size_t poly_count() const { return data_.areas.size(); }
@@ -133,9 +172,11 @@ class NavMesh {
   [[nodiscard]] std::uint32_t twin(std::uint32_t k) const { return twin_[k]; }
   /// Whether vertex v lies on a wall (an edge without a neighbour): where a shortest path may bend.
   [[nodiscard]] bool on_wall(std::uint32_t v) const { return on_wall_[v] != 0; }
-  /// Whether p has at most one neighbour: a path that enters it can only end in it.
+  /// Whether p has at most one neighbour and no link leaves it: a path that enters it can only
+  /// end in it.
   [[nodiscard]] bool dead_end(PolyId p) const { return dead_end_[p.value] != 0; }
-  /// The island of polygon p: polygons connected through neighbours share one number.
+  /// The island of polygon p: polygons connected through neighbours or active links (either
+  /// way, one-way links too) share one number. Different islands: no path joins them.
   [[nodiscard]] std::uint32_t island(PolyId p) const { return island_[p.value]; }
   /// Whether `filter` passes every polygon of the mesh (then only walls bound it).
   [[nodiscard]] bool passes_all(const QueryFilter& filter) const;
@@ -145,6 +186,20 @@ class NavMesh {
   [[nodiscard]] Vec3 centroid(PolyId p) const;
   [[nodiscard]] const Aabb3& bounds() const { return bounds_; }
   [[nodiscard]] const NavMeshData& data() const { return data_; }
+
+  /// Off-mesh links (NavMeshData::links) as given, and as joined to the mesh.
+  [[nodiscard]] std::size_t link_count() const { return data_.links.size(); }
+  [[nodiscard]] const OffMeshLink& link(std::uint32_t i) const { return data_.links[i]; }
+  [[nodiscard]] const ResolvedLink& resolved_link(std::uint32_t i) const { return resolved_links_[i]; }
+  /// Every way across an active link, grouped by the polygon it leaves (ascending): a
+  /// traversal's index here is its number (the searches' nodes use it).
+  [[nodiscard]] std::span<const LinkTraversal> link_traversals() const { return traversals_; }
+  /// The ways across links that leave polygon p (a subrange of link_traversals()).
+  [[nodiscard]] std::span<const LinkTraversal> links_from(PolyId p) const {
+    return std::span(traversals_).subspan(traversal_begin_[p.value], traversal_begin_[p.value + 1] - traversal_begin_[p.value]);
+  }
+  /// The number of links_from(p)'s first traversal in link_traversals().
+  [[nodiscard]] std::uint32_t first_link_from(PolyId p) const { return traversal_begin_[p.value]; }
 
   /// Whether `q` lies in p's plan (edges included, and up to 1e-9 units outside them).
   [[nodiscard]] bool contains_in_plan(PolyId p, Vec2 q) const;
@@ -201,7 +256,11 @@ class NavMesh {
   static constexpr std::size_t max_bvh_depth = 64;
 
   void check() const;
+  void check_links() const;
   void build_index();
+  /// Joins the links' ends to the mesh, lists the traversals by polygon, and joins islands and
+  /// clears dead ends through them (nav_links.cpp).
+  void resolve_links();
   /// Calls f(poly) for each polygon whose bounds meet `box`.
   template <class F>
   void for_each_in(const Aabb3& box, F&& f) const;
@@ -219,6 +278,9 @@ class NavMesh {
   Aabb3 bounds_;
   std::vector<BvhNode> nodes_;
   std::vector<PolyId> bvh_polys_;
+  std::vector<ResolvedLink> resolved_links_;
+  std::vector<LinkTraversal> traversals_;
+  std::vector<std::uint32_t> traversal_begin_;  // per polygon and one more: into traversals_
 };
 
 /// How build_from_triangles turns a model's triangles into a navmesh (the self-made navmesh:

@@ -64,9 +64,9 @@ class NavPlanner final : public search::SearchSource<Vec3> {
   }
   [[nodiscard]] std::uint64_t world_version() const override { return 0; }
   [[nodiscard]] bool stale() const override { return false; }
-  /// The portal graph's nodes (a portal per polygon corner, then the start and the goal): what
+  /// The portal graph's nodes (a portal per polygon corner, the start, the goal, then a node per link traversal): what
   /// the funnel and centroid modes' dense table holds.
-  [[nodiscard]] std::size_t node_count() const override { return mesh_->data().corners.size() + 2; }
+  [[nodiscard]] std::size_t node_count() const override { return mesh_->data().corners.size() + 2 + mesh_->link_traversals().size(); }
 
   [[nodiscard]] const NavMesh& mesh() const { return *mesh_; }
   [[nodiscard]] const NavQueryOptions& options() const { return options_; }

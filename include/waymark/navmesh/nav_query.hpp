@@ -71,6 +71,16 @@ struct NavQueryOptions {
   search::EventSink<IntervalNode>* interval_events = nullptr;
 };
 
+/// Where a path takes an off-mesh link: corners[corner] is where it leaves the mesh (the link's
+/// resolved start, or its end when taken backwards) and corners[corner + 1] where it lands.
+struct LinkUse {
+  std::size_t corner = 0;
+  std::uint32_t link = 0;     ///< index into NavMeshData::links
+  std::uint32_t user_id = 0;  ///< the link's OffMeshLink::user_id
+  bool reversed = false;      ///< taken end → start (a bidirectional link)
+  friend bool operator==(const LinkUse&, const LinkUse&) = default;
+};
+
 /// A path across a navmesh.
 struct NavPath {
   Status status;
@@ -79,7 +89,10 @@ struct NavPath {
   /// The start point, the corners the path bends at, and the goal point (the point reached,
   /// for a partial path), on the mesh surface.
   std::vector<Vec3> corners;
-  /// The 3D length of `corners` as a polyline; infinite_cost when no path was found.
+  /// The off-mesh links the path takes, in order (each adds its two ends to `corners`).
+  std::vector<LinkUse> links;
+  /// The 3D length of `corners` as a polyline (a link counts as the straight line between its
+  /// ends, whatever it costs); infinite_cost when no path was found.
   double length = infinite_cost;
 };
 
@@ -91,6 +104,12 @@ struct NavPath {
 ///   crosses), then the funnel algorithm over the corridor found. As Detour's paths.
 /// - centroids: the same search with each portal placed at the centroid of the polygon it
 ///   enters (reached through the edge's midpoint); the path is that chain, not smoothed.
+///
+/// Every mode takes the mesh's active off-mesh links (NavMesh::link_traversals) whose flags,
+/// and whose landing polygon's, the filter passes, when that is cheaper: a link costs its cost
+/// (0: its 3D length) times the filter's area_cost[link.area] (the shortest mode walks at plan
+/// length, cost 1). Each link taken adds its two ends to the corners and a LinkUse to
+/// NavPath::links (docs/navmesh.md, "Off-mesh links").
 ///
 /// Steppable (begin, then step with a budget), and observable through options.query.events.
 /// Owns its scratch: after warm-up a query allocates nothing. Not thread-safe: one per thread;
@@ -144,6 +163,7 @@ class NavMeshQuery {
   std::unique_ptr<detail::QueryEnds> ends_;
   NavPath path_;
   std::vector<Portal> portals_;
+  std::vector<Vec3> stretch_;  // the funnel's corners of one stretch between links
   Vec3 to_;
 };
 

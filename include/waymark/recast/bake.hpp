@@ -33,7 +33,9 @@ struct AgentClass {
 /// when a class's name is refused or repeated, its parameters break their limits or its build
 /// fails (the first such class in order), and when there are no classes or more than
 /// navmesh::max_bake_classes.
+/// `links` (off-mesh links, the same for every class) are stored in the tile whose plan holds
+/// each link's start (the first tile when none does), and so join every class's mesh.
 [[nodiscard]] navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> classes,
-                                    std::size_t threads = 0);
+                                    std::size_t threads = 0, std::span<const navmesh::OffMeshLink> links = {});
 
 }  // namespace waymark::recast

@@ -24,6 +24,15 @@
 
 namespace waymark::steer {
 
+/// Where a planned path takes an off-mesh link (navmesh worlds: navmesh::OffMeshLink):
+/// points[point] is the link's start and points[point + 1] its end.
+struct PathLink {
+  std::size_t point = 0;
+  std::uint32_t link = 0;     ///< index into the mesh's NavMeshData::links
+  std::uint32_t user_id = 0;  ///< the link's OffMeshLink::user_id
+  double length = 0;          ///< the 3D distance between its ends: what an agent travels
+};
+
 class PathService {
  public:
   enum class Answer : std::uint8_t { pending, found, failed };
@@ -52,6 +61,14 @@ class PathService {
   virtual Answer take(search::RequestId id, std::vector<Vec2>& points) = 0;
   /// Frees a request that is no longer wanted (cancelling it when it runs).
   virtual void release(search::RequestId id) = 0;
+  /// The off-mesh links the points of a path found in `size_class` take (`out` cleared first,
+  /// its capacity reused): each pair of consecutive points that are a link's two ends. None
+  /// for worlds without links.
+  virtual void links_in(std::span<const Vec2> points, std::size_t size_class, std::vector<PathLink>& out) const {
+    (void)points;
+    (void)size_class;
+    out.clear();
+  }
 };
 
 /// What the two services share: a request queue over one world, and for each request slot the
@@ -187,6 +204,9 @@ class NavMeshPathService final : public QueuedPathService<Vec3> {
   /// The class of the smallest mesh radius >= `radius` (the one-mesh form: always 0).
   [[nodiscard]] std::optional<std::size_t> size_class(double radius) override;
   search::RequestId submit(Vec2 from, Vec2 to, std::size_t size_class) override;
+  /// The class mesh's link traversals whose two ends (in plan) are consecutive points.
+  /// O(points × links).
+  void links_in(std::span<const Vec2> points, std::size_t size_class, std::vector<PathLink>& out) const override;
 
  private:
   [[nodiscard]] Vec2 point(const Vec3& corner) const override { return navmesh::plan(corner); }

@@ -43,6 +43,7 @@ enum class AgentStatus : std::uint8_t {
   stuck,        ///< following its path without progress after SimulationParams::stuck_replans re-plans; moving again once it progresses
   stopped,      ///< told to stop(): brakes and holds until resume()
   removed,      ///< removed; its id is not reused
+  on_link,      ///< travelling an off-mesh link of its path (Simulation::link_travel): a jump, a drop, a ladder
 };
 [[nodiscard]] std::string_view to_string(AgentStatus status);
 
@@ -124,6 +125,15 @@ struct SimulationStats {
   [[nodiscard]] double mean_tick_us() const {
     return ticks == 0 ? 0.0 : std::chrono::duration<double, std::micro>(tick_time).count() / static_cast<double>(ticks);
   }
+};
+
+/// An agent on an off-mesh link (Simulation::link_travel): which link, and how far along.
+struct LinkTravel {
+  std::uint32_t link = 0;     ///< index into the mesh's NavMeshData::links
+  std::uint32_t user_id = 0;  ///< the link's OffMeshLink::user_id (which animation to play)
+  Vec2 from;                  ///< where it left its path (the link's start, in plan)
+  Vec2 to;                    ///< the link's end
+  double progress = 0;        ///< the share of the link travelled, [0, 1]
 };
 
 /// The largest coordinate an agent's start, goal or waypoint may have, in world units: beyond
@@ -236,6 +246,17 @@ class Simulation {
   [[nodiscard]] std::span<const Vec2> remaining_path(AgentId id) const;
   /// The size class it plans in (PathService::size_class).
   [[nodiscard]] std::size_t size_class(AgentId id) const { return agents_[id.value].size_class; }
+  /// The off-mesh link it travels now (status on_link), or nullopt. An agent reaching a link's
+  /// start on its path (a navmesh path that takes a link: PathService::links_in) travels
+  /// straight to the link's end at its max_speed over the link's 3D length, whatever is in the
+  /// way: meanwhile it is out of the plane — it neither steers nor avoids, walls and other
+  /// agents do not push it, others do not avoid it or count collisions with it — and it does
+  /// not plan (a new goal is planned from where it lands; stop() holds it once it lands).
+  /// warp() and remove_agent() end the travel at once.
+  [[nodiscard]] std::optional<LinkTravel> link_travel(AgentId id) const;
+  /// The links its path takes from here on: waypoint path()[point] is each one's start and
+  /// the next waypoint its end.
+  [[nodiscard]] std::span<const PathLink> path_links(AgentId id) const;
   [[nodiscard]] const PathFollower& follower(AgentId id) const { return agents_[id.value].follower; }
   [[nodiscard]] const SimulationStats& stats() const { return stats_; }
   /// A hash of the exact bits of every agent's position, velocity and heading and of its
@@ -262,6 +283,12 @@ class Simulation {
     bool stuck = false;
     bool removed = false;
     std::uint32_t fruitless_replans = 0;  ///< stuck re-plans since it last progressed
+    std::vector<PathLink> links;  ///< its path's off-mesh links (point: a waypoint index)
+    std::size_t next_link = 0;    ///< the first of them not yet travelled
+    bool on_link = false;         ///< travelling a link (`travel`)
+    LinkTravel travel;            ///< the link it travels, kept should its path change meanwhile
+    double link_time = 0;         ///< seconds on it so far
+    double link_duration = 0;     ///< seconds the whole link takes
     search::RequestId request{};
     Vec2 anchor;             ///< where it was when it last moved stuck_distance
     double still_for = 0;    ///< seconds since then
@@ -270,6 +297,13 @@ class Simulation {
   [[nodiscard]] Agent* live(AgentId id);
   [[nodiscard]] double wall_radius(const Agent& a) const { return params_.walls_eroded ? 0.0 : a.params.radius; }
   void submit_plan(Agent& a);
+  // Off-mesh links (simulation_links.cpp).
+  /// Smooths raw_path_ into the agent's follower, stretch by stretch between the links it
+  /// takes, keeping each link's two ends as waypoints.
+  void set_planned_path(Agent& a);
+  /// Starts, advances or ends the agent's travel along a link of its path; true while it
+  /// travels (it then takes no part in steering, moving or avoidance this tick).
+  bool travel_link(Agent& a, double dt);
   /// Forgets the agent's path and request, so that it asks again (a planning agent).
   void replan(Agent& a);
   void set_arrived(Agent& a, bool arrived);
@@ -334,6 +368,9 @@ class Simulation {
   std::vector<Contact> contacts_;
   std::vector<Vec2> raw_path_;
   std::vector<Vec2> smoothed_;
+  std::vector<Vec2> stretch_;          ///< one stretch of raw_path_ between links
+  std::vector<Vec2> joined_;           ///< the smoothed stretches, joined
+  std::vector<PathLink> path_links_;   ///< the links raw_path_ takes
 };
 
 /// The collider an ObstacleSpec describes.

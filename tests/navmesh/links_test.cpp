@@ -1,0 +1,309 @@
+// Off-mesh links: their checks and ends (NavMesh), and every search mode taking them only
+// when they are the way or cheaper. Truth from outside: lengths worked out by hand on open
+// floors, and for single links the composition of link-free searches (to the link's start,
+// across it, from its end) against the link-free walk.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+
+#include "support/error_text.hpp"
+#include "support/link_levels.hpp"
+#include "waymark/navmesh/drop_downs.hpp"
+#include "waymark/navmesh/nav_query.hpp"
+
+namespace waymark::navmesh::links_test {
+namespace {
+
+constexpr NavMode all_modes[] = {NavMode::shortest, NavMode::funnel, NavMode::centroids};
+
+NavMeshData with_links(NavMeshData d, std::vector<OffMeshLink> links) {
+  d.links = std::move(links);
+  return d;
+}
+
+/// What a shortest-mode path costs: its plan length, each link counted at its cost instead.
+double shortest_cost(const NavMesh& nav, const NavPath& p) {
+  double sum = 0;
+  for (std::size_t i = 1; i < p.corners.size(); ++i) sum += distance(plan(p.corners[i - 1]), plan(p.corners[i]));
+  for (const LinkUse& u : p.links) {
+    sum += nav.resolved_link(u.link).cost - distance(plan(p.corners[u.corner]), plan(p.corners[u.corner + 1]));
+  }
+  return sum;
+}
+
+TEST(OffMeshLinks, BadLinksAreRefusedByName) {
+  const auto error = [](OffMeshLink l) {
+    return test::error_text<BuildError>([&] { NavMesh nav(with_links(test::two_storeys(), {test::drop_down(), l})); });
+  };
+  const double nan = std::nan("");
+  EXPECT_EQ(error(test::drop_down()), "");
+  EXPECT_EQ(error({.start = {nan, 0, 0}}), "navmesh link 1: an end has a coordinate that is not finite");
+  EXPECT_EQ(error({.radius = 0}), "navmesh link 1: radius must be finite and > 0");
+  EXPECT_EQ(error({.cost = -1}), "navmesh link 1: cost must be finite and >= 0");
+  EXPECT_EQ(error({.area = max_areas}), "navmesh link 1: area type 64 is not below 64");
+  NavMeshData many = test::two_storeys();
+  many.links.assign(max_links + 1, test::drop_down());
+  EXPECT_NE(test::error_text<BuildError>([&] { NavMesh nav(std::move(many)); }).find("more than max_links"), std::string::npos);
+}
+
+TEST(OffMeshLinks, EndsJoinTheNearestPolygonWithinTheRadius) {
+  OffMeshLink far = test::drop_down();
+  far.end = {9, 0, 11};  // 1 unit past the ground floor's edge: out of its 0.3 radius
+  OffMeshLink high = test::drop_down();
+  high.end = {9, 1.5, 6};  // 1.5 above the ground: beyond max(climb 0.5, radius 0.3)
+  const NavMesh nav(with_links(test::two_storeys(), {test::drop_down(), far, high}));
+  const ResolvedLink& r = nav.resolved_link(0);
+  ASSERT_TRUE(r.active);
+  EXPECT_EQ(nav.corners(r.start_poly).size(), 4u);
+  EXPECT_EQ(r.start.y, 3);  // the upper floor, not the ground 3 below
+  EXPECT_EQ(r.end.y, 0);
+  EXPECT_DOUBLE_EQ(r.cost, distance(Vec3{9, 3, 3.8}, Vec3{9, 0, 4.6}));  // cost 0: its 3D length
+  EXPECT_FALSE(nav.resolved_link(1).active);
+  EXPECT_TRUE(nav.resolved_link(1).start_poly.valid());
+  EXPECT_FALSE(nav.resolved_link(1).end_poly.valid());
+  EXPECT_FALSE(nav.resolved_link(2).active);
+  // An end just off the mesh joins the nearest point of its edge.
+  OffMeshLink off = test::drop_down();
+  off.end = {9, 0, 10.2};
+  const NavMesh edge(with_links(test::two_storeys(), {off}));
+  EXPECT_TRUE(edge.resolved_link(0).active);
+  EXPECT_NEAR(edge.resolved_link(0).end.z, 10, 1e-12);
+}
+
+TEST(OffMeshLinks, JoinIslandsAndListTraversalsByPolygon) {
+  const NavMesh apart(test::two_storeys());
+  const NavMesh one_way(with_links(test::two_storeys(), {test::drop_down()}));
+  const NavMesh both(with_links(test::two_storeys(), {test::drop_down(true)}));
+  const PolyId upper = one_way.resolved_link(0).start_poly, ground = one_way.resolved_link(0).end_poly;
+  EXPECT_NE(apart.island(upper), apart.island(ground));
+  EXPECT_EQ(one_way.island(upper), one_way.island(ground));
+  ASSERT_EQ(one_way.links_from(upper).size(), 1u);
+  EXPECT_TRUE(one_way.links_from(ground).empty());
+  EXPECT_EQ(one_way.link_traversals().size(), 1u);
+  ASSERT_EQ(both.links_from(ground).size(), 1u);
+  EXPECT_TRUE(both.links_from(ground)[0].reversed);
+  EXPECT_EQ(both.links_from(ground)[0].to_poly, upper);
+}
+
+TEST(OffMeshLinks, DeadEndsCountLinksLeavingThem) {
+  // A corridor one cell wide: its last cell has one neighbour; a link leaving it makes it a way on.
+  NavMeshData d;
+  test::add_floor(d, 0, 0, 4, 1, 0);
+  test::add_floor(d, 0, 5, 4, 1, 0);
+  const NavMesh bare(d);
+  EXPECT_TRUE(bare.dead_end(PolyId{3}));
+  d.links = {{.start = {3.5, 0, 0.5}, .end = {3.5, 0, 5.5}}};
+  const NavMesh linked(d);
+  EXPECT_FALSE(linked.dead_end(PolyId{3}));
+  EXPECT_TRUE(linked.dead_end(PolyId{7}));  // where it lands: entered, it leads only back
+}
+
+TEST(OffMeshLinks, TheOnlyRouteTakesTheDropDownInEveryMode) {
+  const NavMesh nav(with_links(test::two_storeys(), {test::drop_down()}));
+  const Vec3 from{1, 3, 1}, to{1, 0, 2}, ls{9, 3, 3.8}, le{9, 0, 4.6};
+  for (NavMode mode : all_modes) {
+    SCOPED_TRACE(std::string(name_of(nav_mode_names, mode)));
+    NavMeshQuery q(nav, {.mode = mode});
+    ASSERT_TRUE(q.find_path(from, to).succeeded());
+    const NavPath& p = q.path();
+    ASSERT_EQ(p.links.size(), 1u);
+    EXPECT_EQ(p.links[0].link, 0u);
+    EXPECT_EQ(p.links[0].user_id, 7u);
+    EXPECT_FALSE(p.links[0].reversed);
+    EXPECT_EQ(p.corners[p.links[0].corner], ls);
+    EXPECT_EQ(p.corners[p.links[0].corner + 1], le);
+    EXPECT_EQ(p.corners.front(), from);
+    EXPECT_EQ(p.corners.back(), to);
+    EXPECT_NE(std::find(p.polys.begin(), p.polys.end(), nav.resolved_link(0).end_poly), p.polys.end());
+    // Both floors are open rectangles: the shortest path goes straight to the link, across it,
+    // straight on; no mode's path is shorter.
+    const double straight = distance(from, ls) + distance(ls, le) + distance(le, to);
+    if (mode == NavMode::shortest) {
+      EXPECT_EQ(p.corners.size(), 4u);
+      EXPECT_NEAR(p.length, straight, 1e-9);
+    }
+    EXPECT_GE(p.length, straight - 1e-9);
+  }
+  // Without the link the floors are apart.
+  const NavMesh apart(test::two_storeys());
+  NavMeshQuery q(apart);
+  EXPECT_TRUE(q.find_path(from, to).has(StatusDetail::unreachable));
+}
+
+TEST(OffMeshLinks, AOneWayLinkIsNotTakenBackwards) {
+  const Vec3 ground{1, 0, 2}, upper{1, 3, 1};
+  const NavMesh one_way(with_links(test::two_storeys(), {test::drop_down()}));
+  const NavMesh both(with_links(test::two_storeys(), {test::drop_down(true)}));
+  for (NavMode mode : all_modes) {
+    SCOPED_TRACE(std::string(name_of(nav_mode_names, mode)));
+    NavMeshQuery q(one_way, {.mode = mode});
+    EXPECT_TRUE(q.find_path(ground, upper).has(StatusDetail::unreachable));
+    NavMeshQuery b(both, {.mode = mode});
+    ASSERT_TRUE(b.find_path(ground, upper).succeeded());
+    ASSERT_EQ(b.path().links.size(), 1u);
+    EXPECT_TRUE(b.path().links[0].reversed);
+    EXPECT_EQ(b.path().corners[b.path().links[0].corner], (Vec3{9, 0, 4.6}));
+  }
+}
+
+TEST(OffMeshLinks, FiltersAndAreaCostsApplyToLinks) {
+  OffMeshLink l = test::drop_down();
+  l.flags = 0x02;
+  l.area = 5;
+  const NavMesh nav(with_links(test::two_storeys(), {l}));
+  QueryFilter no_jumps;
+  no_jumps.exclude = 0x02;
+  for (NavMode mode : all_modes) {
+    NavMeshQuery q(nav, {.mode = mode});
+    EXPECT_TRUE(q.find_path({1, 3, 1}, {1, 0, 2}, no_jumps).has(StatusDetail::unreachable));
+    EXPECT_TRUE(q.find_path({1, 3, 1}, {1, 0, 2}).succeeded());
+  }
+}
+
+/// A floor 10 × 10 with a wall along x in [4, 6) from z = 0 to 8: the way round is long, and a
+/// link across the wall at z = 1 (from x = 3.5 to 6.5) saves it.
+NavMeshData walled() {
+  NavMeshData d;
+  test::add_floor(d, 0, 0, 10, 10, 0, [](int i, int j) { return (i == 4 || i == 5) && j < 8; });
+  d.climb = 0.5;
+  return d;
+}
+
+TEST(OffMeshLinks, ACostlyLinkIsNotTakenWhenTheWalkIsShorter) {
+  const Vec3 from{2, 0, 1}, to{8, 0, 1};
+  const NavMesh bare(walled());
+  for (NavMode mode : all_modes) {
+    SCOPED_TRACE(std::string(name_of(nav_mode_names, mode)));
+    NavMeshQuery walk(bare, {.mode = mode});
+    ASSERT_TRUE(walk.find_path(from, to).succeeded());
+    const NavMesh cheap(with_links(walled(), {{.start = {3.5, 0, 1}, .end = {6.5, 0, 1}}}));
+    NavMeshQuery a(cheap, {.mode = mode});
+    ASSERT_TRUE(a.find_path(from, to).succeeded());
+    EXPECT_EQ(a.path().links.size(), 1u);
+    const NavMesh costly(with_links(walled(), {{.start = {3.5, 0, 1}, .end = {6.5, 0, 1}, .cost = 40}}));
+    NavMeshQuery b(costly, {.mode = mode});
+    ASSERT_TRUE(b.find_path(from, to).succeeded());
+    EXPECT_TRUE(b.path().links.empty());
+    EXPECT_EQ(b.path().corners, walk.path().corners);
+    // Costed at 12 (plan walk round the wall: about 15.6), it is taken; at 16, not.
+    const NavMesh close(with_links(walled(), {{.start = {3.5, 0, 1}, .end = {6.5, 0, 1}, .cost = 12}}));
+    NavMeshQuery c(close, {.mode = mode});
+    ASSERT_TRUE(c.find_path(from, to).succeeded());
+    EXPECT_EQ(c.path().links.size(), 1u);
+  }
+}
+
+TEST(OffMeshLinks, ATeleporterShortcutIsFound) {
+  // A corridor 20 long: the goal 5 ahead of the start; behind the start, 4 away, a teleporter
+  // (cost 0.1) lands 0.1 before the goal. Via it: 4 + 0.1 + 0.1 = 4.2 < 5. A straight-line
+  // heuristic would overestimate every node on the way back to it and return the walk.
+  NavMeshData d;
+  test::add_floor(d, 0, 0, 20, 2, 0);
+  d.links = {{.start = {1, 0, 1}, .end = {9.9, 0, 1}, .cost = 0.1, .user_id = 3}};
+  const NavMesh nav(d);
+  const Vec3 from{5, 0, 1}, to{10, 0, 1};
+  for (NavMode mode : {NavMode::shortest, NavMode::funnel}) {
+    SCOPED_TRACE(std::string(name_of(nav_mode_names, mode)));
+    NavMeshQuery q(nav, {.mode = mode});
+    EXPECT_TRUE(q.find_path(from, to).succeeded());
+    EXPECT_EQ(q.path().links.size(), 1u);
+    if (q.path().links.size() == 1) {
+      EXPECT_EQ(q.path().links[0].user_id, 3u);
+    }
+    EXPECT_NEAR(shortest_cost(nav, q.path()), 4.2, 1e-9);
+  }
+}
+
+/// For single links, the shortest mode against the composition of link-free searches: the
+/// least of the walk and (to the link's start) + its cost + (from its end), each found with the
+/// link-free shortest mode. Seeded pairs on the walled floor, with a link at a random place.
+TEST(OffMeshLinks, ShortestModeMatchesTheCompositionOfLinkFreeSearches) {
+  const NavMesh bare(walled());
+  NavMeshQuery free_query(bare);
+  const auto walk = [&](Vec3 a, Vec3 b) {
+    return free_query.find_path(a, b).succeeded() ? shortest_cost(bare, free_query.path()) : infinite_cost;
+  };
+  std::mt19937_64 rng(31);
+  int taken = 0, walked = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const auto point = [&] {
+      for (;;) {
+        const auto p = bare.random_point(rng);
+        if (p) return p->point;
+      }
+    };
+    const Vec3 ls = point(), le = point();
+    const double cost = std::uniform_real_distribution<double>(0, 4)(rng);
+    const NavMesh nav(with_links(walled(), {{.start = ls, .end = le, .cost = cost}}));
+    NavMeshQuery q(nav);
+    for (int pair = 0; pair < 10; ++pair) {
+      const Vec3 from = point(), to = point();
+      const double expected = std::min(walk(from, to), walk(from, ls) + nav.resolved_link(0).cost + walk(le, to));
+      ASSERT_TRUE(q.find_path(from, to).succeeded());
+      EXPECT_NEAR(shortest_cost(nav, q.path()), expected, 1e-6) << "trial " << trial << " pair " << pair;
+      (q.path().links.empty() ? walked : taken)++;
+    }
+  }
+  EXPECT_GT(taken, 20);
+  EXPECT_GT(walked, 20);
+}
+
+/// A ledge: an upper floor [0, 10] × [0, 10] at y = 3 and, beyond a gap of 1, a lower one
+/// [11, 21] × [0, 10] at y = 0.
+NavMeshData ledge() {
+  NavMeshData d;
+  test::add_floor(d, 0, 0, 10, 10, 3);
+  test::add_floor(d, 11, 0, 10, 10, 0);
+  d.climb = 0.5;
+  return d;
+}
+
+TEST(DropDowns, OneLinkPerSpacingFromEachLedgeDownToTheFloorBelow) {
+  const NavMesh bare(ledge());
+  // Only the upper floor's edge at x = 10 has a floor below within reach 1.5: ten unit edges,
+  // one link each at its middle, landing 1.5 beyond it on the lower floor.
+  const auto links = generate_drop_downs(bare, {.reach = 1.5});
+  ASSERT_EQ(links.size(), 10u);
+  for (const OffMeshLink& l : links) {
+    EXPECT_EQ(l.start.x, 10);
+    EXPECT_EQ(l.start.y, 3);
+    EXPECT_EQ(l.end, (Vec3{11.5, 0, l.start.z}));
+    EXPECT_EQ(std::fmod(l.start.z, 1.0), 0.5);
+    EXPECT_FALSE(l.bidirectional);
+  }
+  EXPECT_TRUE(generate_drop_downs(bare, {.reach = 0.9}).empty());                  // the gap is 1
+  EXPECT_TRUE(generate_drop_downs(bare, {.reach = 1.5, .max_drop = 2.5}).empty());  // the drop is 3
+  EXPECT_TRUE(generate_drop_downs(bare, {.reach = 1.5, .min_drop = 3}).empty());    // a step of at most 3
+  EXPECT_EQ(generate_drop_downs(bare, {.spacing = 20, .reach = 1.5}).size(), 10u);  // one per edge at least
+  EXPECT_NE(test::error_text<BuildError>([&] { (void)generate_drop_downs(bare, {.reach = 1.5, .max_links = 9}); }), "");
+  EXPECT_NE(test::error_text<BuildError>([&] { (void)generate_drop_downs(bare, {.spacing = 0}); }), "");
+
+  NavMeshData d = ledge();
+  d.links = links;
+  const NavMesh nav(std::move(d));
+  for (NavMode mode : all_modes) {
+    NavMeshQuery q(nav, {.mode = mode});
+    ASSERT_TRUE(q.find_path({2, 3, 5}, {18, 0, 5}).succeeded());
+    ASSERT_EQ(q.path().links.size(), 1u);
+    EXPECT_TRUE(q.find_path({18, 0, 5}, {2, 3, 5}).has(StatusDetail::unreachable));  // no way back up
+  }
+}
+
+TEST(DropDowns, TheHighestFloorBelowIsTheLanding) {
+  // Beyond the ledge's edge, two floors over the same plan [11, 13] × [0, 1], at y = 0 and
+  // y = 1: the link lands on the higher one.
+  NavMeshData d;
+  test::add_floor(d, 0, 0, 10, 1, 3);
+  test::add_floor(d, 11, 0, 2, 1, 0);
+  test::add_floor(d, 11, 0, 2, 1, 1);
+  const NavMesh nav(d);
+  const auto links = generate_drop_downs(nav, {.reach = 1.5});
+  ASSERT_EQ(links.size(), 1u);
+  EXPECT_EQ(links[0].end, (Vec3{11.5, 1, 0.5}));
+}
+
+}  // namespace
+}  // namespace waymark::navmesh::links_test
