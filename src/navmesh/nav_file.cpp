@@ -225,12 +225,8 @@ NavTile read_tile(ChecksummedReader& r, const std::string& where) {
 /// A class's tiles stitched into one mesh, as TiledNavMesh::snapshot stitches them; a
 /// LoadError naming the class when they cannot be (a polygon past max_polygon_corners).
 NavMesh stitched(const BakedClass& c, const std::string& file) {
-  std::vector<const NavTile*> tiles;
-  for (const NavTile& t : c.tiles) tiles.push_back(&t);
-  std::vector<TileCoord> poly_tiles;
-  std::size_t joined = 0;
   try {
-    return NavMesh(stitch_tiles(tiles, poly_tiles, joined));
+    return NavMesh(stitch_tiles(c.tiles));
   } catch (const BuildError& e) {
     throw LoadError(file, 0, "class '" + c.name + "': its tiles do not stitch: " + e.what());
   }

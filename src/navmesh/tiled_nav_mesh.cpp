@@ -1,5 +1,7 @@
 #include "waymark/navmesh/tiled_nav_mesh.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 #include <string>
 #include <utility>
@@ -42,6 +44,16 @@ void TiledNavMesh::set_links(std::vector<OffMeshLink> links) {
 const NavTile* TiledNavMesh::tile(TileCoord coord) const {
   const auto it = tiles_.find(coord);
   return it == tiles_.end() ? nullptr : &it->second;
+}
+
+NavMeshData stitch_tiles(std::span<const NavTile> tiles) {
+  std::vector<const NavTile*> ordered;
+  ordered.reserve(tiles.size());
+  for (const NavTile& t : tiles) ordered.push_back(&t);
+  std::sort(ordered.begin(), ordered.end(), [](const NavTile* a, const NavTile* b) { return a->coord < b->coord; });
+  std::vector<TileCoord> poly_tiles;
+  std::size_t joined = 0;
+  return stitch_tiles(ordered, poly_tiles, joined);
 }
 
 std::shared_ptr<const TiledSnapshot> TiledNavMesh::snapshot() const {

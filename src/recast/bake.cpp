@@ -67,11 +67,7 @@ navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> cla
           const auto tile_threads = static_cast<unsigned>(std::max<std::size_t>(1, threads / classes.size()));
           baked.tiles = build_tiles(model, {.recast = classes[i].params, .tile_size = classes[i].tile_size, .threads = tile_threads});
           place_links(baked.tiles, links);
-          std::vector<const navmesh::NavTile*> tiles;
-          for (const navmesh::NavTile& t : baked.tiles) tiles.push_back(&t);
-          std::vector<navmesh::TileCoord> poly_tiles;
-          std::size_t joined = 0;
-          baked.mesh.emplace(navmesh::stitch_tiles(tiles, poly_tiles, joined));
+          baked.mesh.emplace(navmesh::stitch_tiles(baked.tiles));
         } else {
           baked.mesh.emplace(build_nav_mesh(model, classes[i].params));
           baked.tiles.push_back(navmesh::solo_tile(*baked.mesh));

@@ -300,14 +300,15 @@ TEST(Bake, EveryResealedByteChangeIsRefusedOrSound) {
   EXPECT_GT(refused, 100);
 }
 
-TEST(Bake, ClassesOfSeveralTilesKeepTheirTilesAndWaitForStitching) {
+TEST(Bake, ClassesOfSeveralTilesKeepTheirTilesAndLoadStitched) {
   NavBake b = load_bytes(small_bake_bytes());
   navmesh::NavTile second = b.classes[1].tiles[0];
   second.coord = {1, 0};
   b.classes[1].tiles.push_back(second);
   const NavBake tiled = load_bytes(bytes_of(b));
   EXPECT_TRUE(tiled.classes[0].mesh.has_value());
-  EXPECT_FALSE(tiled.classes[1].mesh.has_value());  // until the tiled world stitches it
+  ASSERT_TRUE(tiled.classes[1].mesh.has_value());  // both copies, one on the other
+  EXPECT_EQ(tiled.classes[1].mesh->poly_count(), 2 * b.classes[1].tiles[0].data.areas.size());
   ASSERT_EQ(tiled.classes[1].tiles.size(), 2u);
   EXPECT_EQ(tiled.classes[1].tiles[1].coord, (navmesh::TileCoord{1, 0}));
   b.classes[1].tiles[1].coord = {0, 0};

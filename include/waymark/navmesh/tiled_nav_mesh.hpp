@@ -45,6 +45,11 @@ struct TiledSnapshot {
 [[nodiscard]] NavMeshData stitch_tiles(std::span<const NavTile* const> tiles, std::vector<TileCoord>& poly_tiles,
                                        std::size_t& joined);
 
+/// `tiles` stitched as a TiledNavMesh holding them stitches its snapshot: in TileCoord order
+/// (whatever their order here), the same polygons with the same ids. Throws BuildError as
+/// stitch_tiles does.
+[[nodiscard]] NavMeshData stitch_tiles(std::span<const NavTile> tiles);
+
 /// Tiles by their TileCoord, and the world's off-mesh links. Editing (set_tile, remove_tile,
 /// set_links) and snapshot() are for one thread at a time, the owner (a planner's sync());
 /// version() may be read from any thread meanwhile, and a snapshot taken is immutable and
