@@ -25,7 +25,7 @@ namespace {
 /// The request's positive size `key` (`fallback` when absent), at most `max`.
 double obstacle_size(const Field& request, const char* key, double fallback, double max) {
   const double v = request.number(key, fallback);
-  if (!(v > 0 && v <= max)) request.fail_at(key, "must be in (0, " + std::to_string(max) + "] world units");
+  if (!(v > 0 && v <= max)) request.fail_at(key, "must be in (0, " + json(max).dump() + "] world units");
   return v;
 }
 
@@ -44,7 +44,7 @@ navmesh::NavObstacle request_obstacle(const Field& request, const navmesh::NavMe
   std::size_t n = 0;
   size.for_each_item([&](const Field& side) {
     if (!side.value().is_number() || !(side.value().number() > 0 && side.value().number() <= max_size))
-      side.fail("must be a number in (0, " + std::to_string(max_size) + "]");
+      side.fail("must be a number in (0, " + json(max_size).dump() + "]");
     sides[n++] = side.value().number();
   });
   const Vec3 half{sides[0] / 2, 0, sides[2] / 2};
