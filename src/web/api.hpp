@@ -53,7 +53,7 @@ struct ApiLimits {
   double sim_idle_seconds = 600;
   /// Bundled levels pages edit at once (POST /api/navmesh/obstacle), each its own carvable
   /// copy of the level (every tile's compact heightfield: "kept_bytes" in its answers, about
-  /// 1.3 MB for nav_test), so this times the largest level bounds what they can pin; they go
+  /// 1.7 MB for nav_test), so this times the largest level bounds what they can pin; they go
   /// after sim_idle_seconds untouched, as simulations do.
   std::size_t max_navmesh_sessions = 8;
   /// Obstacles one such level may hold, and the largest radius, height or box side of one

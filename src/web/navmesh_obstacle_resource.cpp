@@ -51,6 +51,13 @@ navmesh::NavObstacle request_obstacle(const Field& request, const navmesh::NavMe
   return navmesh::BoxObstacle{at - half, at + half + Vec3{0, sides[1], 0}};
 }
 
+/// The request's session, which it must name (400 otherwise).
+std::shared_ptr<NavSession> named_session(const NavSessionStore& store, const Field& request) {
+  std::shared_ptr<NavSession> s = request_session(store, request);
+  if (!s) request.fail_at("session", "missing field: the number /api/navmesh/obstacle gave");
+  return s;
+}
+
 /// The session's answer after an edit: its id, the tiles rebuilt, the bytes its copy keeps
 /// and its level as GET /api/navmesh gives it. Under the session's mutex.
 json session_json(std::uint64_t id, NavSession& s) {
@@ -101,8 +108,7 @@ Response Api::navmesh_obstacle_remove(std::string_view body) const {
   return guarded([&] {
     const RequestBody read(body, limits_);
     const Field request = read.root();
-    const std::shared_ptr<NavSession> s = request_session(*nav_sessions_, request);
-    if (!s) request.fail_at("session", "missing field: the number /api/navmesh/obstacle gave");
+    const std::shared_ptr<NavSession> s = named_session(*nav_sessions_, request);
     const Field id = request.field("id");
     if (id.kind() != io::json::Kind::unsigned_integer) id.fail("must be an obstacle id");
     const std::lock_guard lock(s->mutex);
@@ -119,8 +125,7 @@ Response Api::navmesh_stop(std::string_view body) const {
   return guarded([&] {
     const RequestBody read(body, limits_);
     const Field request = read.root();
-    const std::shared_ptr<NavSession> s = request_session(*nav_sessions_, request);
-    if (!s) request.fail_at("session", "missing field: the number /api/navmesh/obstacle gave");
+    const std::shared_ptr<NavSession> s = named_session(*nav_sessions_, request);
     nav_sessions_->remove(s);
     return Response{http_ok, text_of(json{{"stopped", true}})};
   });
