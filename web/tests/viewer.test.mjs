@@ -375,6 +375,28 @@ async function navmeshObstacleChangesThePath(page) {
   await click(middle, { button: 'right' });
   await settled(0);
   assert.deepEqual(await navmeshRows(page), first);
+
+  // An off-mesh link (the bundled levels have none: one is put into the drawn level) is an arc
+  // of the link colour through the point a quadratic with the view's bend has at its middle.
+  const onArc = await page.evaluate(() => {
+    const v = window.viewer.navmesh;
+    const [a, b] = v.result.shortest.corners;
+    const kept = v.result;
+    v.level.links = [{ start: a, end: b, bidirectional: true, radius: 0.5 }];
+    v.result = null;  // the paths would cover it
+    v.draw();
+    const [pa, pb] = [v.toPixel(a), v.toPixel(b)];
+    const bend = [(pa[0] + pb[0]) / 2 - 0.3 * (pb[1] - pa[1]), (pa[1] + pb[1]) / 2 + 0.3 * (pb[0] - pa[0])];
+    const mid = [0, 1].map((k) => 0.25 * pa[k] + 0.5 * bend[k] + 0.25 * pb[k]);
+    const pixels = v.canvas.getContext('2d').getImageData(Math.round(mid[0]) - 1, Math.round(mid[1]) - 1, 3, 3).data;
+    let found = false;
+    for (let i = 0; i < pixels.length; i += 4) found ||= pixels[i] === 0x0a && pixels[i + 1] === 0x9e && pixels[i + 2] === 0x9e;
+    v.level.links = [];
+    v.result = kept;
+    v.draw();
+    return found;
+  });
+  assert.ok(onArc, 'the link is drawn as an arc');
   await page.click('#tabs button[data-view=grid]');
 }
 
