@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "web/navmesh_level.hpp"
 #include "web/request.hpp"
 #include "web/session_store.hpp"
 
@@ -38,6 +39,10 @@ constexpr std::array routes{
     Route{"GET", "/api/navmesh",
           [](const Api& api, const Request& r) { return api.navmesh(param(r, "name", Api::default_level)); }},
     Route{"POST", "/api/navmesh/path", [](const Api& api, const Request& r) { return api.navmesh_path(r.body); }},
+    Route{"POST", "/api/navmesh/obstacle", [](const Api& api, const Request& r) { return api.navmesh_obstacle(r.body); }},
+    Route{"POST", "/api/navmesh/obstacle/remove",
+          [](const Api& api, const Request& r) { return api.navmesh_obstacle_remove(r.body); }},
+    Route{"POST", "/api/navmesh/stop", [](const Api& api, const Request& r) { return api.navmesh_stop(r.body); }},
     Route{"POST", "/api/visibility", [](const Api& api, const Request& r) { return api.visibility(r.body); }},
     Route{"POST", "/api/regions", [](const Api& api, const Request& r) { return api.regions(r.body); }},
     Route{"POST", "/api/sim/start", [](const Api& api, const Request& r) { return api.sim_start(r.body); }},

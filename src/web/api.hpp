@@ -20,6 +20,7 @@ class NavMesh;
 namespace waymark::web {
 
 class SessionStore;
+class NavSessionStore;
 
 /// What one request may ask for. Every size is checked before anything is allocated for it.
 struct ApiLimits {
@@ -50,6 +51,15 @@ struct ApiLimits {
   std::size_t max_sim_obstacles = 256;
   int max_sim_ticks_per_request = 200;
   double sim_idle_seconds = 600;
+  /// Bundled levels pages edit at once (POST /api/navmesh/obstacle), each its own carvable
+  /// copy of the level (every tile's compact heightfield: "kept_bytes" in its answers, about
+  /// 1.7 MB for nav_test), so this times the largest level bounds what they can pin; they go
+  /// after sim_idle_seconds untouched, as simulations do.
+  std::size_t max_navmesh_sessions = 8;
+  /// Obstacles one such level may hold, and the largest radius, height or box side of one
+  /// (world units): an obstacle rebuilds only the tiles it touches, so this bounds a request's work.
+  std::size_t max_navmesh_obstacles = 32;
+  double max_navmesh_obstacle_size = 20;
   /// Most seeds one regions request may give.
   std::size_t max_region_seeds = 1024;
   /// Largest agent radius a visibility request may give, world units.
@@ -83,6 +93,9 @@ struct Response {
 ///   GET  /api/navmesh?name=nav_test  a bundled level's navmesh (DATA/meshes/*.obj, built by
 ///                              Recast on first use)
 ///   POST /api/navmesh/path     the shortest and the funnel path between two points of it
+///                              (of an edited copy of it when given a "session")
+///   POST /api/navmesh/obstacle | obstacle/remove | stop   a copy of a bundled level, kept by
+///                              the server, on which a page drops obstacles that carve it
 ///   POST /api/regions          Dirichlet regions of a grid map from clicked seeds
 ///   POST /api/visibility       points of visibility among a bundled polygon file's obstacles
 ///                              (DATA/polygons/*.json) for an agent radius, and a path
@@ -113,6 +126,9 @@ class Api {
   [[nodiscard]] Response route(std::string_view body) const;
   [[nodiscard]] Response navmesh(std::string_view name) const;
   [[nodiscard]] Response navmesh_path(std::string_view body) const;
+  [[nodiscard]] Response navmesh_obstacle(std::string_view body) const;
+  [[nodiscard]] Response navmesh_obstacle_remove(std::string_view body) const;
+  [[nodiscard]] Response navmesh_stop(std::string_view body) const;
   [[nodiscard]] Response regions(std::string_view body) const;
   [[nodiscard]] Response visibility(std::string_view body) const;
   [[nodiscard]] Response sim_start(std::string_view body) const;
@@ -125,6 +141,10 @@ class Api {
   [[nodiscard]] Response sim_world(std::string_view body) const;
 
   [[nodiscard]] const ApiLimits& limits() const { return limits_; }
+
+  /// A bundled level's tiled navmesh, built on first use (src/web/navmesh_level.hpp; named
+  /// here for the sessions that edit a copy of one).
+  struct Level;
 
  private:
   std::filesystem::path data_dir_;
@@ -139,7 +159,6 @@ class Api {
   mutable std::once_flag roads_once_;
   mutable std::shared_ptr<const Roads> roads_;
 
-  struct Level;  ///< a bundled level's navmesh, built on first use
   [[nodiscard]] std::shared_ptr<const Level> level(const std::string& name) const;
   /// The level's navmesh, sharing the level's ownership (a simulation on it keeps it).
   [[nodiscard]] std::shared_ptr<const navmesh::NavMesh> level_mesh(const std::string& name) const;
@@ -147,6 +166,7 @@ class Api {
   mutable std::map<std::string, std::shared_ptr<const Level>> levels_;
 
   std::unique_ptr<SessionStore> sessions_;  ///< the live simulations (src/web/session_store.hpp)
+  std::unique_ptr<NavSessionStore> nav_sessions_;  ///< the edited levels (src/web/navmesh_level.hpp)
 };
 
 }  // namespace waymark::web

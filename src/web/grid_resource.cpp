@@ -9,6 +9,7 @@
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/io/path_query.hpp"
+#include "web/navmesh_level.hpp"
 #include "web/request.hpp"
 #include "web/session_store.hpp"
 
@@ -84,7 +85,8 @@ Api::Api(std::filesystem::path data_dir, ApiLimits limits)
       mesh_names_(bundled_names(data_dir_ / "meshes", ".obj")),
       polygon_names_(bundled_names(data_dir_ / "polygons", ".json")),
       maps_reply_(maps_listing(data_dir_, map_names_, mesh_names_, polygon_names_, limits_)),
-      sessions_(std::make_unique<SessionStore>(limits_.max_simulations, limits_.sim_idle_seconds)) {}
+      sessions_(std::make_unique<SessionStore>(limits_.max_simulations, limits_.sim_idle_seconds)),
+      nav_sessions_(std::make_unique<NavSessionStore>(limits_.max_navmesh_sessions, limits_.sim_idle_seconds)) {}
 
 Response Api::maps() const { return Response{http_ok, maps_reply_}; }
 

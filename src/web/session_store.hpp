@@ -1,6 +1,7 @@
 #pragma once
-// The live simulations `POST /api/sim/*` keeps between requests: a bounded store of sessions
-// by id, each dropped when stopped or left idle too long. Internal to src/web.
+// What the API keeps between requests: the live simulations of `POST /api/sim/*` and the
+// navmesh levels a page drops obstacles on (`POST /api/navmesh/obstacle`), each in a bounded
+// store of sessions by id, each dropped when stopped or left idle too long. Internal to src/web.
 
 #include <atomic>
 #include <chrono>
@@ -10,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "waymark/navmesh/nav_mesh.hpp"
@@ -24,8 +26,20 @@ struct SessionObstacle {
   steer::Shape shape;  ///< a Circle or a Box
 };
 
+/// What every kept session has: when a request last touched it.
+struct TimedSession {
+  TimedSession() = default;
+  TimedSession(const TimedSession&) = delete;
+  TimedSession& operator=(const TimedSession&) = delete;
+  virtual ~TimedSession() = default;
+  /// When a request last touched it (steady_clock ticks): read by other sessions' starts
+  /// without this session's mutex, hence atomic.
+  std::atomic<std::chrono::steady_clock::rep> used{0};
+  void touch() { used = std::chrono::steady_clock::now().time_since_epoch().count(); }
+};
+
 /// One live simulation.
-struct Session {
+struct Session : TimedSession {
   std::mutex mutex;  ///< one request at a time steps, grows or edits it
   std::unique_ptr<steer::Simulation> sim;
   /// A navmesh session's level (the path service refers to it) and its name; null and empty
@@ -37,26 +51,26 @@ struct Session {
   /// removed): a page that sees a step answer's "world" ahead of its own fetches the world.
   std::uint64_t world = 0;
   std::vector<SessionObstacle> obstacles;
-  /// When a request last touched it (steady_clock ticks): read by other sessions' starts
-  /// without this session's mutex, hence atomic.
-  std::atomic<std::chrono::steady_clock::rep> used{0};
-  void touch() { used = std::chrono::steady_clock::now().time_since_epoch().count(); }
 };
 
 /// At most `capacity` sessions; those untouched for `idle_seconds` make room. Thread-safe.
-class SessionStore {
+/// `what` names them in refusals ("simulations"), `stop` says how to end one.
+class SessionStoreBase {
  public:
-  SessionStore(std::size_t capacity, double idle_seconds) : capacity_(capacity), idle_seconds_(idle_seconds) {}
+  SessionStoreBase(std::size_t capacity, double idle_seconds, std::string what, std::string stop)
+      : capacity_(capacity), idle_seconds_(idle_seconds), what_(std::move(what)), stop_(std::move(stop)) {}
 
   /// Refuses (ApiError 429) when the store is full once idle sessions are dropped: called
   /// before a new session's work, and again by add().
   void check_room() const;
   /// Keeps `session` and returns its id (429 when full).
-  std::uint64_t add(std::shared_ptr<Session> session) const;
-  /// The session `id`, or ApiError 404.
-  [[nodiscard]] std::shared_ptr<Session> find(std::uint64_t id) const;
+  std::uint64_t add(std::shared_ptr<TimedSession> session) const;
   /// Drops `session` (nothing when it is gone already).
-  void remove(const std::shared_ptr<Session>& session) const;
+  void remove(const std::shared_ptr<TimedSession>& session) const;
+
+ protected:
+  /// The session `id`, or ApiError 404.
+  [[nodiscard]] std::shared_ptr<TimedSession> find_kept(std::uint64_t id) const;
 
  private:
   /// Under mutex_: drops idle sessions, then says whether there is room.
@@ -66,9 +80,27 @@ class SessionStore {
 
   std::size_t capacity_;
   double idle_seconds_;
+  std::string what_;
+  std::string stop_;
   mutable std::mutex mutex_;
-  mutable std::map<std::uint64_t, std::shared_ptr<Session>> sessions_;
+  mutable std::map<std::uint64_t, std::shared_ptr<TimedSession>> sessions_;
   mutable std::uint64_t next_ = 1;
+};
+
+/// A store of sessions of type S (derived from TimedSession).
+template <class S>
+class SessionStoreOf : public SessionStoreBase {
+ public:
+  using SessionStoreBase::SessionStoreBase;
+  /// The session `id`, or ApiError 404.
+  [[nodiscard]] std::shared_ptr<S> find(std::uint64_t id) const { return std::static_pointer_cast<S>(find_kept(id)); }
+};
+
+/// The live simulations.
+class SessionStore : public SessionStoreOf<Session> {
+ public:
+  SessionStore(std::size_t capacity, double idle_seconds)
+      : SessionStoreOf(capacity, idle_seconds, "simulations", "stop one (POST /api/sim/stop)") {}
 };
 
 }  // namespace waymark::web

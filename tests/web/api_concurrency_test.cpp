@@ -1,6 +1,7 @@
 // The viewer's API from several threads at once, as the server's worker pool calls it: the
 // road graph and navmeshes built on first use by whichever request comes first, shared
 // simulations stepped and grown, grid queries; every thread gets the single-thread answers.
+// Edited copies of a level (POST /api/navmesh/obstacle) stay apart.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -69,6 +70,42 @@ TEST(Concurrency, WebApiAnswersEveryThreadAlike) {
   const json state = json::parse(api.sim_step(json{{"id", sim["id"]}}.dump()).body);
   EXPECT_EQ(state["agents"].size(), static_cast<std::size_t>(threads * rounds));
   EXPECT_EQ(state["tick"], threads * rounds * 2 + 1);
+}
+
+/// Pages editing their own copies of one level at once, while others plan on the level as
+/// built: nobody sees another's obstacles, and each copy with its obstacle removed plans the
+/// first path again.
+TEST(Concurrency, EditedLevelsAreKeptApart) {
+  const waymark::web::Api api(WAYMARK_DATA_DIR);
+  const json query = {{"mesh", "nav_test"}, {"from", {-1.564062, -2.369926, -20.452827}}, {"to", {19.181122, -2.368134, 3.011776}}};
+  const json first = json::parse(api.navmesh_path(query.dump()).body);
+  ASSERT_EQ(first["shortest"]["status"], "success") << first;
+  const json& c = first["shortest"]["corners"];
+  json middle = json::array();
+  for (std::size_t k = 0; k < 3; ++k) middle.push_back((c[0][k].get<double>() + c[1][k].get<double>()) / 2);
+
+  constexpr int threads = 3;
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      if (t == 0) {  // plans on the level as built throughout
+        for (int r = 0; r < 6; ++r)
+          EXPECT_EQ(json::parse(api.navmesh_path(query.dump()).body)["shortest"]["corners"], first["shortest"]["corners"]);
+        return;
+      }
+      const json added = json::parse(api.navmesh_obstacle(json{{"mesh", "nav_test"}, {"at", middle}, {"radius", 1.5}}.dump()).body);
+      ASSERT_TRUE(added.contains("session")) << added;
+      ASSERT_EQ(added["level"]["obstacles"].size(), 1u);  // its own only
+      json own = query;
+      own["session"] = added["session"];
+      const json around = json::parse(api.navmesh_path(own.dump()).body);
+      EXPECT_NE(around["shortest"]["corners"], first["shortest"]["corners"]);
+      EXPECT_EQ(api.navmesh_obstacle_remove(json{{"session", added["session"]}, {"id", added["id"]}}.dump()).status, 200);
+      EXPECT_EQ(json::parse(api.navmesh_path(own.dump()).body)["shortest"]["corners"], first["shortest"]["corners"]);
+      EXPECT_EQ(api.navmesh_stop(json{{"session", added["session"]}}.dump()).status, 200);
+    });
+  }
+  for (std::thread& th : pool) th.join();
 }
 
 }  // namespace

@@ -208,7 +208,8 @@ TEST(WebApi, RequestsAreReadByTheOneJsonReader) {
   const Api api(data);
   for (const char* path : {"/api/path", "/api/puzzle", "/api/route", "/api/navmesh/path", "/api/visibility",
                            "/api/regions", "/api/sim/start", "/api/sim/step", "/api/sim/add", "/api/sim/stop",
-                           "/api/sim/edit", "/api/sim/obstacle", "/api/sim/order", "/api/sim/world"}) {
+                           "/api/sim/edit", "/api/sim/obstacle", "/api/sim/order", "/api/sim/world",
+                           "/api/navmesh/obstacle", "/api/navmesh/obstacle/remove", "/api/navmesh/stop"}) {
     const Response r = api.handle(Request{"POST", path, {}, "{\"id\": 1,\n \"id\": 2}"});
     EXPECT_EQ(r.status, 400) << path << " -> " << r.body;
     EXPECT_EQ(body_of(r)["error"], "request:2: id: key 'id' appears twice") << path;

@@ -326,6 +326,80 @@ async function visibilityPathAmongObstacles(page) {
   await page.click('#tabs button[data-view=grid]');
 }
 
+/// The navmesh view's results table: {mode: {status, length}}.
+async function navmeshRows(page) {
+  return page.$$eval('#navmesh-results tr[data-mode]', (trs) => Object.fromEntries(trs.map((tr) => [
+    tr.dataset.mode, { status: tr.querySelector('td[data-stat=status]').textContent,
+      length: Number(tr.querySelector('td[data-stat=length]').textContent) }])));
+}
+
+async function navmeshObstacleChangesThePath(page) {
+  await page.click('#tabs button[data-view=navmesh]');
+  await page.waitForFunction(() => Boolean(window.viewer.navmesh.level), null, { timeout: WAIT_MS });
+  const box = await page.locator('#navmesh-canvas').boundingBox();
+  const scale = box.width / 720;
+  const click = async ([x, y], options) => page.mouse.click(box.x + x * scale, box.y + y * scale, options);
+  const settled = (obstacles) => page.waitForFunction((n) => {
+    const v = window.viewer.navmesh;
+    return !v.busy && v.level.obstacles.length === n && v.result !== null;
+  }, obstacles, { timeout: WAIT_MS });
+  await page.check('input[name=navmesh-tool][value=path]');
+  // RecastDemo's first nav_test query again (a third click starts over).
+  const ends = await page.evaluate(() => [[-1.564062, 0, -20.452827], [19.181122, 0, 3.011776]]
+    .map((p) => window.viewer.navmesh.toPixel(p)));
+  for (const p of ends) await click(p);
+  await page.locator('#navmesh-results tr[data-mode=funnel]').waitFor({ timeout: WAIT_MS });
+  const first = await navmeshRows(page);
+  assert.equal(first.shortest.status, 'success');
+  // The level is drawn tiled: several tiles hold polygons.
+  assert.ok(await page.evaluate(() => new Set(window.viewer.navmesh.level.poly_tiles).size) > 1);
+
+  // A barrel on the middle of the shortest path's first stretch.
+  const middle = await page.evaluate(() => {
+    const [a, b] = window.viewer.navmesh.result.shortest.corners;
+    return window.viewer.navmesh.toPixel([(a[0] + b[0]) / 2, 0, (a[2] + b[2]) / 2]);
+  });
+  await page.check('input[name=navmesh-tool][value=cylinder]');
+  await click(middle);
+  await settled(1);
+  const around = await navmeshRows(page);
+  for (const mode of ['shortest', 'funnel']) {
+    const r = around[mode];
+    assert.ok(r.status !== 'success' || r.length > first[mode].length + 1e-3,
+      `${mode}: ${JSON.stringify(r)} after ${JSON.stringify(first[mode])}`);
+  }
+  await page.screenshot({ path: path.join(artefacts, 'navmesh-obstacle.png') });
+
+  // Taken away by a right-click: the first paths again.
+  await page.check('input[name=navmesh-tool][value=path]');
+  await click(middle, { button: 'right' });
+  await settled(0);
+  assert.deepEqual(await navmeshRows(page), first);
+
+  // An off-mesh link (the bundled levels have none: one is put into the drawn level) is an arc
+  // of the link colour through the point a quadratic with the view's bend has at its middle.
+  const onArc = await page.evaluate(() => {
+    const v = window.viewer.navmesh;
+    const [a, b] = v.result.shortest.corners;
+    const kept = v.result;
+    v.level.links = [{ start: a, end: b, bidirectional: true, radius: 0.5 }];
+    v.result = null;  // the paths would cover it
+    v.draw();
+    const [pa, pb] = [v.toPixel(a), v.toPixel(b)];
+    const bend = [(pa[0] + pb[0]) / 2 - 0.3 * (pb[1] - pa[1]), (pa[1] + pb[1]) / 2 + 0.3 * (pb[0] - pa[0])];
+    const mid = [0, 1].map((k) => 0.25 * pa[k] + 0.5 * bend[k] + 0.25 * pb[k]);
+    const pixels = v.canvas.getContext('2d').getImageData(Math.round(mid[0]) - 1, Math.round(mid[1]) - 1, 3, 3).data;
+    let found = false;
+    for (let i = 0; i < pixels.length; i += 4) found ||= pixels[i] === 0x0a && pixels[i + 1] === 0x9e && pixels[i + 2] === 0x9e;
+    v.level.links = [];
+    v.result = kept;
+    v.draw();
+    return found;
+  });
+  assert.ok(onArc, 'the link is drawn as an arc');
+  await page.click('#tabs button[data-view=grid]');
+}
+
 // ---- the simulation while it runs: doors, crates, orders, a navmesh level ----------------------
 
 /// Where world point `p` of the simulation's canvas is on the page.
@@ -499,6 +573,7 @@ const tests = [
   ['grid: step mode advances, play and pause', stepModeAdvances],
   ['grid: two algorithms side by side', compareTwoAlgorithms],
   ['navmesh: two clicks show the shortest and the funnel path', navmeshQueryShowsAPath],
+  ['navmesh: an obstacle dropped on the path changes it; taken away, the first path again', navmeshObstacleChangesThePath],
   ['simulation: agents added by clicking run, move and stop', simulationRunsAndAgentsMove],
   ['simulation: a door painted closed on an agent\'s route: it re-routes and arrives', simDoorReroutes],
   ['simulation: a crate dropped on a cell and taken away', simCrateDroppedAndTaken],

@@ -35,6 +35,9 @@ inline constexpr Rgb path{0.90, 0.35, 0.05};            ///< the path (the smoot
 inline constexpr Rgb raw_path{0.55, 0.55, 0.55};        ///< the search's path under a smoothed one
 inline constexpr Rgb start{0.10, 0.70, 0.20};           ///< start marker
 inline constexpr Rgb goal{0.85, 0.10, 0.10};            ///< goal marker
+inline constexpr Rgb tile_border{0.92, 0.92, 0.95};     ///< a navmesh tile's dashed border
+inline constexpr Rgb link{0.0, 0.62, 0.62};              ///< an off-mesh link's arc and arrowheads
+inline constexpr Rgb obstacle{0.55, 0.33, 0.18};         ///< an obstacle on a navmesh, filled
 inline constexpr Rgb legend_background{1, 1, 1};
 inline constexpr Rgb legend_text{0.10, 0.10, 0.12};
 }  // namespace palette
