@@ -3,6 +3,9 @@
 // modes against Detour's findNearestPoly + findPath + findStraightPath, with how the lengths
 // compare, and the build time against Recast alone. Prints one JSON object.
 //
+// Meshes: RecastDemo's nav_test.obj (its 21 queries) and dungeon.obj (1,000 seeded pairs of polygon
+// centres), and a procedural hilly terrain with pillars (1,000 seeded pairs of random points).
+//
 //   waymark_bench_navmesh [--rounds N]
 #include <nlohmann/json.hpp>
 
@@ -15,6 +18,7 @@
 
 #include "support/detour_reference.hpp"
 #include "support/navmesh_support.hpp"
+#include "support/terrain_mesh.hpp"
 #include "waymark/core/stopwatch.hpp"
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/nav_query.hpp"
@@ -40,8 +44,10 @@ double mean_us(std::size_t queries, F&& run_all) {
   return t.seconds() * 1e6 / static_cast<double>(queries);
 }
 
-nlohmann::ordered_json bench_mesh(const std::string& name, const std::vector<Query>* given, int rounds) {
-  const TriangleMesh model = io::load_obj(std::string(WAYMARK_DATA_DIR "/meshes/") + name);
+/// Times the queries on `model` (named `name`): `given`, else 1,000 seeded pairs of polygon
+/// centres, or with `random_points` 1,000 seeded pairs of random points on the mesh.
+nlohmann::ordered_json bench_mesh(const std::string& name, const TriangleMesh& model, const std::vector<Query>* given,
+                                  int rounds, bool random_points = false) {
   double recast_s = 1e300, convert_s = 1e300;
   std::optional<recast::RecastMeshes> built;  // the last build is the one queried
   std::optional<NavMesh> converted;
@@ -60,6 +66,8 @@ nlohmann::ordered_json bench_mesh(const std::string& name, const std::vector<Que
   std::vector<Query> queries;
   if (given) {
     queries = *given;
+  } else if (random_points) {
+    for (const auto& [from, to] : test::random_point_pairs(nav, 1000)) queries.push_back({from, to});
   } else {
     for (const auto& [from, to] : test::centroid_pairs(nav, 1000)) queries.push_back({from, to});
   }
@@ -137,7 +145,10 @@ int main(int argc, char** argv) {
   std::vector<Query> repeated;
   for (int r = 0; r < 50; ++r) repeated.insert(repeated.end(), recast_demo.begin(), recast_demo.end());
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  out.push_back(bench_mesh("nav_test.obj", &repeated, rounds));
-  out.push_back(bench_mesh("dungeon.obj", nullptr, rounds));
+  const auto obj = [](const char* name) { return io::load_obj(std::string(WAYMARK_DATA_DIR "/meshes/") + name); };
+  out.push_back(bench_mesh("nav_test.obj", obj("nav_test.obj"), &repeated, rounds));
+  out.push_back(bench_mesh("dungeon.obj", obj("dungeon.obj"), nullptr, rounds));
+  // A mesh nobody tuned for: a procedural hilly terrain with pillars (tests/support/terrain_mesh.hpp).
+  out.push_back(bench_mesh("hilly terrain (seed 31)", test::hilly_terrain(31, 120, 100), nullptr, rounds, true));
   std::cout << out.dump(2) << "\n";
 }
