@@ -6,7 +6,7 @@
 // Meshes: RecastDemo's nav_test.obj (its 21 queries) and dungeon.obj (1,000 seeded pairs of polygon
 // centres), and a procedural hilly terrain with pillars (1,000 seeded pairs of random points).
 //
-//   waymark_bench_navmesh [--rounds N]
+//   waymark_bench_navmesh [--rounds N] [--only detour|shortest|funnel] [--mesh TEXT]   (for a profiler)
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -35,6 +35,10 @@ struct Query {
   Vec3 from, to;
   std::uint16_t include = 0xffff, exclude = 0;
 };
+
+/// --only MODE: time only that mode (detour, shortest, funnel), lengths not compared: for a
+/// profiler. --mesh TEXT: only the meshes whose name contains TEXT.
+std::string only_mode, only_mesh;
 
 /// The mean µs per query of one run of `run_all`, which runs every query once.
 template <class F>
@@ -93,15 +97,17 @@ nlohmann::ordered_json bench_mesh(const std::string& name, const TriangleMesh& m
   };
   // Alternating rounds, so both see the same machine state.
   double detour_us = 1e300, shortest_us = 1e300, funnel_us = 1e300;
+  const auto timed = [&](const char* mode) { return only_mode.empty() || only_mode == mode; };
   for (int r = 0; r < rounds; ++r) {
-    detour_us = std::min(detour_us, mean_us(queries.size(), run_detour));
-    shortest_us = std::min(shortest_us, mean_us(queries.size(), run(shortest)));
-    funnel_us = std::min(funnel_us, mean_us(queries.size(), run(funnel)));
+    if (timed("detour")) detour_us = std::min(detour_us, mean_us(queries.size(), run_detour));
+    if (timed("shortest")) shortest_us = std::min(shortest_us, mean_us(queries.size(), run(shortest)));
+    if (timed("funnel")) funnel_us = std::min(funnel_us, mean_us(queries.size(), run(funnel)));
   }
 
   // Lengths: waymark against Detour, query by query (equal: within 1e-3 + 0.5%).
   nlohmann::ordered_json lengths;
   for (NavMeshQuery* q : {&shortest, &funnel}) {
+    if (!only_mode.empty()) break;  // profiling: only the timed queries run
     test::LengthTally t;
     for (const Query& query : queries) {
       detour.find_path(query.from, query.to, query.include, query.exclude, ref);
@@ -136,6 +142,8 @@ int main(int argc, char** argv) {
   int rounds = 5;
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::max(1, std::atoi(argv[i + 1]));
+    if (std::strcmp(argv[i], "--only") == 0) only_mode = argv[i + 1];
+    if (std::strcmp(argv[i], "--mesh") == 0) only_mesh = argv[i + 1];
   }
   std::vector<Query> recast_demo;
   for (const io::NavQueryLine& q : io::load_nav_queries(WAYMARK_DATA_DIR "/meshes/nav_mesh_test.txt")) {
@@ -146,9 +154,12 @@ int main(int argc, char** argv) {
   for (int r = 0; r < 50; ++r) repeated.insert(repeated.end(), recast_demo.begin(), recast_demo.end());
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   const auto obj = [](const char* name) { return io::load_obj(std::string(WAYMARK_DATA_DIR "/meshes/") + name); };
-  out.push_back(bench_mesh("nav_test.obj", obj("nav_test.obj"), &repeated, rounds));
-  out.push_back(bench_mesh("dungeon.obj", obj("dungeon.obj"), nullptr, rounds));
+  const auto wanted = [](const char* name) { return std::string(name).find(only_mesh) != std::string::npos; };
+  if (wanted("nav_test.obj")) out.push_back(bench_mesh("nav_test.obj", obj("nav_test.obj"), &repeated, rounds));
+  if (wanted("dungeon.obj")) out.push_back(bench_mesh("dungeon.obj", obj("dungeon.obj"), nullptr, rounds));
   // A mesh nobody tuned for: a procedural hilly terrain with pillars (tests/support/terrain_mesh.hpp).
-  out.push_back(bench_mesh("hilly terrain (seed 31)", test::hilly_terrain(31, 120, 100), nullptr, rounds, true));
+  if (wanted("hilly terrain")) {
+    out.push_back(bench_mesh("hilly terrain (seed 31)", test::hilly_terrain(31, 120, 100), nullptr, rounds, true));
+  }
   std::cout << out.dump(2) << "\n";
 }

@@ -248,8 +248,13 @@ void NavMeshQuery::finish_intervals() {
   const auto& nodes = intervals_search_.path().nodes;
   if (nodes.empty() || !(path_.status.succeeded() || path_.status.has(StatusDetail::partial_result))) return;
   std::uint32_t last_root = PolyId::invalid_value;
-  for (const IntervalNode& n : nodes) {
-    if (n.poly.valid() && (path_.polys.empty() || path_.polys.back() != n.poly)) path_.polys.push_back(n.poly);
+  const auto add_poly = [&](PolyId p) {
+    if (p.valid() && (path_.polys.empty() || path_.polys.back() != p)) path_.polys.push_back(p);
+  };
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const IntervalNode& n = nodes[i];
+    if (i > 0) polyanya_->for_each_skipped_poly(nodes[i - 1], n, add_poly);  // the chain skipped
+    add_poly(n.poly);
     if (n.root != last_root) {
       // A root straight on the line from the corner before (a vertex the path only grazes) is
       // not a bend: drop it, so the path goes straight in 3D too.

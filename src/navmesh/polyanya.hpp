@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "plan_geometry.hpp"
 #include "query_ends.hpp"
@@ -71,10 +72,50 @@ class PolyanyaSpace {
 
   [[nodiscard]] Cost estimate(const IntervalNode& n) const;
 
+  /// The successors of n, each with the cost of reaching it from n. A node with one successor
+  /// that keeps its root (an interval seen straight through a polygon) is not a successor: its
+  /// own successors are, at once (the paper's intermediate pruning), so chains of polygons
+  /// crossed in a straight line cost no open-list or node-table work.
   template <class F>
   void for_each_successor(const IntervalNode& n, F&& f) const;
 
+  /// Calls g(poly) for each polygon crossed between node `from` and its successor `to` (as
+  /// for_each_successor gives it) other than their own: those of the chain skipped, found by
+  /// following it again (only when `to` is not next to `from`'s polygon).
+  template <class G>
+  void for_each_skipped_poly(const IntervalNode& from, const IntervalNode& to, G&& g) const {
+    // Without a chain, `to` is generated from `from`'s polygon: the goal or a turn inside it,
+    // or an interval entering a neighbour through one of its edges. A chain never comes back
+    // to the polygon it left (rays from one root cross a convex polygon once).
+    const PolyId parent_poly = to.root == goal_root_         ? ends_.goal_poly
+                               : to.edge == invalid_corner ? to.poly
+                                                           : mesh_->poly_of_corner(mesh_->twin(to.edge));
+    if (parent_poly != from.poly) follow_chain(from, g);
+  }
+
  private:
+  /// A successor as generate() gives it.
+  struct Successor {
+    IntervalNode node;
+    Cost cost = 0;
+  };
+  /// Most successors one expansion gives: three parts per edge, the goal and a turn.
+  static constexpr std::size_t max_successors = 3 * max_polygon_corners + 2;
+  /// Longest chain followed at once (a guard: a chain crosses each polygon at most once).
+  [[nodiscard]] std::size_t max_chain() const { return mesh_->poly_count() + 1; }
+
+  /// From n along its chain of single successors that keep the root, calling g(poly) for the
+  /// polygon of each node skipped: leaves the successors of the chain's last node in chain_,
+  /// and returns their number.
+  template <class G>
+  std::size_t follow_chain(const IntervalNode& n, G&& g) const;
+  /// The successors of n without intermediate pruning, into `out`; their number.
+  std::size_t generate(const IntervalNode& n, Successor* out) const;
+  /// Whether n's successors out[0, count) are one that keeps n's root: where a chain goes on.
+  [[nodiscard]] bool goes_straight_on(const IntervalNode& n, const Successor* out, std::size_t count) const {
+    return count == 1 && out[0].cost == 0 && out[0].node.root == n.root && out[0].node.edge != invalid_corner;
+  }
+
   static constexpr std::uint32_t invalid_corner = PolyId::invalid_value;
 
   [[nodiscard]] Vec2 at(std::uint32_t corner) const { return plan(mesh_->vertex(mesh_->data().corners[corner])); }
@@ -100,6 +141,10 @@ class PolyanyaSpace {
   QueryEnds ends_;
   bool every_vertex_may_bend_ = false;
   mutable search::GenerationArray<RootBest> root_g_;  // the least g each root vertex was reached at
+  mutable std::vector<Successor> chain_ = std::vector<Successor>(max_successors);  // scratch of follow_chain
+  // Scratch of generate(): a polygon's corners from the entry edge on (not zeroed per call).
+  mutable std::vector<std::uint32_t> corner_ids_ = std::vector<std::uint32_t>(max_polygon_corners + 1);
+  mutable std::vector<Vec2> corner_points_ = std::vector<Vec2>(max_polygon_corners + 1);
 };
 
 inline Cost PolyanyaSpace::estimate(const IntervalNode& n) const {
@@ -122,47 +167,84 @@ inline Cost PolyanyaSpace::estimate(const IntervalNode& n) const {
 
 template <class F>
 void PolyanyaSpace::for_each_successor(const IntervalNode& n, F&& f) const {
-  if (n.root == goal_root_) return;
+  const std::size_t count = follow_chain(n, [](PolyId) {});
+  for (std::size_t i = 0; i < count; ++i) f(chain_[i].node, chain_[i].cost);
+}
+
+template <class G>
+std::size_t PolyanyaSpace::follow_chain(const IntervalNode& n, G&& g) const {
+  IntervalNode at = n;
+  std::size_t count = generate(at, chain_.data());
+  for (std::size_t steps = 0; goes_straight_on(at, chain_.data(), count) && steps < max_chain(); ++steps) {
+    at = chain_[0].node;
+    g(at.poly);
+    count = generate(at, chain_.data());
+  }
+  return count;
+}
+
+inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, Successor* out) const {
+  std::size_t found = 0;
+  const auto f = [&](const IntervalNode& s, Cost c) { out[found++] = {s, c}; };
+  if (n.root == goal_root_) return 0;
   const Vec2 goal = plan(ends_.goal);
   const NavMeshData& d = mesh_->data();
   const PolyId p = n.poly;
   const std::uint32_t first = d.poly_begin[p.value], count = d.poly_begin[p.value + 1] - first;
-  const auto corner = [&](std::uint32_t i) { return first + (i % count); };  // i counts from the entry edge
   const Vec2 r = plan(root_point(n.root));
 
   if (n.edge == invalid_corner) {  // the start, or a wall vertex of the goal's polygon: sees all of it
     if (p == ends_.goal_poly) f(goal_node(), distance(r, goal));
     if (n.root == start_root_) {
-      for (std::uint32_t i = 0; i < count; ++i) emit(n.root, first + i, at(first + i), at(mesh_->next_corner(first + i)), 0, f);
+      for (std::uint32_t i = 0; i < count; ++i) {
+        emit(n.root, first + i, at(first + i), at(first + (i + 1) % count), 0, f);
+      }
     }
-    return;
+    return found;
   }
-  const std::uint32_t k = n.edge;  // corner k is the entry edge's left end, the next corner its right
+  // The polygon's corners in plan from the entry edge's right end round to its left end:
+  // edge i (1 ≤ i < count) runs from pts[i] to pts[i + 1], and is corner ks[i] (i counts from
+  // the entry edge k, whose left end is corner k and right end the next corner).
+  const std::uint32_t k = n.edge, local_k = k - first;
+  std::uint32_t* const ks = corner_ids_.data();
+  Vec2* const pts = corner_points_.data();
+  for (std::uint32_t i = 0, c = local_k; i <= count; ++i, c = c + 1 == count ? 0 : c + 1) {
+    ks[i] = first + c;
+    pts[i] = at(first + c);
+  }
   const Vec2 L = n.left, R = n.right;
-  const std::uint32_t left_vertex = d.corners[k], right_vertex = d.corners[mesh_->next_corner(k)];
-  const bool turn_right = R == at(mesh_->next_corner(k)) && may_bend_at(right_vertex);
-  const bool turn_left = L == at(k) && may_bend_at(left_vertex);
-  const std::uint32_t local_k = k - first;
+  const std::uint32_t left_vertex = d.corners[k], right_vertex = d.corners[ks[1]];
+  const bool turn_right = R == pts[1] && may_bend_at(right_vertex);
+  const bool turn_left = L == pts[0] && may_bend_at(left_vertex);
+  // side(r, R, c) and side(r, L, c) with their tolerances worked out once (one sqrt each).
+  const Vec2 dr = R - r, dl = L - r;
+  const double tol_r = snap_distance * length(dr), tol_l = snap_distance * length(dl);
+  const auto side_r = [&](Vec2 c) {
+    const double t = cross(dr, c - r);
+    return t > tol_r ? 1 : t < -tol_r ? -1 : 0;
+  };
+  const auto side_l = [&](Vec2 c) {
+    const double t = cross(dl, c - r);
+    return t > tol_l ? 1 : t < -tol_l ? -1 : 0;
+  };
 
-  if (side(r, R, L) <= 0) {
+  if (side_r(L) <= 0) {
     // The root is on the interval's line: on the interval (it then sees all of p, a convex
     // polygon it stands on the edge of), or beyond its ends, where a taut path does not enter.
-    if (!same_point(r, L) && !same_point(r, R) && dot(L - r, R - r) > 0) return;
+    if (!same_point(r, L) && !same_point(r, R) && dot(dl, dr) > 0) return found;
     if (p == ends_.goal_poly) f(goal_node(), distance(r, goal));
-    for (std::uint32_t i = 1; i < count; ++i) {
-      const std::uint32_t e = corner(local_k + i);
-      emit(n.root, e, at(e), at(mesh_->next_corner(e)), 0, f);
-    }
-    return;
+    for (std::uint32_t i = 1; i < count; ++i) emit(n.root, ks[i], pts[i], pts[i + 1], 0, f);
+    return found;
   }
 
   if (p == ends_.goal_poly) {
-    if (side(r, R, goal) >= 0 && side(r, L, goal) <= 0) {
+    const int goal_r = side_r(goal);
+    if (goal_r >= 0 && side_l(goal) <= 0) {
       f(goal_node(), distance(r, goal));
-    } else if (side(r, R, goal) < 0) {
-      if (turn_right) f(IntervalNode{right_vertex, invalid_corner, p, R, R}, distance(r, R));
+    } else if (goal_r < 0) {
+      if (turn_right) f(IntervalNode{right_vertex, invalid_corner, p, R, R}, length(dr));
     } else if (turn_left) {
-      f(IntervalNode{left_vertex, invalid_corner, p, L, L}, distance(r, L));
+      f(IntervalNode{left_vertex, invalid_corner, p, L, L}, length(dl));
     }
   }
 
@@ -170,33 +252,33 @@ void PolyanyaSpace::for_each_successor(const IntervalNode& n, F&& f) const {
   // The right ray (r through R) leaves p on edge i_right, the left ray (r through L) on i_left.
   std::uint32_t i_right = count, i_left = count;
   Vec2 hit_right, hit_left;
-  for (std::uint32_t i = 1; i < count; ++i) {
-    const std::uint32_t e = corner(local_k + i);
-    const Vec2 a = at(e), b = at(mesh_->next_corner(e));
-    if (i_right == count && side(r, R, b) > 0) {
+  for (std::uint32_t i = 1; i < count && i_left == count; ++i) {
+    const Vec2 a = pts[i], b = pts[i + 1];
+    if (i_right == count && side_r(b) > 0) {
       i_right = i;
-      hit_right = side(r, R, a) == 0 ? a : line_hit(r, R, a, b);
+      hit_right = side_r(a) == 0 ? a : line_hit(r, R, a, b);
     }
-    if (i_left == count && side(r, L, b) >= 0) {
+    if (side_l(b) >= 0) {
       i_left = i;
-      hit_left = side(r, L, b) == 0 ? b : line_hit(r, L, a, b);
+      hit_left = side_l(b) == 0 ? b : line_hit(r, L, a, b);
     }
   }
-  if (i_right == count || i_left == count || i_left < i_right) return;  // rounding at a sliver
+  if (i_right == count || i_left == count || i_left < i_right) return found;  // rounding at a sliver
 
+  const Cost to_right = turn_right ? length(dr) : 0, to_left = turn_left ? length(dl) : 0;
   for (std::uint32_t i = 1; i < count; ++i) {
-    const std::uint32_t e = corner(local_k + i);
-    const Vec2 a = at(e), b = at(mesh_->next_corner(e));
+    const Vec2 a = pts[i], b = pts[i + 1];
     if (i >= i_right && i <= i_left) {  // seen from the root
-      emit(n.root, e, i == i_right ? hit_right : a, i == i_left ? hit_left : b, 0, f);
+      emit(n.root, ks[i], i == i_right ? hit_right : a, i == i_left ? hit_left : b, 0, f);
     }
     if (turn_right && i <= i_right) {  // seen from the right end, round its corner
-      emit(right_vertex, e, a, i == i_right ? hit_right : b, distance(r, R), f);
+      emit(right_vertex, ks[i], a, i == i_right ? hit_right : b, to_right, f);
     }
     if (turn_left && i >= i_left) {  // seen from the left end, round its corner
-      emit(left_vertex, e, i == i_left ? hit_left : a, b, distance(r, L), f);
+      emit(left_vertex, ks[i], i == i_left ? hit_left : a, b, to_left, f);
     }
   }
+  return found;
 }
 
 }  // namespace waymark::navmesh::detail
