@@ -38,11 +38,17 @@ class PolyanyaSpace {
   using node_type = IntervalNode;
 
   explicit PolyanyaSpace(const NavMesh& mesh)
-      : mesh_(&mesh), start_root_(static_cast<std::uint32_t>(mesh.vertex_count())), goal_root_(start_root_ + 1) {}
+      : mesh_(&mesh),
+        start_root_(static_cast<std::uint32_t>(mesh.vertex_count())),
+        goal_root_(start_root_ + 1),
+        flat_(mesh.bounds().max.y == mesh.bounds().min.y) {}
 
   void set_query(const QueryEnds& ends) {
     ends_ = ends;
-    every_vertex_may_bend_ = !mesh_->passes_all(ends.filter);
+    // Off a flat mesh a path may bend anywhere: over hills the 3D-shortest chain of corners
+    // can bend at a vertex that is no wall's. On a flat one only walls and excluded polygons
+    // bound the path, as in plan.
+    every_vertex_may_bend_ = !flat_ || !mesh_->passes_all(ends.filter);
     if (root_g_.size() != mesh_->vertex_count()) {
       root_g_.assign(mesh_->vertex_count());
     } else {
@@ -70,7 +76,11 @@ class PolyanyaSpace {
     return g > best.element.g;
   }
 
+  /// A lower bound of the 3D cost from n to the goal: the plan distance from n's root through
+  /// its interval to the goal, with the height between root and goal.
   [[nodiscard]] Cost estimate(const IntervalNode& n) const;
+  /// The shortest plan distance from n's root through its interval to the goal.
+  [[nodiscard]] Cost estimate_in_plan(const IntervalNode& n) const;
 
   /// The successors of n, each with the cost of reaching it from n. A node with one successor
   /// that keeps its root (an interval seen straight through a polygon) is not a successor: its
@@ -119,6 +129,8 @@ class PolyanyaSpace {
   static constexpr std::uint32_t invalid_corner = PolyId::invalid_value;
 
   [[nodiscard]] Vec2 at(std::uint32_t corner) const { return plan(mesh_->vertex(mesh_->data().corners[corner])); }
+  /// The length of the straight segment from `root` to `to`, in 3D: what a path's corners cost.
+  [[nodiscard]] Cost hop(std::uint32_t root, Vec3 to) const { return distance(root_point(root), to); }
   [[nodiscard]] bool may_bend_at(std::uint32_t vertex) const { return every_vertex_may_bend_ || mesh_->on_wall(vertex); }
   [[nodiscard]] bool passable(PolyId p) const { return p.valid() && ends_.filter.passes(mesh_->flags(p)); }
 
@@ -139,6 +151,7 @@ class PolyanyaSpace {
   std::uint32_t start_root_;
   std::uint32_t goal_root_;
   QueryEnds ends_;
+  bool flat_;  // every vertex at one height: 3D lengths are plan lengths
   bool every_vertex_may_bend_ = false;
   mutable search::GenerationArray<RootBest> root_g_;  // the least g each root vertex was reached at
   mutable std::vector<Successor> chain_ = std::vector<Successor>(max_successors);  // scratch of follow_chain
@@ -148,6 +161,15 @@ class PolyanyaSpace {
 };
 
 inline Cost PolyanyaSpace::estimate(const IntervalNode& n) const {
+  const Cost in_plan = estimate_in_plan(n);
+  if (flat_) return in_plan;
+  // Any path this long in plan climbs at least the height between root and goal: by
+  // Minkowski's inequality its 3D length is at least this (admissible for the 3D cost).
+  const double climb = ends_.goal.y - root_point(n.root).y;
+  return std::sqrt(in_plan * in_plan + climb * climb);
+}
+
+inline Cost PolyanyaSpace::estimate_in_plan(const IntervalNode& n) const {
   const Vec2 goal = plan(ends_.goal);
   if (n.root == goal_root_) return 0;
   const Vec2 r = plan(root_point(n.root));
@@ -194,7 +216,7 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, Successor* out
   const Vec2 r = plan(root_point(n.root));
 
   if (n.edge == invalid_corner) {  // the start, or a wall vertex of the goal's polygon: sees all of it
-    if (p == ends_.goal_poly) f(goal_node(), distance(r, goal));
+    if (p == ends_.goal_poly) f(goal_node(), hop(n.root, ends_.goal));
     if (n.root == start_root_) {
       for (std::uint32_t i = 0; i < count; ++i) {
         emit(n.root, first + i, at(first + i), at(first + (i + 1) % count), 0, f);
@@ -232,7 +254,7 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, Successor* out
     // The root is on the interval's line: on the interval (it then sees all of p, a convex
     // polygon it stands on the edge of), or beyond its ends, where a taut path does not enter.
     if (!same_point(r, L) && !same_point(r, R) && dot(dl, dr) > 0) return found;
-    if (p == ends_.goal_poly) f(goal_node(), distance(r, goal));
+    if (p == ends_.goal_poly) f(goal_node(), hop(n.root, ends_.goal));
     for (std::uint32_t i = 1; i < count; ++i) emit(n.root, ks[i], pts[i], pts[i + 1], 0, f);
     return found;
   }
@@ -240,11 +262,11 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, Successor* out
   if (p == ends_.goal_poly) {
     const int goal_r = side_r(goal);
     if (goal_r >= 0 && side_l(goal) <= 0) {
-      f(goal_node(), distance(r, goal));
+      f(goal_node(), hop(n.root, ends_.goal));
     } else if (goal_r < 0) {
-      if (turn_right) f(IntervalNode{right_vertex, invalid_corner, p, R, R}, length(dr));
+      if (turn_right) f(IntervalNode{right_vertex, invalid_corner, p, R, R}, hop(n.root, mesh_->vertex(right_vertex)));
     } else if (turn_left) {
-      f(IntervalNode{left_vertex, invalid_corner, p, L, L}, length(dl));
+      f(IntervalNode{left_vertex, invalid_corner, p, L, L}, hop(n.root, mesh_->vertex(left_vertex)));
     }
   }
 
@@ -265,7 +287,8 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, Successor* out
   }
   if (i_right == count || i_left == count || i_left < i_right) return found;  // rounding at a sliver
 
-  const Cost to_right = turn_right ? length(dr) : 0, to_left = turn_left ? length(dl) : 0;
+  const Cost to_right = turn_right ? hop(n.root, mesh_->vertex(right_vertex)) : 0;
+  const Cost to_left = turn_left ? hop(n.root, mesh_->vertex(left_vertex)) : 0;
   for (std::uint32_t i = 1; i < count; ++i) {
     const Vec2 a = pts[i], b = pts[i + 1];
     if (i >= i_right && i <= i_left) {  // seen from the root
