@@ -106,7 +106,12 @@ NavMeshQuery::NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options)
       options_(options),
       space_(std::make_unique<Space>(mesh, options.mode)),
       polyanya_(std::make_unique<detail::PolyanyaSpace>(mesh)),
-      ends_(std::make_unique<detail::QueryEnds>()) {
+      ends_(std::make_unique<detail::QueryEnds>()),
+      active_(options.mode) {
+  for (std::size_t p = 0; p < mesh.poly_count(); ++p) {  // the mesh's distinct (area, flags) pairs
+    const AreaFlags a{mesh.area(PolyId{static_cast<std::uint32_t>(p)}), mesh.flags(PolyId{static_cast<std::uint32_t>(p)})};
+    if (std::find(area_flags_.begin(), area_flags_.end(), a) == area_flags_.end()) area_flags_.push_back(a);
+  }
   const search::BestFirstOptions bf{.reopen_closed = true, .max_nodes = options.query.max_nodes,
                                     .partial_result = options.query.partial_result};
   const auto portals = [&](auto observer) {
@@ -131,11 +136,20 @@ NavMeshQuery::NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options)
 
 NavMeshQuery::~NavMeshQuery() = default;
 
+bool NavMeshQuery::costs_steer(const QueryFilter& filter) const {
+  return std::any_of(area_flags_.begin(), area_flags_.end(), [&](const AreaFlags& a) {
+    return filter.area_cost[a.area] != 1 && filter.passes(a.flags);
+  });
+}
+
 Status NavMeshQuery::begin(Vec3 from, Vec3 to, const QueryFilter& filter) {
   path_.polys.clear();
   path_.corners.clear();
   path_.length = infinite_cost;  // until a path is found
   to_ = to;
+  // Polyanya is a distance search: under area costs that matter the funnel search answers.
+  active_ = options_.mode == NavMode::shortest && costs_steer(filter) ? NavMode::funnel : options_.mode;
+  path_.method = active_;
   const bool costs_ok = std::all_of(filter.area_cost.begin(), filter.area_cost.end(),
                                     [](Cost c) { return c >= 1 && std::isfinite(c); });
   const auto start = mesh_->nearest_poly(from, options_.half_extents, filter);
@@ -153,7 +167,7 @@ Status NavMeshQuery::begin(Vec3 from, Vec3 to, const QueryFilter& filter) {
     return path_.status;
   }
   *ends_ = {start->poly, goal->poly, start->point, goal->point, filter};
-  if (options_.mode != NavMode::shortest) {
+  if (active_ != NavMode::shortest) {
     space_->set_query(*ends_);
     path_.status = portals_search_.begin(space_->start(), space_->goal());
   } else {
@@ -170,7 +184,7 @@ Status NavMeshQuery::begin(Vec3 from, Vec3 to, const QueryFilter& filter) {
 
 Status NavMeshQuery::step(const search::Budget& budget) {
   if (!path_.status.running()) return path_.status;
-  path_.status = options_.mode == NavMode::shortest ? intervals_search_.step(budget) : portals_search_.step(budget);
+  path_.status = active_ == NavMode::shortest ? intervals_search_.step(budget) : portals_search_.step(budget);
   if (path_.status.finished()) finish();
   return path_.status;
 }
@@ -181,7 +195,7 @@ Status NavMeshQuery::find_path(Vec3 from, Vec3 to, const QueryFilter& filter) {
 }
 
 void NavMeshQuery::cancel() {
-  if (options_.mode == NavMode::shortest) {
+  if (active_ == NavMode::shortest) {
     intervals_search_.cancel();
   } else {
     portals_search_.cancel();
@@ -189,11 +203,11 @@ void NavMeshQuery::cancel() {
 }
 
 const SearchStats& NavMeshQuery::stats() const {
-  return options_.mode == NavMode::shortest ? intervals_search_.stats() : portals_search_.stats();
+  return active_ == NavMode::shortest ? intervals_search_.stats() : portals_search_.stats();
 }
 
 void NavMeshQuery::finish() {
-  if (options_.mode == NavMode::shortest) {
+  if (active_ == NavMode::shortest) {
     finish_intervals();
   } else {
     finish_portals();
@@ -203,7 +217,7 @@ void NavMeshQuery::finish() {
 void NavMeshQuery::finish_portals() {
   const auto& nodes = portals_search_.path().nodes;
   if (nodes.empty()) return;
-  const bool centroids = options_.mode == NavMode::centroids;
+  const bool centroids = active_ == NavMode::centroids;
   portals_.clear();
   path_.polys.push_back(space_->poly(space_->start()));
   if (centroids) path_.corners.push_back(space_->position(space_->start()));

@@ -81,6 +81,10 @@ struct NavPath {
   std::vector<Vec3> corners;
   /// The 3D length of `corners` as a polyline; infinite_cost when no path was found.
   double length = infinite_cost;
+  /// The search that answered: the query's mode, except that a shortest-mode query whose
+  /// filter gives a cost other than 1 to an area of polygons it passes is answered by the
+  /// funnel search (which honours area costs; Polyanya does not), and says so here: funnel.
+  NavMode method = NavMode::shortest;
 };
 
 /// Finds paths on one navmesh, by options.mode:
@@ -131,6 +135,8 @@ class NavMeshQuery {
  private:
   class Space;
   struct Heuristic;
+  /// Whether `filter` gives a cost other than 1 to an area that polygons it passes have.
+  [[nodiscard]] bool costs_steer(const QueryFilter& filter) const;
   void finish();
   void finish_portals();
   void finish_intervals();
@@ -145,6 +151,13 @@ class NavMeshQuery {
   NavPath path_;
   std::vector<Portal> portals_;
   Vec3 to_;
+  NavMode active_;  // the search answering the current query (see NavPath::method)
+  struct AreaFlags {
+    std::uint8_t area;
+    std::uint16_t flags;
+    friend bool operator==(const AreaFlags&, const AreaFlags&) = default;
+  };
+  std::vector<AreaFlags> area_flags_;  // the mesh's distinct (area, flags) pairs
 };
 
 }  // namespace waymark::navmesh
