@@ -108,6 +108,15 @@ NavMeshQuery::NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options)
       polyanya_(std::make_unique<detail::PolyanyaSpace>(mesh)),
       ends_(std::make_unique<detail::QueryEnds>()),
       active_(options.mode) {
+  // The polygons of each island, in id order (a counting sort).
+  std::uint32_t islands = 0;
+  for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) islands = std::max(islands, mesh.island(PolyId{p}) + 1);
+  island_begin_.assign(islands + 1, 0);
+  for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) ++island_begin_[mesh.island(PolyId{p}) + 1];
+  for (std::uint32_t i = 0; i < islands; ++i) island_begin_[i + 1] += island_begin_[i];
+  island_polys_.resize(mesh.poly_count());
+  std::vector<std::uint32_t> next(island_begin_.begin(), island_begin_.end() - 1);
+  for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) island_polys_[next[mesh.island(PolyId{p})]++] = p;
   for (std::size_t p = 0; p < mesh.poly_count(); ++p) {  // the mesh's distinct (area, flags) pairs
     const AreaFlags a{mesh.area(PolyId{static_cast<std::uint32_t>(p)}), mesh.flags(PolyId{static_cast<std::uint32_t>(p)})};
     if (std::find(area_flags_.begin(), area_flags_.end(), a) == area_flags_.end()) area_flags_.push_back(a);
@@ -135,6 +144,25 @@ NavMeshQuery::NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options)
 }
 
 NavMeshQuery::~NavMeshQuery() = default;
+
+PolyId NavMeshQuery::nearest_on_start_island() const {
+  const std::uint32_t island = mesh_->island(ends_->start_poly);
+  const NavMeshData& d = mesh_->data();
+  PolyId best = ends_->start_poly;
+  double best_d2 = length_squared(ends_->start - ends_->goal);
+  for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i) {
+    const std::uint32_t p = island_polys_[i];
+    for (std::uint32_t k = d.poly_begin[p]; k < d.poly_begin[p + 1]; ++k) {
+      if (!d.neighbors[k].valid()) continue;
+      const double d2 = length_squared(mesh_->edge(k).at(0.5) - ends_->goal);
+      if (d2 < best_d2) {
+        best_d2 = d2;
+        best = d.neighbors[k];
+      }
+    }
+  }
+  return best;
+}
 
 bool NavMeshQuery::costs_steer(const QueryFilter& filter) const {
   return std::any_of(area_flags_.begin(), area_flags_.end(), [&](const AreaFlags& a) {
@@ -244,15 +272,23 @@ void NavMeshQuery::finish_portals() {
 void NavMeshQuery::finish_intervals() {
   if (path_.status.failed() && !path_.status.has(StatusDetail::cancelled) &&
       !path_.status.has(StatusDetail::out_of_nodes) && options_.query.partial_result) {
-    // Unreachable: the portal search finds the polygon that gets closest to the goal (and the
-    // point of it nearest the goal); the shortest path to that point is the partial path.
-    space_->set_query(*ends_);
-    portals_search_.begin(space_->start(), space_->goal());
-    portals_search_.step();
-    const auto& corridor = portals_search_.path().nodes;
-    if (corridor.empty()) return;
+    // Unreachable: the polygon entered through the reachable portal nearest the goal (or the
+    // start's, when the start is nearer) is the one that gets closest, and the point of it
+    // nearest the goal the partial path's end; the shortest path to that point is the partial
+    // path. Where the filter passes every polygon, the reachable portals are those of the
+    // start's island, scanned; else the portal search finds them (and the nearest, ties to
+    // the least g).
     detail::QueryEnds nearest = *ends_;
-    nearest.goal_poly = space_->poly(corridor.back());
+    if (mesh_->passes_all(ends_->filter)) {
+      nearest.goal_poly = nearest_on_start_island();
+    } else {
+      space_->set_query(*ends_);
+      portals_search_.begin(space_->start(), space_->goal());
+      portals_search_.step();
+      const auto& corridor = portals_search_.path().nodes;
+      if (corridor.empty()) return;
+      nearest.goal_poly = space_->poly(corridor.back());
+    }
     nearest.goal = mesh_->closest_point(nearest.goal_poly, to_);
     polyanya_->set_query(nearest);
     intervals_search_.begin(polyanya_->start_node(), polyanya_->goal_node());

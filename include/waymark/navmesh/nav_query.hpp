@@ -135,6 +135,9 @@ class NavMeshQuery {
  private:
   class Space;
   struct Heuristic;
+  /// The polygon a partial path ends in when the filter passes every polygon: entered through
+  /// the portal of the start's island nearest the goal (the start's own when nearer).
+  [[nodiscard]] PolyId nearest_on_start_island() const;
   /// Whether `filter` gives a cost other than 1 to an area that polygons it passes have.
   [[nodiscard]] bool costs_steer(const QueryFilter& filter) const;
   void finish();
@@ -158,6 +161,8 @@ class NavMeshQuery {
     friend bool operator==(const AreaFlags&, const AreaFlags&) = default;
   };
   std::vector<AreaFlags> area_flags_;  // the mesh's distinct (area, flags) pairs
+  std::vector<std::uint32_t> island_polys_;  // polygons by island, each island's in id order
+  std::vector<std::uint32_t> island_begin_;  // island i's are island_polys_[island_begin_[i], [i + 1])
 };
 
 }  // namespace waymark::navmesh
