@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "plan_geometry.hpp"
@@ -24,6 +25,7 @@
 #include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 #include "waymark/search/generation_array.hpp"
+#include "waymark/search/node_table.hpp"
 
 namespace waymark::navmesh::detail {
 
@@ -54,6 +56,9 @@ class PolyanyaSpace {
     } else {
       root_g_.reset();
     }
+    chained_.reset(*this);
+    chain_polys_.clear();
+    chain_of_.clear();
   }
 
   [[nodiscard]] IntervalNode start_node() const {
@@ -90,8 +95,8 @@ class PolyanyaSpace {
   void for_each_successor(const IntervalNode& n, F&& f) const;
 
   /// Calls g(poly) for each polygon crossed between node `from` and its successor `to` (as
-  /// for_each_successor gives it) other than their own: those of the chain skipped, found by
-  /// following it again (only when `to` is not next to `from`'s polygon).
+  /// for_each_successor gave it in this query) other than their own: those of the chain
+  /// skipped, as logged when `from` was expanded.
   template <class G>
   void for_each_skipped_poly(const IntervalNode& from, const IntervalNode& to, G&& g) const {
     // Without a chain, `to` is generated from `from`'s polygon: the goal or a turn inside it,
@@ -100,7 +105,13 @@ class PolyanyaSpace {
     const PolyId parent_poly = to.root == goal_root_         ? ends_.goal_poly
                                : to.edge == invalid_corner ? to.poly
                                                            : mesh_->poly_of_corner(mesh_->twin(to.edge));
-    if (parent_poly != from.poly) follow_chain(from, g);
+    if (parent_poly == from.poly) return;
+    const std::uint32_t slot = chained_.find(*this, from);
+    if (slot == search::no_slot) {  // not expanded in this query: follow its chain again
+      follow_chain(from, g);
+      return;
+    }
+    for (std::uint32_t i = chain_of_[slot].first; i < chain_of_[slot].second; ++i) g(chain_polys_[i]);
   }
 
  private:
@@ -155,6 +166,10 @@ class PolyanyaSpace {
   bool every_vertex_may_bend_ = false;
   mutable search::GenerationArray<RootBest> root_g_;  // the least g each root vertex was reached at
   mutable std::vector<Successor> chain_ = std::vector<Successor>(max_successors);  // scratch of follow_chain
+  // The chains skipped in this query: the polygons of each, by the node expanded.
+  mutable search::HashedNodeTable<PolyanyaSpace> chained_;  // expanded nodes that skipped a chain
+  mutable std::vector<std::pair<std::uint32_t, std::uint32_t>> chain_of_;  // by chained_'s slot: range in chain_polys_
+  mutable std::vector<PolyId> chain_polys_;
   // Scratch of generate(): a polygon's corners from the entry edge on (not zeroed per call).
   mutable std::vector<std::uint32_t> corner_ids_ = std::vector<std::uint32_t>(max_polygon_corners + 1);
   mutable std::vector<Vec2> corner_points_ = std::vector<Vec2>(max_polygon_corners + 1);
@@ -189,7 +204,17 @@ inline Cost PolyanyaSpace::estimate_in_plan(const IntervalNode& n) const {
 
 template <class F>
 void PolyanyaSpace::for_each_successor(const IntervalNode& n, F&& f) const {
-  const std::size_t count = follow_chain(n, [](PolyId) {});
+  const auto first = static_cast<std::uint32_t>(chain_polys_.size());
+  const std::size_t count = follow_chain(n, [&](PolyId p) { chain_polys_.push_back(p); });
+  if (chain_polys_.size() != first) {  // a chain skipped: logged, for the path's polygons
+    const search::SlotLookup l = chained_.find_or_insert(*this, n);
+    const std::pair<std::uint32_t, std::uint32_t> range{first, static_cast<std::uint32_t>(chain_polys_.size())};
+    if (l.fresh) {
+      chain_of_.push_back(range);
+    } else {
+      chain_of_[l.slot] = range;
+    }
+  }
   for (std::size_t i = 0; i < count; ++i) f(chain_[i].node, chain_[i].cost);
 }
 

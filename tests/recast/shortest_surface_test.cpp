@@ -35,6 +35,15 @@ TEST(ShortestOnTheSurface, NeverLongerIn3DThanFunnelOrDetourOnHillyTerrain) {
     const double ours = shortest.path().length;
     worst_over_funnel = std::max(worst_over_funnel, ours / funnel.path().length - 1);
     EXPECT_LE(ours, funnel.path().length * (1 + 1e-9)) << "query " << compared;
+    // The corridor is whole: each polygon a neighbour of the one before (chains of polygons
+    // the search crossed at once included), from the start's to the goal's.
+    const auto& polys = shortest.path().polys;
+    EXPECT_EQ(polys.front(), nav.nearest_poly(from, {2, 4, 2})->poly);
+    EXPECT_EQ(polys.back(), nav.nearest_poly(to, {2, 4, 2})->poly);
+    for (std::size_t i = 1; i < polys.size(); ++i) {
+      const auto next = nav.neighbors(polys[i - 1]);
+      EXPECT_NE(std::find(next.begin(), next.end(), polys[i]), next.end()) << "query " << compared << ", step " << i;
+    }
     if (ref.found && !ref.partial) {
       ++detour_compared;
       // Detour works in float: on this 60-unit terrain each corner coordinate is rounded by up
