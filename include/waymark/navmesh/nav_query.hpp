@@ -29,7 +29,12 @@ struct QueryEnds;
 
 /// How a NavMeshQuery finds its paths.
 enum class NavMode : std::uint8_t {
-  /// The shortest path on the mesh (in plan): Polyanya, an exact any-angle search.
+  /// The shortest path on the mesh: Polyanya, an exact any-angle search, costed in 3D. Of
+  /// the paths of straight segments (in plan on the polygons the filter passes) bending only
+  /// at mesh vertices, the one whose corners joined by straight 3D segments are the shortest
+  /// in 3D: never longer than the funnel mode's or Detour's path; on a flat mesh, the shortest
+  /// in plan. Area costs do not steer it: a query whose filter gives a cost other than 1 to an
+  /// area of polygons it passes is answered by the funnel search (NavPath::method says so).
   shortest,
   /// A* over the portals between polygons, then the funnel: fast, as long as Detour's paths,
   /// and not always the shortest.
@@ -67,7 +72,8 @@ struct NavQueryOptions {
   /// flagged partial_result. events: the search's event stream (its nodes are portals: see
   /// NavMeshQuery::search()).
   search::QueryOptions<std::uint32_t> query{};
-  /// The shortest mode's event stream (its nodes are intervals); null: none.
+  /// The shortest mode's event stream (its nodes are intervals; the chains of single
+  /// straight-on successors it crosses at once are not reported); null: none.
   search::EventSink<IntervalNode>* interval_events = nullptr;
 };
 
@@ -89,7 +95,10 @@ struct NavPath {
 
 /// Finds paths on one navmesh, by options.mode:
 /// - shortest (the default): Polyanya over the polygons the filter passes; the path is the
-///   shortest in plan. Area costs above 1 do not steer it (it is a distance search).
+///   shortest measured in 3D between its corners (NavMode::shortest says exactly what that
+///   means). Area costs do not steer Polyanya (a distance search): when the filter gives a
+///   cost other than 1 to an area that a polygon it passes has, the funnel search answers
+///   instead, and the path's `method` is funnel.
 /// - funnel: A* over the portals between polygons (from the start point to each portal's
 ///   midpoint and on, each stretch costing its length times the area cost of the polygon it
 ///   crosses), then the funnel algorithm over the corridor found. As Detour's paths.
@@ -97,7 +106,8 @@ struct NavPath {
 ///   enters (reached through the edge's midpoint); the path is that chain, not smoothed.
 ///
 /// Steppable (begin, then step with a budget), and observable through options.query.events.
-/// Owns its scratch: after warm-up a query allocates nothing. Not thread-safe: one per thread;
+/// Owns its scratch: after warm-up a query allocates nothing. Memory: besides the searches'
+/// tables, a list of the mesh's polygons by island (4 bytes per polygon), for partial paths. Not thread-safe: one per thread;
 /// any number may share the mesh, which must outlive them.
 class NavMeshQuery {
  public:
