@@ -2,17 +2,21 @@
 // The search space of the shortest mode: Polyanya (Cui, Harabor & Grastien, "Compromise-free
 // Pathfinding on a Navigation Mesh", IJCAI 2017), written here from the paper. Not installed.
 //
-// A node is a root (the start point, or a wall vertex where the path bends) and an interval of
-// a polygon edge that the root sees, entering the polygon behind it. g is the shortest distance
-// to the root; the heuristic is the shortest distance from the root through the interval to the
-// goal (mirroring the goal across the interval's line when it lies on the root's side). A node
-// is expanded by projecting the interval through its polygon: the parts of the other edges the
-// root sees keep the root (cost 0); the parts beyond the interval's ends, where those ends are
-// wall vertices, take that vertex as their root (cost: the distance to it). Nodes whose root
+// A node is a root (the start point, or a vertex where the path bends) and an interval of a
+// polygon edge that the root sees, entering the polygon behind it. g is the least 3D length of
+// a chain of corners to the root; the heuristic is the plan distance from the root through the
+// interval to the goal (mirroring the goal across the interval's line when it lies on the
+// root's side), with the climb from root to goal: sqrt(plan² + climb²). A node is expanded by
+// projecting the interval through its polygon: the parts of the other edges the root sees keep
+// the root (cost 0); the parts beyond the interval's ends, where those ends are vertices the
+// path may bend at (wall vertices; any vertex off a flat mesh or under a filter that excludes
+// polygons), take that vertex as their root (cost: the 3D distance to it). Nodes whose root
 // vertex was already reached more cheaply are dropped (root-level pruning), and so are nodes
-// entering a dead-end polygon (one neighbour) that does not hold the goal.
+// entering a dead-end polygon (one neighbour) that does not hold the goal. A node whose only
+// successor keeps its root is expanded at once (intermediate pruning): its chain's polygons
+// are logged for the path's corridor.
 //
-// All geometry is in plan (x, z): the path is the shortest in plan, and measured in 3D after.
+// Visibility is in plan (x, z), within the polygons' adjacency; lengths are 3D between corners.
 
 #include <algorithm>
 #include <cmath>
