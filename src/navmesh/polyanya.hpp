@@ -149,17 +149,22 @@ class PolyanyaSpace {
   [[nodiscard]] bool may_bend_at(std::uint32_t vertex) const { return every_vertex_may_bend_ || mesh_->on_wall(vertex); }
   [[nodiscard]] bool passable(PolyId p) const { return p.valid() && ends_.filter.passes(mesh_->flags(p)); }
 
-  /// Passes f the node entering the neighbour across edge k through the part of it from `from`
-  /// (nearer corner k) to `to` (nearer the next corner), seen from `root`; nothing when the
-  /// edge is a wall, the neighbour is filtered out, or the part is a point.
+  /// Whether a path may enter the neighbour across edge k: one the filter passes, and not a
+  /// dead end without the goal (it leads nowhere but back).
+  [[nodiscard]] bool enterable(std::uint32_t k) const {
+    const PolyId next = mesh_->data().neighbors[k];
+    return passable(next) && !(mesh_->dead_end(next) && next != ends_.goal_poly);
+  }
+
+  /// Passes f the node entering the neighbour across edge k (enterable) through the part of it
+  /// from `from` (nearer corner k) to `to` (nearer the next corner), seen from `root`; nothing
+  /// when the part is a point.
   template <class F>
   void emit(std::uint32_t root, std::uint32_t k, Vec2 from, Vec2 to, Cost cost, F& f) const {
-    const PolyId next = mesh_->data().neighbors[k];
-    // A dead end leads nowhere but back: only worth entering when the goal is in it.
-    if (!passable(next) || from == to || (mesh_->dead_end(next) && next != ends_.goal_poly)) return;
+    if (from == to) return;
     // Entering the neighbour through its own edge, which runs the other way: the end nearer
     // our next corner is on the traveller's left.
-    f(IntervalNode{root, mesh_->twin(k), next, to, from}, cost);
+    f(IntervalNode{root, mesh_->twin(k), mesh_->data().neighbors[k], to, from}, cost);
   }
 
   const NavMesh* mesh_;
@@ -248,7 +253,7 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, Successor* out
     if (p == ends_.goal_poly) f(goal_node(), hop(n.root, ends_.goal));
     if (n.root == start_root_) {
       for (std::uint32_t i = 0; i < count; ++i) {
-        emit(n.root, first + i, at(first + i), at(first + (i + 1) % count), 0, f);
+        if (enterable(first + i)) emit(n.root, first + i, at(first + i), at(first + (i + 1) % count), 0, f);
       }
     }
     return found;
@@ -284,7 +289,9 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, Successor* out
     // polygon it stands on the edge of), or beyond its ends, where a taut path does not enter.
     if (!same_point(r, L) && !same_point(r, R) && dot(dl, dr) > 0) return found;
     if (p == ends_.goal_poly) f(goal_node(), hop(n.root, ends_.goal));
-    for (std::uint32_t i = 1; i < count; ++i) emit(n.root, ks[i], pts[i], pts[i + 1], 0, f);
+    for (std::uint32_t i = 1; i < count; ++i) {
+      if (enterable(ks[i])) emit(n.root, ks[i], pts[i], pts[i + 1], 0, f);
+    }
     return found;
   }
 
@@ -319,6 +326,7 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, Successor* out
   const Cost to_right = turn_right ? hop(n.root, mesh_->vertex(right_vertex)) : 0;
   const Cost to_left = turn_left ? hop(n.root, mesh_->vertex(left_vertex)) : 0;
   for (std::uint32_t i = 1; i < count; ++i) {
+    if (!enterable(ks[i])) continue;
     const Vec2 a = pts[i], b = pts[i + 1];
     if (i >= i_right && i <= i_left) {  // seen from the root
       emit(n.root, ks[i], i == i_right ? hit_right : a, i == i_left ? hit_left : b, 0, f);
