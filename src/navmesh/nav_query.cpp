@@ -128,7 +128,21 @@ NavMeshQuery::NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options)
       options_(options),
       space_(std::make_unique<Space>(mesh, options.mode)),
       polyanya_(std::make_unique<detail::PolyanyaSpace>(mesh)),
-      ends_(std::make_unique<detail::QueryEnds>()) {
+      ends_(std::make_unique<detail::QueryEnds>()),
+      active_(options.mode) {
+  // The polygons of each island, in id order (a counting sort).
+  std::uint32_t islands = 0;
+  for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) islands = std::max(islands, mesh.island(PolyId{p}) + 1);
+  island_begin_.assign(islands + 1, 0);
+  for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) ++island_begin_[mesh.island(PolyId{p}) + 1];
+  for (std::uint32_t i = 0; i < islands; ++i) island_begin_[i + 1] += island_begin_[i];
+  island_polys_.resize(mesh.poly_count());
+  std::vector<std::uint32_t> next(island_begin_.begin(), island_begin_.end() - 1);
+  for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) island_polys_[next[mesh.island(PolyId{p})]++] = p;
+  for (std::size_t p = 0; p < mesh.poly_count(); ++p) {  // the mesh's distinct (area, flags) pairs
+    const AreaFlags a{mesh.area(PolyId{static_cast<std::uint32_t>(p)}), mesh.flags(PolyId{static_cast<std::uint32_t>(p)})};
+    if (std::find(area_flags_.begin(), area_flags_.end(), a) == area_flags_.end()) area_flags_.push_back(a);
+  }
   const search::BestFirstOptions bf{.reopen_closed = true, .max_nodes = options.query.max_nodes,
                                     .partial_result = options.query.partial_result};
   const auto portals = [&](auto observer) {
@@ -153,12 +167,40 @@ NavMeshQuery::NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options)
 
 NavMeshQuery::~NavMeshQuery() = default;
 
+PolyId NavMeshQuery::nearest_on_start_island() const {
+  const std::uint32_t island = mesh_->island(ends_->start_poly);
+  const NavMeshData& d = mesh_->data();
+  PolyId best = ends_->start_poly;
+  double best_d2 = length_squared(ends_->start - ends_->goal);
+  for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i) {
+    const std::uint32_t p = island_polys_[i];
+    for (std::uint32_t k = d.poly_begin[p]; k < d.poly_begin[p + 1]; ++k) {
+      if (!d.neighbors[k].valid()) continue;
+      const double d2 = length_squared(mesh_->edge(k).at(0.5) - ends_->goal);
+      if (d2 < best_d2) {
+        best_d2 = d2;
+        best = d.neighbors[k];
+      }
+    }
+  }
+  return best;
+}
+
+bool NavMeshQuery::costs_steer(const QueryFilter& filter) const {
+  return std::any_of(area_flags_.begin(), area_flags_.end(), [&](const AreaFlags& a) {
+    return filter.area_cost[a.area] != 1 && filter.passes(a.flags);
+  });
+}
+
 Status NavMeshQuery::begin(Vec3 from, Vec3 to, const QueryFilter& filter) {
   path_.polys.clear();
   path_.corners.clear();
   path_.links.clear();
   path_.length = infinite_cost;  // until a path is found
   to_ = to;
+  // Polyanya is a distance search: under area costs that matter the funnel search answers.
+  active_ = options_.mode == NavMode::shortest && costs_steer(filter) ? NavMode::funnel : options_.mode;
+  path_.method = active_;
   const bool costs_ok = std::all_of(filter.area_cost.begin(), filter.area_cost.end(),
                                     [](Cost c) { return c >= 1 && std::isfinite(c); });
   const auto start = mesh_->nearest_poly(from, options_.half_extents, filter);
@@ -176,7 +218,7 @@ Status NavMeshQuery::begin(Vec3 from, Vec3 to, const QueryFilter& filter) {
     return path_.status;
   }
   *ends_ = {start->poly, goal->poly, start->point, goal->point, filter};
-  if (options_.mode != NavMode::shortest) {
+  if (active_ != NavMode::shortest) {
     space_->set_query(*ends_);
     path_.status = portals_search_.begin(space_->start(), space_->goal());
   } else {
@@ -193,7 +235,7 @@ Status NavMeshQuery::begin(Vec3 from, Vec3 to, const QueryFilter& filter) {
 
 Status NavMeshQuery::step(const search::Budget& budget) {
   if (!path_.status.running()) return path_.status;
-  path_.status = options_.mode == NavMode::shortest ? intervals_search_.step(budget) : portals_search_.step(budget);
+  path_.status = active_ == NavMode::shortest ? intervals_search_.step(budget) : portals_search_.step(budget);
   if (path_.status.finished()) finish();
   return path_.status;
 }
@@ -204,7 +246,7 @@ Status NavMeshQuery::find_path(Vec3 from, Vec3 to, const QueryFilter& filter) {
 }
 
 void NavMeshQuery::cancel() {
-  if (options_.mode == NavMode::shortest) {
+  if (active_ == NavMode::shortest) {
     intervals_search_.cancel();
   } else {
     portals_search_.cancel();
@@ -212,11 +254,11 @@ void NavMeshQuery::cancel() {
 }
 
 const SearchStats& NavMeshQuery::stats() const {
-  return options_.mode == NavMode::shortest ? intervals_search_.stats() : portals_search_.stats();
+  return active_ == NavMode::shortest ? intervals_search_.stats() : portals_search_.stats();
 }
 
 void NavMeshQuery::finish() {
-  if (options_.mode == NavMode::shortest) {
+  if (active_ == NavMode::shortest) {
     finish_intervals();
   } else {
     finish_portals();
@@ -226,7 +268,7 @@ void NavMeshQuery::finish() {
 void NavMeshQuery::finish_portals() {
   const auto& nodes = portals_search_.path().nodes;
   if (nodes.empty()) return;
-  const bool centroids = options_.mode == NavMode::centroids;
+  const bool centroids = active_ == NavMode::centroids;
   portals_.clear();
   // The funnel runs per stretch between links: from the start or a link's end to the next
   // link's start or the end. Each stretch's first point is already the last corner but for the first.
@@ -269,15 +311,24 @@ void NavMeshQuery::finish_portals() {
 void NavMeshQuery::finish_intervals() {
   if (path_.status.failed() && !path_.status.has(StatusDetail::cancelled) &&
       !path_.status.has(StatusDetail::out_of_nodes) && options_.query.partial_result) {
-    // Unreachable: the portal search finds the polygon that gets closest to the goal (and the
-    // point of it nearest the goal); the shortest path to that point is the partial path.
-    space_->set_query(*ends_);
-    portals_search_.begin(space_->start(), space_->goal());
-    portals_search_.step();
-    const auto& corridor = portals_search_.path().nodes;
-    if (corridor.empty()) return;
+    // Unreachable: the polygon entered through the reachable portal nearest the goal (or the
+    // start's, when the start is nearer) is the one that gets closest, and the point of it
+    // nearest the goal the partial path's end; the shortest path to that point is the partial
+    // path. Where the filter passes every polygon, the reachable portals are those of the
+    // start's island, scanned (unless off-mesh links join islands: a one-way link does not
+    // make its start reachable from its end); else the portal search finds them (and the
+    // nearest, ties to the least g).
     detail::QueryEnds nearest = *ends_;
-    nearest.goal_poly = space_->poly(corridor.back());
+    if (mesh_->passes_all(ends_->filter) && mesh_->link_count() == 0) {
+      nearest.goal_poly = nearest_on_start_island();
+    } else {
+      space_->set_query(*ends_);
+      portals_search_.begin(space_->start(), space_->goal());
+      portals_search_.step();
+      const auto& corridor = portals_search_.path().nodes;
+      if (corridor.empty()) return;
+      nearest.goal_poly = space_->poly(corridor.back());
+    }
     nearest.goal = mesh_->closest_point(nearest.goal_poly, to_);
     polyanya_->set_query(nearest);
     intervals_search_.begin(polyanya_->start_node(), polyanya_->goal_node());
@@ -287,8 +338,13 @@ void NavMeshQuery::finish_intervals() {
   const auto& nodes = intervals_search_.path().nodes;
   if (nodes.empty() || !(path_.status.succeeded() || path_.status.has(StatusDetail::partial_result))) return;
   std::uint32_t last_root = PolyId::invalid_value;
-  for (const IntervalNode& n : nodes) {
-    if (n.poly.valid() && (path_.polys.empty() || path_.polys.back() != n.poly)) path_.polys.push_back(n.poly);
+  const auto add_poly = [&](PolyId p) {
+    if (p.valid() && (path_.polys.empty() || path_.polys.back() != p)) path_.polys.push_back(p);
+  };
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const IntervalNode& n = nodes[i];
+    if (i > 0) polyanya_->for_each_skipped_poly(nodes[i - 1], n, add_poly);  // the chain skipped
+    add_poly(n.poly);
     if (n.root != last_root && polyanya_->links().traversal(n.root) != nullptr) {
       detail::add_link_use(path_, *mesh_, *polyanya_->links().traversal(n.root));
       last_root = n.root;

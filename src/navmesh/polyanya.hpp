@@ -2,21 +2,27 @@
 // The search space of the shortest mode: Polyanya (Cui, Harabor & Grastien, "Compromise-free
 // Pathfinding on a Navigation Mesh", IJCAI 2017), written here from the paper. Not installed.
 //
-// A node is a root (the start point, or a wall vertex where the path bends) and an interval of
-// a polygon edge that the root sees, entering the polygon behind it. g is the shortest distance
-// to the root; the heuristic is the shortest distance from the root through the interval to the
-// goal (mirroring the goal across the interval's line when it lies on the root's side). A node
-// is expanded by projecting the interval through its polygon: the parts of the other edges the
-// root sees keep the root (cost 0); the parts beyond the interval's ends, where those ends are
-// wall vertices, take that vertex as their root (cost: the distance to it). Nodes whose root
+// A node is a root (the start point, or a vertex where the path bends) and an interval of a
+// polygon edge that the root sees, entering the polygon behind it. g is the least 3D length of
+// a chain of corners to the root; the heuristic is the plan distance from the root through the
+// interval to the goal (mirroring the goal across the interval's line when it lies on the
+// root's side), with the climb from root to goal: sqrt(plan² + climb²). A node is expanded by
+// projecting the interval through its polygon: the parts of the other edges the root sees keep
+// the root (cost 0); the parts beyond the interval's ends, where those ends are vertices the
+// path may bend at (wall vertices; any vertex off a flat mesh or under a filter that excludes
+// polygons), take that vertex as their root (cost: the 3D distance to it). Nodes whose root
 // vertex was already reached more cheaply are dropped (root-level pruning), and so are nodes
-// entering a dead-end polygon (one neighbour) that does not hold the goal.
+// entering a dead-end polygon (one neighbour) that does not hold the goal. A node whose only
+// successor keeps its root is expanded at once (intermediate pruning): its chain's polygons
+// are logged for the path's corridor.
 //
-// All geometry is in plan (x, z): the path is the shortest in plan, and measured in 3D after.
+// Visibility is in plan (x, z), within the polygons' adjacency; lengths are 3D between corners.
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "plan_geometry.hpp"
 #include "polyanya_links.hpp"
@@ -24,6 +30,7 @@
 #include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 #include "waymark/search/generation_array.hpp"
+#include "waymark/search/node_table.hpp"
 
 namespace waymark::navmesh::detail {
 
@@ -38,17 +45,27 @@ class PolyanyaSpace {
   using node_type = IntervalNode;
 
   explicit PolyanyaSpace(const NavMesh& mesh)
-      : mesh_(&mesh), start_root_(static_cast<std::uint32_t>(mesh.vertex_count())), goal_root_(start_root_ + 1), links_(mesh) {}
+      : mesh_(&mesh),
+        start_root_(static_cast<std::uint32_t>(mesh.vertex_count())),
+        goal_root_(start_root_ + 1),
+        flat_(mesh.bounds().max.y == mesh.bounds().min.y),
+        links_(mesh) {}
 
   void set_query(const QueryEnds& ends) {
     ends_ = ends;
     links_.set_query(ends);
-    every_vertex_may_bend_ = !mesh_->passes_all(ends.filter);
+    // Off a flat mesh a path may bend anywhere: over hills the 3D-shortest chain of corners
+    // can bend at a vertex that is no wall's. On a flat one only walls and excluded polygons
+    // bound the path, as in plan.
+    every_vertex_may_bend_ = !flat_ || !mesh_->passes_all(ends.filter);
     if (root_g_.size() != mesh_->vertex_count()) {
       root_g_.assign(mesh_->vertex_count());
     } else {
       root_g_.reset();
     }
+    chained_.reset(*this);
+    chain_polys_.clear();
+    chain_of_.clear();
   }
 
   [[nodiscard]] IntervalNode start_node() const {
@@ -61,6 +78,7 @@ class PolyanyaSpace {
     if (const LinkTraversal* t = links_.traversal(root)) return t->to;
     return root == start_root_ ? ends_.start : root == goal_root_ ? ends_.goal : mesh_->vertex(root);
   }
+
   [[nodiscard]] const PolyanyaLinks& links() const { return links_; }
 
   [[nodiscard]] bool dominated(const IntervalNode& n, Cost g) const {
@@ -73,41 +91,124 @@ class PolyanyaSpace {
     return g > best.element.g;
   }
 
+  /// A lower bound of the 3D cost from n to the goal: the plan distance from n's root through
+  /// its interval to the goal, with the height between root and goal.
   [[nodiscard]] Cost estimate(const IntervalNode& n) const;
+  /// The shortest plan distance from n's root through its interval to the goal.
+  [[nodiscard]] Cost estimate_in_plan(const IntervalNode& n) const;
 
+  /// The successors of n, each with the cost of reaching it from n. A node with one successor
+  /// that keeps its root (an interval seen straight through a polygon) is not a successor: its
+  /// own successors are, at once (the paper's intermediate pruning), so chains of polygons
+  /// crossed in a straight line cost no open-list or node-table work.
   template <class F>
   void for_each_successor(const IntervalNode& n, F&& f) const;
 
+  /// Calls g(poly) for each polygon crossed between node `from` and its successor `to` (as
+  /// for_each_successor gave it in this query) other than their own: those of the chain
+  /// skipped, as logged when `from` was expanded.
+  template <class G>
+  void for_each_skipped_poly(const IntervalNode& from, const IntervalNode& to, G&& g) const {
+    // Without a chain, `to` is generated from `from`'s polygon: the goal or a turn inside it,
+    // or an interval entering a neighbour through one of its edges. A chain never comes back
+    // to the polygon it left (rays from one root cross a convex polygon once).
+    const PolyId parent_poly = to.root == goal_root_         ? ends_.goal_poly
+                               : to.edge == invalid_corner ? to.poly
+                                                           : mesh_->poly_of_corner(mesh_->twin(to.edge));
+    if (parent_poly == from.poly && links_.traversal(to.root) == nullptr) return;
+    const std::uint32_t slot = chained_.find(*this, from);
+    if (slot == search::no_slot) {  // not expanded in this query: follow its chain again
+      follow_chain(from, g);
+      return;
+    }
+    for (std::uint32_t i = chain_of_[slot].first; i < chain_of_[slot].second; ++i) g(chain_polys_[i]);
+  }
+
  private:
+  /// A successor as generate() gives it.
+  struct Successor {
+    IntervalNode node;
+    Cost cost = 0;
+  };
+  /// Successors one expansion gives without links: three parts per edge, the goal and a turn
+  /// (the buffers' first capacity; a polygon's off-mesh links add theirs).
+  static constexpr std::size_t max_successors = 3 * max_polygon_corners + 2;
+  /// Longest chain followed at once (a guard: a chain crosses each polygon at most once).
+  [[nodiscard]] std::size_t max_chain() const { return mesh_->poly_count() + 1; }
+
+  /// From n along its chain of single successors that keep the root, calling g(poly) for the
+  /// polygon of each node skipped: leaves the successors of the chain's last node in chain_,
+  /// and returns their number.
+  template <class G>
+  std::size_t follow_chain(const IntervalNode& n, G&& g) const;
+  /// The successors of n without intermediate pruning, into `out` (cleared first); their number.
+  std::size_t generate(const IntervalNode& n, std::vector<Successor>& out) const;
+  /// Whether n's successors `out` are one that keeps n's root: where a chain goes on. (A link's
+  /// landing has no edge: never a chain.)
+  [[nodiscard]] bool goes_straight_on(const IntervalNode& n, const std::vector<Successor>& out) const {
+    return out.size() == 1 && out[0].cost == 0 && out[0].node.root == n.root && out[0].node.edge != invalid_corner;
+  }
+
   static constexpr std::uint32_t invalid_corner = PolyId::invalid_value;
 
   [[nodiscard]] Vec2 at(std::uint32_t corner) const { return plan(mesh_->vertex(mesh_->data().corners[corner])); }
+  /// The length of the straight segment from `root` to `to`, in 3D: what a path's corners cost.
+  [[nodiscard]] Cost hop(std::uint32_t root, Vec3 to) const { return distance(root_point(root), to); }
   [[nodiscard]] bool may_bend_at(std::uint32_t vertex) const { return every_vertex_may_bend_ || mesh_->on_wall(vertex); }
   [[nodiscard]] bool passable(PolyId p) const { return p.valid() && ends_.filter.passes(mesh_->flags(p)); }
 
-  /// Passes f the node entering the neighbour across edge k through the part of it from `from`
-  /// (nearer corner k) to `to` (nearer the next corner), seen from `root`; nothing when the
-  /// edge is a wall, the neighbour is filtered out, or the part is a point.
+  /// Whether a path may enter the neighbour across edge k: one the filter passes, and not a
+  /// dead end without the goal (it leads nowhere but back).
+  [[nodiscard]] bool enterable(std::uint32_t k) const {
+    const PolyId next = mesh_->data().neighbors[k];
+    return passable(next) && !(mesh_->dead_end(next) && next != ends_.goal_poly);
+  }
+
+  /// Passes f the node entering the neighbour across edge k (enterable) through the part of it
+  /// from `from` (nearer corner k) to `to` (nearer the next corner), seen from `root`; nothing
+  /// when the part is a point.
   template <class F>
   void emit(std::uint32_t root, std::uint32_t k, Vec2 from, Vec2 to, Cost cost, F& f) const {
-    const PolyId next = mesh_->data().neighbors[k];
-    // A dead end leads nowhere but back: only worth entering when the goal is in it.
-    if (!passable(next) || from == to || (mesh_->dead_end(next) && next != ends_.goal_poly)) return;
+    if (from == to) return;
     // Entering the neighbour through its own edge, which runs the other way: the end nearer
     // our next corner is on the traveller's left.
-    f(IntervalNode{root, mesh_->twin(k), next, to, from}, cost);
+    f(IntervalNode{root, mesh_->twin(k), mesh_->data().neighbors[k], to, from}, cost);
   }
 
   const NavMesh* mesh_;
   std::uint32_t start_root_;
   std::uint32_t goal_root_;
   QueryEnds ends_;
+  bool flat_;  // every vertex at one height: 3D lengths are plan lengths
   bool every_vertex_may_bend_ = false;
   mutable search::GenerationArray<RootBest> root_g_;  // the least g each root vertex was reached at
+  mutable std::vector<Successor> chain_ = reserved(max_successors);  // scratch of follow_chain
+  // The chains skipped in this query: the polygons of each, by the node expanded.
+  mutable search::HashedNodeTable<PolyanyaSpace> chained_;  // expanded nodes that skipped a chain
+  mutable std::vector<std::pair<std::uint32_t, std::uint32_t>> chain_of_;  // by chained_'s slot: range in chain_polys_
+  mutable std::vector<PolyId> chain_polys_;
+  // Scratch of generate(): a polygon's corners from the entry edge on (not zeroed per call).
+  mutable std::vector<std::uint32_t> corner_ids_ = std::vector<std::uint32_t>(max_polygon_corners + 1);
+  mutable std::vector<Vec2> corner_points_ = std::vector<Vec2>(max_polygon_corners + 1);
   PolyanyaLinks links_;  // off-mesh links (polyanya_links.hpp)
+
+  static std::vector<Successor> reserved(std::size_t n) {
+    std::vector<Successor> v;
+    v.reserve(n);
+    return v;
+  }
 };
 
 inline Cost PolyanyaSpace::estimate(const IntervalNode& n) const {
+  const Cost in_plan = estimate_in_plan(n);
+  if (flat_) return in_plan;
+  // Any path this long in plan climbs at least the height between root and goal: by
+  // Minkowski's inequality its 3D length is at least this (admissible for the 3D cost).
+  const double climb = ends_.goal.y - root_point(n.root).y;
+  return std::sqrt(in_plan * in_plan + climb * climb);
+}
+
+inline Cost PolyanyaSpace::estimate_in_plan(const IntervalNode& n) const {
   const Vec2 goal = plan(ends_.goal);
   if (n.root == goal_root_) return 0;
   const Vec2 r = plan(root_point(n.root));
@@ -127,84 +228,136 @@ inline Cost PolyanyaSpace::estimate(const IntervalNode& n) const {
 
 template <class F>
 void PolyanyaSpace::for_each_successor(const IntervalNode& n, F&& f) const {
-  if (n.root == goal_root_) return;
+  const auto first = static_cast<std::uint32_t>(chain_polys_.size());
+  const std::size_t count = follow_chain(n, [&](PolyId p) { chain_polys_.push_back(p); });
+  if (chain_polys_.size() != first) {  // a chain skipped: logged, for the path's polygons
+    const search::SlotLookup l = chained_.find_or_insert(*this, n);
+    const std::pair<std::uint32_t, std::uint32_t> range{first, static_cast<std::uint32_t>(chain_polys_.size())};
+    if (l.fresh) {
+      chain_of_.push_back(range);
+    } else {
+      chain_of_[l.slot] = range;
+    }
+  }
+  for (std::size_t i = 0; i < count; ++i) f(chain_[i].node, chain_[i].cost);
+}
+
+template <class G>
+std::size_t PolyanyaSpace::follow_chain(const IntervalNode& n, G&& g) const {
+  IntervalNode at = n;
+  std::size_t count = generate(at, chain_);
+  for (std::size_t steps = 0; goes_straight_on(at, chain_) && steps < max_chain(); ++steps) {
+    at = chain_[0].node;
+    g(at.poly);
+    count = generate(at, chain_);
+  }
+  return count;
+}
+
+inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, std::vector<Successor>& out) const {
+  out.clear();
+  const auto f = [&](const IntervalNode& s, Cost c) { out.push_back({s, c}); };
+  if (n.root == goal_root_) return 0;
   const Vec2 goal = plan(ends_.goal);
   const NavMeshData& d = mesh_->data();
   const PolyId p = n.poly;
   const std::uint32_t first = d.poly_begin[p.value], count = d.poly_begin[p.value + 1] - first;
-  const auto corner = [&](std::uint32_t i) { return first + (i % count); };  // i counts from the entry edge
-  const Vec2 r = plan(root_point(n.root));
+  const Vec3 root = root_point(n.root);
+  const Vec2 r = plan(root);
 
-  if (n.edge == invalid_corner) {  // the start, or a wall vertex of the goal's polygon: sees all of it
-    if (p == ends_.goal_poly) f(goal_node(), distance(r, goal));
-    links_.seen_all(r, p, f);
+  if (n.edge == invalid_corner) {  // the start, a link's landing, or a turn in the goal's polygon: sees all of it
+    if (p == ends_.goal_poly) f(goal_node(), hop(n.root, ends_.goal));
+    links_.seen_all(root, p, f);
     if (n.root == start_root_ || links_.traversal(n.root) != nullptr) {
-      for (std::uint32_t i = 0; i < count; ++i) emit(n.root, first + i, at(first + i), at(mesh_->next_corner(first + i)), 0, f);
+      for (std::uint32_t i = 0; i < count; ++i) {
+        if (enterable(first + i)) emit(n.root, first + i, at(first + i), at(first + (i + 1) % count), 0, f);
+      }
     }
-    return;
+    return out.size();
   }
-  const std::uint32_t k = n.edge;  // corner k is the entry edge's left end, the next corner its right
+  // The polygon's corners in plan from the entry edge's right end round to its left end:
+  // edge i (1 ≤ i < count) runs from pts[i] to pts[i + 1], and is corner ks[i] (i counts from
+  // the entry edge k, whose left end is corner k and right end the next corner).
+  const std::uint32_t k = n.edge, local_k = k - first;
+  std::uint32_t* const ks = corner_ids_.data();
+  Vec2* const pts = corner_points_.data();
+  for (std::uint32_t i = 0, c = local_k; i <= count; ++i, c = c + 1 == count ? 0 : c + 1) {
+    ks[i] = first + c;
+    pts[i] = at(first + c);
+  }
   const Vec2 L = n.left, R = n.right;
-  const std::uint32_t left_vertex = d.corners[k], right_vertex = d.corners[mesh_->next_corner(k)];
-  const bool turn_right = R == at(mesh_->next_corner(k)) && may_bend_at(right_vertex);
-  const bool turn_left = L == at(k) && may_bend_at(left_vertex);
-  const std::uint32_t local_k = k - first;
+  const std::uint32_t left_vertex = d.corners[k], right_vertex = d.corners[ks[1]];
+  const bool turn_right = R == pts[1] && may_bend_at(right_vertex);
+  const bool turn_left = L == pts[0] && may_bend_at(left_vertex);
+  // side(r, R, c) and side(r, L, c) with their tolerances worked out once (one sqrt each).
+  const Vec2 dr = R - r, dl = L - r;
+  const double tol_r = snap_distance * length(dr), tol_l = snap_distance * length(dl);
+  const auto side_r = [&](Vec2 c) {
+    const double t = cross(dr, c - r);
+    return t > tol_r ? 1 : t < -tol_r ? -1 : 0;
+  };
+  const auto side_l = [&](Vec2 c) {
+    const double t = cross(dl, c - r);
+    return t > tol_l ? 1 : t < -tol_l ? -1 : 0;
+  };
 
-  if (side(r, R, L) <= 0) {
+  if (side_r(L) <= 0) {
     // The root is on the interval's line: on the interval (it then sees all of p, a convex
     // polygon it stands on the edge of), or beyond its ends, where a taut path does not enter.
-    if (!same_point(r, L) && !same_point(r, R) && dot(L - r, R - r) > 0) return;
-    if (p == ends_.goal_poly) f(goal_node(), distance(r, goal));
-    links_.seen_all(r, p, f);
+    if (!same_point(r, L) && !same_point(r, R) && dot(dl, dr) > 0) return out.size();
+    if (p == ends_.goal_poly) f(goal_node(), hop(n.root, ends_.goal));
+    links_.seen_all(root, p, f);
     for (std::uint32_t i = 1; i < count; ++i) {
-      const std::uint32_t e = corner(local_k + i);
-      emit(n.root, e, at(e), at(mesh_->next_corner(e)), 0, f);
+      if (enterable(ks[i])) emit(n.root, ks[i], pts[i], pts[i + 1], 0, f);
     }
-    return;
+    return out.size();
   }
 
   if (p == ends_.goal_poly) {
-    if (side(r, R, goal) >= 0 && side(r, L, goal) <= 0) {
-      f(goal_node(), distance(r, goal));
-    } else if (side(r, R, goal) < 0) {
-      if (turn_right) f(IntervalNode{right_vertex, invalid_corner, p, R, R}, distance(r, R));
+    const int goal_r = side_r(goal);
+    if (goal_r >= 0 && side_l(goal) <= 0) {
+      f(goal_node(), hop(n.root, ends_.goal));
+    } else if (goal_r < 0) {
+      if (turn_right) f(IntervalNode{right_vertex, invalid_corner, p, R, R}, hop(n.root, mesh_->vertex(right_vertex)));
     } else if (turn_left) {
-      f(IntervalNode{left_vertex, invalid_corner, p, L, L}, distance(r, L));
+      f(IntervalNode{left_vertex, invalid_corner, p, L, L}, hop(n.root, mesh_->vertex(left_vertex)));
     }
   }
-  links_.seen_through(r, R, L, p, turn_right ? right_vertex : invalid_corner, turn_left ? left_vertex : invalid_corner, f);
+  links_.seen_through(root, R, L, p, turn_right ? right_vertex : invalid_corner, turn_left ? left_vertex : invalid_corner, f);
 
   // The edges after the entry edge, counter-clockwise: from the right side round to the left.
   // The right ray (r through R) leaves p on edge i_right, the left ray (r through L) on i_left.
   std::uint32_t i_right = count, i_left = count;
   Vec2 hit_right, hit_left;
-  for (std::uint32_t i = 1; i < count; ++i) {
-    const std::uint32_t e = corner(local_k + i);
-    const Vec2 a = at(e), b = at(mesh_->next_corner(e));
-    if (i_right == count && side(r, R, b) > 0) {
+  for (std::uint32_t i = 1; i < count && i_left == count; ++i) {
+    const Vec2 a = pts[i], b = pts[i + 1];
+    if (i_right == count && side_r(b) > 0) {
       i_right = i;
-      hit_right = side(r, R, a) == 0 ? a : line_hit(r, R, a, b);
+      hit_right = side_r(a) == 0 ? a : line_hit(r, R, a, b);
     }
-    if (i_left == count && side(r, L, b) >= 0) {
+    if (side_l(b) >= 0) {
       i_left = i;
-      hit_left = side(r, L, b) == 0 ? b : line_hit(r, L, a, b);
+      hit_left = side_l(b) == 0 ? b : line_hit(r, L, a, b);
     }
   }
-  if (i_right == count || i_left == count || i_left < i_right) return;  // rounding at a sliver
+  if (i_right == count || i_left == count || i_left < i_right) return out.size();  // rounding at a sliver
 
+  const Cost to_right = turn_right ? hop(n.root, mesh_->vertex(right_vertex)) : 0;
+  const Cost to_left = turn_left ? hop(n.root, mesh_->vertex(left_vertex)) : 0;
   for (std::uint32_t i = 1; i < count; ++i) {
-    const std::uint32_t e = corner(local_k + i);
-    const Vec2 a = at(e), b = at(mesh_->next_corner(e));
+    if (!enterable(ks[i])) continue;
+    const Vec2 a = pts[i], b = pts[i + 1];
     if (i >= i_right && i <= i_left) {  // seen from the root
-      emit(n.root, e, i == i_right ? hit_right : a, i == i_left ? hit_left : b, 0, f);
+      emit(n.root, ks[i], i == i_right ? hit_right : a, i == i_left ? hit_left : b, 0, f);
     }
     if (turn_right && i <= i_right) {  // seen from the right end, round its corner
-      emit(right_vertex, e, a, i == i_right ? hit_right : b, distance(r, R), f);
+      emit(right_vertex, ks[i], a, i == i_right ? hit_right : b, to_right, f);
     }
     if (turn_left && i >= i_left) {  // seen from the left end, round its corner
-      emit(left_vertex, e, i == i_left ? hit_left : a, b, distance(r, L), f);
+      emit(left_vertex, ks[i], i == i_left ? hit_left : a, b, to_left, f);
     }
   }
+  return out.size();
 }
 
 }  // namespace waymark::navmesh::detail

@@ -3,7 +3,7 @@
 //
 // A link start in the polygon a node expands is treated as the goal is: when the node's root
 // sees it (through the interval), a node rooted at the link's end is generated, at cost g +
-// the plan distance to the start + the link's cost; when it lies beyond the interval's right
+// the 3D distance to the start (as every corner-to-corner hop costs) + the link's cost; when it lies beyond the interval's right
 // (left) ray and that end is a wall vertex, the node rooted at that vertex in the polygon
 // (as for a goal round a corner), whose expansion then sees every link start of its polygon.
 // A node rooted at a link's end has no edge: like the start node, it sees its whole polygon
@@ -29,7 +29,8 @@ class PolyanyaLinks {
 
   void set_query(const QueryEnds& ends) {
     filter_ = ends.filter;
-    // Walking costs its plan length here (area costs do not steer the shortest mode).
+    // Walking costs at least its plan length (its 3D length between corners; area costs do not
+    // steer the shortest mode): the bound stays below every path through a shortcut.
     bound_ = shortcut_bound(*mesh_, filter_, ends.goal, 1.0, [](Vec3 a, Vec3 b) { return distance(plan(a), plan(b)); });
   }
 
@@ -40,26 +41,27 @@ class PolyanyaLinks {
   /// The least any path through a shortcut link costs (shortcut_bound): the heuristic is at most it.
   [[nodiscard]] Cost bound() const { return bound_; }
 
-  /// The landing nodes of every link leaving `p` the filter lets pass, seen from root point r
-  /// (a root in or on the convex polygon p sees all of it).
+  /// The landing nodes of every link leaving `p` the filter lets pass, seen from the root at
+  /// `root` (a root in or on the convex polygon p sees all of it).
   template <class F>
-  void seen_all(Vec2 r, PolyId p, F& f) const {
-    each(p, [&](std::uint32_t t, const LinkTraversal& way) { f(landing(t, way), distance(r, plan(way.from)) + link_cost(*mesh_, filter_, way)); });
+  void seen_all(Vec3 root, PolyId p, F& f) const {
+    each(p, [&](std::uint32_t t, const LinkTraversal& way) { f(landing(t, way), distance(root, way.from) + link_cost(*mesh_, filter_, way)); });
   }
 
   /// As the goal: the link starts in p seen from r between the rays through R (right) and L
   /// (left) lead to their landing; one beyond the right (left) ray, to the node rooted at
   /// right_vertex (left_vertex) in p, when that end may be turned round (else no_vertex).
   template <class F>
-  void seen_through(Vec2 r, Vec2 R, Vec2 L, PolyId p, std::uint32_t right_vertex, std::uint32_t left_vertex, F& f) const {
+  void seen_through(Vec3 root, Vec2 R, Vec2 L, PolyId p, std::uint32_t right_vertex, std::uint32_t left_vertex, F& f) const {
+    const Vec2 r = plan(root);
     each(p, [&](std::uint32_t t, const LinkTraversal& way) {
       const Vec2 s = plan(way.from);
       if (side(r, R, s) >= 0 && side(r, L, s) <= 0) {
-        f(landing(t, way), distance(r, s) + link_cost(*mesh_, filter_, way));
+        f(landing(t, way), distance(root, way.from) + link_cost(*mesh_, filter_, way));
       } else if (side(r, R, s) < 0) {
-        if (right_vertex != no_vertex) f(IntervalNode{right_vertex, no_vertex, p, R, R}, distance(r, R));
+        if (right_vertex != no_vertex) f(IntervalNode{right_vertex, no_vertex, p, R, R}, distance(root, mesh_->vertex(right_vertex)));
       } else if (left_vertex != no_vertex) {
-        f(IntervalNode{left_vertex, no_vertex, p, L, L}, distance(r, L));
+        f(IntervalNode{left_vertex, no_vertex, p, L, L}, distance(root, mesh_->vertex(left_vertex)));
       }
     });
   }

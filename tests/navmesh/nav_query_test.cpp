@@ -91,6 +91,46 @@ TEST(NavMeshQuery, AreaCostsAndFlagsSteerThePath) {
   EXPECT_TRUE(test::stays_on_mesh(nav, q.path().corners, 0.01));
 }
 
+TEST(NavMeshQuery, ShortestModeNeverCrossesACostlyStripSilently) {
+  // A 3 x 3 floor; the middle column's bottom two squares are area 5: a costly strip between
+  // the start and the goal, with a way round through the top row.
+  NavMeshData d = floor_of({{0, 0}, {0, 1}, {0, 2}, {1, 2}, {2, 0}, {2, 1}, {2, 2}, {1, 1}, {1, 0}}).data();
+  for (std::size_t i = d.areas.size() - 4; i < d.areas.size(); ++i) d.areas[i] = 5;
+  d.flags[d.flags.size() - 1] = d.flags[d.flags.size() - 2] = 0x2;  // the bottom one also flagged 0x2
+  const NavMesh nav(std::move(d));
+  const Vec3 from{0.5, 0, 0.5}, to{2.5, 0, 0.5};
+  NavMeshQuery q(nav);
+  ASSERT_TRUE(q.find_path(from, to).succeeded());  // no costs: Polyanya, straight through
+  EXPECT_EQ(q.path().method, NavMode::shortest);
+  EXPECT_DOUBLE_EQ(q.path().length, 2.0);
+
+  QueryFilter avoid;
+  avoid.area_cost[5] = 100;
+  ASSERT_TRUE(q.find_path(from, to, avoid).succeeded());
+  EXPECT_EQ(q.path().method, NavMode::funnel);  // answered by the cost-aware search, and said so
+  EXPECT_GT(q.path().length, 3.0);              // round through the top row
+  for (PolyId p : q.path().polys) EXPECT_NE(nav.area(p), 5);
+  EXPECT_TRUE(test::stays_on_mesh(nav, q.path().corners, 0.01));
+
+  QueryFilter elsewhere;  // a cost on an area no polygon has changes nothing
+  elsewhere.area_cost[7] = 100;
+  ASSERT_TRUE(q.find_path(from, to, elsewhere).succeeded());
+  EXPECT_EQ(q.path().method, NavMode::shortest);
+  EXPECT_DOUBLE_EQ(q.path().length, 2.0);
+
+  // The costly polygons the filter passes decide: with the bottom square (flag 0x2) excluded,
+  // area 5 still has the middle one (walk), so the funnel search answers, and goes round.
+  QueryFilter avoid_and_exclude = avoid;
+  avoid_and_exclude.exclude = 0x2;
+  ASSERT_TRUE(q.find_path(from, to, avoid_and_exclude).succeeded());
+  EXPECT_EQ(q.path().method, NavMode::funnel);
+  for (PolyId p : q.path().polys) EXPECT_NE(nav.area(p), 5);
+
+  NavMeshQuery funnel(nav, {.mode = NavMode::funnel});  // the funnel mode always answers itself
+  ASSERT_TRUE(funnel.find_path(from, to).succeeded());
+  EXPECT_EQ(funnel.path().method, NavMode::funnel);
+}
+
 TEST(NavMeshQuery, ShortestModeKeepsToThePolygonsTheFilterPasses) {
   // A 3 x 2 floor; the middle square of the bottom row gets flag 0x2 instead of walk.
   NavMeshData d = floor_of({{0, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}, {1, 0}}).data();

@@ -29,7 +29,12 @@ struct QueryEnds;
 
 /// How a NavMeshQuery finds its paths.
 enum class NavMode : std::uint8_t {
-  /// The shortest path on the mesh (in plan): Polyanya, an exact any-angle search.
+  /// The shortest path on the mesh: Polyanya, an exact any-angle search, costed in 3D. Of
+  /// the paths of straight segments (in plan on the polygons the filter passes) bending only
+  /// at mesh vertices, the one whose corners joined by straight 3D segments are the shortest
+  /// in 3D: never longer than the funnel mode's or Detour's path; on a flat mesh, the shortest
+  /// in plan. Area costs do not steer it: a query whose filter gives a cost other than 1 to an
+  /// area of polygons it passes is answered by the funnel search (NavPath::method says so).
   shortest,
   /// A* over the portals between polygons, then the funnel: fast, as long as Detour's paths,
   /// and not always the shortest.
@@ -67,7 +72,8 @@ struct NavQueryOptions {
   /// flagged partial_result. events: the search's event stream (its nodes are portals: see
   /// NavMeshQuery::search()).
   search::QueryOptions<std::uint32_t> query{};
-  /// The shortest mode's event stream (its nodes are intervals); null: none.
+  /// The shortest mode's event stream (its nodes are intervals; the chains of single
+  /// straight-on successors it crosses at once are not reported); null: none.
   search::EventSink<IntervalNode>* interval_events = nullptr;
 };
 
@@ -94,11 +100,18 @@ struct NavPath {
   /// The 3D length of `corners` as a polyline (a link counts as the straight line between its
   /// ends, whatever it costs); infinite_cost when no path was found.
   double length = infinite_cost;
+  /// The search that answered: the query's mode, except that a shortest-mode query whose
+  /// filter gives a cost other than 1 to an area of polygons it passes is answered by the
+  /// funnel search (which honours area costs; Polyanya does not), and says so here: funnel.
+  NavMode method = NavMode::shortest;
 };
 
 /// Finds paths on one navmesh, by options.mode:
 /// - shortest (the default): Polyanya over the polygons the filter passes; the path is the
-///   shortest in plan. Area costs above 1 do not steer it (it is a distance search).
+///   shortest measured in 3D between its corners (NavMode::shortest says exactly what that
+///   means). Area costs do not steer Polyanya (a distance search): when the filter gives a
+///   cost other than 1 to an area that a polygon it passes has, the funnel search answers
+///   instead, and the path's `method` is funnel.
 /// - funnel: A* over the portals between polygons (from the start point to each portal's
 ///   midpoint and on, each stretch costing its length times the area cost of the polygon it
 ///   crosses), then the funnel algorithm over the corridor found. As Detour's paths.
@@ -112,7 +125,8 @@ struct NavPath {
 /// NavPath::links (docs/navmesh.md, "Off-mesh links").
 ///
 /// Steppable (begin, then step with a budget), and observable through options.query.events.
-/// Owns its scratch: after warm-up a query allocates nothing. Not thread-safe: one per thread;
+/// Owns its scratch: after warm-up a query allocates nothing. Memory: besides the searches'
+/// tables, a list of the mesh's polygons by island (4 bytes per polygon), for partial paths. Not thread-safe: one per thread;
 /// any number may share the mesh, which must outlive them.
 class NavMeshQuery {
  public:
@@ -150,6 +164,11 @@ class NavMeshQuery {
  private:
   class Space;
   struct Heuristic;
+  /// The polygon a partial path ends in when the filter passes every polygon: entered through
+  /// the portal of the start's island nearest the goal (the start's own when nearer).
+  [[nodiscard]] PolyId nearest_on_start_island() const;
+  /// Whether `filter` gives a cost other than 1 to an area that polygons it passes have.
+  [[nodiscard]] bool costs_steer(const QueryFilter& filter) const;
   void finish();
   void finish_portals();
   void finish_intervals();
@@ -165,6 +184,15 @@ class NavMeshQuery {
   std::vector<Portal> portals_;
   std::vector<Vec3> stretch_;  // the funnel's corners of one stretch between links
   Vec3 to_;
+  NavMode active_;  // the search answering the current query (see NavPath::method)
+  struct AreaFlags {
+    std::uint8_t area;
+    std::uint16_t flags;
+    friend bool operator==(const AreaFlags&, const AreaFlags&) = default;
+  };
+  std::vector<AreaFlags> area_flags_;  // the mesh's distinct (area, flags) pairs
+  std::vector<std::uint32_t> island_polys_;  // polygons by island, each island's in id order
+  std::vector<std::uint32_t> island_begin_;  // island i's are island_polys_[island_begin_[i], [i + 1])
 };
 
 }  // namespace waymark::navmesh
