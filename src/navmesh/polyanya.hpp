@@ -133,8 +133,9 @@ class PolyanyaSpace {
   /// Successors one expansion gives without links: three parts per edge, the goal and a turn
   /// (the buffers' first capacity; a polygon's off-mesh links add theirs).
   static constexpr std::size_t max_successors = 3 * max_polygon_corners + 2;
-  /// Longest chain followed at once (a guard: a chain crosses each polygon at most once).
-  [[nodiscard]] std::size_t max_chain() const { return mesh_->poly_count() + 1; }
+  /// Longest chain followed at once: a chain crosses each polygon at most once, and one
+  /// expansion stays bounded (a longer chain goes on from its last node, pushed as usual).
+  [[nodiscard]] std::size_t max_chain() const { return std::min<std::size_t>(mesh_->poly_count() + 1, 256); }
 
   /// From n along its chain of single successors that keep the root, calling g(poly) for the
   /// polygon of each node skipped: leaves the successors of the chain's last node in chain_,
