@@ -73,6 +73,8 @@ cat "$out/navmesh_tiled.json"
 echo "navmesh bakes: Recast's build against loading the .wmnav (docs/navmesh.md Baking)"
 "$build/bin/waymark_bench_bake" > "$out/bake.json"
 cat "$out/bake.json"
+echo "obstacles that carve: time per obstacle added and removed, against Detour's TileCache (docs/carving.md)"
+"$build/bin/waymark_bench_carve" | tee "$out/carve.jsonl"
 
 # Steering (issue 14; docs/steering.md).
 echo "steering: raycasts per second against every collider kind, broad phase against brute force"

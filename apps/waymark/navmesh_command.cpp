@@ -58,7 +58,20 @@ nlohmann::ordered_json links_json(const navmesh::NavPath& p) {
 
 }  // namespace
 
-NavMesh build_nav_mesh(const NavmeshArgs& a, const TriangleMesh& model, const std::string& obj) {
+namespace {
+
+/// The plan squares of a tiled world's tiles.
+std::vector<Aabb2> tile_squares(const navmesh::TiledNavMesh& world, const recast::TileLayout& layout) {
+  std::vector<Aabb2> out;
+  for (std::size_t i = 0; i < layout.tile_count(); ++i) {
+    if (const navmesh::NavTile* t = world.tile(layout.coord(i))) out.push_back(Aabb2::around(t->min, t->max));
+  }
+  return out;
+}
+
+}  // namespace
+
+NavMesh build_nav_mesh(const NavmeshArgs& a, const TriangleMesh& model, const std::string& obj, NavmeshOverlayData* overlays) {
   if (a.build != "recast" && a.build != "triangles")
     throw UsageError("--build must be recast or triangles, got " + waymark::quoted(a.build));
   if (a.tile_size < 0 || (a.tile_size > 0 && a.build != "recast")) throw UsageError("--tile-size must be >= 0, with --build recast");
@@ -68,12 +81,16 @@ NavMesh build_nav_mesh(const NavmeshArgs& a, const TriangleMesh& model, const st
       recast::CarvedNavMesh carved(model, {.recast = a.recast, .tile_size = a.tile_size > 0 ? a.tile_size : 32});
       for (const io::NavObstacleLine& o : io::load_nav_obstacles(a.obstacles)) {
         if (!carved.add_obstacle(o.obstacle)) throw LoadError(a.obstacles, o.line, "more obstacles than a mesh holds");
+        if (overlays != nullptr) overlays->obstacles.push_back(o.obstacle);
       }
       if (carved.update().failed > 0) throw BuildError("Recast could not rebuild a tile under the obstacles");
+      if (overlays != nullptr) overlays->tiles = tile_squares(carved.world(), carved.input().layout());
       return carved.world().snapshot()->mesh;
     }
     if (a.build == "recast" && a.tile_size > 0) {  // Recast's tiled pipeline on all cores, stitched
-      const navmesh::TiledNavMesh world(recast::build_tiles(model, {.recast = a.recast, .tile_size = a.tile_size}));
+      const recast::TiledInput input(model, {.recast = a.recast, .tile_size = a.tile_size});
+      const navmesh::TiledNavMesh world(recast::build_tiles(input));
+      if (overlays != nullptr) overlays->tiles = tile_squares(world, input.layout());
       return world.snapshot()->mesh;
     }
     if (a.build == "recast") return recast::build_nav_mesh(model, a.recast);
@@ -182,18 +199,22 @@ int run_navmesh(const NavmeshArgs& a) {
       if (queries.empty()) throw LoadError(a.queries, 0, "no queries: a RecastDemo TestCases file has 'pf' lines");
     }
     std::optional<NavMesh> built;
+    NavmeshOverlayData overlay;  // --png: tiles and obstacles
     navmesh::NavBake bake;
     const navmesh::BakedClass* baked = nullptr;
     double make_ms = 0;  // building from the model read from --obj (and reading --links), or loading --navmesh
     if (a.navmesh.empty()) {
       const TriangleMesh model = io::load_obj(a.obj);
       const Stopwatch t;
-      built.emplace(with_links(build_nav_mesh(a, model, a.obj), a.links));
+      built.emplace(with_links(build_nav_mesh(a, model, a.obj, &overlay), a.links));
       make_ms = t.seconds() * milliseconds_per_second;
     } else {
       const Stopwatch t;
       bake = navmesh::NavBake::load(a.navmesh);
       baked = &chosen_class(bake, a.agent_class, a.navmesh);
+      if (baked->tiles.size() > 1) {
+        for (const navmesh::NavTile& tile : baked->tiles) overlay.tiles.push_back(Aabb2::around(tile.min, tile.max));
+      }
       if (!a.links.empty()) built.emplace(with_links(*baked->mesh, a.links));
       make_ms = t.seconds() * milliseconds_per_second;
     }
@@ -241,7 +262,8 @@ int run_navmesh(const NavmeshArgs& a) {
         if (!funnel.path().corners.empty()) drawn.push_back(funnel.path().corners);
       }
       write_pictures(a.png, a.svg, [&](const std::string& file, render::PictureFormat format) {
-        return render::write_navmesh_picture(nav, drawn, file, {}, format);
+        const render::NavMeshOverlays overlays{.tiles = overlay.tiles, .links = true, .obstacles = overlay.obstacles};
+        return render::write_navmesh_picture(nav, drawn, overlays, file, {}, format);
       });
     }
     const std::size_t failed = queries.size() - found - partial;

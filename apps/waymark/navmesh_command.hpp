@@ -8,6 +8,7 @@
 
 #include "cli_support.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
+#include "waymark/navmesh/nav_obstacle.hpp"
 #include "waymark/recast/recast_build.hpp"
 
 namespace waymark::cli {
@@ -31,10 +32,19 @@ struct NavmeshArgs {
   std::string svg;  ///< the same picture as SVG
 };
 
+/// What a picture draws over a built mesh besides it: its tiles' plan squares (a tiled build)
+/// and the obstacles carved out of it (--obstacles).
+struct NavmeshOverlayData {
+  std::vector<Aabb2> tiles;
+  std::vector<navmesh::NavObstacle> obstacles;
+};
+
 /// The navmesh of `model` built as --build and the Recast/weld options of `args` ask (the
 /// `navmesh` and `render` commands): a model Recast cannot build from is a LoadError naming
-/// `obj`, an unknown --build a UsageError.
-navmesh::NavMesh build_nav_mesh(const NavmeshArgs& args, const TriangleMesh& model, const std::string& obj);
+/// `obj`, an unknown --build a UsageError. `overlays`, when given, receives the tiles and
+/// obstacles to draw.
+navmesh::NavMesh build_nav_mesh(const NavmeshArgs& args, const TriangleMesh& model, const std::string& obj,
+                                NavmeshOverlayData* overlays = nullptr);
 
 /// Adds Recast's build options (--cell-size … --detail-max-error, --agent-*) to `cmd`, writing
 /// to `params`; returns them (the `navmesh` command refuses them with --navmesh).

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "waymark/core/parallel.hpp"
+#include "recast_steps.hpp"
 #include "waymark/navmesh/tiled_nav_mesh.hpp"
 #include "waymark/recast/tiled_build.hpp"
 
@@ -57,38 +57,27 @@ navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> cla
     out.classes.push_back({c.name, build_params_of(c.params, c.tile_size), {}, std::nullopt});
   }
   // One build per class, shared between threads; the first failure in class order is thrown.
-  std::vector<std::exception_ptr> failures(classes.size());
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  share_indices(classes.size(), threads, [&](const auto& next) {
-    for (std::size_t i = next(); i < classes.size(); i = next()) {
-      try {
-        navmesh::BakedClass& baked = out.classes[i];
-        if (classes[i].tile_size > 0) {  // the classes share the threads
-          const auto tile_threads = static_cast<unsigned>(std::max<std::size_t>(1, threads / classes.size()));
-          baked.tiles = build_tiles(model, {.recast = classes[i].params, .tile_size = classes[i].tile_size, .threads = tile_threads});
-          place_links(baked.tiles, links);
-          baked.mesh.emplace(navmesh::stitch_tiles(baked.tiles));
-        } else {
-          baked.mesh.emplace(build_nav_mesh(model, classes[i].params));
-          baked.tiles.push_back(navmesh::solo_tile(*baked.mesh));
-          if (!links.empty()) {
-            place_links(baked.tiles, links);
-            baked.mesh.emplace(baked.tiles.front().data);
-          }
-        }
-      } catch (...) {
-        failures[i] = std::current_exception();
-      }
-    }
-  });
-  for (std::size_t i = 0; i < classes.size(); ++i) {
-    if (!failures[i]) continue;
+  detail::each_index_on_threads(classes.size(), static_cast<unsigned>(threads), [&](std::size_t i) {
     try {
-      std::rethrow_exception(failures[i]);
+      navmesh::BakedClass& baked = out.classes[i];
+      if (classes[i].tile_size > 0) {  // the classes share the threads
+        const auto tile_threads = static_cast<unsigned>(std::max<std::size_t>(1, threads / classes.size()));
+        baked.tiles = build_tiles(model, {.recast = classes[i].params, .tile_size = classes[i].tile_size, .threads = tile_threads});
+        place_links(baked.tiles, links);
+        baked.mesh.emplace(navmesh::stitch_tiles(baked.tiles));
+      } else {
+        baked.mesh.emplace(build_nav_mesh(model, classes[i].params));
+        baked.tiles.push_back(navmesh::solo_tile(*baked.mesh));
+        if (!links.empty()) {
+          place_links(baked.tiles, links);
+          baked.mesh.emplace(baked.tiles.front().data);
+        }
+      }
     } catch (const BuildError& e) {
       throw BuildError("agent class '" + classes[i].name + "': " + e.what());
     }
-  }
+  });
   return out;
 }
 

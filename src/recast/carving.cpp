@@ -93,31 +93,14 @@ CarvedNavMesh::CarvedNavMesh(const TriangleMesh& mesh, const TiledParams& params
   kept_.resize(l.tile_count());
   is_pending_.assign(l.tile_count(), 0);
   std::vector<std::optional<navmesh::NavTile>> built(l.tile_count());
-  const unsigned threads = params.threads != 0 ? params.threads : std::max(1u, std::thread::hardware_concurrency());
-  std::mutex lock;
-  std::size_t failed_at = std::numeric_limits<std::size_t>::max();
-  std::exception_ptr failure;
-  share_indices(l.tile_count(), threads, [&](auto next) {
-    for (std::size_t i = next(); i < l.tile_count(); i = next()) {
-      try {
-        std::optional<CompactTile> chf = CompactTile::rasterize(input_, l.coord(i));
-        if (!chf) continue;
-        const rcCompactHeightfield& h = chf->heightfield();
-        std::vector<unsigned char> areas(h.areas, h.areas + h.spanCount);
-        if (const std::optional<RecastMeshes> meshes = chf->build_meshes(input_)) {
-          built[i] = to_nav_tile(*meshes, input_, l.coord(i));
-        }
-        kept_[i] = std::make_unique<Kept>(Kept{std::move(*chf), std::move(areas)});
-      } catch (...) {  // the lowest tile's error, whichever thread finishes first
-        const std::lock_guard<std::mutex> hold(lock);
-        if (i < failed_at) {
-          failed_at = i;
-          failure = std::current_exception();
-        }
-      }
-    }
+  detail::each_index_on_threads(l.tile_count(), params.threads, [&](std::size_t i) {
+    std::optional<CompactTile> chf = CompactTile::rasterize(input_, l.coord(i));
+    if (!chf) return;
+    const rcCompactHeightfield& h = chf->heightfield();
+    std::vector<unsigned char> areas(h.areas, h.areas + h.spanCount);
+    if (const std::optional<RecastMeshes> meshes = chf->build_meshes(input_)) built[i] = to_nav_tile(*meshes, input_, l.coord(i));
+    kept_[i] = std::make_unique<Kept>(Kept{std::move(*chf), std::move(areas)});
   });
-  if (failure) std::rethrow_exception(failure);
   for (std::size_t i = 0; i < built.size(); ++i) {
     if (built[i]) world_.set_tile(std::move(*built[i]));
     if (kept_[i]) {

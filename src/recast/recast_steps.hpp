@@ -5,10 +5,16 @@
 
 #include <recastnavigation/Recast.h>
 
+#include <algorithm>
+#include <exception>
+#include <limits>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <string>
 #include <vector>
 
+#include "waymark/core/parallel.hpp"
 #include "waymark/recast/recast_build.hpp"
 
 namespace waymark::recast::detail {
@@ -77,6 +83,31 @@ void build_polygons(Context& ctx, rcCompactHeightfield& chf, const RecastParams&
 /// marked as another tile's (0x8000) is a wall.
 template <class PlaceVertex>
 navmesh::NavMeshData poly_mesh_data(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, double climb, PlaceVertex&& vertex);
+
+/// Runs job(i) for i in [0, count) on `threads` threads (0: one per core), each index once;
+/// after all have run, rethrows the error of the lowest index that threw (whichever thread
+/// met it first), so a build fails the same way on any thread count.
+template <class Job>
+void each_index_on_threads(std::size_t count, unsigned threads, Job&& job) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  std::mutex lock;
+  std::size_t failed_at = std::numeric_limits<std::size_t>::max();
+  std::exception_ptr failure;
+  share_indices(count, threads, [&](auto next) {
+    for (std::size_t i = next(); i < count; i = next()) {
+      try {
+        job(i);
+      } catch (...) {
+        const std::lock_guard<std::mutex> hold(lock);
+        if (i < failed_at) {
+          failed_at = i;
+          failure = std::current_exception();
+        }
+      }
+    }
+  });
+  if (failure) std::rethrow_exception(failure);
+}
 
 /// The friend that makes RecastMeshes.
 struct MeshesMaker {

@@ -178,28 +178,14 @@ std::optional<NavTile> build_tile(const TiledInput& input, TileCoord t) {
 
 std::vector<NavTile> build_tiles(const TiledInput& input) {
   const TileLayout& l = input.layout();
-  const unsigned threads = input.params().threads != 0 ? input.params().threads : std::max(1u, std::thread::hardware_concurrency());
   std::vector<NavTile> tiles;
   std::mutex lock;
-  std::size_t failed_at = std::numeric_limits<std::size_t>::max();
-  std::exception_ptr failure;
-  share_indices(l.tile_count(), threads, [&](auto next) {
-    for (std::size_t i = next(); i < l.tile_count(); i = next()) {
-      try {
-        std::optional<NavTile> t = build_tile(input, l.coord(i));
-        if (!t) continue;
-        const std::lock_guard<std::mutex> hold(lock);
-        tiles.push_back(std::move(*t));
-      } catch (...) {  // the lowest tile's error, whichever thread finishes first
-        const std::lock_guard<std::mutex> hold(lock);
-        if (i < failed_at) {
-          failed_at = i;
-          failure = std::current_exception();
-        }
-      }
-    }
+  detail::each_index_on_threads(l.tile_count(), input.params().threads, [&](std::size_t i) {
+    std::optional<NavTile> t = build_tile(input, l.coord(i));
+    if (!t) return;
+    const std::lock_guard<std::mutex> hold(lock);
+    tiles.push_back(std::move(*t));
   });
-  if (failure) std::rethrow_exception(failure);
   if (tiles.empty()) throw BuildError("no walkable area: Recast made no polygons in any tile");
   std::sort(tiles.begin(), tiles.end(), [](const NavTile& a, const NavTile& b) {
     return a.coord.z != b.coord.z ? a.coord.z < b.coord.z : a.coord.x < b.coord.x;
