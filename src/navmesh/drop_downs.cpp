@@ -34,7 +34,9 @@ std::vector<OffMeshLink> generate_drop_downs(const NavMesh& mesh, const DropDown
     const double len = length(along);
     if (!(len > 0)) continue;
     const Vec2 out = Vec2{along.y, -along.x} / len;  // right of a counter-clockwise edge: outside
-    const auto samples = static_cast<std::size_t>(std::max(1.0, std::floor(len / p.spacing)));
+    // At most max_drop_down_samples per edge: a tiny spacing on a long edge stays bounded.
+    const auto samples = static_cast<std::size_t>(
+        std::clamp(std::floor(len / p.spacing), 1.0, static_cast<double>(max_drop_down_samples)));
     for (std::size_t i = 0; i < samples; ++i) {
       const Vec3 s = e.at((static_cast<double>(i) + 0.5) / static_cast<double>(samples));
       const Vec2 q = plan(s) + out * p.reach;

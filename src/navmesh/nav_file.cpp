@@ -121,21 +121,12 @@ std::string params_problem(const NavBuildParams& p) {
   return {};
 }
 
-bool all_finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 Vec3 vec_of(const double (&c)[3]) { return {c[0], c[1], c[2]}; }
 
 std::string tile_name(const BakedClass& c, const NavTile& t) {
   return "class '" + c.name + "' tile (" + std::to_string(t.coord.x) + ", " + std::to_string(t.coord.z) + ")";
 }
 
-/// Why `link` is out of range, or empty.
-std::string link_problem(const OffMeshLink& link) {
-  if (!all_finite(link.start) || !all_finite(link.end)) return "an off-mesh link end is not finite";
-  if (!(link.radius > 0) || !std::isfinite(link.radius)) return "an off-mesh link radius is not finite and > 0";
-  if (!(link.cost >= 0) || !std::isfinite(link.cost)) return "an off-mesh link cost is not finite and >= 0";
-  if (link.area >= max_areas) return "an off-mesh link area is not below " + std::to_string(max_areas);
-  return {};
-}
 
 /// Checks a whole bake against the limits and ranges (what save refuses and load rejects),
 /// calling fail(reason) at the first problem.
@@ -205,7 +196,7 @@ NavTile read_tile(ChecksummedReader& r, const std::string& where) {
   r.array(d.flags, polys, "flags");
   r.array(d.detail_begin, h.detail_polygons == 0 ? 0 : polys + 1, "detail offsets");
   r.array(d.detail, static_cast<std::size_t>(h.detail_triangles), "detail triangles");
-  d.links.reserve(static_cast<std::size_t>(h.links));
+  d.links.reserve(std::min<std::size_t>(static_cast<std::size_t>(h.links), 4096));  // grows as links are read
   for (std::uint64_t i = 0; i < h.links; ++i) {
     LinkRecord l{};
     r.bytes(&l, sizeof l, "off-mesh links");
@@ -239,7 +230,7 @@ NavMesh checked_mesh(const NavTile& t, const std::string& file, const std::strin
       !std::is_sorted(d.poly_begin.begin(), d.poly_begin.end()))
     fail("the polygon offsets do not grow from 0 to the corner count");
   for (const OffMeshLink& l : d.links) {
-    if (std::string why = link_problem(l); !why.empty()) fail(why);
+    if (const auto why = find_link_problem(l)) fail("an off-mesh link's " + *why);
   }
   try {
     return NavMesh(d);

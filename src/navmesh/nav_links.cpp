@@ -14,7 +14,6 @@ namespace {
   throw BuildError("navmesh link " + std::to_string(i) + ": " + reason);
 }
 
-bool finite3(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 /// Every flag: the ends join a polygon whatever filter a query runs under later (as Detour's
 /// findNearestPolyInTile, which takes none).
@@ -29,14 +28,16 @@ void NavMesh::check_links() const {
                      std::to_string(max_links) + ")");
   }
   for (std::size_t i = 0; i < links.size(); ++i) {
-    const OffMeshLink& l = links[i];
-    if (!finite3(l.start) || !finite3(l.end)) fail_link(i, "an end has a coordinate that is not finite");
-    if (!(l.radius > 0 && std::isfinite(l.radius))) fail_link(i, "radius must be finite and > 0");
-    if (!(l.cost >= 0 && std::isfinite(l.cost))) fail_link(i, "cost must be finite and >= 0");
-    if (l.area >= max_areas) {
-      fail_link(i, "area type " + std::to_string(l.area) + " is not below " + std::to_string(max_areas));
-    }
+    if (const auto why = find_link_problem(links[i])) fail_link(i, *why);
   }
+}
+
+std::optional<std::string> find_link_problem(const OffMeshLink& l) {
+  if (!finite(l.start) || !finite(l.end)) return "an end has a coordinate that is not finite";
+  if (!(l.radius > 0 && std::isfinite(l.radius))) return "radius must be finite and > 0";
+  if (!(l.cost >= 0 && std::isfinite(l.cost))) return "cost must be finite and >= 0";
+  if (l.area >= max_areas) return "area type " + std::to_string(l.area) + " is not below " + std::to_string(max_areas);
+  return std::nullopt;
 }
 
 void NavMesh::resolve_links() {

@@ -29,9 +29,10 @@ class PolyanyaLinks {
 
   void set_query(const QueryEnds& ends) {
     filter_ = ends.filter;
-    // Walking costs at least its plan length (its 3D length between corners; area costs do not
-    // steer the shortest mode): the bound stays below every path through a shortcut.
-    bound_ = shortcut_bound(*mesh_, filter_, ends.goal, 1.0, [](Vec3 a, Vec3 b) { return distance(plan(a), plan(b)); });
+    // Walking costs its 3D length between corners (area costs do not steer the shortest mode),
+    // and the heuristic counts the climb: a link is a shortcut when it costs less than its 3D
+    // length (a lift costing less than its height, a teleporter), and the bound covers them.
+    bound_ = shortcut_bound(*mesh_, filter_, ends.goal, 1.0, [](Vec3 a, Vec3 b) { return distance(a, b); });
   }
 
   /// The traversal whose end `root` stands at, or null for another root.

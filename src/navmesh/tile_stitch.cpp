@@ -65,6 +65,11 @@ struct Welds {
 /// detail when `detail` is set.
 void append_tile(const NavTile& tile, bool detail, NavMeshData& d, std::vector<TileCoord>& poly_tiles) {
   const NavMeshData& t = tile.data;
+  constexpr std::size_t most = PolyId::invalid_value;  // indices are 32 bits, the last meaning none
+  if (d.vertices.size() + t.vertices.size() >= most || d.areas.size() + t.areas.size() >= most ||
+      d.corners.size() + t.corners.size() >= most) {
+    throw BuildError("stitching: the world has more than 2^32 - 1 vertices, polygons or corners");
+  }
   const auto v0 = static_cast<std::uint32_t>(d.vertices.size()), p0 = static_cast<std::uint32_t>(d.areas.size());
   d.vertices.insert(d.vertices.end(), t.vertices.begin(), t.vertices.end());
   for (std::uint32_t c : t.corners) d.corners.push_back(c + v0);

@@ -14,8 +14,7 @@ TiledNavMesh::TiledNavMesh(std::vector<NavTile> tiles, std::vector<OffMeshLink> 
 }
 
 bool TiledNavMesh::set_tile(NavTile tile) {
-  const auto fin = [](Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); };
-  if (!fin(tile.min) || !fin(tile.max) || !(tile.min.x < tile.max.x) || !(tile.min.y < tile.max.y)) {
+  if (!finite(tile.min) || !finite(tile.max) || !(tile.min.x < tile.max.x) || !(tile.min.y < tile.max.y)) {
     throw BuildError("tile (" + std::to_string(tile.coord.x) + ", " + std::to_string(tile.coord.z) +
                      "): its bounds must be finite with min < max");
   }
@@ -37,6 +36,10 @@ bool TiledNavMesh::remove_tile(TileCoord coord) {
 }
 
 void TiledNavMesh::set_links(std::vector<OffMeshLink> links) {
+  if (links.size() > max_links) throw BuildError("tiled world: more links than max_links (" + std::to_string(max_links) + ")");
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    if (const auto why = find_link_problem(links[i])) throw BuildError("tiled world: link " + std::to_string(i) + ": " + *why);
+  }
   links_ = std::move(links);
   version_.fetch_add(1, std::memory_order_acq_rel);
 }

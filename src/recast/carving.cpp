@@ -136,11 +136,12 @@ void CarvedNavMesh::touch(const NavObstacle& obstacle) {
   // Tile columns and rows whose inside the grown box meets. A tile whose border alone it meets
   // keeps its polygons: the border is cut off them (Recast's borderSize), and a mark there
   // would only change where its regions meet inside.
+  // Clamped in double first: a far obstacle's index does not fit an integer.
   const auto first = [&](double lo, double origin, int count) {
-    return std::clamp(static_cast<long long>(std::floor((lo - pad - origin) / side)), 0LL, static_cast<long long>(count));
+    return static_cast<long long>(std::clamp(std::floor((lo - pad - origin) / side), 0.0, static_cast<double>(count)));
   };
   const auto last = [&](double hi, double origin, int count) {
-    return std::clamp(static_cast<long long>(std::floor((hi + pad - origin) / side)), -1LL, static_cast<long long>(count) - 1);
+    return static_cast<long long>(std::clamp(std::floor((hi + pad - origin) / side), -1.0, count - 1.0));
   };
   for (long long z = first(box.min.z, l.origin.z, l.tiles_z); z <= last(box.max.z, l.origin.z, l.tiles_z); ++z) {
     for (long long x = first(box.min.x, l.origin.x, l.tiles_x); x <= last(box.max.x, l.origin.x, l.tiles_x); ++x) {

@@ -87,17 +87,15 @@ Response Api::navmesh_obstacle(std::string_view body) const {
     }
     const navmesh::NavObstacle obstacle = request_obstacle(request, s->level->built->mesh, limits_.max_navmesh_obstacle_size);
     const std::lock_guard lock(s->mutex);
-    if (!s->carved) {
-      s->carved = std::make_unique<recast::CarvedNavMesh>(s->level->model, level_params());
-      s->touch();
-      id = nav_sessions_->add(s);
-    }
+    const bool fresh = !s->carved;
+    if (fresh) s->carved = std::make_unique<recast::CarvedNavMesh>(s->level->model, level_params());
     if (s->carved->obstacles().size() >= limits_.max_navmesh_obstacles)
       throw ApiError(http_too_large, "an edited level holds at most " + std::to_string(limits_.max_navmesh_obstacles) +
                                          " obstacles; remove one (POST /api/navmesh/obstacle/remove)");
     const auto added = s->carved->add_obstacle(obstacle);
     if (!added) throw ApiError(http_bad_request, "the obstacle was refused: " + navmesh::find_obstacle_problem(obstacle).value_or("too many"));
     s->touch();
+    if (fresh) id = nav_sessions_->add(s);  // kept only once it holds an obstacle
     json reply = session_json(id, *s);
     reply["id"] = *added;
     return Response{http_ok, text_of(reply)};

@@ -57,6 +57,10 @@ TEST(NavObstaclesFile, RefusesBadLinesNamingFileLineAndReason) {
   // An arrow head: the corner at (1, 1) turns the wrong way.
   EXPECT_EQ(error("prism 0 2 0 0 2 0 1 1 2 2 0 2\n"),
             "level.obstacles:1: the prism: its corners do not make a convex polygon");
+  EXPECT_EQ(error("prism 0 2 0 0 2 0 2 0 0 2\n"), "level.obstacles:1: the prism: two corners in a row are the same point");
+  // A pentagram: every corner turns left, twice round.
+  EXPECT_EQ(error("prism 0 2 0 10 5.878 -8.09 -9.511 3.09 9.511 3.09 -5.878 -8.09\n"),
+            "level.obstacles:1: the prism: its corners do not make a convex polygon");
   EXPECT_EQ(error("prism 2 0 0 0 2 0 2 2\n"),
             "level.obstacles:1: the prism: its heights must be finite with min_y below max_y");
   EXPECT_EQ(error("prism 0 2 0 0 2 0 2\n"),

@@ -216,6 +216,7 @@ export class NavmeshView {
   /// Sends an edit of the page's copy of the level, shows the changed level and plans the
   /// paths again on it.
   async change(route, body) {
+    if (this.busy) return;  // one edit at a time: a second drop before the first's reply would start a second copy
     this.busy = true;
     try {
       this.$('navmesh-error').textContent = '';

@@ -10,9 +10,12 @@
 
 namespace waymark::navmesh {
 
+/// The most points one wall edge is sampled at, whatever the spacing. [Limit]
+inline constexpr std::size_t max_drop_down_samples = 4096;
+
 struct DropDownParams {
   /// One link per this much of a ledge (world units); a ledge shorter than it gets one, at its
-  /// middle. [> 0, finite]
+  /// middle; an edge is sampled at most max_drop_down_samples times. [> 0, finite]
   double spacing = 1.0;
   /// How far beyond the ledge, in plan, the landing is sought. [> 0, finite]
   double reach = 1.0;

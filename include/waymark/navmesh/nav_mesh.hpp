@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "waymark/core/errors.hpp"
@@ -79,6 +80,10 @@ struct LinkTraversal {
   double cost = 0;  ///< ResolvedLink::cost
   bool reversed = false;  ///< the way back of a bidirectional link (end → start)
 };
+
+/// What is wrong with `link` (an end not finite, a radius not > 0, a cost below 0, an area
+/// type past max_areas), or nullopt: what NavMesh, bakes and tiled worlds check links with.
+[[nodiscard]] std::optional<std::string> find_link_problem(const OffMeshLink& link);
 
 /// The plan of a point: its ground coordinates (x, z), Y being up.
 [[nodiscard]] constexpr Vec2 plan(Vec3 p) { return {p.x, p.z}; }

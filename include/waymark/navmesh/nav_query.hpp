@@ -120,8 +120,8 @@ struct NavPath {
 ///
 /// Every mode takes the mesh's active off-mesh links (NavMesh::link_traversals) whose flags,
 /// and whose landing polygon's, the filter passes, when that is cheaper: a link costs its cost
-/// (0: its 3D length) times the filter's area_cost[link.area] (the shortest mode walks at plan
-/// length, cost 1). Each link taken adds its two ends to the corners and a LinkUse to
+/// (0: its 3D length) times the filter's area_cost[link.area] (the shortest mode walks at its
+/// 3D length between corners, cost 1). Each link taken adds its two ends to the corners and a LinkUse to
 /// NavPath::links (docs/navmesh.md, "Off-mesh links").
 ///
 /// Steppable (begin, then step with a budget), and observable through options.query.events.

@@ -69,7 +69,8 @@ class TiledNavMesh {
   /// Removes the tile at `coord` (false, nothing changed, when there is none); bumps version().
   bool remove_tile(TileCoord coord);
   /// Replaces the world's off-mesh links (kept in every snapshot, after the tiles' own);
-  /// bumps version().
+  /// bumps version(). Throws BuildError (nothing changed) naming the first link that
+  /// find_link_problem finds a problem with, or past max_links.
   void set_links(std::vector<OffMeshLink> links);
 
   /// The tile at `coord`, or null.

@@ -49,7 +49,9 @@ class TiledNavPlanner final : public search::SearchSource<Vec3> {
     return snapshot_->version;
   }
   /// The portal graph's nodes in the synced snapshot (corners, then the start and the goal).
-  [[nodiscard]] std::size_t node_count() const override { return snapshot_->mesh.data().corners.size() + 2; }
+  [[nodiscard]] std::size_t node_count() const override {
+    return snapshot_->mesh.data().corners.size() + 2 + snapshot_->mesh.link_traversals().size();
+  }
 
   /// The snapshot searches run on (shared: keep it to query it after the next sync()).
   [[nodiscard]] const std::shared_ptr<const TiledSnapshot>& snapshot() const { return snapshot_; }
