@@ -6,6 +6,8 @@
 
 #include "waymark/navmesh/nav_mesh.hpp"
 
+#include "disjoint_sets.hpp"
+
 namespace waymark::navmesh {
 
 namespace {
@@ -85,20 +87,16 @@ void NavMesh::resolve_links() {
   for (const LinkTraversal& t : traversals_) dead_end_[t.from_poly.value] = 0;
   // Islands joined through links (either way): union the islands, then number them again in
   // the order their first polygon comes.
-  std::vector<std::uint32_t> parent(polys);
-  std::iota(parent.begin(), parent.end(), 0u);
-  const auto root = [&](std::uint32_t x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  };
+  detail::DisjointSets islands;
+  islands.reset(polys);
   for (const LinkTraversal& t : traversals_) {
-    const std::uint32_t a = root(island_[t.from_poly.value]), b = root(island_[t.to_poly.value]);
-    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    const std::uint32_t a = islands.find(island_[t.from_poly.value]), b = islands.find(island_[t.to_poly.value]);
+    islands.join(std::max(a, b), std::min(a, b));  // the lower island's number is the root
   }
   std::vector<std::uint32_t> renumber(polys, PolyId::invalid_value);
   std::uint32_t next = 0;
   for (std::uint32_t i = 0; i < polys; ++i) {
-    const std::uint32_t r = root(island_[i]);
+    const std::uint32_t r = islands.find(island_[i]);
     if (renumber[r] == PolyId::invalid_value) renumber[r] = next++;
     island_[i] = renumber[r];
   }

@@ -10,6 +10,8 @@
 
 #include "waymark/navmesh/tiled_nav_mesh.hpp"
 
+#include "disjoint_sets.hpp"
+
 namespace waymark::navmesh {
 
 namespace {
@@ -48,18 +50,8 @@ struct Join {
   PolyId neighbor;
 };
 
-struct Welds {
-  std::vector<std::uint32_t> parent;
-  std::uint32_t find(std::uint32_t v) {
-    while (parent[v] != v) v = parent[v] = parent[parent[v]];
-    return v;
-  }
-  void join(std::uint32_t a, std::uint32_t canonical) {
-    a = find(a);
-    canonical = find(canonical);
-    if (a != canonical) parent[a] = canonical;
-  }
-};
+/// The vertices welded across borders: the root of each set is the vertex kept.
+using Welds = detail::DisjointSets;
 
 /// Appends `tile`'s data to `d`, indices shifted; polygons without detail get their fan as
 /// detail when `detail` is set.
@@ -230,8 +222,7 @@ NavMeshData stitch_tiles(std::span<const NavTile* const> tiles, std::vector<Tile
     return std::tie(a.axis, a.lz, a.lx, a.high, a.corner) < std::tie(b.axis, b.lz, b.lx, b.high, b.corner);
   });
   Welds welds;
-  welds.parent.resize(d.vertices.size());
-  std::iota(welds.parent.begin(), welds.parent.end(), 0u);
+  welds.reset(d.vertices.size());
   std::vector<Join> joins;
   LineStitcher stitcher(d, welds, joins);
   for (std::size_t i = 0; i < edges.size();) {

@@ -129,23 +129,19 @@ bool CarvedNavMesh::remove_obstacle(std::uint32_t id) {
 }
 
 void CarvedNavMesh::touch(const NavObstacle& obstacle) {
-  const TileLayout& l = input_.layout();
+  const UniformGrid grid = input_.layout().grid();
   const double grow = options_.grow_by_agent_radius ? input_.params().recast.agent_radius : 0;
-  const double pad = grow, side = l.tile_size * l.cell_size;
   const Aabb3 box = navmesh::bounds(obstacle);
-  // Tile columns and rows whose inside the grown box meets. A tile whose border alone it meets
-  // keeps its polygons: the border is cut off them (Recast's borderSize), and a mark there
-  // would only change where its regions meet inside.
-  // Clamped in double first: a far obstacle's index does not fit an integer.
-  const auto first = [&](double lo, double origin, int count) {
-    return static_cast<long long>(std::clamp(std::floor((lo - pad - origin) / side), 0.0, static_cast<double>(count)));
-  };
-  const auto last = [&](double hi, double origin, int count) {
-    return static_cast<long long>(std::clamp(std::floor((hi + pad - origin) / side), -1.0, count - 1.0));
-  };
-  for (long long z = first(box.min.z, l.origin.z, l.tiles_z); z <= last(box.max.z, l.origin.z, l.tiles_z); ++z) {
-    for (long long x = first(box.min.x, l.origin.x, l.tiles_x); x <= last(box.max.x, l.origin.x, l.tiles_x); ++x) {
-      const auto i = static_cast<std::size_t>(z) * static_cast<std::size_t>(l.tiles_x) + static_cast<std::size_t>(x);
+  // The tiles whose inside the grown box meets (none when it lies off the level). A tile
+  // whose border alone it meets keeps its polygons: the border is cut off them (Recast's
+  // borderSize), and a mark there would only change where its regions meet inside.
+  const Vec2 lo{box.min.x - grow, box.min.z - grow}, hi{box.max.x + grow, box.max.z + grow};
+  const Vec2 top = grid.max();
+  if (hi.x < grid.origin.x || hi.y < grid.origin.y || lo.x >= top.x || lo.y >= top.y) return;
+  const UniformGrid::Range r = grid.cells_of(lo, hi);
+  for (int z = r.y0; z <= r.y1; ++z) {
+    for (int x = r.x0; x <= r.x1; ++x) {
+      const std::size_t i = grid.index(x, z);
       if (!kept_[i] || is_pending_[i]) continue;
       is_pending_[i] = 1;
       pending_.push_back(i);

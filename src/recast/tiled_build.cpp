@@ -60,8 +60,8 @@ TiledInput::TiledInput(const TriangleMesh& mesh, const TiledParams& params) : pa
   layout_.tiles_z = static_cast<int>(th);
 
   // The broad phase: each triangle listed under the tiles its plan box, grown by the border, meets.
-  const double tile_side = cs * params.tile_size, pad = cs * border;
-  const UniformGrid grid{{layout_.origin.x, layout_.origin.z}, tile_side, layout_.tiles_x, layout_.tiles_z};
+  const double pad = cs * border;
+  const UniformGrid grid = layout_.grid();
   const auto tiles_of = [&](std::size_t i) {
     double lo_x = std::numeric_limits<double>::infinity(), lo_z = lo_x, hi_x = -lo_x, hi_z = -lo_x;
     for (std::size_t c = 0; c < 3; ++c) {

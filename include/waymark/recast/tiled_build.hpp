@@ -62,6 +62,11 @@ struct TileLayout {
   int tiles_z = 0;
 
   [[nodiscard]] std::size_t tile_count() const { return static_cast<std::size_t>(tiles_x) * static_cast<std::size_t>(tiles_z); }
+  /// The tiles as a grid in plan (x, z as Vec2's x, y): its cell (x, z) is tile (x, z), its
+  /// index() the tile index.
+  [[nodiscard]] UniformGrid grid() const {
+    return {{origin.x, origin.z}, cell_size * tile_size, tiles_x, tiles_z};
+  }
   /// The tile of index i (row by row: i = z × tiles_x + x).
   [[nodiscard]] navmesh::TileCoord coord(std::size_t i) const {
     return {static_cast<std::int32_t>(i % static_cast<std::size_t>(tiles_x)), static_cast<std::int32_t>(i / static_cast<std::size_t>(tiles_x))};
