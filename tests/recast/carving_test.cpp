@@ -166,6 +166,30 @@ TEST(Carving, AnUpdateRebuildsNoMoreTilesThanItsBudget) {
   EXPECT_LE(carved.world().version(), v + waiting);
 }
 
+TEST(Carving, AnUpdateStartsNoTileOnceItsTimeIsUp) {
+  CarvedNavMesh carved(load("dungeon.obj"), {.tile_size = 16});
+  const Aabb3 box = carved.world().snapshot()->mesh.bounds();
+  const Vec3 c = box.center();
+  ASSERT_TRUE(carved.add_obstacle(BoxObstacle{{c.x - 8, box.min.y - 1, c.z - 8}, {c.x + 8, box.max.y + 1, c.z + 8}}));
+  const std::size_t waiting = carved.pending_tiles();
+  ASSERT_GE(waiting, 2u);
+  // A tile started is finished; none starts after the time is up.
+  const CarveUpdate u = carved.update({.max_seconds = 1e-12});
+  EXPECT_EQ(u.rebuilt, 1u);
+  EXPECT_EQ(u.pending, waiting - 1);
+}
+
+TEST(Carving, HoldsNoMoreThanMaxCarvedObstacles) {
+  CarvedNavMesh carved(two_rooms(), {.tile_size = 16});
+  for (std::size_t i = 0; i < max_carved_obstacles; ++i) {
+    ASSERT_TRUE(carved.add_obstacle(CylinderObstacle{{500, 0, 500}, 1, 2}).has_value());  // off the level: cheap
+  }
+  EXPECT_FALSE(carved.add_obstacle(CylinderObstacle{{4, 0, 4}, 1, 2}).has_value());
+  EXPECT_EQ(carved.pending_tiles(), 0u);  // nothing changed
+  ASSERT_TRUE(carved.remove_obstacle(1));
+  EXPECT_TRUE(carved.add_obstacle(CylinderObstacle{{4, 0, 4}, 1, 2}).has_value());
+}
+
 TEST(Carving, RefusesBadObstaclesAndUnknownIds) {
   CarvedNavMesh carved(two_rooms(), {.tile_size = 16});
   EXPECT_FALSE(carved.add_obstacle(CylinderObstacle{{1, 0, 1}, -1, 2}).has_value());
