@@ -251,6 +251,63 @@ TEST(OffMeshLinks, ShortestModeMatchesTheCompositionOfLinkFreeSearches) {
   EXPECT_GT(walked, 20);
 }
 
+/// What a shortest-mode path costs in 3D: the 3D length between its corners, each link counted
+/// at its cost instead.
+double surface_cost(const NavMesh& nav, const NavPath& p) {
+  double sum = 0;
+  for (std::size_t i = 1; i < p.corners.size(); ++i) sum += distance(p.corners[i - 1], p.corners[i]);
+  for (const LinkUse& u : p.links) sum += nav.resolved_link(u.link).cost - distance(p.corners[u.corner], p.corners[u.corner + 1]);
+  return sum;
+}
+
+/// Two walled floors stacked in plan (the ground at y = 0, the upper floor at y = 3), joined
+/// only by two one-way links down: a lift (vertical, often costing less than its height of 3)
+/// and stairs elsewhere. The shortest mode's heuristic counts the climb, so a lift cheaper than
+/// it would make that bound overestimate: every path from the upper floor to the ground must
+/// cost the least of the two compositions of link-free searches (to a link's top, its cost,
+/// from its foot), and never more than the funnel mode's path.
+TEST(OffMeshLinks, ACheapLiftBetweenStackedFloorsKeepsTheShortestModeShortest) {
+  const NavMesh bare(walled());
+  NavMeshQuery free_query(bare);
+  const auto walk = [&](Vec3 a, Vec3 b) {  // on one floor: the ground's walk, raised as needed
+    a.y = b.y = 0;
+    return free_query.find_path(a, b).succeeded() ? shortest_cost(bare, free_query.path()) : infinite_cost;
+  };
+  NavMeshData two;
+  test::add_floor(two, 0, 0, 10, 10, 0, [](int i, int j) { return (i == 4 || i == 5) && j < 8; });
+  test::add_floor(two, 0, 0, 10, 10, 3, [](int i, int j) { return (i == 4 || i == 5) && j < 8; });
+  two.climb = 0.5;
+  std::mt19937_64 rng(2026);
+  const auto point = [&](double y) {
+    for (;;) {
+      const auto p = bare.random_point(rng);
+      if (p) return Vec3{p->point.x, y, p->point.z};
+    }
+  };
+  int lifted = 0, stairs = 0;
+  for (int trial = 0; trial < 30; ++trial) {
+    const Vec3 lift = point(0), stair = point(0);
+    const double lift_cost = std::uniform_real_distribution<double>(0, 3)(rng);
+    const double stair_cost = std::uniform_real_distribution<double>(3, 8)(rng);
+    const NavMesh nav(with_links(two, {{.start = {lift.x, 3, lift.z}, .end = lift, .cost = lift_cost},
+                                       {.start = {stair.x, 3, stair.z}, .end = stair, .cost = stair_cost}}));
+    ASSERT_TRUE(nav.resolved_link(0).active && nav.resolved_link(1).active);
+    NavMeshQuery shortest(nav), funnel(nav, {.mode = NavMode::funnel});
+    for (int pair = 0; pair < 10; ++pair) {
+      const Vec3 from = point(3), to = point(0);
+      const double expected = std::min(walk(from, lift) + lift_cost + walk(lift, to), walk(from, stair) + stair_cost + walk(stair, to));
+      ASSERT_TRUE(shortest.find_path(from, to).succeeded()) << "trial " << trial << " pair " << pair;
+      EXPECT_NEAR(surface_cost(nav, shortest.path()), expected, 1e-6) << "trial " << trial << " pair " << pair;
+      ASSERT_TRUE(funnel.find_path(from, to).succeeded());
+      EXPECT_LE(surface_cost(nav, shortest.path()), surface_cost(nav, funnel.path()) + 1e-6) << "trial " << trial << " pair " << pair;
+      ASSERT_EQ(shortest.path().links.size(), 1u);
+      (shortest.path().links[0].link == 0 ? lifted : stairs)++;
+    }
+  }
+  EXPECT_GT(lifted, 50);
+  EXPECT_GT(stairs, 20);
+}
+
 /// A ledge: an upper floor [0, 10] × [0, 10] at y = 3 and, beyond a gap of 1, a lower one
 /// [11, 21] × [0, 10] at y = 0.
 NavMeshData ledge() {
@@ -280,6 +337,13 @@ TEST(DropDowns, OneLinkPerSpacingFromEachLedgeDownToTheFloorBelow) {
   EXPECT_EQ(generate_drop_downs(bare, {.spacing = 20, .reach = 1.5}).size(), 10u);  // one per edge at least
   EXPECT_NE(test::error_text<BuildError>([&] { (void)generate_drop_downs(bare, {.reach = 1.5, .max_links = 9}); }), "");
   EXPECT_NE(test::error_text<BuildError>([&] { (void)generate_drop_downs(bare, {.spacing = 0}); }), "");
+  // A spacing far below the edges' length samples each edge max_drop_down_samples times, at
+  // the middles of equal parts: a tiny spacing stays bounded.
+  const auto dense = generate_drop_downs(bare, {.spacing = 1e-9, .reach = 1.5});
+  ASSERT_EQ(dense.size(), 10 * max_drop_down_samples);
+  for (std::size_t i = 0; i < max_drop_down_samples; ++i) {
+    EXPECT_DOUBLE_EQ(std::fmod(dense[i].start.z, 1.0), (static_cast<double>(i) + 0.5) / static_cast<double>(max_drop_down_samples));
+  }
 
   NavMeshData d = ledge();
   d.links = links;
