@@ -1,6 +1,8 @@
-// Fuzz target: request bodies of the viewer's POST /api/path, /api/puzzle, /api/route and
-// /api/navmesh/path (`waymark serve`). Input: one body, sent to all four. Every answer is JSON with a known
-// status; a refusal says why; a grid path leads from "from" to "to" over passable cells of the
+// Fuzz target: request bodies of the viewer's POST /api/path, /api/puzzle, /api/route,
+// /api/navmesh/path, /api/navmesh/obstacle, /api/navmesh/obstacle/remove and /api/navmesh/stop
+// (`waymark serve`). Input: one body, sent to each. Every answer is JSON with a known
+// status; a refusal says why; an obstacle added opens an edited copy of the level whose path
+// answers are checked as the level's, then its obstacle is removed and the copy let go; a grid path leads from "from" to "to" over passable cells of the
 // map it was given, by single steps; a puzzle solution replays by single moves to the goal;
 // every road algorithm asked finds the same cost; a navmesh's shortest path is no longer than
 // its funnel path.
@@ -107,6 +109,7 @@ void check_answer(const waymark::web::Response& response, const std::string& bod
     case 400:
     case 404:
     case 413:
+    case 429:  // every edited copy of a level taken
       if (!reply.contains("error") || !reply["error"].is_string() || reply["error"].get<std::string>().empty()) finding();
       break;
     default: finding();
@@ -121,13 +124,34 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_answer(api.path(body), body, check_success);
   check_answer(api.puzzle(body), body, [](const json&, const json& reply) { check_puzzle(reply); });
   check_answer(api.route(body), body, check_route);
-  check_answer(api.navmesh_path(body), body, [](const json&, const json& reply) {
+  const auto check_navmesh_path = [](const json&, const json& reply) {
     // Polyanya's path is the shortest: never longer than the funnel's.
     const json& shortest = reply.at("shortest");
     const json& funnel = reply.at("funnel");
     if (shortest.at("status") == "success" && funnel.at("status") == "success" &&
         waymark::fuzz::shorter(funnel.at("length").get<double>(), shortest.at("length").get<double>()))
       waymark::fuzz::finding();
+  };
+  check_answer(api.navmesh_path(body), body, check_navmesh_path);
+  const auto any_answer = [](const json&, const json&) {};
+  check_answer(api.navmesh_obstacle(body), body, [&](const json& request, const json& reply) {
+    using waymark::fuzz::finding;
+    if (!reply.contains("session") || !reply.contains("id") || !reply.contains("level") || reply.at("failed") != 0) finding();
+    const json session = reply["session"];
+    // The edited copy answers paths as the level does (the request's ends, if it had any).
+    json on_copy = request;
+    on_copy["session"] = session;
+    const std::string path_body = on_copy.dump();
+    check_answer(api.navmesh_path(path_body), path_body, check_navmesh_path);
+    const std::string remove = json{{"session", session}, {"id", reply["id"]}}.dump();
+    check_answer(api.navmesh_obstacle_remove(remove), remove, [](const json&, const json& removed) {
+      if (!removed.contains("removed") || removed.at("failed") != 0) waymark::fuzz::finding();
+    });
+    const std::string stop = json{{"session", session}}.dump();
+    const waymark::web::Response stopped = api.navmesh_stop(stop);
+    if (stopped.status != 200) finding();  // every copy this target opens is let go
   });
+  check_answer(api.navmesh_obstacle_remove(body), body, any_answer);
+  check_answer(api.navmesh_stop(body), body, any_answer);
   return 0;
 }
