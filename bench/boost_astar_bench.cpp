@@ -183,7 +183,7 @@ void run_file(const std::string& file, const std::string& maps_dir, std::size_t 
       it = cache.emplace(map_path, std::make_unique<Loaded>(waymark::io::load_movingai_map(map_path))).first;
     }
     Loaded& l = *it->second;
-    waymark::io::validate_query(scenario, q, l.map);
+    waymark::io::validate_query(scenario, q, l.map, map_path);
     const Vertex start = l.cells.vertex_of[cell_index(l.map, q.start.x, q.start.y)];
     const Vertex goal = l.cells.vertex_of[cell_index(l.map, q.goal.x, q.goal.y)];
 

@@ -17,6 +17,7 @@
 #include "waymark/scenario/runner.hpp"
 #include "progress.hpp"
 #include "trace.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::cli {
 
@@ -66,7 +67,7 @@ PathQuery parsed_query(const nlohmann::json& request, PathQueryParts parts) {
 void add_weight_option(CLI::App* cmd, SearchArgs& a) {
   cmd->add_option("--weight,-w", a.weight,
                   "weighted A* inflation, 1 to 1000000 (wastar only; default " +
-                      std::to_string(PathQuery::default_weight).substr(0, 3) + ")");
+                      number_text(PathQuery::default_weight) + ")");
 }
 
 void add_limit_options(CLI::App* cmd, SearchArgs& a) {

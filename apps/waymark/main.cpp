@@ -3,7 +3,12 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
+#include <string_view>
+#include <system_error>
 #include <iostream>
 #include <string>
 
@@ -18,6 +23,42 @@
 #include "serve_command.hpp"
 #include "simulate_command.hpp"
 #include "visibility_command.hpp"
+
+namespace {
+
+/// For the options of `app`'s parsed command (and `app` itself) read as whole numbers: the
+/// first value typed that is a whole number past 64 bits, as "--opt must be a whole number
+/// within 64 bits, got 'text'"; nothing when there is none.
+std::optional<std::string> integer_past_64_bits(const CLI::App& app) {
+  const auto first_in = [](const CLI::App& a) -> std::optional<std::string> {
+    for (const CLI::Option* opt : a.get_options()) {
+      const std::string type = opt->get_type_name();
+      if (type != "INT" && type != "UINT") continue;
+      for (const std::string& text : opt->results()) {
+        std::string_view digits = text;
+        if (!digits.empty() && (digits.front() == '-' || digits.front() == '+')) digits.remove_prefix(1);
+        if (digits.empty() || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
+        const char* begin = text.data() + (text.front() == '+' ? 1 : 0);
+        const char* end = text.data() + text.size();
+        std::int64_t i = 0;
+        std::uint64_t u = 0;
+        const bool past = type == "INT" ? std::from_chars(begin, end, i).ec == std::errc::result_out_of_range
+                                        : text.front() != '-' && std::from_chars(begin, end, u).ec == std::errc::result_out_of_range;
+        if (past) {
+          return opt->get_name() + " must be a whole number within 64 bits, got " + waymark::quoted(text);
+        }
+      }
+    }
+    return std::nullopt;
+  };
+  if (auto found = first_in(app)) return found;
+  for (const CLI::App* sub : app.get_subcommands()) {
+    if (auto found = first_in(*sub)) return found;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"waymark: game navigation - grid path queries, batch queries on threads, Moving AI benchmark runs, JPS+ preprocessing, road-graph routes, sliding-tile puzzles, navmesh paths and bakes, regions, visibility paths, steering simulations, pictures of worlds, a web viewer"};
@@ -65,6 +106,12 @@ int main(int argc, char** argv) {
       reason = "unknown command " + waymark::quoted(argv[1]) + " (expected " + commands + ")";
     }
     std::cerr << "waymark: " << reason << " (see waymark --help)\n";
+    return waymark::cli::exit_bad_input;
+  }
+  // CLI11 reads a whole number past 64 bits as the nearest 64-bit one: the checks that follow
+  // would then echo a number nobody typed. Refused here, with what was typed.
+  if (const auto overflow = integer_past_64_bits(app)) {
+    std::cerr << "waymark: " << *overflow << " (see waymark --help)\n";
     return waymark::cli::exit_bad_input;
   }
   if (path_cmd->parsed()) return waymark::cli::run_path(path_args);

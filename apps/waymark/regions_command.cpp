@@ -55,8 +55,8 @@ struct PlanComparison {
   }
 };
 
-PlanComparison compare_plans(const grid::GridMap& map, const Regions& regions, grid::DiagonalRule rule,
-                             const std::string& scen_file, unsigned margin) {
+PlanComparison compare_plans(const grid::GridMap& map, const std::string& map_file, const Regions& regions,
+                             grid::DiagonalRule rule, const std::string& scen_file, unsigned margin) {
   const io::Scenario scen = io::load_movingai_scenario(scen_file);
   grid::GridPlannerOptions astar;
   astar.diagonal = rule;
@@ -65,7 +65,7 @@ PlanComparison compare_plans(const grid::GridMap& map, const Regions& regions, g
   CoarseFinePlanner coarse_fine(map, regions, {.diagonal = rule, .corridor_margin = margin});
   PlanComparison c;
   for (const io::ScenarioQuery& q : scen.queries) {
-    io::validate_query(scen, q, map);
+    io::validate_query(scen, q, map, map_file);
     const CellId s = map.cell(q.start.x, q.start.y), g = map.cell(q.goal.x, q.goal.y);
     ++c.queries;
     const bool a = planner_search.run(s, g).succeeded();
@@ -136,7 +136,7 @@ int run_regions(const RegionsArgs& a) {
     const double ms = watch.seconds() * milliseconds_per_second;
 
     std::optional<PlanComparison> plans;
-    if (!a.scen.empty()) plans = compare_plans(map, regions, rule, a.scen, margin);
+    if (!a.scen.empty()) plans = compare_plans(map, a.map, regions, rule, a.scen, margin);
     if (!a.png.empty() || !a.svg.empty()) {
       std::vector<CellId> seed_cells;
       for (const std::uint32_t s : regions.seeds()) seed_cells.push_back(CellId{s});

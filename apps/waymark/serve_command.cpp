@@ -22,6 +22,11 @@
 namespace waymark::cli {
 namespace {
 
+/// A host as a URL writes it: an IPv6 address (it has colons) in brackets, "[::1]" (RFC 3986).
+std::string url_host(const std::string& host) {
+  return host.find(':') != std::string::npos && host.front() != '[' ? "[" + host + "]" : host;
+}
+
 /// Threads answering requests when --threads is not given: enough that a slow query does not
 /// hold up the page's other requests.
 constexpr int default_server_threads = 8;
@@ -30,6 +35,7 @@ constexpr int max_server_threads = 256;
 constexpr int max_port = 65535;
 constexpr int http_ok = 200;
 constexpr int http_partial_content = 206;
+constexpr int http_bad_request = 400;
 constexpr int http_unsupported_media_type = 415;
 constexpr int http_range_not_satisfiable = 416;
 /// How long a connection may wait between reads or writes before the server drops it.
@@ -202,8 +208,15 @@ int run_serve(const ServeArgs& a) {
       send(req, res, nlohmann::json{{"error", why}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
            "application/json", mode);
     });
-    server.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
+    server.set_pre_routing_handler([mode](const httplib::Request& req, httplib::Response& res) {
       request_started = std::chrono::steady_clock::now();
+      // A decoded path with a control byte names no file or API: "/index.html%00.js" would
+      // otherwise open index.html (the file name ends at the NUL) and send it as JavaScript.
+      if (std::any_of(req.path.begin(), req.path.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; })) {
+        res.status = http_bad_request;
+        send(req, res, R"json({"error":"the path holds a control character (a byte below 0x20, %00 among them)"})json", "application/json", mode);
+        return httplib::Server::HandlerResponse::Handled;
+      }
       return httplib::Server::HandlerResponse::Unhandled;
     });
     std::mutex log_mutex;
@@ -222,11 +235,11 @@ int run_serve(const ServeArgs& a) {
     int port = a.port;
     if (port == 0) {
       port = server.bind_to_any_port(a.host);
-      if (port < 0) throw UsageError("cannot listen on " + a.host);
+      if (port < 0) throw UsageError("cannot listen on " + url_host(a.host));
     } else if (!server.bind_to_port(a.host, port)) {
-      throw UsageError("cannot listen on " + a.host + ":" + std::to_string(port) + " (in use, or not an address here)");
+      throw UsageError("cannot listen on " + url_host(a.host) + ":" + std::to_string(port) + " (in use, or not an address here)");
     }
-    std::cout << "waymark: serving http://" << a.host << ":" << port << "/ (web " << web.string() << ", data "
+    std::cout << "waymark: serving http://" << url_host(a.host) << ":" << port << "/ (web " << web.string() << ", data "
               << data.string() << "); Ctrl-C stops" << std::endl;
     if (!server.listen_after_bind()) throw UsageError("the server stopped with an error");
     std::cout << "waymark: stopped" << std::endl;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "waymark/core/errors.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::grid {
 
@@ -16,7 +17,7 @@ constexpr double max_reach_cells = 4096;
 int reach_for(const GridMap& map, double max_clearance) {
   if (!(max_clearance > 0) || !std::isfinite(max_clearance) || max_clearance / map.cell_size() > max_reach_cells)
     throw BuildError("ClearanceParams::max_clearance must be finite, > 0 and at most 4096 cells (" +
-                     std::to_string(max_clearance) + " with cell size " + std::to_string(map.cell_size()) + ")");
+                     number_text(max_clearance) + " with cell size " + number_text(map.cell_size()) + ")");
   return static_cast<int>(std::ceil(max_clearance / map.cell_size() + 0.5));
 }
 
@@ -161,7 +162,7 @@ namespace {
 double checked_radius(const ClearanceMap& clearance, double radius) {
   if (!std::isfinite(radius) || radius < 0 || radius > clearance.max_clearance())
     throw BuildError("SizeClassMap: the radius must be finite and in [0, max_clearance = " +
-                     std::to_string(clearance.max_clearance()) + "], not " + std::to_string(radius));
+                     number_text(clearance.max_clearance()) + "], not " + number_text(radius));
   return radius;
 }
 

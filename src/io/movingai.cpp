@@ -178,11 +178,11 @@ Scenario load_movingai_scenario(const std::string& path, const ScenarioLoadOptio
   return parse_movingai_scenario(in, path, options);
 }
 
-void validate_query(const Scenario& scenario, const ScenarioQuery& q, const GridMap& map) {
+void validate_query(const Scenario& scenario, const ScenarioQuery& q, const GridMap& map, std::string_view map_name) {
   auto fail = [&](const std::string& reason) { throw LoadError(scenario.file, q.line, reason); };
   if (q.map_width != map.width() || q.map_height != map.height())
-    fail("scenario says the map is " + std::to_string(q.map_width) + "x" + std::to_string(q.map_height) +
-         " but " + q.map + " is " + std::to_string(map.width()) + "x" + std::to_string(map.height()));
+    fail("the scenario's map " + quoted(q.map) + " is " + std::to_string(q.map_width) + "x" + std::to_string(q.map_height) +
+         " but " + quoted(map_name) + " is " + std::to_string(map.width()) + "x" + std::to_string(map.height()));
   for (const CellCoord c : {q.start, q.goal}) {
     if (!map.in_bounds(c.x, c.y))
       fail("cell (" + std::to_string(c.x) + "," + std::to_string(c.y) + ") is outside the map");

@@ -11,6 +11,7 @@
 
 #include "plan_geometry.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::navmesh {
 
@@ -20,13 +21,13 @@ using Triangle = std::array<std::uint32_t, 3>;
 
 void check(const TriangleBuildParams& p) {
   if (!(p.max_slope_degrees >= 0 && p.max_slope_degrees < 90)) {
-    throw BuildError("max slope must be from 0 to below 90 degrees, got " + std::to_string(p.max_slope_degrees));
+    throw BuildError("max slope must be from 0 to below 90 degrees, got " + number_text(p.max_slope_degrees));
   }
   if (!(p.weld_distance >= 0 && std::isfinite(p.weld_distance))) {
-    throw BuildError("weld distance must be finite and >= 0, got " + std::to_string(p.weld_distance));
+    throw BuildError("weld distance must be finite and >= 0, got " + number_text(p.weld_distance));
   }
   if (!(p.min_plan_area >= 0 && std::isfinite(p.min_plan_area))) {
-    throw BuildError("minimum plan area must be finite and >= 0, got " + std::to_string(p.min_plan_area));
+    throw BuildError("minimum plan area must be finite and >= 0, got " + number_text(p.min_plan_area));
   }
   if (p.area >= max_areas) throw BuildError("area type must be below " + std::to_string(max_areas));
 }
@@ -132,8 +133,8 @@ NavMesh build_from_triangles(const TriangleMesh& mesh, const TriangleBuildParams
   triangles.resize(unique);
   if (triangles.empty()) {
     throw BuildError("no walkable triangles: none of the " + std::to_string(mesh.triangles.size()) +
-                     " triangles faces up at a slope of at most " + std::to_string(params.max_slope_degrees) +
-                     " degrees with a plan area above " + std::to_string(params.min_plan_area));
+                     " triangles faces up at a slope of at most " + number_text(params.max_slope_degrees) +
+                     " degrees with a plan area above " + number_text(params.min_plan_area));
   }
   if (triangles.size() >= PolyId::invalid_value) throw BuildError("too many walkable triangles for 32-bit polygon ids");
 

@@ -75,7 +75,7 @@ void run_file(const std::string& file, const Scenario& scenario, const ScenarioR
     }
     const GridMap& map = it->second->map;
     search::SearchHandle<CellId>& search = it->second->search;
-    validate_query(scenario, q, map);
+    validate_query(scenario, q, map, map_path);
     fr.map_path = map_path;
 
     const Status st = search.run(map.cell(q.start.x, q.start.y), map.cell(q.goal.x, q.goal.y));

@@ -9,6 +9,7 @@
 
 #include "waymark/core/errors.hpp"
 #include "waymark/core/hash.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::steer {
 
@@ -83,7 +84,7 @@ AgentId Simulation::add_agent(const AgentParams& params, Vec2 start, Vec2 goal) 
   }
   const std::optional<std::size_t> size_class = paths_->size_class(params.radius);
   if (!size_class) {
-    throw BuildError("no size class of the world fits an agent of radius " + std::to_string(params.radius) +
+    throw BuildError("no size class of the world fits an agent of radius " + number_text(params.radius) +
                      " (give the path service a mesh of that radius or more)");
   }
   Agent a;

@@ -11,6 +11,7 @@
 
 #include "waymark/core/clip.hpp"
 #include "waymark/core/grid_walk.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::visibility {
 namespace {
@@ -23,12 +24,6 @@ constexpr double straight_angle = 1e-9;
 constexpr double max_tolerance = 1e-3;
 constexpr double min_arc_step_degrees = 1;
 constexpr double max_arc_step_degrees = 90;
-
-std::string number(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
 
 std::string point_text(Vec2 p) {
   std::ostringstream s;
@@ -84,7 +79,7 @@ std::optional<PolygonProblem> polygon_problem(std::span<const Vec2> p, double to
   for (std::size_t k = 0; k < n; ++k) {
     if (!std::isfinite(p[k].x) || !std::isfinite(p[k].y)) return PolygonProblem{"vertex " + std::to_string(k) + " is not finite", k};
     if (!coordinate_ok(p[k].x) || !coordinate_ok(p[k].y))
-      return PolygonProblem{"vertex " + std::to_string(k) + " lies outside ±" + number(max_abs_coordinate), k};
+      return PolygonProblem{"vertex " + std::to_string(k) + " lies outside ±" + number_text(max_abs_coordinate), k};
   }
   for (std::size_t k = 0; k < n; ++k) {
     if (distance(p[k], p[(k + n - 1) % n]) > tolerance) continue;
@@ -120,21 +115,21 @@ VisibilityGraph::VisibilityGraph(const Obstacles& obstacles, const VisibilityPar
   using Item = InputError::Item;
   const double r = params.radius;
   if (!(std::isfinite(r) && r >= 0 && r <= max_abs_coordinate))
-    throw InputError(Item::params, 0, "radius must be a finite number from 0 to " + number(max_abs_coordinate) + ", got " + number(r));
+    throw InputError(Item::params, 0, "radius must be a finite number from 0 to " + number_text(max_abs_coordinate) + ", got " + number_text(r));
   if (!(params.arc_step_degrees >= min_arc_step_degrees && params.arc_step_degrees <= max_arc_step_degrees))
-    throw InputError(Item::params, 0, "arc step must be from 1 to 90 degrees, got " + number(params.arc_step_degrees));
+    throw InputError(Item::params, 0, "arc step must be from 1 to 90 degrees, got " + number_text(params.arc_step_degrees));
   if (!(params.tolerance > 0 && params.tolerance <= max_tolerance))
-    throw InputError(Item::params, 0, "tolerance must be above 0 and at most 1e-3, got " + number(params.tolerance));
+    throw InputError(Item::params, 0, "tolerance must be above 0 and at most 1e-3, got " + number_text(params.tolerance));
   if (obstacles.bounds) {
     const Aabb2& b = *obstacles.bounds;
     if (!(coordinate_ok(b.min.x) && coordinate_ok(b.min.y) && coordinate_ok(b.max.x) && coordinate_ok(b.max.y) &&
           b.min.x < b.max.x && b.min.y < b.max.y))
-      throw InputError(Item::bounds, 0, "bounds must be finite, within ±" + number(max_abs_coordinate) + ", with min < max");
+      throw InputError(Item::bounds, 0, "bounds must be finite, within ±" + number_text(max_abs_coordinate) + ", with min < max");
     Aabb2 inner = b;
     inner.min += Vec2{r, r};
     inner.max -= Vec2{r, r};
     if (!(inner.min.x <= inner.max.x && inner.min.y <= inner.max.y))
-      throw InputError(Item::bounds, 0, "bounds leave no room for an agent of radius " + number(r));
+      throw InputError(Item::bounds, 0, "bounds leave no room for an agent of radius " + number_text(r));
     bounds_ = b;
     centre_bounds_ = inner;
   }
@@ -194,10 +189,10 @@ VisibilityGraph::VisibilityGraph(const Obstacles& obstacles, const VisibilityPar
     const Vec2 q = obstacles.points[i];
     const std::string name = "point " + std::to_string(i) + " " + point_text(q);
     if (!coordinate_ok(q.x) || !coordinate_ok(q.y))
-      throw InputError(Item::point, i, name + " is not finite or lies outside ±" + number(max_abs_coordinate));
+      throw InputError(Item::point, i, name + " is not finite or lies outside ±" + number_text(max_abs_coordinate));
     if (const auto inside = obstacle_at(q))
-      throw InputError(Item::point, i, name + " lies inside obstacle " + std::to_string(*inside) + " inflated by radius " + number(r));
-    if (!standable(q)) throw InputError(Item::point, i, name + " lies outside the bounds shrunk by radius " + number(r));
+      throw InputError(Item::point, i, name + " lies inside obstacle " + std::to_string(*inside) + " inflated by radius " + number_text(r));
+    if (!standable(q)) throw InputError(Item::point, i, name + " lies outside the bounds shrunk by radius " + number_text(r));
     points_.push_back(q);
   }
   build_arcs();

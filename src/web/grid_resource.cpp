@@ -12,6 +12,7 @@
 #include "web/navmesh_level.hpp"
 #include "web/request.hpp"
 #include "web/session_store.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::web {
 namespace {
@@ -115,7 +116,7 @@ Response Api::path(std::string_view body) const {
     if (!parsed.ok()) throw ApiError(http_bad_request, parsed.error);
     io::PathQuery query = parsed.query;
     if (query.time_limit_s > limits_.max_query_seconds)
-      throw ApiError(http_bad_request, "time_limit is at most " + std::to_string(limits_.max_query_seconds) +
+      throw ApiError(http_bad_request, "time_limit is at most " + number_text(limits_.max_query_seconds) +
                                            " seconds here (the server's max_query_seconds)");
     if (query.time_limit_s == 0) query.time_limit_s = limits_.max_query_seconds;
     const grid::GridMap map = request_map(map_spec, map_names_, data_dir_, limits_, query.terrain);

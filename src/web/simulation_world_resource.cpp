@@ -15,6 +15,7 @@
 #include "web/request.hpp"
 #include "web/session_store.hpp"
 #include "web/simulation_state.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::web {
 namespace {
@@ -61,7 +62,7 @@ steer::Shape obstacle_shape(const Field& request, const Session& s) {
   if (const auto circle = request.find("circle")) {
     const auto [x, y, r] = numbers<3>(*circle, "[x, y, radius]");
     if (!(r > 0 && 2 * r <= max_sim_obstacle_size && in_world(s, x, y)))
-      circle->fail("must have its centre in the world and a radius in (0, " + std::to_string(max_sim_obstacle_size / 2) + "]");
+      circle->fail("must have its centre in the world and a radius in (0, " + number_text(max_sim_obstacle_size / 2) + "]");
     return steer::Circle{{x, y}, r};
   }
   const Field box = request.field("box");

@@ -6,6 +6,7 @@
 #include "waymark/io/polygons.hpp"
 #include "waymark/visibility/visibility_query.hpp"
 #include "web/request.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::web {
 
@@ -19,7 +20,7 @@ Response Api::visibility(std::string_view body) const {
     visibility::VisibilityParams params;
     params.radius = request.number("radius", 0.5);
     if (!(params.radius >= 0 && params.radius <= limits_.max_agent_radius))
-      request.fail_at("radius", "must be from 0 to " + std::to_string(limits_.max_agent_radius));
+      request.fail_at("radius", "must be from 0 to " + number_text(limits_.max_agent_radius));
     std::optional<visibility::VisibilityGraph> graph;
     try {
       graph.emplace(file.obstacles, params);

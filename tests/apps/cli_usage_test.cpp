@@ -122,6 +122,13 @@ TEST(Cli, HostileOptionsAndFilesGetOneLineAndExitTwo) {
            {"jps-table --map " + arena + " --out /nonexistent/dir/t.jps", "/nonexistent/dir/t.jps: cannot open for writing"},
            {"graph --gr " + rome + " -a ch --from 1 --to 2 --save /nonexistent/dir/ch.bin",
             "/nonexistent/dir/ch.bin: cannot open for writing"},
+           // Whole numbers past 64 bits: what was typed, never the nearest 64-bit number.
+           {"batch --map " + arena + " --queries /dev/null --threads 99999999999999999999",
+            "waymark: --threads must be a whole number within 64 bits, got '99999999999999999999'"},
+           {"batch --map " + arena + " --queries /dev/null --threads -9223372036854775809",
+            "waymark: --threads must be a whole number within 64 bits, got '-9223372036854775809'"},
+           {"batch --map " + arena + " --queries /dev/null --threads 9223372036854775807",
+            "waymark: --threads must be an integer from 1 to 64, got 9223372036854775807"},
        }) {
     const CliRun r = run(c.args);
     EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.out;

@@ -272,6 +272,9 @@ TEST(Cli, RegionsBadInputExitsTwoWithAReason) {
            {"regions --map " + map + " --seeds 49,42 --diagonal sometimes", "waymark: unknown diagonal rule 'sometimes'\n"},
            {"regions --map " + map + " --seeds 49,42 --corridor-margin 99",
             "waymark: --corridor-margin must be an integer from 0 to 16, got 99\n"},
+           // Another map's scenario: the message names both maps, the one given last.
+           {"regions --map " + map + " --seeds 49,42 --scen " + data + "/maps/arena.map.scen",
+            "waymark: " + data + "/maps/arena.map.scen:2: the scenario's map 'arena.map' is 49x49 but '" + map + "' is 256x257\n"},
        }) {
     const CliRun r = run(c.args);
     EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.out;

@@ -1,11 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <string>
 #include <unordered_set>
 
 #include "waymark/core/errors.hpp"
 #include "waymark/core/ids.hpp"
 #include "waymark/core/path.hpp"
 #include "waymark/core/status.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::core_test {
 namespace {
@@ -43,6 +46,19 @@ TEST(Path, StepsAndClear) {
   EXPECT_TRUE(p.empty());
   EXPECT_EQ(p.cost, infinite_cost);  // no path: no finite cost
   EXPECT_EQ(p.nodes.capacity(), capacity);
+}
+
+TEST(NumberText, ShortestTextThatReadsBackExactly) {
+  // std::to_string wrote "0.000000" for 1e-9 and "10000.000000" for 10000.
+  EXPECT_EQ(number_text(1e-9), "1e-09");
+  EXPECT_EQ(number_text(10000), "10000");
+  EXPECT_EQ(number_text(0.3), "0.3");
+  EXPECT_EQ(number_text(-2.5), "-2.5");
+  EXPECT_EQ(number_text(0), "0");
+  EXPECT_EQ(number_text(1.0 / 3), "0.3333333333333333");
+  EXPECT_EQ(std::stod(number_text(0.1 + 0.2)), 0.1 + 0.2);
+  EXPECT_EQ(number_text(std::numeric_limits<double>::infinity()), "inf");
+  EXPECT_EQ(number_text(std::numeric_limits<double>::quiet_NaN()), "nan");
 }
 
 TEST(LoadError, CarriesFileLineAndReason) {

@@ -159,15 +159,22 @@ TEST(MovingAiScen, ValidateQueryAgainstMap) {
   const Scenario s = parse_scen("version 1\n0\tm.map\t2\t2\t0\t0\t1\t1\t1.41\n"
                                 "0\tm.map\t2\t2\t0\t0\t1\t0\t1\n"
                                 "0\tm.map\t3\t2\t0\t0\t1\t1\t1\n");
-  EXPECT_NO_THROW(validate_query(s, s.queries[0], m));
+  EXPECT_NO_THROW(validate_query(s, s.queries[0], m, "m.map"));
   try {
-    validate_query(s, s.queries[1], m);
+    validate_query(s, s.queries[1], m, "m.map");
     FAIL();
   } catch (const LoadError& e) {
     EXPECT_EQ(e.line(), 3u);
     EXPECT_NE(e.reason().find("(1,0) is blocked"), std::string::npos);
   }
-  EXPECT_THROW(validate_query(s, s.queries[2], m), LoadError);
+  // The message names the map checked against (here another file than the scenario's).
+  try {
+    validate_query(s, s.queries[2], m, "other.map");
+    FAIL();
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.line(), 4u);
+    EXPECT_NE(e.reason().find("the scenario's map 'm.map' is 3x2 but 'other.map' is 2x2"), std::string::npos) << e.reason();
+  }
 }
 
 TEST(MovingAiMap, FileShorterThanItsHeaderIsRefusedWithoutAllocatingTheDeclaredSize) {

@@ -52,9 +52,11 @@ class ServeProcess {
     char line[512];
     if (pid_ > 0 && out_ && std::fgets(line, sizeof line, out_)) {
       banner_ = line;
-      // "… http://HOST:PORT/ …" (no std::regex: GCC 12 at -O1 under ASan warns falsely inside it)
+      // "… http://HOST:PORT/ …", HOST "[::1]" for IPv6 (no std::regex: GCC 12 at -O1 under ASan
+      // warns falsely inside it)
       const std::size_t at = banner_.find("http://");
-      const std::size_t colon = at == std::string::npos ? at : banner_.find(':', at + 7);
+      const std::size_t host_end = at == std::string::npos ? at : banner_[at + 7] == '[' ? banner_.find(']', at + 7) : at + 7;
+      const std::size_t colon = host_end == std::string::npos ? host_end : banner_.find(':', host_end);
       const std::size_t slash = colon == std::string::npos ? colon : banner_.find('/', colon);
       if (slash != std::string::npos) {
         host_ = banner_.substr(at + 7, colon - at - 7);

@@ -45,6 +45,16 @@ TEST(Serve, BindsLoopbackByDefaultAndServesThePage) {
   EXPECT_TRUE(json::parse(maps.body)["maps"].is_array());
 }
 
+TEST(Serve, AnIPv6HostIsWrittenInBracketsInItsUrl) {
+  Server server(cli, {"--host", "::1"});
+  if (server.port() > 0) {
+    EXPECT_NE(server.banner().find("serving http://[::1]:" + std::to_string(server.port()) + "/"), std::string::npos) << server.banner();
+    EXPECT_EQ(server.host(), "[::1]");
+  } else {  // a machine without IPv6 loopback: the refusal names the host as a URL would
+    EXPECT_NE(server.log().find("cannot listen on [::1]"), std::string::npos) << server.log();
+  }
+}
+
 TEST(Serve, StaticPathsCannotEscapeTheWebFolder) {
   Server server(cli);
   ASSERT_GT(server.port(), 0) << server.log();
@@ -55,6 +65,13 @@ TEST(Serve, StaticPathsCannotEscapeTheWebFolder) {
     EXPECT_NE(r.status, 200) << target;
     EXPECT_EQ(r.body.find("cmake_minimum_required"), std::string::npos) << target;
     EXPECT_EQ(r.body.find("root:"), std::string::npos) << target;
+  }
+  // A NUL or another control byte, decoded, names no file: never index.html sent as a script.
+  for (const char* target : {"/index.html%00.js", "/index.html%00", "/js/app.js%0a", "/api/maps%00"}) {
+    const HttpReply r = get(server.port(), target);
+    EXPECT_EQ(r.status, 400) << target;
+    EXPECT_EQ(r.body.find("<html"), std::string::npos) << target;
+    EXPECT_NE(error_of(r).find("control character"), std::string::npos) << target << " " << r.body;
   }
 }
 

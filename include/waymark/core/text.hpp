@@ -1,6 +1,7 @@
 #pragma once
 /// @file Text shown to people: input echoed safely in messages.
 
+#include <charconv>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -30,6 +31,14 @@ inline std::string quoted(std::string_view s) {
   }
   out += '\'';
   return out;
+}
+
+/// `v` for a message: the shortest text that reads back as exactly `v` ("0.3", "1e-09",
+/// "10000", "inf", "nan"), never std::to_string's six fixed decimals ("0.000000" for 1e-9).
+inline std::string number_text(double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
 }
 
 }  // namespace waymark

@@ -6,6 +6,7 @@
 #include <istream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "waymark/core/errors.hpp"
@@ -84,8 +85,9 @@ struct ScenarioLoadOptions {
                                                const ScenarioLoadOptions& options = {});
 [[nodiscard]] Scenario load_movingai_scenario(const std::string& path, const ScenarioLoadOptions& options = {});
 
-/// Checks a query against the map it runs on: sizes match the scenario's columns, both
-/// endpoints inside and passable. Throws LoadError pointing at the scenario line.
-void validate_query(const Scenario& scenario, const ScenarioQuery& q, const grid::GridMap& map);
+/// Checks a query against the map it runs on, `map_name` (the file it came from: the message
+/// names it, which need not be the map the scenario line names): sizes match the scenario's
+/// columns, both endpoints inside and passable. Throws LoadError pointing at the scenario line.
+void validate_query(const Scenario& scenario, const ScenarioQuery& q, const grid::GridMap& map, std::string_view map_name);
 
 }  // namespace waymark::io
