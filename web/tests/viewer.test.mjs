@@ -376,6 +376,24 @@ async function navmeshObstacleChangesThePath(page) {
   await settled(0);
   assert.deepEqual(await navmeshRows(page), first);
 
+  // One edit at a time: a second drop sent before the first's reply is dropped (it would open
+  // a second copy of the level on the server), so one obstacle stands; then the copy is let go.
+  const twice = await page.evaluate(async () => {
+    const v = window.viewer.navmesh;
+    const [a, b] = v.result.shortest.corners;
+    const drop = (p) => v.change('/api/navmesh/obstacle', { mesh: v.level.name, shape: 'cylinder', at: [p[0], p[2]], radius: 1, height: 2 });
+    const both = Promise.all([drop(a.map((c, k) => 0.75 * c + 0.25 * b[k])), drop(a.map((c, k) => 0.25 * c + 0.75 * b[k]))]);
+    const busyDuringFirst = v.busy;
+    await both;
+    return { busyDuringFirst, obstacles: v.level.obstacles.length, session: v.session };
+  });
+  assert.equal(twice.busyDuringFirst, true);
+  assert.equal(twice.obstacles, 1);
+  assert.notEqual(twice.session, null);
+  await page.evaluate(() => window.viewer.navmesh.clear());
+  await settled(0);
+  assert.equal(await page.evaluate(() => window.viewer.navmesh.session), null);
+
   // An off-mesh link (the bundled levels have none: one is put into the drawn level) is an arc
   // of the link colour through the point a quadratic with the view's bend has at its middle.
   const onArc = await page.evaluate(() => {
