@@ -226,7 +226,9 @@ void Simulation::collect_plans() {
   for (Agent& a : agents_) {
     if (!a.plans || a.removed || a.on_link) continue;
     if (!a.request.valid()) {
-      if (a.follower.empty() && !a.arrived && !a.unreachable) submit_plan(a);
+      // With the queue full, every other submit would be refused after its lookups: the agent
+      // asks again at the next call (a warm start of n agents stays O(n) per call).
+      if (a.follower.empty() && !a.arrived && !a.unreachable && !paths_->full()) submit_plan(a);
       continue;
     }
     const PathService::Answer answer = paths_->take(a.request, raw_path_);

@@ -94,7 +94,19 @@ TEST(RequestQueue, CancelQueuedAndRunningRequests) {
   const grid::GridPlanner& world = planner;  // the planner is the search source
   PathRequestQueue<CellId> queue({.max_requests = 16, .max_searches = 2, .turn = Budget::of_expansions(5)});
   std::vector<RequestId> ids;
-  for (const Query& q : queries) ids.push_back(queue.submit(world, q.start, q.goal));
+  for (const Query& q : queries) {
+    EXPECT_FALSE(queue.full());
+    ids.push_back(queue.submit(world, q.start, q.goal));
+  }
+  // full(): every one of the 16 slots held, so submit() refuses; a release frees one.
+  std::vector<RequestId> extra;
+  while (!queue.full()) extra.push_back(queue.submit(world, queries[0].start, queries[0].goal));
+  EXPECT_EQ(ids.size() + extra.size(), 16u);
+  EXPECT_FALSE(queue.submit(world, queries[0].start, queries[0].goal).valid());
+  EXPECT_TRUE(queue.release(extra.back()));
+  EXPECT_FALSE(queue.full());
+  extra.pop_back();
+  for (const RequestId id : extra) EXPECT_TRUE(queue.release(id));
   queue.update(Budget::of_expansions(20));
   // The two oldest run, the rest wait for a search.
   ASSERT_EQ(queue.state(ids[0]), RequestState::running);

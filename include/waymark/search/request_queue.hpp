@@ -422,6 +422,9 @@ class PathRequestQueue {
   [[nodiscard]] std::uint64_t frame() const { return frame_; }
   /// What the last update() spent: expansions and scanned cells summed over its turns.
   [[nodiscard]] const FrameUse& last_frame() const { return last_frame_; }
+  /// Whether all max_requests slots are held (queued, running, or finished and not released):
+  /// submit() would refuse. O(1).
+  [[nodiscard]] bool full() const { return free_.empty(); }
   /// Requests queued or running (waiting ones included: stats() tells them apart). A request the
   /// queue refused is finished (failed), so in_flight() 0 does not mean every request succeeded.
   [[nodiscard]] std::size_t in_flight() const {

@@ -55,6 +55,9 @@ class PathService {
   /// Spends one tick's budget on the searches in flight.
   virtual void update(const search::Budget& budget) = 0;
   [[nodiscard]] virtual std::size_t in_flight() const = 0;
+  /// Whether submit() would be refused for want of a free request slot (the queue is full):
+  /// callers with many requests to make stop asking until take() or release() frees one.
+  [[nodiscard]] virtual bool full() const { return false; }
   /// pending while the search runs; otherwise writes the path's points (`points` cleared
   /// first; cell centres or mesh corners between the two ends, which are given exactly as
   /// asked) for found, and frees the request either way.
@@ -78,6 +81,7 @@ class QueuedPathService : public PathService {
  public:
   void update(const search::Budget& budget) override { queue_.update(budget); }
   [[nodiscard]] std::size_t in_flight() const override { return queue_.in_flight(); }
+  [[nodiscard]] bool full() const override { return queue_.full(); }
   void release(search::RequestId id) override { queue_.release(id); }
   void reserve() override {
     const std::size_t worlds = world_count();
