@@ -184,7 +184,7 @@ class PolyanyaSpace {
   /// when the part is a point.
   template <class F>
   void emit(std::uint32_t root, std::uint32_t k, Vec2 from, Vec2 to, Cost cost, F& f) const {
-    if (from == to) return;
+    if ((from.x == to.x) & (from.y == to.y)) return;  // from == to, with one branch
     // Entering the neighbour through its own edge, which runs the other way: the end nearer
     // our next corner is on the traveller's left.
     f(IntervalNode{root, mesh_->twin(k), mesh_->data().neighbors[k], to, from}, cost);
@@ -299,7 +299,11 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
   const std::uint32_t k = n.edge, local_k = k - first;
   std::uint32_t* const ks = corner_ids_.data();
   Vec2* const pts = corner_points_.data();
-  for (std::uint32_t i = 0, c = local_k; i <= count; ++i, c = c + 1 == count ? 0 : c + 1) {
+  for (std::uint32_t i = 0; i <= count; ++i) {
+    // local_k + i wrapped round (below 2 · count) by arithmetic: a branch here mispredicted
+    // about twice per expansion.
+    std::uint32_t c = local_k + i;
+    c -= count & (0u - static_cast<std::uint32_t>(c >= count));
     ks[i] = first + c;
     pts[i] = at(first + c);
   }
@@ -319,6 +323,24 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
   const auto side_l = [&](Vec2 c) {
     const double t = cross(dl, c - r);
     return t * t <= tol2_l ? 0 : t > 0 ? 1 : -1;
+  };
+  // The scan's tests as single conditions, without branches inside (& and | on bools): on the
+  // right ray (side_r == 0), past it (side_r > 0); on the left ray, not left of it (side_l >= 0).
+  const auto on_r = [&](Vec2 c) {
+    const double t = cross(dr, c - r);
+    return t * t <= tol2_r;
+  };
+  const auto past_r = [&](Vec2 c) {
+    const double t = cross(dr, c - r);
+    return (t > 0) & (t * t > tol2_r);
+  };
+  const auto on_l = [&](Vec2 c) {
+    const double t = cross(dl, c - r);
+    return t * t <= tol2_l;
+  };
+  const auto reached_l = [&](Vec2 c) {
+    const double t = cross(dl, c - r);
+    return (t >= 0) | (t * t <= tol2_l);
   };
 
   if (side_r(L) <= 0) {
@@ -351,13 +373,13 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
   Vec2 hit_right, hit_left;
   for (std::uint32_t i = 1; i < count && i_left == count; ++i) {
     const Vec2 a = pts[i], b = pts[i + 1];
-    if (i_right == count && side_r(b) > 0) {
+    if (i_right == count && past_r(b)) {
       i_right = i;
-      hit_right = side_r(a) == 0 ? a : line_hit(r, R, a, b);
+      hit_right = on_r(a) ? a : line_hit(r, R, a, b);
     }
-    if (side_l(b) >= 0) {
+    if (reached_l(b)) {
       i_left = i;
-      hit_left = side_l(b) == 0 ? b : line_hit(r, L, a, b);
+      hit_left = on_l(b) ? b : line_hit(r, L, a, b);
     }
   }
   if (i_right == count || i_left == count || i_left < i_right) return made;  // rounding at a sliver
