@@ -161,22 +161,21 @@ class PolyanyaSpace {
   /// Whether n's `count` successors in chain_ are one that keeps n's root: where a chain goes
   /// on. (A link's landing has no edge: never a chain.)
   [[nodiscard]] bool goes_straight_on(const IntervalNode& n, std::size_t count) const {
-    return count == 1 && chain_[0].cost == 0 && chain_[0].node.root == n.root && chain_[0].node.edge != invalid_corner;
+    return (count == 1) & (chain_[0].cost == 0) & (chain_[0].node.root == n.root) & (chain_[0].node.edge != invalid_corner);
   }
 
   static constexpr std::uint32_t invalid_corner = PolyId::invalid_value;
 
   [[nodiscard]] Vec2 at(std::uint32_t corner) const { return plan(mesh_->vertex(mesh_->data().corners[corner])); }
-  /// The length of the straight segment from `root` to `to`, in 3D: what a path's corners cost.
-  [[gnu::always_inline]] Cost hop(std::uint32_t root, Vec3 to) const { return distance(root_point(root), to); }
-  [[nodiscard]] bool may_bend_at(std::uint32_t vertex) const { return every_vertex_may_bend_ || mesh_->on_wall(vertex); }
-  [[nodiscard]] bool passable(PolyId p) const { return p.valid() && ends_.filter.passes(mesh_->flags(p)); }
 
   /// Whether a path may enter the neighbour across edge k: one the filter passes, and not a
   /// dead end without the goal (it leads nowhere but back).
   [[nodiscard]] bool enterable(std::uint32_t k) const {
     const PolyId next = mesh_->data().neighbors[k];
-    return passable(next) && !(mesh_->dead_end(next) && next != ends_.goal_poly);
+    // A neighbour the filter passes, not a dead end; with one branch (a wall reads polygon 0's flags, then ignored).
+    const bool wall = !next.valid();
+    const PolyId safe{wall ? 0 : next.value};
+    return !wall & ends_.filter.passes(mesh_->flags(safe)) & !(mesh_->dead_end(safe) & (next != ends_.goal_poly));
   }
 
   /// Passes f the node entering the neighbour across edge k (enterable) through the part of it
@@ -232,13 +231,13 @@ inline PolyanyaSpace::PlanEstimate PolyanyaSpace::estimate_in_plan(const Interva
   // Mirror the goal across the interval's line when it is on the root's side.
   Vec2 g = goal;
   const double side_goal = turn(n.right, n.left, goal);
-  if ((side_root > 0) == (side_goal > 0) && side_goal != 0) {
+  if (((side_root > 0) == (side_goal > 0)) & (side_goal != 0)) {
     const Vec2 d = n.left - n.right;
     const Vec2 foot = n.right + d * (dot(goal - n.right, d) / dot(d, d));
     g = foot * 2.0 - goal;
   }
   const bool right_of_right = turn(r, n.right, g) < 0;
-  if (!right_of_right && turn(r, n.left, g) <= 0) return {length_squared(g - r), true};  // straight through
+  if (!right_of_right & (turn(r, n.left, g) <= 0)) return {length_squared(g - r), true};  // straight through
   const Vec2 end = right_of_right ? n.right : n.left;
   return {distance(r, end) + distance(end, g), false};
 }
@@ -284,7 +283,7 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
   const Vec2 r = plan(root);
 
   if (n.edge == invalid_corner) {  // the start, a link's landing, or a turn in the goal's polygon: sees all of it
-    if (p == ends_.goal_poly) f(goal_node(), hop(n.root, ends_.goal));
+    if (p == ends_.goal_poly) f(goal_node(), distance(root, ends_.goal));
     links_.seen_all(root, p, f);
     if (n.root == start_root_ || links_.traversal(n.root) != nullptr) {
       for (std::uint32_t i = 0; i < count; ++i) {
@@ -309,8 +308,10 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
   }
   const Vec2 L = n.left, R = n.right;
   const std::uint32_t left_vertex = d.corners[k], right_vertex = d.corners[ks[1]];
-  const bool turn_right = R == pts[1] && may_bend_at(right_vertex);
-  const bool turn_left = L == pts[0] && may_bend_at(left_vertex);
+  // (Conditions joined by & and |, not && and ||, here and below: one branch where a
+  // short-circuit made several, each mispredicted on the mesh's data.)
+  const bool turn_right = (R.x == pts[1].x) & (R.y == pts[1].y) & (every_vertex_may_bend_ | mesh_->on_wall(right_vertex));
+  const bool turn_left = (L.x == pts[0].x) & (L.y == pts[0].y) & (every_vertex_may_bend_ | mesh_->on_wall(left_vertex));
   // side(r, R, c) and side(r, L, c) with their tolerances worked out once, squared: |t| > tol
   // as t² > tol², with no square root on the tests' path.
   const Vec2 dr = R - r, dl = L - r;
@@ -347,7 +348,7 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
     // The root is on the interval's line: on the interval (it then sees all of p, a convex
     // polygon it stands on the edge of), or beyond its ends, where a taut path does not enter.
     if (!same_point(r, L) && !same_point(r, R) && dot(dl, dr) > 0) return made;
-    if (p == ends_.goal_poly) f(goal_node(), hop(n.root, ends_.goal));
+    if (p == ends_.goal_poly) f(goal_node(), distance(root, ends_.goal));
     links_.seen_all(root, p, f);
     for (std::uint32_t i = 1; i < count; ++i) {
       if (enterable(ks[i])) emit(n.root, ks[i], pts[i], pts[i + 1], 0, f);
@@ -358,11 +359,11 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
   if (p == ends_.goal_poly) {
     const int goal_r = side_r(goal);
     if (goal_r >= 0 && side_l(goal) <= 0) {
-      f(goal_node(), hop(n.root, ends_.goal));
+      f(goal_node(), distance(root, ends_.goal));
     } else if (goal_r < 0) {
-      if (turn_right) f(IntervalNode{right_vertex, invalid_corner, p, R, R}, hop(n.root, mesh_->vertex(right_vertex)));
+      if (turn_right) f(IntervalNode{right_vertex, invalid_corner, p, R, R}, distance(root, mesh_->vertex(right_vertex)));
     } else if (turn_left) {
-      f(IntervalNode{left_vertex, invalid_corner, p, L, L}, hop(n.root, mesh_->vertex(left_vertex)));
+      f(IntervalNode{left_vertex, invalid_corner, p, L, L}, distance(root, mesh_->vertex(left_vertex)));
     }
   }
   links_.seen_through(root, R, L, p, turn_right ? right_vertex : invalid_corner, turn_left ? left_vertex : invalid_corner, f);
@@ -384,18 +385,18 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
   }
   if (i_right == count || i_left == count || i_left < i_right) return made;  // rounding at a sliver
 
-  const Cost to_right = turn_right ? hop(n.root, mesh_->vertex(right_vertex)) : 0;
-  const Cost to_left = turn_left ? hop(n.root, mesh_->vertex(left_vertex)) : 0;
+  // The lengths of the right and left turns, needed or not (cheaper than a mispredicted test).
+  const Cost to_right = distance(root, mesh_->vertex(right_vertex)), to_left = distance(root, mesh_->vertex(left_vertex));
   for (std::uint32_t i = 1; i < count; ++i) {
     if (!enterable(ks[i])) continue;
     const Vec2 a = pts[i], b = pts[i + 1];
-    if (i >= i_right && i <= i_left) {  // seen from the root
+    if ((i >= i_right) & (i <= i_left)) {  // seen from the root
       emit(n.root, ks[i], i == i_right ? hit_right : a, i == i_left ? hit_left : b, 0, f);
     }
-    if (turn_right && i <= i_right) {  // seen from the right end, round its corner
+    if (turn_right & (i <= i_right)) {  // seen from the right end, round its corner
       emit(right_vertex, ks[i], a, i == i_right ? hit_right : b, to_right, f);
     }
-    if (turn_left && i >= i_left) {  // seen from the left end, round its corner
+    if (turn_left & (i >= i_left)) {  // seen from the left end, round its corner
       emit(left_vertex, ks[i], i == i_left ? hit_left : a, b, to_left, f);
     }
   }
