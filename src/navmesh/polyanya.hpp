@@ -99,8 +99,6 @@ class PolyanyaSpace {
   /// A lower bound of the 3D cost from n to the goal: the plan distance from n's root through
   /// its interval to the goal, with the height between root and goal.
   [[nodiscard]] Cost estimate(const IntervalNode& n) const;
-  /// The shortest plan distance from n's root through its interval to the goal.
-  [[nodiscard]] Cost estimate_in_plan(const IntervalNode& n) const;
 
   /// The successors of n, each with the cost of reaching it from n. A node with one successor
   /// that keeps its root (an interval seen straight through a polygon) is not a successor: its
@@ -130,13 +128,13 @@ class PolyanyaSpace {
   }
 
  private:
-  /// estimate_in_plan's distance: squared when straight (the 3D estimate then takes one square
-  /// root, not two).
+  /// The shortest plan distance from n's root, standing at plan point `r`, through n's interval
+  /// to the goal (n's root is not the goal): squared when straight, so that the 3D estimate
+  /// takes one square root, not two.
   struct PlanEstimate {
     double value;
     bool squared;
   };
-  /// The same from the root's plan point `r` (n's root is not the goal).
   [[nodiscard]] PlanEstimate estimate_in_plan(const IntervalNode& n, Vec2 r) const;
   /// A successor as generate() gives it.
   struct Successor {
@@ -216,12 +214,6 @@ inline Cost PolyanyaSpace::estimate(const IntervalNode& n) const {
   // Minkowski's inequality its 3D length is at least this (admissible for the 3D cost).
   const double climb = ends_.goal.y - root.y;
   return std::sqrt((e.squared ? e.value : e.value * e.value) + climb * climb);
-}
-
-inline Cost PolyanyaSpace::estimate_in_plan(const IntervalNode& n) const {
-  if (n.root == goal_root_) return 0;
-  const PlanEstimate e = estimate_in_plan(n, plan(root_point(n.root)));
-  return e.squared ? std::sqrt(e.value) : e.value;
 }
 
 inline PolyanyaSpace::PlanEstimate PolyanyaSpace::estimate_in_plan(const IntervalNode& n, Vec2 r) const {
