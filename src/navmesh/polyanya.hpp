@@ -53,6 +53,10 @@ class PolyanyaSpace {
     std::size_t most_links = 0;  // leaving one polygon: each may add a successor
     for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) most_links = std::max(most_links, mesh.links_from(PolyId{p}).size());
     chain_.resize(max_successors + most_links);
+    // Each corner's point in plan, read without going through its vertex index (16 bytes per
+    // corner, once per query object): generate() reads every corner of each polygon it crosses.
+    corner_plan_.resize(mesh.data().corners.size());
+    for (std::size_t k = 0; k < corner_plan_.size(); ++k) corner_plan_[k] = plan(mesh.vertex(mesh.data().corners[k]));
   }
 
   void set_query(const QueryEnds& ends) {
@@ -164,7 +168,7 @@ class PolyanyaSpace {
 
   static constexpr std::uint32_t invalid_corner = PolyId::invalid_value;
 
-  [[nodiscard]] Vec2 at(std::uint32_t corner) const { return plan(mesh_->vertex(mesh_->data().corners[corner])); }
+  [[nodiscard]] Vec2 at(std::uint32_t corner) const { return corner_plan_[corner]; }
 
   /// Whether a path may enter the neighbour across edge k: one the filter passes, and not a
   /// dead end without the goal (it leads nowhere but back).
@@ -203,6 +207,7 @@ class PolyanyaSpace {
   mutable std::vector<std::uint32_t> corner_ids_ = std::vector<std::uint32_t>(max_polygon_corners + 1);
   mutable std::vector<Vec2> corner_points_ = std::vector<Vec2>(max_polygon_corners + 1);
   PolyanyaLinks links_;  // off-mesh links (polyanya_links.hpp)
+  std::vector<Vec2> corner_plan_;  // by corner (an index into data().corners): its vertex in plan
 };
 
 inline Cost PolyanyaSpace::estimate(const IntervalNode& n) const {
