@@ -106,9 +106,13 @@ Vec3 NavMesh::centroid(PolyId p) const {
 
 bool NavMesh::contains_in_plan(PolyId p, Vec2 q) const {
   const auto c = corners(p);
-  for (std::size_t k = 0; k < c.size(); ++k) {
-    const Vec2 a = plan(data_.vertices[c[k]]), edge = plan(data_.vertices[c[(k + 1) % c.size()]]) - a;
-    if (cross(edge, q - a) < -detail::snap_distance * length(edge)) return false;
+  Vec2 a = plan(data_.vertices[c.back()]);  // the edges from the last corner's on
+  for (const std::uint32_t v : c) {
+    const Vec2 b = plan(data_.vertices[v]), edge = b - a;
+    // Right of the edge by more than snap_distance: t < -snap_distance·|edge|, compared squared.
+    const double t = cross(edge, q - a);
+    if (t < 0 && t * t > detail::snap_distance * detail::snap_distance * length_squared(edge)) return false;
+    a = b;
   }
   return true;
 }
@@ -146,6 +150,17 @@ Vec3 NavMesh::closest_point(PolyId p, Vec3 q) const {
   return best;
 }
 
+namespace {
+
+/// Aabb3::overlaps with its six comparisons joined by & (no branch per comparison: in the
+/// bounding-volume walk below they mispredicted).
+bool boxes_overlap(const Aabb3& a, const Aabb3& b) {
+  return (a.min.x <= b.max.x) & (b.min.x <= a.max.x) & (a.min.y <= b.max.y) & (b.min.y <= a.max.y) &
+         (a.min.z <= b.max.z) & (b.min.z <= a.max.z);
+}
+
+}  // namespace
+
 template <class F>
 void NavMesh::for_each_in(const Aabb3& box, F&& f) const {
   if (nodes_.empty()) return;
@@ -155,14 +170,14 @@ void NavMesh::for_each_in(const Aabb3& box, F&& f) const {
   while (top > 0) {
     const std::uint32_t index = stack[--top];
     const BvhNode& node = nodes_[index];
-    if (!node.box.overlaps(box)) continue;
+    if (!boxes_overlap(node.box, box)) continue;
     if (node.count == 0) {
       stack[top++] = node.first;  // the right child
       stack[top++] = index + 1;   // the left child, visited first
       continue;
     }
     for (std::uint32_t i = node.first; i < node.first + node.count; ++i) {
-      if (poly_bounds_[bvh_polys_[i].value].overlaps(box)) f(bvh_polys_[i]);
+      if (boxes_overlap(poly_bounds_[bvh_polys_[i].value], box)) f(bvh_polys_[i]);
     }
   }
 }
@@ -173,6 +188,12 @@ std::optional<NearestPoly> NavMesh::nearest_poly(Vec3 center, Vec3 half_extents,
   double best_d2 = std::numeric_limits<double>::infinity();
   for_each_in(Aabb3::around(center - half_extents, center + half_extents), [&](PolyId p) {
     if (!filter.passes(flags(p))) return;
+    // Skipped when farther in plan from its bounds (widened by snap_distance) than the best:
+    // its closest point, over it or on its rim, is at least that far.
+    const Aabb3& b = poly_bounds_[p.value];
+    const double dx = std::max({b.min.x - detail::snap_distance - center.x, center.x - b.max.x - detail::snap_distance, 0.0});
+    const double dz = std::max({b.min.z - detail::snap_distance - center.z, center.z - b.max.z - detail::snap_distance, 0.0});
+    if (dx * dx + dz * dz > best_d2) return;
     const Vec3 on = closest_point(p, center);
     double d2 = length_squared(on - center);
     if (on.x == center.x && on.z == center.z) {  // over the polygon

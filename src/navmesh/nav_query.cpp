@@ -173,15 +173,25 @@ PolyId NavMeshQuery::nearest_on_start_island() const {
   PolyId best = ends_->start_poly;
   double best_d2 = length_squared(ends_->start - ends_->goal);
   for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i) {
-    const std::uint32_t p = island_polys_[i];
-    for (std::uint32_t k = d.poly_begin[p]; k < d.poly_begin[p + 1]; ++k) {
-      if (!d.neighbors[k].valid()) continue;
-      const double d2 = length_squared(mesh_->edge(k).at(0.5) - ends_->goal);
-      if (d2 < best_d2) {
+    const std::uint32_t p = island_polys_[i], first = d.poly_begin[p], end = d.poly_begin[p + 1];
+    // Edge k runs from corner k to the next (the last edge back to the first corner): each
+    // vertex is read once, and a wall's midpoint is measured too and ignored (no branch per
+    // edge on what it is).
+    const auto consider = [&](std::uint32_t k, Vec3 from, Vec3 to) {
+      const double d2 = length_squared(lerp(from, to, 0.5) - ends_->goal);
+      if (d.neighbors[k].valid() & (d2 < best_d2)) {
         best_d2 = d2;
         best = d.neighbors[k];
       }
+    };
+    const Vec3 first_vertex = d.vertices[d.corners[first]];
+    Vec3 from = first_vertex;
+    for (std::uint32_t k = first; k + 1 < end; ++k) {
+      const Vec3 to = d.vertices[d.corners[k + 1]];
+      consider(k, from, to);
+      from = to;
     }
+    consider(end - 1, from, first_vertex);
   }
   return best;
 }

@@ -53,8 +53,11 @@ inline std::optional<double> height_in_triangle(Vec3 a, Vec3 b, Vec3 e, Vec2 q) 
   const Vec2 pa = {a.x, a.z}, pb = {b.x, b.z}, pe = {e.x, e.z};
   const double d = cross(pb - pa, pe - pa);
   if (d == 0) return std::nullopt;
-  const double u = cross(q - pa, pe - pa) / d;  // weight of b
-  const double v = cross(pb - pa, q - pa) / d;   // weight of e
+  const double cu = cross(q - pa, pe - pa), cv = cross(pb - pa, q - pa);
+  // A weight below 0 (its cross product's sign against d's) rejects q before any division.
+  if (d > 0 ? (cu < 0 || cv < 0) : (cu > 0 || cv > 0)) return std::nullopt;
+  const double u = cu / d;  // weight of b
+  const double v = cv / d;  // weight of e
   if (u < 0 || v < 0 || u + v > 1) return std::nullopt;
   return a.y + u * (b.y - a.y) + v * (e.y - a.y);
 }

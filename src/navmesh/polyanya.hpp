@@ -49,7 +49,15 @@ class PolyanyaSpace {
         start_root_(static_cast<std::uint32_t>(mesh.vertex_count())),
         goal_root_(start_root_ + 1),
         flat_(mesh.bounds().max.y == mesh.bounds().min.y),
-        links_(mesh) {}
+        links_(mesh) {
+    std::size_t most_links = 0;  // leaving one polygon: each may add a successor
+    for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) most_links = std::max(most_links, mesh.links_from(PolyId{p}).size());
+    chain_.resize(max_successors + most_links);
+    // Each corner's point in plan, read without going through its vertex index (16 bytes per
+    // corner, once per query object): generate() reads every corner of each polygon it crosses.
+    corner_plan_.resize(mesh.data().corners.size());
+    for (std::size_t k = 0; k < corner_plan_.size(); ++k) corner_plan_[k] = plan(mesh.vertex(mesh.data().corners[k]));
+  }
 
   void set_query(const QueryEnds& ends) {
     ends_ = ends;
@@ -75,8 +83,9 @@ class PolyanyaSpace {
   [[nodiscard]] bool is_vertex(std::uint32_t root) const { return root < start_root_; }
   /// Where a root stands, in 3D.
   [[nodiscard]] Vec3 root_point(std::uint32_t root) const {
+    if (is_vertex(root)) return mesh_->vertex(root);  // the common case first
     if (const LinkTraversal* t = links_.traversal(root)) return t->to;
-    return root == start_root_ ? ends_.start : root == goal_root_ ? ends_.goal : mesh_->vertex(root);
+    return root == start_root_ ? ends_.start : ends_.goal;
   }
 
   [[nodiscard]] const PolyanyaLinks& links() const { return links_; }
@@ -94,8 +103,6 @@ class PolyanyaSpace {
   /// A lower bound of the 3D cost from n to the goal: the plan distance from n's root through
   /// its interval to the goal, with the height between root and goal.
   [[nodiscard]] Cost estimate(const IntervalNode& n) const;
-  /// The shortest plan distance from n's root through its interval to the goal.
-  [[nodiscard]] Cost estimate_in_plan(const IntervalNode& n) const;
 
   /// The successors of n, each with the cost of reaching it from n. A node with one successor
   /// that keeps its root (an interval seen straight through a polygon) is not a successor: its
@@ -125,13 +132,21 @@ class PolyanyaSpace {
   }
 
  private:
+  /// The shortest plan distance from n's root, standing at plan point `r`, through n's interval
+  /// to the goal (n's root is not the goal): squared when straight, so that the 3D estimate
+  /// takes one square root, not two.
+  struct PlanEstimate {
+    double value;
+    bool squared;
+  };
+  [[nodiscard]] PlanEstimate estimate_in_plan(const IntervalNode& n, Vec2 r) const;
   /// A successor as generate() gives it.
   struct Successor {
     IntervalNode node;
     Cost cost = 0;
   };
   /// Successors one expansion gives without links: three parts per edge, the goal and a turn
-  /// (the buffers' first capacity; a polygon's off-mesh links add theirs).
+  /// (a polygon's off-mesh links add one each: chain_ holds that many more).
   static constexpr std::size_t max_successors = 3 * max_polygon_corners + 2;
   /// Longest chain followed at once: a chain crosses each polygon at most once, and one
   /// expansion stays bounded (a longer chain goes on from its last node, pushed as usual).
@@ -142,27 +157,27 @@ class PolyanyaSpace {
   /// and returns their number.
   template <class G>
   std::size_t follow_chain(const IntervalNode& n, G&& g) const;
-  /// The successors of n without intermediate pruning, into `out` (cleared first); their number.
-  std::size_t generate(const IntervalNode& n, std::vector<Successor>& out) const;
-  /// Whether n's successors `out` are one that keeps n's root: where a chain goes on. (A link's
-  /// landing has no edge: never a chain.)
-  [[nodiscard]] bool goes_straight_on(const IntervalNode& n, const std::vector<Successor>& out) const {
-    return out.size() == 1 && out[0].cost == 0 && out[0].node.root == n.root && out[0].node.edge != invalid_corner;
+  /// The successors of n without intermediate pruning, into chain_'s first elements (its size
+  /// bounds their number: see max_successors); their number.
+  std::size_t generate(const IntervalNode& n) const;
+  /// Whether n's `count` successors in chain_ are one that keeps n's root: where a chain goes
+  /// on. (A link's landing has no edge: never a chain.)
+  [[nodiscard]] bool goes_straight_on(const IntervalNode& n, std::size_t count) const {
+    return (count == 1) & (chain_[0].cost == 0) & (chain_[0].node.root == n.root) & (chain_[0].node.edge != invalid_corner);
   }
 
   static constexpr std::uint32_t invalid_corner = PolyId::invalid_value;
 
-  [[nodiscard]] Vec2 at(std::uint32_t corner) const { return plan(mesh_->vertex(mesh_->data().corners[corner])); }
-  /// The length of the straight segment from `root` to `to`, in 3D: what a path's corners cost.
-  [[nodiscard]] Cost hop(std::uint32_t root, Vec3 to) const { return distance(root_point(root), to); }
-  [[nodiscard]] bool may_bend_at(std::uint32_t vertex) const { return every_vertex_may_bend_ || mesh_->on_wall(vertex); }
-  [[nodiscard]] bool passable(PolyId p) const { return p.valid() && ends_.filter.passes(mesh_->flags(p)); }
+  [[nodiscard]] Vec2 at(std::uint32_t corner) const { return corner_plan_[corner]; }
 
   /// Whether a path may enter the neighbour across edge k: one the filter passes, and not a
   /// dead end without the goal (it leads nowhere but back).
   [[nodiscard]] bool enterable(std::uint32_t k) const {
     const PolyId next = mesh_->data().neighbors[k];
-    return passable(next) && !(mesh_->dead_end(next) && next != ends_.goal_poly);
+    // A neighbour the filter passes, not a dead end; with one branch (a wall reads polygon 0's flags, then ignored).
+    const bool wall = !next.valid();
+    const PolyId safe{wall ? 0 : next.value};
+    return !wall & ends_.filter.passes(mesh_->flags(safe)) & !(mesh_->dead_end(safe) & (next != ends_.goal_poly));
   }
 
   /// Passes f the node entering the neighbour across edge k (enterable) through the part of it
@@ -170,7 +185,7 @@ class PolyanyaSpace {
   /// when the part is a point.
   template <class F>
   void emit(std::uint32_t root, std::uint32_t k, Vec2 from, Vec2 to, Cost cost, F& f) const {
-    if (from == to) return;
+    if ((from.x == to.x) & (from.y == to.y)) return;  // from == to, with one branch
     // Entering the neighbour through its own edge, which runs the other way: the end nearer
     // our next corner is on the traveller's left.
     f(IntervalNode{root, mesh_->twin(k), mesh_->data().neighbors[k], to, from}, cost);
@@ -183,7 +198,7 @@ class PolyanyaSpace {
   bool flat_;  // every vertex at one height: 3D lengths are plan lengths
   bool every_vertex_may_bend_ = false;
   mutable search::GenerationArray<RootBest> root_g_;  // the least g each root vertex was reached at
-  mutable std::vector<Successor> chain_ = reserved(max_successors);  // scratch of follow_chain
+  mutable std::vector<Successor> chain_;  // scratch of generate() and follow_chain (sized once)
   // The chains skipped in this query: the polygons of each, by the node expanded.
   mutable search::HashedNodeTable<PolyanyaSpace> chained_;  // expanded nodes that skipped a chain
   mutable std::vector<std::pair<std::uint32_t, std::uint32_t>> chain_of_;  // by chained_'s slot: range in chain_polys_
@@ -192,39 +207,36 @@ class PolyanyaSpace {
   mutable std::vector<std::uint32_t> corner_ids_ = std::vector<std::uint32_t>(max_polygon_corners + 1);
   mutable std::vector<Vec2> corner_points_ = std::vector<Vec2>(max_polygon_corners + 1);
   PolyanyaLinks links_;  // off-mesh links (polyanya_links.hpp)
-
-  static std::vector<Successor> reserved(std::size_t n) {
-    std::vector<Successor> v;
-    v.reserve(n);
-    return v;
-  }
+  std::vector<Vec2> corner_plan_;  // by corner (an index into data().corners): its vertex in plan
 };
 
 inline Cost PolyanyaSpace::estimate(const IntervalNode& n) const {
-  const Cost in_plan = estimate_in_plan(n);
-  if (flat_) return in_plan;
+  if (n.root == goal_root_) return 0;
+  const Vec3 root = root_point(n.root);
+  const PlanEstimate e = estimate_in_plan(n, plan(root));
+  if (flat_) return e.squared ? std::sqrt(e.value) : e.value;
   // Any path this long in plan climbs at least the height between root and goal: by
   // Minkowski's inequality its 3D length is at least this (admissible for the 3D cost).
-  const double climb = ends_.goal.y - root_point(n.root).y;
-  return std::sqrt(in_plan * in_plan + climb * climb);
+  const double climb = ends_.goal.y - root.y;
+  return std::sqrt((e.squared ? e.value : e.value * e.value) + climb * climb);
 }
 
-inline Cost PolyanyaSpace::estimate_in_plan(const IntervalNode& n) const {
+inline PolyanyaSpace::PlanEstimate PolyanyaSpace::estimate_in_plan(const IntervalNode& n, Vec2 r) const {
   const Vec2 goal = plan(ends_.goal);
-  if (n.root == goal_root_) return 0;
-  const Vec2 r = plan(root_point(n.root));
-  if (n.left == n.right || turn(n.right, n.left, r) == 0) return distance(r, goal);
+  const double side_root = n.left == n.right ? 0 : turn(n.right, n.left, r);
+  if (side_root == 0) return {length_squared(goal - r), true};
   // Mirror the goal across the interval's line when it is on the root's side.
   Vec2 g = goal;
-  const double side_root = turn(n.right, n.left, r), side_goal = turn(n.right, n.left, goal);
-  if ((side_root > 0) == (side_goal > 0) && side_goal != 0) {
+  const double side_goal = turn(n.right, n.left, goal);
+  if (((side_root > 0) == (side_goal > 0)) & (side_goal != 0)) {
     const Vec2 d = n.left - n.right;
     const Vec2 foot = n.right + d * (dot(goal - n.right, d) / dot(d, d));
     g = foot * 2.0 - goal;
   }
-  if (turn(r, n.right, g) >= 0 && turn(r, n.left, g) <= 0) return distance(r, g);  // straight through
-  const Vec2 end = turn(r, n.right, g) < 0 ? n.right : n.left;
-  return distance(r, end) + distance(end, g);
+  const bool right_of_right = turn(r, n.right, g) < 0;
+  if (!right_of_right & (turn(r, n.left, g) <= 0)) return {length_squared(g - r), true};  // straight through
+  const Vec2 end = right_of_right ? n.right : n.left;
+  return {distance(r, end) + distance(end, g), false};
 }
 
 template <class F>
@@ -246,18 +258,19 @@ void PolyanyaSpace::for_each_successor(const IntervalNode& n, F&& f) const {
 template <class G>
 std::size_t PolyanyaSpace::follow_chain(const IntervalNode& n, G&& g) const {
   IntervalNode at = n;
-  std::size_t count = generate(at, chain_);
-  for (std::size_t steps = 0; goes_straight_on(at, chain_) && steps < max_chain(); ++steps) {
+  std::size_t count = generate(at);
+  for (std::size_t steps = 0; goes_straight_on(at, count) && steps < max_chain(); ++steps) {
     at = chain_[0].node;
     g(at.poly);
-    count = generate(at, chain_);
+    count = generate(at);
   }
   return count;
 }
 
-inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, std::vector<Successor>& out) const {
-  out.clear();
-  const auto f = [&](const IntervalNode& s, Cost c) { out.push_back({s, c}); };
+inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
+  Successor* const out = chain_.data();
+  std::size_t made = 0;  // at most chain_.size(): three parts per edge, the goal or a turn, one per link
+  const auto f = [&](const IntervalNode& s, Cost c) { out[made++] = {s, c}; };
   if (n.root == goal_root_) return 0;
   const Vec2 goal = plan(ends_.goal);
   const NavMeshData& d = mesh_->data();
@@ -267,14 +280,14 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, std::vector<Su
   const Vec2 r = plan(root);
 
   if (n.edge == invalid_corner) {  // the start, a link's landing, or a turn in the goal's polygon: sees all of it
-    if (p == ends_.goal_poly) f(goal_node(), hop(n.root, ends_.goal));
+    if (p == ends_.goal_poly) f(goal_node(), distance(root, ends_.goal));
     links_.seen_all(root, p, f);
     if (n.root == start_root_ || links_.traversal(n.root) != nullptr) {
       for (std::uint32_t i = 0; i < count; ++i) {
         if (enterable(first + i)) emit(n.root, first + i, at(first + i), at(first + (i + 1) % count), 0, f);
       }
     }
-    return out.size();
+    return made;
   }
   // The polygon's corners in plan from the entry edge's right end round to its left end:
   // edge i (1 ≤ i < count) runs from pts[i] to pts[i + 1], and is corner ks[i] (i counts from
@@ -282,46 +295,72 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, std::vector<Su
   const std::uint32_t k = n.edge, local_k = k - first;
   std::uint32_t* const ks = corner_ids_.data();
   Vec2* const pts = corner_points_.data();
-  for (std::uint32_t i = 0, c = local_k; i <= count; ++i, c = c + 1 == count ? 0 : c + 1) {
+  for (std::uint32_t i = 0; i <= count; ++i) {
+    // local_k + i wrapped round (below 2 · count) by arithmetic: a branch here mispredicted
+    // about twice per expansion.
+    std::uint32_t c = local_k + i;
+    c -= count & (0u - static_cast<std::uint32_t>(c >= count));
     ks[i] = first + c;
     pts[i] = at(first + c);
   }
   const Vec2 L = n.left, R = n.right;
   const std::uint32_t left_vertex = d.corners[k], right_vertex = d.corners[ks[1]];
-  const bool turn_right = R == pts[1] && may_bend_at(right_vertex);
-  const bool turn_left = L == pts[0] && may_bend_at(left_vertex);
-  // side(r, R, c) and side(r, L, c) with their tolerances worked out once (one sqrt each).
+  // (Conditions joined by & and |, not && and ||, here and below: one branch where a
+  // short-circuit made several, each mispredicted on the mesh's data.)
+  const bool turn_right = (R.x == pts[1].x) & (R.y == pts[1].y) & (every_vertex_may_bend_ | mesh_->on_wall(right_vertex));
+  const bool turn_left = (L.x == pts[0].x) & (L.y == pts[0].y) & (every_vertex_may_bend_ | mesh_->on_wall(left_vertex));
+  // side(r, R, c) and side(r, L, c) with their tolerances worked out once, squared: |t| > tol
+  // as t² > tol², with no square root on the tests' path.
   const Vec2 dr = R - r, dl = L - r;
-  const double tol_r = snap_distance * length(dr), tol_l = snap_distance * length(dl);
+  const double tol2_r = snap_distance * snap_distance * length_squared(dr);
+  const double tol2_l = snap_distance * snap_distance * length_squared(dl);
   const auto side_r = [&](Vec2 c) {
     const double t = cross(dr, c - r);
-    return t > tol_r ? 1 : t < -tol_r ? -1 : 0;
+    return t * t <= tol2_r ? 0 : t > 0 ? 1 : -1;
   };
   const auto side_l = [&](Vec2 c) {
     const double t = cross(dl, c - r);
-    return t > tol_l ? 1 : t < -tol_l ? -1 : 0;
+    return t * t <= tol2_l ? 0 : t > 0 ? 1 : -1;
+  };
+  // The scan's tests as single conditions, without branches inside (& and | on bools): on the
+  // right ray (side_r == 0), past it (side_r > 0); on the left ray, not left of it (side_l >= 0).
+  const auto on_r = [&](Vec2 c) {
+    const double t = cross(dr, c - r);
+    return t * t <= tol2_r;
+  };
+  const auto past_r = [&](Vec2 c) {
+    const double t = cross(dr, c - r);
+    return (t > 0) & (t * t > tol2_r);
+  };
+  const auto on_l = [&](Vec2 c) {
+    const double t = cross(dl, c - r);
+    return t * t <= tol2_l;
+  };
+  const auto reached_l = [&](Vec2 c) {
+    const double t = cross(dl, c - r);
+    return (t >= 0) | (t * t <= tol2_l);
   };
 
   if (side_r(L) <= 0) {
     // The root is on the interval's line: on the interval (it then sees all of p, a convex
     // polygon it stands on the edge of), or beyond its ends, where a taut path does not enter.
-    if (!same_point(r, L) && !same_point(r, R) && dot(dl, dr) > 0) return out.size();
-    if (p == ends_.goal_poly) f(goal_node(), hop(n.root, ends_.goal));
+    if (!same_point(r, L) && !same_point(r, R) && dot(dl, dr) > 0) return made;
+    if (p == ends_.goal_poly) f(goal_node(), distance(root, ends_.goal));
     links_.seen_all(root, p, f);
     for (std::uint32_t i = 1; i < count; ++i) {
       if (enterable(ks[i])) emit(n.root, ks[i], pts[i], pts[i + 1], 0, f);
     }
-    return out.size();
+    return made;
   }
 
   if (p == ends_.goal_poly) {
     const int goal_r = side_r(goal);
     if (goal_r >= 0 && side_l(goal) <= 0) {
-      f(goal_node(), hop(n.root, ends_.goal));
+      f(goal_node(), distance(root, ends_.goal));
     } else if (goal_r < 0) {
-      if (turn_right) f(IntervalNode{right_vertex, invalid_corner, p, R, R}, hop(n.root, mesh_->vertex(right_vertex)));
+      if (turn_right) f(IntervalNode{right_vertex, invalid_corner, p, R, R}, distance(root, mesh_->vertex(right_vertex)));
     } else if (turn_left) {
-      f(IntervalNode{left_vertex, invalid_corner, p, L, L}, hop(n.root, mesh_->vertex(left_vertex)));
+      f(IntervalNode{left_vertex, invalid_corner, p, L, L}, distance(root, mesh_->vertex(left_vertex)));
     }
   }
   links_.seen_through(root, R, L, p, turn_right ? right_vertex : invalid_corner, turn_left ? left_vertex : invalid_corner, f);
@@ -332,33 +371,33 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, std::vector<Su
   Vec2 hit_right, hit_left;
   for (std::uint32_t i = 1; i < count && i_left == count; ++i) {
     const Vec2 a = pts[i], b = pts[i + 1];
-    if (i_right == count && side_r(b) > 0) {
+    if (i_right == count && past_r(b)) {
       i_right = i;
-      hit_right = side_r(a) == 0 ? a : line_hit(r, R, a, b);
+      hit_right = on_r(a) ? a : line_hit(r, R, a, b);
     }
-    if (side_l(b) >= 0) {
+    if (reached_l(b)) {
       i_left = i;
-      hit_left = side_l(b) == 0 ? b : line_hit(r, L, a, b);
+      hit_left = on_l(b) ? b : line_hit(r, L, a, b);
     }
   }
-  if (i_right == count || i_left == count || i_left < i_right) return out.size();  // rounding at a sliver
+  if (i_right == count || i_left == count || i_left < i_right) return made;  // rounding at a sliver
 
-  const Cost to_right = turn_right ? hop(n.root, mesh_->vertex(right_vertex)) : 0;
-  const Cost to_left = turn_left ? hop(n.root, mesh_->vertex(left_vertex)) : 0;
+  // The lengths of the right and left turns, needed or not (cheaper than a mispredicted test).
+  const Cost to_right = distance(root, mesh_->vertex(right_vertex)), to_left = distance(root, mesh_->vertex(left_vertex));
   for (std::uint32_t i = 1; i < count; ++i) {
     if (!enterable(ks[i])) continue;
     const Vec2 a = pts[i], b = pts[i + 1];
-    if (i >= i_right && i <= i_left) {  // seen from the root
+    if ((i >= i_right) & (i <= i_left)) {  // seen from the root
       emit(n.root, ks[i], i == i_right ? hit_right : a, i == i_left ? hit_left : b, 0, f);
     }
-    if (turn_right && i <= i_right) {  // seen from the right end, round its corner
+    if (turn_right & (i <= i_right)) {  // seen from the right end, round its corner
       emit(right_vertex, ks[i], a, i == i_right ? hit_right : b, to_right, f);
     }
-    if (turn_left && i >= i_left) {  // seen from the left end, round its corner
+    if (turn_left & (i >= i_left)) {  // seen from the left end, round its corner
       emit(left_vertex, ks[i], i == i_left ? hit_left : a, b, to_left, f);
     }
   }
-  return out.size();
+  return made;
 }
 
 }  // namespace waymark::navmesh::detail
