@@ -163,7 +163,8 @@ class PolyanyaSpace {
   /// Whether n's `count` successors in chain_ are one that keeps n's root: where a chain goes
   /// on. (A link's landing has no edge: never a chain.)
   [[nodiscard]] bool goes_straight_on(const IntervalNode& n, std::size_t count) const {
-    return (count == 1) & (chain_[0].cost == 0) & (chain_[0].node.root == n.root) & (chain_[0].node.edge != invalid_corner);
+    const Successor& first = chain_[0];  // read whatever count is: chain_ always holds one
+    return (count == 1) & (first.cost == 0) & (first.node.root == n.root) & (first.node.edge != invalid_corner);
   }
 
   static constexpr std::uint32_t invalid_corner = PolyId::invalid_value;
@@ -177,7 +178,9 @@ class PolyanyaSpace {
     // A neighbour the filter passes, not a dead end; with one branch (a wall reads polygon 0's flags, then ignored).
     const bool wall = !next.valid();
     const PolyId safe{wall ? 0 : next.value};
-    return !wall & ends_.filter.passes(mesh_->flags(safe)) & !(mesh_->dead_end(safe) & (next != ends_.goal_poly));
+    const bool passes = ends_.filter.passes(mesh_->flags(safe));
+    const bool dead_end = mesh_->dead_end(safe);
+    return !wall & passes & !(dead_end & (next != ends_.goal_poly));
   }
 
   /// Passes f the node entering the neighbour across edge k (enterable) through the part of it
