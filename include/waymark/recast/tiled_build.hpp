@@ -52,7 +52,7 @@ struct TiledParams {
 /// on a grid line is computed by cell_x / cell_z, in double, so neighbouring tiles agree
 /// bit for bit on their shared border.
 struct TileLayout {
-  Vec3 origin;  ///< the level's low corner (Recast's bmin, as floats)
+  Vec3 origin;  ///< the level's low corner (Recast's bmin, as floats, plus TiledInput::recast_origin())
   Vec3 top;     ///< the level's high corner (Recast's bmax)
   double cell_size = 0;
   double cell_height = 0;
@@ -98,6 +98,8 @@ class TiledInput {
 
   [[nodiscard]] const TileLayout& layout() const { return layout_; }
   [[nodiscard]] const TiledParams& params() const { return params_; }
+  /// The world point of (0, 0, 0) in the tiles' Recast heightfields and meshes (RecastMeshes::origin).
+  [[nodiscard]] Vec3 recast_origin() const;
   /// The triangles (indices into the mesh) that tile t rasterises.
   [[nodiscard]] std::span<const std::uint32_t> triangles_of(navmesh::TileCoord t) const;
 
