@@ -89,8 +89,9 @@ struct TileLayout {
 /// several threads at once.
 class TiledInput {
  public:
-  /// Throws BuildError when `params` break their limits (named above), the level needs more
-  /// than max_tiles tiles, or a coordinate does not fit a float.
+  /// Throws BuildError when `params` break their limits (named above) or Recast's
+  /// (recast_build.hpp), the level needs more than max_tiles tiles, is taller than
+  /// max_level_height_cells or wider than max_level_extent_cells, or a coordinate is not finite.
   TiledInput(const TriangleMesh& mesh, const TiledParams& params);
   TiledInput(TiledInput&&) noexcept;
   TiledInput& operator=(TiledInput&&) noexcept;
@@ -124,7 +125,8 @@ class CompactTile {
   /// Rasterises tile `t` from the triangles overlapping it and its border, filters ledges and
   /// low spans, compacts and erodes by the agent radius. nullopt when no triangle overlaps the
   /// tile. Throws BuildError when `t` is outside the layout, the tile has more than
-  /// max_tile_spans spans, or a Recast step fails.
+  /// max_tile_spans spans (or, filtered, more than max_column_spans over one cell), or a
+  /// Recast step fails.
   [[nodiscard]] static std::optional<CompactTile> rasterize(const TiledInput& input, navmesh::TileCoord t);
 
   [[nodiscard]] navmesh::TileCoord coord() const { return coord_; }
@@ -134,7 +136,7 @@ class CompactTile {
   /// Step 2 in Recast's types: regions, contours, polygons and detail mesh (as Detour builds
   /// its tile from). Rewrites only the heightfield's regions and distances, so it may run again
   /// after areas are marked. nullopt when the tile has no polygons; BuildError when a step
-  /// fails or the tile has more than max_tile_polys polygons.
+  /// fails, the tile has more than max_regions regions or more than max_tile_polys polygons.
   [[nodiscard]] std::optional<RecastMeshes> build_meshes(const TiledInput& input);
 
  private:
