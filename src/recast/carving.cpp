@@ -59,23 +59,26 @@ std::vector<Vec2> grown(std::vector<Vec2> ccw, double by) {
 }
 
 /// Marks `obstacle` (grown by `grow` in plan) unwalkable on `chf`, over floors from its bottom
-/// less `climb` to its top.
-void mark(rcContext& ctx, const NavObstacle& obstacle, double grow, double climb, rcCompactHeightfield& chf) {
+/// less `climb` to its top; `origin` is the world point of the heightfield's (0, 0, 0).
+void mark(rcContext& ctx, const NavObstacle& obstacle, double grow, double climb, Vec3 origin, rcCompactHeightfield& chf) {
   const auto f = [](double v) { return static_cast<float>(v); };
+  const auto fx = [&](double x) { return f(x - origin.x); };
+  const auto fy = [&](double y) { return f(y - origin.y); };
+  const auto fz = [&](double z) { return f(z - origin.z); };
   if (const auto* c = std::get_if<CylinderObstacle>(&obstacle)) {
-    const float pos[3] = {f(c->foot.x), f(c->foot.y - climb), f(c->foot.z)};
+    const float pos[3] = {fx(c->foot.x), fy(c->foot.y - climb), fz(c->foot.z)};
     rcMarkCylinderArea(&ctx, pos, f(c->radius + grow), f(c->height + climb), RC_NULL_AREA, chf);
   } else if (const auto* b = std::get_if<BoxObstacle>(&obstacle)) {
-    const float lo[3] = {f(b->min.x - grow), f(b->min.y - climb), f(b->min.z - grow)};
-    const float hi[3] = {f(b->max.x + grow), f(b->max.y), f(b->max.z + grow)};
+    const float lo[3] = {fx(b->min.x - grow), fy(b->min.y - climb), fz(b->min.z - grow)};
+    const float hi[3] = {fx(b->max.x + grow), fy(b->max.y), fz(b->max.z + grow)};
     rcMarkBoxArea(&ctx, lo, hi, RC_NULL_AREA, chf);
   } else {
     const auto& p = std::get<PrismObstacle>(obstacle);
     std::vector<Vec2> ccw(p.corners.begin(), p.corners.end());
     if (polygon_signed_area(ccw) < 0) std::reverse(ccw.begin(), ccw.end());
     std::vector<float> verts;
-    for (const Vec2 v : grown(std::move(ccw), grow)) verts.insert(verts.end(), {f(v.x), f(p.min_y), f(v.y)});
-    rcMarkConvexPolyArea(&ctx, verts.data(), static_cast<int>(verts.size() / 3), f(p.min_y - climb), f(p.max_y),
+    for (const Vec2 v : grown(std::move(ccw), grow)) verts.insert(verts.end(), {fx(v.x), fy(p.min_y), fz(v.y)});
+    rcMarkConvexPolyArea(&ctx, verts.data(), static_cast<int>(verts.size() / 3), fy(p.min_y - climb), fy(p.max_y),
                          RC_NULL_AREA, chf);
   }
 }
@@ -181,7 +184,7 @@ bool CarvedNavMesh::rebuild(std::size_t index) {
   for (const auto& [id, obstacle] : obstacles_) {
     const Aabb3 box = navmesh::bounds(obstacle);
     if (box.max.x < lo.x || box.min.x > hi.x || box.max.z < lo.y || box.min.z > hi.y) continue;
-    mark(ctx, obstacle, grow, p.agent_max_climb, chf);
+    mark(ctx, obstacle, grow, p.agent_max_climb, input_.recast_origin(), chf);
   }
   try {
     const std::optional<RecastMeshes> meshes = kept.heightfield.build_meshes(input_);

@@ -2,6 +2,7 @@
 
 #include <recastnavigation/Recast.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <new>
@@ -11,8 +12,8 @@
 
 namespace waymark::recast {
 
-RecastMeshes::RecastMeshes(rcPolyMesh* poly, rcPolyMeshDetail* detail, const RecastParams& params)
-    : poly_(poly), detail_(detail), params_(params) {}
+RecastMeshes::RecastMeshes(rcPolyMesh* poly, rcPolyMeshDetail* detail, const RecastParams& params, Vec3 origin)
+    : poly_(poly), detail_(detail), params_(params), origin_(origin) {}
 RecastMeshes::RecastMeshes(RecastMeshes&&) noexcept = default;
 RecastMeshes& RecastMeshes::operator=(RecastMeshes&&) noexcept = default;
 RecastMeshes::~RecastMeshes() = default;
@@ -24,10 +25,14 @@ RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& p
   const detail::RecastInput in = detail::recast_input(mesh, params);
   const double width = std::floor((static_cast<double>(in.bmax[0]) - in.bmin[0]) / params.cell_size + 0.5);
   const double depth = std::floor((static_cast<double>(in.bmax[2]) - in.bmin[2]) / params.cell_size + 0.5);
+  const auto whole = [](double v) { return std::to_string(static_cast<long long>(v)); };
   if (!(width * depth <= static_cast<double>(max_heightfield_cells))) {
-    throw BuildError("the heightfield would have " + std::to_string(width) + " x " + std::to_string(depth) +
-                     " cells, more than the limit of " + std::to_string(max_heightfield_cells) +
-                     " (recast::max_heightfield_cells; raise the cell size)");
+    throw BuildError("the heightfield would have " + whole(width) + " x " + whole(depth) + " cells, more than Recast indexes (recast::max_heightfield_cells = " +
+                     std::to_string(max_heightfield_cells) + "; raise cell_size or build in tiles, --tile-size)");
+  }
+  if (!(std::max(width, depth) <= max_heightfield_side)) {
+    throw BuildError("the heightfield would be " + whole(std::max(width, depth)) + " cells across, more than Recast's polygon corners hold (recast::max_heightfield_side = " +
+                     std::to_string(max_heightfield_side) + "; raise cell_size or build in tiles, --tile-size)");
   }
   const auto cs = static_cast<float>(params.cell_size), ch = static_cast<float>(params.cell_height);
   int w = 0, h = 0;
@@ -49,17 +54,18 @@ RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& p
   if (!poly || !detail_mesh) throw std::bad_alloc();
   detail::build_polygons(ctx, *chf, params, 0, *poly, *detail_mesh);
   if (poly->npolys == 0) throw BuildError("no walkable area: Recast made no polygons");
-  return detail::MeshesMaker::make(poly.release(), detail_mesh.release(), params);
+  return detail::MeshesMaker::make(poly.release(), detail_mesh.release(), params, in.origin);
 }
 
 navmesh::NavMesh to_nav_mesh(const RecastMeshes& meshes) {
   const rcPolyMesh& pm = meshes.poly_mesh();
-  return navmesh::NavMesh(detail::poly_mesh_data(pm, meshes.detail_mesh(), meshes.params().agent_max_climb,
-                                                 [&pm](const unsigned short* v) {
-                                                   // As Detour places them (dtCreateNavMeshData).
-                                                   return Vec3{static_cast<double>(pm.bmin[0] + v[0] * pm.cs),
-                                                               static_cast<double>(pm.bmin[1] + v[1] * pm.ch),
-                                                               static_cast<double>(pm.bmin[2] + v[2] * pm.cs)};
+  const Vec3 o = meshes.origin();
+  return navmesh::NavMesh(detail::poly_mesh_data(pm, meshes.detail_mesh(), meshes.params().agent_max_climb, o,
+                                                 [&pm, o](const unsigned short* v) {
+                                                   // As Detour places them (dtCreateNavMeshData), then moved to the world.
+                                                   return o + Vec3{static_cast<double>(pm.bmin[0] + v[0] * pm.cs),
+                                                                   static_cast<double>(pm.bmin[1] + v[1] * pm.ch),
+                                                                   static_cast<double>(pm.bmin[2] + v[2] * pm.cs)};
                                                  }));
 }
 

@@ -10,14 +10,48 @@ namespace waymark::recast::detail {
 
 namespace {
 
-void require(bool ok, const char* what) {
-  if (!ok) throw BuildError(std::string("Recast parameter ") + what);
+void require(bool ok, const std::string& what) {
+  if (!ok) throw BuildError("Recast parameter " + what);
 }
 
 template <class T>
 Owned<T> owned(T* p) {
   if (!p) throw std::bad_alloc();
   return Owned<T>(p);
+}
+
+/// Throws BuildError when the filtered heightfield holds more walkable spans than Recast's
+/// compact heightfield indexes, in all or over one cell.
+void check_spans(const rcHeightfield& solid) {
+  std::size_t total = 0;
+  int deepest = 0;
+  for (int c = 0; c < solid.width * solid.height; ++c) {
+    int here = 0;
+    for (const rcSpan* s = solid.spans[c]; s != nullptr; s = s->next) here += s->area != RC_NULL_AREA ? 1 : 0;
+    total += static_cast<std::size_t>(here);
+    deepest = std::max(deepest, here);
+  }
+  if (total > max_heightfield_spans) {
+    throw BuildError("the heightfield has " + std::to_string(total) + " walkable spans, more than Recast indexes (recast::max_heightfield_spans = " +
+                     std::to_string(max_heightfield_spans) + "; raise cell_size or build in smaller tiles)");
+  }
+  if (deepest > max_column_spans) {
+    throw BuildError("the heightfield has " + std::to_string(deepest) + " walkable floors over one cell, more than Recast links (recast::max_column_spans = " +
+                     std::to_string(max_column_spans) + "; raise cell_height or agent_height)");
+  }
+}
+
+/// Throws BuildError when rcBuildRegions ran out of region ids: ids from 0x8000 carry
+/// Recast's border bit, so their regions would silently become borders. Border regions
+/// (1 to 4, with the bit) are Recast's own padding.
+void check_regions(const rcCompactHeightfield& chf) {
+  for (int i = 0; i < chf.spanCount; ++i) {
+    const unsigned reg = chf.spans[i].reg;
+    if ((reg & RC_BORDER_REG) != 0 && ((reg & ~unsigned{RC_BORDER_REG}) == 0 || (reg & ~unsigned{RC_BORDER_REG}) > 4)) {
+      throw BuildError("the heightfield has more than " + std::to_string(max_regions) +
+                       " regions, more than Recast's region ids hold (recast::max_regions; raise region_min_size or build in smaller tiles)");
+    }
+  }
 }
 
 }  // namespace
@@ -47,25 +81,76 @@ void check(const RecastParams& p) {
   require(fin(p.detail_sample_dist) && p.detail_sample_dist >= 0, "detail_sample_dist must be finite and >= 0");
   require(fin(p.detail_sample_max_error) && p.detail_sample_max_error >= 0,
           "detail_sample_max_error must be finite and >= 0");
-  // Voxel counts Recast keeps in ints and shorts.
-  require(p.agent_height / p.cell_height < 1e4 && p.agent_max_climb / p.cell_height < 1e4 &&
-              p.agent_radius / p.cell_size < 1e4 && p.edge_max_len / p.cell_size < 1e6,
-          "lengths must be below 10000 cells");
+  // Recast's narrow fields (recast_build.hpp names each limit).
+  const auto cells = [](double n) { return std::to_string(static_cast<long long>(n)); };
+  require(p.agent_radius / p.cell_size <= max_radius_cells,
+          "agent_radius is " + cells(std::ceil(p.agent_radius / p.cell_size)) + " cells, more than Recast erodes by (recast::max_radius_cells = " +
+              std::to_string(max_radius_cells) + "; raise cell_size or lower agent_radius)");
+  require(p.agent_height / p.cell_height <= max_agent_height_cells,
+          "agent_height is " + cells(std::ceil(p.agent_height / p.cell_height)) +
+              " cell heights, more than Recast's spans hold (recast::max_agent_height_cells = " +
+              std::to_string(max_agent_height_cells) + "; raise cell_height or lower agent_height)");
+  require(p.agent_max_climb / p.cell_height <= max_climb_cells,
+          "agent_max_climb is " + cells(std::floor(p.agent_max_climb / p.cell_height)) +
+              " cell heights, more than Recast's spans hold (recast::max_climb_cells = " + std::to_string(max_climb_cells) +
+              "; raise cell_height or lower agent_max_climb)");
+  require(p.edge_max_len / p.cell_size <= max_edge_len_cells,
+          "edge_max_len is " + cells(p.edge_max_len / p.cell_size) + " cells, more than Recast squares in an int (recast::max_edge_len_cells = " +
+              std::to_string(max_edge_len_cells) + "; raise cell_size or lower edge_max_len)");
+  require(p.edge_max_error <= max_edge_error_cells, "edge_max_error must be at most " + cells(max_edge_error_cells) +
+                                                        " cells (recast::max_edge_error_cells: the detail mesh searches that far)");
 }
+
+namespace {
+
+/// Where Recast's coordinates start on one axis: the level's low bound rounded to the nearest
+/// multiple of `quantum`, a power of two. So a level within half a quantum of the world's origin
+/// builds exactly as it always did (the shift is 0), the shift is exact, and a level moved by a
+/// multiple of the quantum builds bit for bit the same, moved.
+double shift(double lo, double quantum) { return std::round(lo / quantum) * quantum; }
+
+/// The largest power of two at most `v` (v > 0).
+double power_of_two_below(double v) { return std::exp2(std::floor(std::log2(v))); }
+
+}  // namespace
 
 RecastInput recast_input(const TriangleMesh& mesh, const RecastParams& params) {
   if (mesh.vertices.size() > static_cast<std::size_t>(std::numeric_limits<int>::max() / 3) ||
       mesh.triangles.size() > static_cast<std::size_t>(std::numeric_limits<int>::max() / 3)) {
     throw BuildError("too many vertices or triangles for Recast");
   }
+  if (mesh.triangles.empty()) throw BuildError("no triangles to build a navmesh from");
+  // The level's bounds in double; Recast sees it moved near its origin, where a float's step is
+  // far below a cell however far the level lies from the world's (max_level_extent_cells).
+  Vec3 lo{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  Vec3 hi = -lo;
+  for (const Vec3& v : mesh.vertices) {
+    if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z)) throw BuildError("a vertex coordinate is not finite");
+    lo = {std::min(lo.x, v.x), std::min(lo.y, v.y), std::min(lo.z, v.z)};
+    hi = {std::max(hi.x, v.x), std::max(hi.y, v.y), std::max(hi.z, v.z)};
+  }
+  // Within a quantum of max_level_extent_cells / 2 cells of Recast's origin the level keeps
+  // float steps of at most 1/16 cell (the extent check below bounds the rest).
+  const double plan_quantum = power_of_two_below(params.cell_size * max_level_extent_cells / 2);
+  const double height_quantum = power_of_two_below(params.cell_height * max_level_extent_cells / 2);
   RecastInput in;
+  in.origin = {shift(lo.x, plan_quantum), shift(lo.y, height_quantum), shift(lo.z, plan_quantum)};
+  const auto number = [](double v) { return std::to_string(static_cast<long long>(std::ceil(v))); };
+  const double tall = (hi.y - lo.y) / params.cell_height;
+  if (!(tall <= max_level_height_cells)) {
+    throw BuildError("the level is " + number(tall) + " cell heights tall, more than Recast's spans hold (recast::max_level_height_cells = " +
+                     std::to_string(max_level_height_cells) + "; raise cell_height)");
+  }
+  const double across = std::max({std::abs(lo.x - in.origin.x), std::abs(hi.x - in.origin.x), std::abs(lo.z - in.origin.z),
+                                  std::abs(hi.z - in.origin.z)}) / params.cell_size;
+  if (!(across <= max_level_extent_cells)) {
+    throw BuildError("the level is " + number(across) + " cells across, more than Recast's float coordinates keep apart (recast::max_level_extent_cells = " +
+                     number(max_level_extent_cells) + "; raise cell_size or split the level)");
+  }
   in.verts.reserve(mesh.vertices.size() * 3);
   for (const Vec3& v : mesh.vertices) {
-    for (const double c : {v.x, v.y, v.z}) {
-      const auto f = static_cast<float>(c);
-      if (!std::isfinite(f)) throw BuildError("a vertex coordinate does not fit a float, as Recast needs");
-      in.verts.push_back(f);
-    }
+    in.verts.insert(in.verts.end(), {static_cast<float>(v.x - in.origin.x), static_cast<float>(v.y - in.origin.y),
+                                     static_cast<float>(v.z - in.origin.z)});
   }
   in.tris.reserve(mesh.triangles.size() * 3);
   for (const auto& t : mesh.triangles) {
@@ -76,7 +161,6 @@ RecastInput recast_input(const TriangleMesh& mesh, const RecastParams& params) {
   }
   in.vertex_count = static_cast<int>(mesh.vertices.size());
   in.triangle_count = static_cast<int>(mesh.triangles.size());
-  if (in.triangle_count == 0) throw BuildError("no triangles to build a navmesh from");
   rcCalcBounds(in.verts.data(), in.vertex_count, in.bmin, in.bmax);
   in.areas.assign(static_cast<std::size_t>(in.triangle_count), 0);
   Context ctx;
@@ -95,6 +179,7 @@ Owned<rcCompactHeightfield> compact_walkable(Context& ctx, rcHeightfield& solid,
   rcFilterLowHangingWalkableObstacles(&ctx, v.walkable_climb, solid);
   rcFilterLedgeSpans(&ctx, v.walkable_height, v.walkable_climb, solid);
   rcFilterWalkableLowHeightSpans(&ctx, v.walkable_height, solid);
+  check_spans(solid);
   auto chf = owned(rcAllocCompactHeightfield());
   ctx.step(rcBuildCompactHeightfield(&ctx, v.walkable_height, v.walkable_climb, solid, *chf), "build its compact heightfield");
   ctx.step(rcErodeWalkableArea(&ctx, v.walkable_radius, *chf), "erode the walkable area");
@@ -107,12 +192,17 @@ void build_polygons(Context& ctx, rcCompactHeightfield& chf, const RecastParams&
   const auto squared = [](double v) { return static_cast<int>(v * v); };
   ctx.step(rcBuildRegions(&ctx, chf, border_size, squared(params.region_min_size), squared(params.region_merge_size)),
            "build regions");
+  check_regions(chf);
   const auto contours = owned(rcAllocContourSet());
   ctx.step(rcBuildContours(&ctx, chf, static_cast<float>(params.edge_max_error),
                            static_cast<int>(params.edge_max_len / params.cell_size), *contours),
            "build contours");
   ctx.step(rcBuildPolyMesh(&ctx, *contours, params.verts_per_poly, poly), "build the polygon mesh");
-  const double sample = params.detail_sample_dist < 0.9 ? 0 : params.cell_size * params.detail_sample_dist;
+  // Below min_detail_sample_dist, no samples. Recast 1.5.1 hangs on 0 (its hull stays empty and
+  // triangulateHull loops, allocating), so "none" is a spacing longer than any polygon: each
+  // edge keeps its two ends, and no polygon is wide enough for inner samples.
+  const double sample = params.detail_sample_dist < min_detail_sample_dist ? std::numeric_limits<float>::max()
+                                                                             : params.cell_size * params.detail_sample_dist;
   ctx.step(rcBuildPolyMeshDetail(&ctx, poly, chf, static_cast<float>(sample),
                                  static_cast<float>(params.cell_height * params.detail_sample_max_error), detail),
            "build the detail mesh");
@@ -122,7 +212,7 @@ void build_polygons(Context& ctx, rcCompactHeightfield& chf, const RecastParams&
   }
 }
 
-void append_poly(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, int i, navmesh::NavMeshData& d) {
+void append_poly(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, int i, Vec3 origin, navmesh::NavMeshData& d) {
   const unsigned short* p = &pm.polys[i * 2 * pm.nvp];
   std::array<std::uint32_t, 16> corner_array{};  // nvp <= 6 (checked with the parameters)
   std::uint32_t* corners = corner_array.data();
@@ -146,7 +236,7 @@ void append_poly(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, int i, navmes
           out[c] = d.vertices[corners[j]];
         } else {
           const float* v = &dm.verts[(m[0] + j) * 3];
-          out[c] = {v[0], v[1], v[2]};
+          out[c] = origin + Vec3{v[0], v[1], v[2]};
         }
       }
     }

@@ -44,9 +44,11 @@ using Owned = std::unique_ptr<T, Release>;
 /// Throws BuildError naming the first parameter that breaks its limits.
 void check(const RecastParams& p);
 
-/// The level as Recast takes it: float vertices, int triangles, its bounds, and each triangle's
-/// area (RC_WALKABLE_AREA when it faces up no steeper than the agent's slope, else 0).
+/// The level as Recast takes it: float vertices relative to `origin`, int triangles, its bounds
+/// (relative too), and each triangle's area (RC_WALKABLE_AREA when it faces up no steeper than
+/// the agent's slope, else 0). Everything Recast builds from it is relative to `origin`.
 struct RecastInput {
+  Vec3 origin;  ///< world point of Recast's (0, 0, 0): 0 unless the level lies far from it
   std::vector<float> verts;
   std::vector<int> tris;
   std::vector<unsigned char> areas;
@@ -55,7 +57,8 @@ struct RecastInput {
   float bmin[3] = {0, 0, 0};
   float bmax[3] = {0, 0, 0};
 };
-/// Throws BuildError when a coordinate does not fit a float, a triangle names a missing
+/// Throws BuildError when a coordinate is not finite, the level is taller than
+/// max_level_height_cells or wider than max_level_extent_cells, a triangle names a missing
 /// vertex, there are too many or no triangles.
 [[nodiscard]] RecastInput recast_input(const TriangleMesh& mesh, const RecastParams& params);
 
@@ -69,20 +72,24 @@ struct Voxels {
 
 /// Filters the rasterised heightfield, compacts it and erodes it by the agent radius: the
 /// walkable area, where a later step may mark areas (obstacles) before regions are built.
+/// Throws BuildError when, filtered, it holds more than max_heightfield_spans spans or more
+/// than max_column_spans over one cell.
 [[nodiscard]] Owned<rcCompactHeightfield> compact_walkable(Context& ctx, rcHeightfield& solid, const RecastParams& params);
 
 /// Regions (watershed, `border_size` cells of padding ignored), contours, polygons and the
 /// detail mesh from an eroded compact heightfield. Rewrites its distance field and regions,
 /// nothing else, so it may run again on the same heightfield. Polygons get area 0 and
-/// navmesh::walk_flag. `poly` has npolys == 0 when nothing was walkable.
+/// navmesh::walk_flag. `poly` has npolys == 0 when nothing was walkable. Throws BuildError when
+/// a step fails or there are more than max_regions regions.
 void build_polygons(Context& ctx, rcCompactHeightfield& chf, const RecastParams& params, int border_size, rcPolyMesh& poly,
                     rcPolyMeshDetail& detail);
 
 /// Recast's polygons and detail heights as NavMeshData, counter-clockwise in plan, with
-/// `vertex(v)` placing Recast's vertex v (three unsigned shorts) in the world. A neighbour
-/// marked as another tile's (0x8000) is a wall.
+/// `vertex(v)` placing Recast's vertex v (three unsigned shorts) in the world, detail vertices
+/// (Recast's floats) placed at `origin` + their coordinates. A neighbour marked as another
+/// tile's (0x8000) is a wall.
 template <class PlaceVertex>
-navmesh::NavMeshData poly_mesh_data(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, double climb, PlaceVertex&& vertex);
+navmesh::NavMeshData poly_mesh_data(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, double climb, Vec3 origin, PlaceVertex&& vertex);
 
 /// Runs job(i) for i in [0, count) on `threads` threads (0: one per core), each index once;
 /// after all have run, rethrows the error of the lowest index that threw (whichever thread
@@ -112,22 +119,22 @@ void each_index_on_threads(std::size_t count, unsigned threads, Job&& job) {
 /// The friend that makes RecastMeshes.
 struct MeshesMaker {
   using Free = RecastMeshes::Free;
-  static RecastMeshes make(rcPolyMesh* poly, rcPolyMeshDetail* detail, const RecastParams& params) {
-    return RecastMeshes(poly, detail, params);
+  static RecastMeshes make(rcPolyMesh* poly, rcPolyMeshDetail* detail, const RecastParams& params, Vec3 origin) {
+    return RecastMeshes(poly, detail, params, origin);
   }
 };
 
-/// Appends polygon i of `pm` (its corners, links and detail triangles) to `d`.
-void append_poly(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, int i, navmesh::NavMeshData& d);
+/// Appends polygon i of `pm` (its corners, links and detail triangles, placed at `origin`) to `d`.
+void append_poly(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, int i, Vec3 origin, navmesh::NavMeshData& d);
 
 template <class PlaceVertex>
-navmesh::NavMeshData poly_mesh_data(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, double climb, PlaceVertex&& vertex) {
+navmesh::NavMeshData poly_mesh_data(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, double climb, Vec3 origin, PlaceVertex&& vertex) {
   navmesh::NavMeshData d;
   d.vertices.reserve(static_cast<std::size_t>(pm.nverts));
   for (int i = 0; i < pm.nverts; ++i) d.vertices.push_back(vertex(&pm.verts[i * 3]));
   d.climb = climb;
   if (dm.nmeshes >= pm.npolys) d.detail_begin.push_back(0);  // else heights come from the polygons
-  for (int i = 0; i < pm.npolys; ++i) append_poly(pm, dm, i, d);
+  for (int i = 0; i < pm.npolys; ++i) append_poly(pm, dm, i, origin, d);
   return d;
 }
 

@@ -50,8 +50,8 @@ TiledInput::TiledInput(const TriangleMesh& mesh, const TiledParams& params) : pa
   require(tw * th <= static_cast<double>(max_tiles), "the level needs " + std::to_string(static_cast<long long>(tw)) + " x " +
                                                          std::to_string(static_cast<long long>(th)) + " tiles, more than " +
                                                          std::to_string(max_tiles) + " (recast::max_tiles; raise tile_size)");
-  layout_.origin = {in.bmin[0], in.bmin[1], in.bmin[2]};
-  layout_.top = {in.bmax[0], in.bmax[1], in.bmax[2]};
+  layout_.origin = in.origin + Vec3{in.bmin[0], in.bmin[1], in.bmin[2]};
+  layout_.top = in.origin + Vec3{in.bmax[0], in.bmax[1], in.bmax[2]};
   layout_.cell_size = cs;
   layout_.cell_height = params.recast.cell_height;
   layout_.tile_size = params.tile_size;
@@ -65,11 +65,11 @@ TiledInput::TiledInput(const TriangleMesh& mesh, const TiledParams& params) : pa
   const auto tiles_of = [&](std::size_t i) {
     double lo_x = std::numeric_limits<double>::infinity(), lo_z = lo_x, hi_x = -lo_x, hi_z = -lo_x;
     for (std::size_t c = 0; c < 3; ++c) {
-      const float* v = &in.verts[static_cast<std::size_t>(in.tris[i * 3 + c]) * 3];
-      lo_x = std::min<double>(lo_x, v[0]);
-      hi_x = std::max<double>(hi_x, v[0]);
-      lo_z = std::min<double>(lo_z, v[2]);
-      hi_z = std::max<double>(hi_z, v[2]);
+      const float* v = &in.verts[static_cast<std::size_t>(in.tris[i * 3 + c]) * 3];  // relative to in.origin
+      lo_x = std::min(lo_x, in.origin.x + v[0]);
+      hi_x = std::max(hi_x, in.origin.x + v[0]);
+      lo_z = std::min(lo_z, in.origin.z + v[2]);
+      hi_z = std::max(hi_z, in.origin.z + v[2]);
     }
     return grid.cells_of({lo_x - pad, lo_z - pad}, {hi_x + pad, hi_z + pad});
   };
@@ -88,6 +88,8 @@ TiledInput::TiledInput(const TriangleMesh& mesh, const TiledParams& params) : pa
     }
   });
 }
+
+Vec3 TiledInput::recast_origin() const { return level_->in.origin; }
 
 TiledInput::TiledInput(TiledInput&&) noexcept = default;
 TiledInput& TiledInput::operator=(TiledInput&&) noexcept = default;
@@ -121,9 +123,11 @@ std::optional<CompactTile> CompactTile::rasterize(const TiledInput& input, TileC
     areas.push_back(in.areas[i]);
   }
   const std::int64_t ts = l.tile_size, b = l.border_size;
-  const float bmin[3] = {static_cast<float>(l.cell_x(t.x * ts - b)), in.bmin[1], static_cast<float>(l.cell_z(t.z * ts - b))};
-  const float bmax[3] = {static_cast<float>(l.cell_x((t.x + 1) * ts + b)), in.bmax[1],
-                         static_cast<float>(l.cell_z((t.z + 1) * ts + b))};
+  // Relative to the level's Recast origin, as its vertices are.
+  const float bmin[3] = {static_cast<float>(l.cell_x(t.x * ts - b) - in.origin.x), in.bmin[1],
+                         static_cast<float>(l.cell_z(t.z * ts - b) - in.origin.z)};
+  const float bmax[3] = {static_cast<float>(l.cell_x((t.x + 1) * ts + b) - in.origin.x), in.bmax[1],
+                         static_cast<float>(l.cell_z((t.z + 1) * ts + b) - in.origin.z)};
   const int width = static_cast<int>(ts + 2 * b);
   const RecastParams& p = input.params().recast;
   detail::Context ctx;
@@ -154,14 +158,14 @@ std::optional<RecastMeshes> CompactTile::build_meshes(const TiledInput& input) {
     throw BuildError("tiled build: a tile has more than " + std::to_string(max_tile_polys) +
                      " polygons or vertices (recast::max_tile_polys; lower tile_size)");
   }
-  return detail::MeshesMaker::make(poly.release(), detail_mesh.release(), input.params().recast);
+  return detail::MeshesMaker::make(poly.release(), detail_mesh.release(), input.params().recast, input.recast_origin());
 }
 
 NavTile to_nav_tile(const RecastMeshes& meshes, const TiledInput& input, TileCoord t) {
   const TileLayout& l = input.layout();
   const std::int64_t x0 = std::int64_t{t.x} * l.tile_size, z0 = std::int64_t{t.z} * l.tile_size;
   NavTile tile{t, l.tile_min(t), l.tile_max(t), {}};
-  tile.data = detail::poly_mesh_data(meshes.poly_mesh(), meshes.detail_mesh(), meshes.params().agent_max_climb,
+  tile.data = detail::poly_mesh_data(meshes.poly_mesh(), meshes.detail_mesh(), meshes.params().agent_max_climb, meshes.origin(),
                                      [&](const unsigned short* v) {
                                        return Vec3{l.cell_x(x0 + v[0]), l.origin.y + v[1] * l.cell_height, l.cell_z(z0 + v[2])};
                                      });

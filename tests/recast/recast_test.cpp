@@ -59,8 +59,8 @@ TEST(RecastBuild, RefusesBadParametersAndOversizedLevels) {
   huge.vertices = {{0, 0, 0}, {0, 0, 1e5}, {1e5, 0, 1e5}};
   huge.triangles = {{0, 1, 2}};
   EXPECT_EQ(build_error_of(huge, {}),
-            "the heightfield would have 333333.000000 x 333333.000000 cells, more than the limit of 67108864 "
-            "(recast::max_heightfield_cells; raise the cell size)");
+            "the heightfield would have 333333 x 333333 cells, more than Recast indexes (recast::max_heightfield_cells = "
+            "16777216; raise cell_size or build in tiles, --tile-size)");
   TriangleMesh wall;
   wall.vertices = {{0, 0, 0}, {0, 5, 0}, {5, 0, 0}};
   wall.triangles = {{0, 1, 2}};

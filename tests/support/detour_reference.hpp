@@ -177,7 +177,14 @@ class DetourReference {
     p.polyCount = pm.npolys;
     p.nvp = pm.nvp;
     p.detailMeshes = dm.meshes;
-    p.detailVerts = dm.verts;
+    // Recast built relative to the level's low corner (RecastMeshes::origin): Detour takes world
+    // coordinates.
+    const Vec3 o = meshes.origin();
+    std::vector<float> detail_verts(dm.verts, dm.verts + 3 * dm.nverts);
+    for (std::size_t i = 0; i < detail_verts.size(); ++i) {
+      detail_verts[i] = static_cast<float>((i % 3 == 0 ? o.x : i % 3 == 1 ? o.y : o.z) + detail_verts[i]);
+    }
+    p.detailVerts = detail_verts.data();
     p.detailVertsCount = dm.nverts;
     p.detailTris = dm.tris;
     p.detailTriCount = dm.ntris;
@@ -186,8 +193,9 @@ class DetourReference {
     p.walkableClimb = static_cast<float>(meshes.params().agent_max_climb);
     p.tileX = x;
     p.tileY = y;
-    rcVcopy(p.bmin, pm.bmin);
-    rcVcopy(p.bmax, pm.bmax);
+    const float shift[3] = {static_cast<float>(o.x), static_cast<float>(o.y), static_cast<float>(o.z)};
+    rcVadd(p.bmin, pm.bmin, shift);
+    rcVadd(p.bmax, pm.bmax, shift);
     p.cs = pm.cs;
     p.ch = pm.ch;
     p.buildBvTree = true;

@@ -19,29 +19,85 @@ namespace detail {
 struct MeshesMaker;
 }
 
-/// The most cells (width × depth) Recast's heightfield may have: about 0.5 GB of span
-/// pointers. Checked before Recast allocates; raise cell_size for larger levels.
-inline constexpr std::size_t max_heightfield_cells = std::size_t{1} << 26;
+// Recast's own limits (Debian's Recast 1.5.1): each is checked before Recast runs, and the
+// BuildError names it and what to change. docs/navmesh.md, "Recast's limits", says why each is
+// where it is.
+
+/// The most cells (width × depth) of the solo build's heightfield: Recast's compact heightfield
+/// indexes its spans in 24 bits, so a flat floor of more cells wraps and loses its spans.
+/// Checked before Recast allocates; raise cell_size or build in tiles. [Limit: 2^24 cells]
+inline constexpr std::size_t max_heightfield_cells = std::size_t{1} << 24;
+/// The most walkable spans a heightfield (solo, or one tile with its border) may hold, stacked
+/// floors included: the same 24-bit index. Checked after the filters, before compacting.
+/// [Limit: 2^24 - 1 spans]
+inline constexpr std::size_t max_heightfield_spans = (std::size_t{1} << 24) - 1;
+/// The most walkable spans stacked over one cell: Recast links a span to the neighbour span of
+/// that index in its column in 6 bits (0x3f: none). [Limit: 63 floors over one cell]
+inline constexpr int max_column_spans = 63;
+/// The most cells along x or z of the solo build: its polygon corners are unsigned shorts in
+/// cells. [Limit: 65535 cells a side]
+inline constexpr int max_heightfield_side = 65535;
+/// The most cell heights (cell_height) from the level's lowest point to its highest: Recast's
+/// spans keep heights in 13 bits and clamp the rest, merging higher floors into one.
+/// [Limit: 8191 cell heights]
+inline constexpr int max_level_height_cells = 8191;
+/// The most cells a level may reach along x or z from the point Recast's coordinates start at
+/// (RecastMeshes::origin: 0 near the world's origin, else a multiple of a power of two near the
+/// level's low corner), which bounds the level's extent. Recast works in floats; the
+/// build moves the level near Recast's origin, so it keeps the precision of a level at the
+/// world's origin however far it lies. Past this a float's step nears a cell, and Recast's
+/// rasteriser overruns its clipping buffers (as it did, a stack smash, on a quad at 10^7 units
+/// with 0.3-unit cells before the build was relative). [Limit: 2^19 cells, float steps of at
+/// most 1/16 cell]
+inline constexpr double max_level_extent_cells = 524288;
+/// The widest agent, in cells (ceil(agent_radius / cell_size)): Recast erodes by twice the
+/// radius in an 8-bit distance, so 128 cells would erode nothing. [Limit: 127 cells]
+inline constexpr int max_radius_cells = 127;
+/// The tallest agent, in cell heights (ceil(agent_height / cell_height)): Recast keeps a span's
+/// clearance in 8 bits. [Limit: 255 cell heights]
+inline constexpr int max_agent_height_cells = 255;
+/// The highest climb, in cell heights (floor(agent_max_climb / cell_height)): no step is
+/// higher than the level. [Limit: max_level_height_cells]
+inline constexpr int max_climb_cells = max_level_height_cells;
+/// The longest contour edge, in cells (edge_max_len / cell_size): Recast squares it in an int.
+/// [Limit: 46340 cells]
+inline constexpr int max_edge_len_cells = 46340;
+/// The largest contour error, in cells: the detail mesh searches this many cells around for a
+/// missing height, (2r + 1)^2 cells a sample. [Limit: 64 cells]
+inline constexpr double max_edge_error_cells = 64;
+/// The smallest detail sample spacing that samples, in cells: below it Recast's detail mesh
+/// takes no samples (only the polygons' own heights), as RecastDemo does. 0 means none.
+/// [Limit: 0, or at least 0.9 cells]
+inline constexpr double min_detail_sample_dist = 0.9;
+/// The most watershed regions of one heightfield: Recast's region ids are 16 bits, the top bit
+/// marking border regions. Checked after the regions are built. [Limit: 32767 regions]
+inline constexpr int max_regions = 0x7fff;
 
 /// Recast's build parameters, with RecastDemo's defaults. Lengths are world units.
 struct RecastParams {
   double cell_size = 0.3;          ///< voxel width and depth (x, z). [> 0]
   double cell_height = 0.2;        ///< voxel height (y). [> 0]
-  double agent_height = 2.0;       ///< clearance an agent needs above the floor. [>= 0]
-  double agent_radius = 0.6;       ///< floors are eroded this far from walls. [>= 0]
-  double agent_max_climb = 0.9;    ///< highest ledge an agent steps up. [>= 0]
+  double agent_height = 2.0;       ///< clearance an agent needs above the floor. [0, max_agent_height_cells cell heights]
+  double agent_radius = 0.6;       ///< floors are eroded this far from walls. [0, max_radius_cells cells]
+  double agent_max_climb = 0.9;    ///< highest ledge an agent steps up. [0, max_climb_cells cell heights]
   double agent_max_slope = 45;     ///< steepest walkable slope, degrees. [0, 90)
   double region_min_size = 8;      ///< regions smaller than this squared (in cells) are dropped. [>= 0]
   double region_merge_size = 20;   ///< regions smaller than this squared (in cells) are merged. [>= 0]
-  double edge_max_len = 12;        ///< longest contour edge. [>= 0]
-  double edge_max_error = 1.3;     ///< how far a simplified contour may stray, in cells. [>= 0]
+  double edge_max_len = 12;        ///< longest contour edge (0: no limit). [0, max_edge_len_cells cells]
+  double edge_max_error = 1.3;     ///< how far a simplified contour may stray, in cells. [0, max_edge_error_cells]
   int verts_per_poly = 6;          ///< most corners of a polygon. [3, 6]
-  double detail_sample_dist = 6;   ///< detail mesh sample spacing, in cells (below 0.9: none). [>= 0]
+  double detail_sample_dist = 6;   ///< detail mesh sample spacing, in cells (below min_detail_sample_dist, 0 too: none). [>= 0]
   double detail_sample_max_error = 1;  ///< detail mesh height error, in cell heights. [>= 0]
 };
 
 /// What Recast built: its polygon mesh and detail mesh, in Recast's own types (Detour builds
-/// its navmesh from these). Walkable polygons get area 0 and flag navmesh::walk_flag.
+/// its navmesh from these). Walkable polygons get area 0 and flag navmesh::walk_flag. Their
+/// coordinates are relative to origin(): the level's low corner rounded to the nearest multiple
+/// of 2^k, the largest power of two at most cell_size × max_level_extent_cells / 2 (65,536 at
+/// cell size 0.3; cell_height for y). So a level within 2^(k-1) of the world's origin has origin
+/// (0, 0, 0) and builds as it always did, a level far away keeps the precision of one near it,
+/// and a level moved by a multiple of 2^k builds bit for bit the same, moved (to_nav_mesh adds
+/// origin() back, in double; Detour takes `bmin` and the detail vertices plus origin()).
 class RecastMeshes {
  public:
   RecastMeshes(RecastMeshes&&) noexcept;
@@ -51,10 +107,12 @@ class RecastMeshes {
   [[nodiscard]] const rcPolyMesh& poly_mesh() const { return *poly_; }
   [[nodiscard]] const rcPolyMeshDetail& detail_mesh() const { return *detail_; }
   [[nodiscard]] const RecastParams& params() const { return params_; }
+  /// The world point of Recast's (0, 0, 0).
+  [[nodiscard]] Vec3 origin() const { return origin_; }
 
  private:
   friend struct detail::MeshesMaker;
-  RecastMeshes(rcPolyMesh* poly, rcPolyMeshDetail* detail, const RecastParams& params);
+  RecastMeshes(rcPolyMesh* poly, rcPolyMeshDetail* detail, const RecastParams& params, Vec3 origin);
   struct Free {
     void operator()(rcPolyMesh* p) const;
     void operator()(rcPolyMeshDetail* p) const;
@@ -62,13 +120,15 @@ class RecastMeshes {
   std::unique_ptr<rcPolyMesh, Free> poly_;
   std::unique_ptr<rcPolyMeshDetail, Free> detail_;
   RecastParams params_;
+  Vec3 origin_;
 };
 
 /// Runs Recast's pipeline on `mesh` as RecastDemo's solo mesh does: rasterise the walkable
 /// triangles, filter ledges and low spans, erode by the agent radius, watershed regions,
-/// contours, polygons, detail mesh. Throws BuildError when `params` break their limits, the
-/// heightfield would exceed max_heightfield_cells, a coordinate does not fit a float, a step
-/// fails, or nothing is walkable.
+/// contours, polygons, detail mesh. Throws BuildError, naming the limit and what to change,
+/// when `params` break their limits or Recast's (the limits above), the heightfield would
+/// exceed max_heightfield_cells or max_heightfield_side, the level max_level_height_cells or
+/// max_level_extent_cells, a coordinate is not finite, a step fails, or nothing is walkable.
 [[nodiscard]] RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& params = {});
 
 /// Recast's polygon mesh as a navmesh: the same polygons and vertices (in world units, heights

@@ -52,7 +52,7 @@ struct TiledParams {
 /// on a grid line is computed by cell_x / cell_z, in double, so neighbouring tiles agree
 /// bit for bit on their shared border.
 struct TileLayout {
-  Vec3 origin;  ///< the level's low corner (Recast's bmin, as floats)
+  Vec3 origin;  ///< the level's low corner (Recast's bmin, as floats, plus TiledInput::recast_origin())
   Vec3 top;     ///< the level's high corner (Recast's bmax)
   double cell_size = 0;
   double cell_height = 0;
@@ -89,8 +89,9 @@ struct TileLayout {
 /// several threads at once.
 class TiledInput {
  public:
-  /// Throws BuildError when `params` break their limits (named above), the level needs more
-  /// than max_tiles tiles, or a coordinate does not fit a float.
+  /// Throws BuildError when `params` break their limits (named above) or Recast's
+  /// (recast_build.hpp), the level needs more than max_tiles tiles, is taller than
+  /// max_level_height_cells or wider than max_level_extent_cells, or a coordinate is not finite.
   TiledInput(const TriangleMesh& mesh, const TiledParams& params);
   TiledInput(TiledInput&&) noexcept;
   TiledInput& operator=(TiledInput&&) noexcept;
@@ -98,6 +99,8 @@ class TiledInput {
 
   [[nodiscard]] const TileLayout& layout() const { return layout_; }
   [[nodiscard]] const TiledParams& params() const { return params_; }
+  /// The world point of (0, 0, 0) in the tiles' Recast heightfields and meshes (RecastMeshes::origin).
+  [[nodiscard]] Vec3 recast_origin() const;
   /// The triangles (indices into the mesh) that tile t rasterises.
   [[nodiscard]] std::span<const std::uint32_t> triangles_of(navmesh::TileCoord t) const;
 
@@ -122,7 +125,8 @@ class CompactTile {
   /// Rasterises tile `t` from the triangles overlapping it and its border, filters ledges and
   /// low spans, compacts and erodes by the agent radius. nullopt when no triangle overlaps the
   /// tile. Throws BuildError when `t` is outside the layout, the tile has more than
-  /// max_tile_spans spans, or a Recast step fails.
+  /// max_tile_spans spans (or, filtered, more than max_column_spans over one cell), or a
+  /// Recast step fails.
   [[nodiscard]] static std::optional<CompactTile> rasterize(const TiledInput& input, navmesh::TileCoord t);
 
   [[nodiscard]] navmesh::TileCoord coord() const { return coord_; }
@@ -132,7 +136,7 @@ class CompactTile {
   /// Step 2 in Recast's types: regions, contours, polygons and detail mesh (as Detour builds
   /// its tile from). Rewrites only the heightfield's regions and distances, so it may run again
   /// after areas are marked. nullopt when the tile has no polygons; BuildError when a step
-  /// fails or the tile has more than max_tile_polys polygons.
+  /// fails, the tile has more than max_regions regions or more than max_tile_polys polygons.
   [[nodiscard]] std::optional<RecastMeshes> build_meshes(const TiledInput& input);
 
  private:

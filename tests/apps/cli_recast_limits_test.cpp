@@ -1,0 +1,74 @@
+// Issue 32's inputs that reached Recast's narrow fields, through `waymark navmesh` and
+// `waymark render --obj` (which builds with Recast's defaults): each now builds, or exits 2 naming the limit before Recast runs.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "apps/cli_support.hpp"
+
+namespace waymark::apps_cli_recast_limits_test {
+namespace {
+
+using test::CliRun;
+using test::data;
+using test::run;
+using test::temp_file;
+
+/// A flat square floor of side `side` from (x, 0, z), as an OBJ file.
+std::string square_obj(const std::string& name, double x, double z, double side) {
+  const auto v = [](double a, double b) { return "v " + std::to_string(a) + " 0 " + std::to_string(b) + "\n"; };
+  return temp_file(name, v(x, z) + v(x + side, z) + v(x + side, z + side) + v(x, z + side) + "f 1 3 2\nf 1 4 3\n");
+}
+
+// A 10 x 10 quad at 10^7 aborted with a stack smash inside rasterizeTri; now it builds, as at 8e6.
+TEST(Cli, RecastBuildsQuadsFarFromTheOrigin) {
+  for (const std::string at : {"8000000", "10000000"}) {
+    const std::string obj = square_obj("far_" + at + ".obj", std::stod(at), std::stod(at), 10);
+    CliRun r = run("navmesh --obj " + obj + " --from " + std::to_string(std::stod(at) + 1) + ",0," + std::to_string(std::stod(at) + 1) +
+            " --to " + std::to_string(std::stod(at) + 9) + ",0," + std::to_string(std::stod(at) + 9));
+    EXPECT_EQ(r.exit_code, 0) << r.out;
+    EXPECT_NE(r.out.find("success: length 11.31"), std::string::npos) << r.out;  // sqrt(128)
+    const std::string png = ::testing::TempDir() + "/waymark_cli_far_" + at + ".png";
+    r = run("render --obj " + obj + " --png " + png);
+    EXPECT_EQ(r.exit_code, 0) << r.out;
+  }
+}
+
+// --detail-sample-dist 0 (documented: no samples) made Recast allocate without bound.
+TEST(Cli, RecastDetailSampleDistZeroTakesNoSamples) {
+  for (const char* dist : {"0", "0.5"}) {
+    const CliRun r = run("navmesh --obj " + data + "/meshes/nav_test.obj --queries " + data + "/meshes/nav_mesh_test.txt --detail-sample-dist " + dist);
+    EXPECT_EQ(r.exit_code, 0) << r.out;
+    EXPECT_NE(r.out.find("21 queries: 21 succeeded"), std::string::npos) << r.out;
+  }
+}
+
+// Past Recast's fields: exit 2 with the limit named and what to change, before Recast runs.
+TEST(Cli, RecastLimitsExitTwoNamingTheLimit) {
+  const std::string obj = data + "/meshes/nav_test.obj";
+  const std::string query = " --from 0,0,0 --to 1,0,1";
+  const auto expect_limit = [](const CliRun& r, const std::string& limit) {
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_NE(r.out.find(limit), std::string::npos) << r.out;
+  };
+  // 38.4 / 0.3 = 128 cells: Recast's 8-bit erosion wrapped to none (the radius-0 path, exit 0).
+  expect_limit(run("navmesh --obj " + obj + query + " --agent-radius 38.4"), "recast::max_radius_cells = 127; raise cell_size");
+  expect_limit(run("navmesh --obj " + obj + query + " --agent-radius 38.4 --tile-size 32"), "recast::max_radius_cells");
+  expect_limit(run("navmesh --obj " + obj + query + " --agent-height 51.2"), "recast::max_agent_height_cells = 255");
+  expect_limit(run("navmesh --obj " + obj + query + " --agent-climb 2000"), "recast::max_climb_cells");
+  expect_limit(run("navmesh --obj " + obj + query + " --edge-max-len 20000"), "recast::max_edge_len_cells");
+  expect_limit(run("navmesh --obj " + obj + query + " --edge-max-error 65"), "recast::max_edge_error_cells");
+  // A 1,235-unit floor: 4117 x 4117 cells, over the 24-bit span index (it was "no walkable area"
+  // after seconds and a GB); in tiles it builds.
+  const std::string floor = square_obj("floor_1235.obj", 0, 0, 1235);
+  expect_limit(run("navmesh --obj " + floor + " --from 1,0,1 --to 9,0,9"),
+               "4117 x 4117 cells, more than Recast indexes (recast::max_heightfield_cells = 16777216; raise cell_size or build in "
+               "tiles, --tile-size)");
+  expect_limit(run("render --obj " + floor + " --png " + ::testing::TempDir() + "/waymark_cli_floor.png"),
+               "recast::max_heightfield_cells");  // render builds as navmesh does (it has no Recast options)
+  const CliRun tiled = run("navmesh --obj " + floor + " --from 1,0,1 --to 9,0,9 --tile-size 512 --cell-size 1");
+  EXPECT_EQ(tiled.exit_code, 0) << tiled.out;
+}
+
+}  // namespace
+}  // namespace waymark::apps_cli_recast_limits_test
