@@ -9,6 +9,7 @@
 #include <string>
 
 #include "recast_steps.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::recast {
 
@@ -25,7 +26,7 @@ RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& p
   const detail::RecastInput in = detail::recast_input(mesh, params);
   const double width = std::floor((static_cast<double>(in.bmax[0]) - in.bmin[0]) / params.cell_size + 0.5);
   const double depth = std::floor((static_cast<double>(in.bmax[2]) - in.bmin[2]) / params.cell_size + 0.5);
-  const auto whole = [](double v) { return std::to_string(static_cast<long long>(v)); };
+  const auto whole = [](double v) { return number_text(v); };  // no cast: v may be past 2^63
   if (!(width * depth <= static_cast<double>(max_heightfield_cells))) {
     throw BuildError("the heightfield would have " + whole(width) + " x " + whole(depth) + " cells, more than Recast indexes (recast::max_heightfield_cells = " +
                      std::to_string(max_heightfield_cells) + "; raise cell_size or build in tiles, --tile-size)");

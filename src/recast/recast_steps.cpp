@@ -6,6 +6,8 @@
 #include <limits>
 #include <new>
 
+#include "waymark/core/text.hpp"
+
 namespace waymark::recast::detail {
 
 namespace {
@@ -82,7 +84,7 @@ void check(const RecastParams& p) {
   require(fin(p.detail_sample_max_error) && p.detail_sample_max_error >= 0,
           "detail_sample_max_error must be finite and >= 0");
   // Recast's narrow fields (recast_build.hpp names each limit).
-  const auto cells = [](double n) { return std::to_string(static_cast<long long>(n)); };
+  const auto cells = [](double n) { return number_text(n); };  // no cast: n may be past 2^63 or infinite
   require(p.agent_radius / p.cell_size <= max_radius_cells,
           "agent_radius is " + cells(std::ceil(p.agent_radius / p.cell_size)) + " cells, more than Recast erodes by (recast::max_radius_cells = " +
               std::to_string(max_radius_cells) + "; raise cell_size or lower agent_radius)");
@@ -135,7 +137,7 @@ RecastInput recast_input(const TriangleMesh& mesh, const RecastParams& params) {
   const double height_quantum = power_of_two_below(params.cell_height * max_level_extent_cells / 2);
   RecastInput in;
   in.origin = {shift(lo.x, plan_quantum), shift(lo.y, height_quantum), shift(lo.z, plan_quantum)};
-  const auto number = [](double v) { return std::to_string(static_cast<long long>(std::ceil(v))); };
+  const auto number = [](double v) { return number_text(std::ceil(v)); };
   const double tall = (hi.y - lo.y) / params.cell_height;
   if (!(tall <= max_level_height_cells)) {
     throw BuildError("the level is " + number(tall) + " cell heights tall, more than Recast's spans hold (recast::max_level_height_cells = " +

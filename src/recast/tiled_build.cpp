@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "recast_steps.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/core/parallel.hpp"
 
 namespace waymark::recast {
@@ -47,8 +48,7 @@ TiledInput::TiledInput(const TriangleMesh& mesh, const TiledParams& params) : pa
   const double gh = std::floor((static_cast<double>(in.bmax[2]) - in.bmin[2]) / cs + 0.5);
   const double tw = std::ceil(gw / params.tile_size), th = std::ceil(gh / params.tile_size);
   require(tw >= 1 && th >= 1, "no walkable area: the geometry is narrower than half a cell in plan");
-  require(tw * th <= static_cast<double>(max_tiles), "the level needs " + std::to_string(static_cast<long long>(tw)) + " x " +
-                                                         std::to_string(static_cast<long long>(th)) + " tiles, more than " +
+  require(tw * th <= static_cast<double>(max_tiles), "the level needs " + number_text(tw) + " x " + number_text(th) + " tiles, more than " +
                                                          std::to_string(max_tiles) + " (recast::max_tiles; raise tile_size)");
   layout_.origin = in.origin + Vec3{in.bmin[0], in.bmin[1], in.bmin[2]};
   layout_.top = in.origin + Vec3{in.bmax[0], in.bmax[1], in.bmax[2]};
