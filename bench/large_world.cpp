@@ -1,6 +1,6 @@
 // Writes a level too large for Recast's solo build (recast::max_heightfield_cells, 2^26 cells at
 // the default cell size 0.3): a square of rolling procedural terrain with walls scattered on it,
-// as a Wavefront OBJ (Y up). The file is generated, never committed (docs/navmesh.md, "Tiles and
+// as a Wavefront OBJ (Y up). The file is generated, never committed (docs/levels.md, "Tiles and
 // large worlds", measures its tiled build).
 //
 //   waymark_large_world --out FILE [--size UNITS (3000)] [--step UNITS (4)] [--seed N (31)]

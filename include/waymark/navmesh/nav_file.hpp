@@ -5,7 +5,7 @@
 /// and read here without Recast (recast/bake.hpp builds one); a damaged, truncated, forged or
 /// other-version file is a LoadError naming the file, never a wrong answer: every count is
 /// checked against its limit before anything is allocated, the checksum before anything is
-/// trusted, and every tile's structure as NavMesh checks a build (docs/navmesh.md "Baking").
+/// trusted, and every tile's structure as NavMesh checks a build (docs/levels.md "Baking").
 
 #include <cstddef>
 #include <cstdint>

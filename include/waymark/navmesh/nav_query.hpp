@@ -122,7 +122,7 @@ struct NavPath {
 /// and whose landing polygon's, the filter passes, when that is cheaper: a link costs its cost
 /// (0: its 3D length) times the filter's area_cost[link.area] (the shortest mode walks at its
 /// 3D length between corners, cost 1). Each link taken adds its two ends to the corners and a LinkUse to
-/// NavPath::links (docs/navmesh.md, "Off-mesh links").
+/// NavPath::links (docs/levels.md, "Off-mesh links").
 ///
 /// Steppable (begin, then step with a budget), and observable through options.query.events.
 /// Owns its scratch: after warm-up a query allocates nothing. Memory: besides the searches'
