@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <optional>
 #include <vector>
@@ -24,6 +25,14 @@ namespace waymark::cli {
 using navmesh::NavMesh;
 using navmesh::NavMeshQuery;
 namespace {
+
+/// A corner's coordinate in the text output: ten significant digits, so a level far from the
+/// origin keeps its decimals (10000001.25, not the stream's 1e+07).
+std::string corner_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
 
 /// "x,y,z" as a point, or UsageError naming the option.
 Vec3 space_point_arg(const std::string& text, const char* option) {
@@ -248,7 +257,7 @@ int run_navmesh(const NavmeshArgs& a) {
         if (st.has(StatusDetail::invalid_query)) std::cout << " (start or goal not within 2,4,2 of a polygon)";
         if (single) {
           std::cout << "\ncorners:";
-          for (const Vec3& c : p.corners) std::cout << " " << c.x << "," << c.y << "," << c.z;
+          for (const Vec3& c : p.corners) std::cout << " " << corner_text(c.x) << "," << corner_text(c.y) << "," << corner_text(c.z);
           for (const navmesh::LinkUse& u : p.links) std::cout << "\nlink " << u.link << " (user id " << u.user_id << ") from corner " << u.corner;
         }
         std::cout << "\n";

@@ -28,6 +28,9 @@ TEST(Cli, RecastBuildsQuadsFarFromTheOrigin) {
             " --to " + std::to_string(std::stod(at) + 9) + ",0," + std::to_string(std::stod(at) + 9));
     EXPECT_EQ(r.exit_code, 0) << r.out;
     EXPECT_NE(r.out.find("success: length 11.31"), std::string::npos) << r.out;  // sqrt(128)
+    // The corners keep their digits far from the origin (the stream's default wrote 1e+07).
+    const std::string start = std::to_string(std::stoll(at) + 1);
+    EXPECT_NE(r.out.find("corners: " + start + ","), std::string::npos) << r.out;
     const std::string png = ::testing::TempDir() + "/waymark_cli_far_" + at + ".png";
     r = run("render --obj " + obj + " --png " + png);
     EXPECT_EQ(r.exit_code, 0) << r.out;
