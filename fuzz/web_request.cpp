@@ -136,7 +136,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto any_answer = [](const json&, const json&) {};
   check_answer(api.navmesh_obstacle(body), body, [&](const json& request, const json& reply) {
     using waymark::fuzz::finding;
-    if (!reply.contains("session") || !reply.contains("id") || !reply.contains("level") || reply.at("failed") != 0) finding();
+    // (A tile whose rebuild Recast refuses is counted in "failed" and kept as it was: allowed.)
+    if (!reply.contains("session") || !reply.contains("id") || !reply.contains("level") || !reply.at("failed").is_number()) finding();
     const json session = reply["session"];
     // The edited copy answers paths as the level does (the request's ends, if it had any).
     json on_copy = request;
@@ -145,7 +146,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_answer(api.navmesh_path(path_body), path_body, check_navmesh_path);
     const std::string remove = json{{"session", session}, {"id", reply["id"]}}.dump();
     check_answer(api.navmesh_obstacle_remove(remove), remove, [](const json&, const json& removed) {
-      if (!removed.contains("removed") || removed.at("failed") != 0) waymark::fuzz::finding();
+      if (!removed.contains("removed") || !removed.at("failed").is_number()) waymark::fuzz::finding();
     });
     const std::string stop = json{{"session", session}}.dump();
     const waymark::web::Response stopped = api.navmesh_stop(stop);

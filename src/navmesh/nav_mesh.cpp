@@ -188,11 +188,14 @@ std::optional<NearestPoly> NavMesh::nearest_poly(Vec3 center, Vec3 half_extents,
   double best_d2 = std::numeric_limits<double>::infinity();
   for_each_in(Aabb3::around(center - half_extents, center + half_extents), [&](PolyId p) {
     if (!filter.passes(flags(p))) return;
-    // Skipped when farther in plan from its bounds (widened by snap_distance) than the best:
-    // its closest point, over it or on its rim, is at least that far.
+    // Skipped when farther in plan from its bounds than the best: its closest point, over it or
+    // on its rim, is at least that far. The bounds are widened by bounds_margin: a point counts
+    // as over a polygon up to snap_distance from each edge's line, which past a corner of angle
+    // a reaches snap_distance / sin(a / 2) beyond it (under bounds_margin for a above 0.12°).
+    constexpr double bounds_margin = 1e-6;
     const Aabb3& b = poly_bounds_[p.value];
-    const double dx = std::max({b.min.x - detail::snap_distance - center.x, center.x - b.max.x - detail::snap_distance, 0.0});
-    const double dz = std::max({b.min.z - detail::snap_distance - center.z, center.z - b.max.z - detail::snap_distance, 0.0});
+    const double dx = std::max({b.min.x - bounds_margin - center.x, center.x - b.max.x - bounds_margin, 0.0});
+    const double dz = std::max({b.min.z - bounds_margin - center.z, center.z - b.max.z - bounds_margin, 0.0});
     if (dx * dx + dz * dz > best_d2) return;
     const Vec3 on = closest_point(p, center);
     double d2 = length_squared(on - center);
@@ -200,7 +203,7 @@ std::optional<NearestPoly> NavMesh::nearest_poly(Vec3 center, Vec3 half_extents,
       const double rise = std::max(std::abs(on.y - center.y) - data_.climb, 0.0);
       d2 = rise * rise;
     }
-    if (d2 < best_d2 || (d2 == best_d2 && p < best->poly)) {
+    if (d2 < best_d2 || (d2 == best_d2 && best && p < best->poly)) {
       best_d2 = d2;
       best = NearestPoly{p, on};
     }

@@ -68,8 +68,10 @@ void Context::doLog(const rcLogCategory category, const char* msg, const int len
 
 void check(const RecastParams& p) {
   const auto fin = [](double v) { return std::isfinite(v); };
-  require(fin(p.cell_size) && p.cell_size > 0, "cell_size must be finite and > 0");
-  require(fin(p.cell_height) && p.cell_height > 0, "cell_height must be finite and > 0");
+  require(fin(p.cell_size) && p.cell_size > 0 && p.cell_size <= max_cell_size,
+          "cell_size must be > 0 and at most recast::max_cell_size (" + number_text(max_cell_size) + ")");
+  require(fin(p.cell_height) && p.cell_height > 0 && p.cell_height <= max_cell_size,
+          "cell_height must be > 0 and at most recast::max_cell_size (" + number_text(max_cell_size) + ")");
   require(fin(p.agent_height) && p.agent_height >= 0, "agent_height must be finite and >= 0");
   require(fin(p.agent_radius) && p.agent_radius >= 0, "agent_radius must be finite and >= 0");
   require(fin(p.agent_max_climb) && p.agent_max_climb >= 0, "agent_max_climb must be finite and >= 0");
@@ -203,10 +205,13 @@ void build_polygons(Context& ctx, rcCompactHeightfield& chf, const RecastParams&
   // Below min_detail_sample_dist, no samples. Recast 1.5.1 hangs on 0 (its hull stays empty and
   // triangulateHull loops, allocating), so "none" is a spacing longer than any polygon: each
   // edge keeps its two ends, and no polygon is wide enough for inner samples.
-  const double sample = params.detail_sample_dist < min_detail_sample_dist ? std::numeric_limits<float>::max()
-                                                                             : params.cell_size * params.detail_sample_dist;
+  // Spacings past a float's range are clamped to its largest (a float cast of them is undefined).
+  constexpr double float_max = std::numeric_limits<float>::max();
+  const double sample = params.detail_sample_dist < min_detail_sample_dist
+                            ? float_max
+                            : std::min(params.cell_size * params.detail_sample_dist, float_max);
   ctx.step(rcBuildPolyMeshDetail(&ctx, poly, chf, static_cast<float>(sample),
-                                 static_cast<float>(params.cell_height * params.detail_sample_max_error), detail),
+                                 static_cast<float>(std::min(params.cell_height * params.detail_sample_max_error, float_max)), detail),
            "build the detail mesh");
   for (int i = 0; i < poly.npolys; ++i) {  // RecastDemo's ground area and walk flag
     if (poly.areas[i] == RC_WALKABLE_AREA) poly.areas[i] = 0;

@@ -331,7 +331,7 @@ TEST(Bake, SaveAndBakeRefuseWhatTheFileCannotHold) {
   EXPECT_EQ(test::error_text<BuildError>([&] { (void)bake(model, two); }), "two agent classes are called 'a'");
   const std::vector<AgentClass> bad{{"a", {.cell_size = -1}}};
   EXPECT_EQ(test::error_text<BuildError>([&] { (void)bake(model, bad); }),
-            "agent class 'a': Recast parameter cell_size must be finite and > 0");
+            "agent class 'a': Recast parameter cell_size must be > 0 and at most recast::max_cell_size (1e+06)");
   const std::vector<AgentClass> unnamed{{"", {}}};
   EXPECT_EQ(test::error_text<BuildError>([&] { (void)bake(model, unnamed); }),
             "a class name must have 1 to 64 bytes, got ''");
@@ -404,7 +404,7 @@ TEST(Bake, ThreadsDoNotChangeTheBake) {
   classes[1].params.cell_size = 0;  // the first failure in class order is reported
   classes[2].params.verts_per_poly = 9;
   EXPECT_EQ(test::error_text<BuildError>([&] { (void)bake(model, classes, 3); }),
-            "agent class 'b': Recast parameter cell_size must be finite and > 0");
+            "agent class 'b': Recast parameter cell_size must be > 0 and at most recast::max_cell_size (1e+06)");
 }
 
 TEST(Bake, FingerprintFollowsTheGeometry) {

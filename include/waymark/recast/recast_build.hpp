@@ -50,6 +50,10 @@ inline constexpr int max_level_height_cells = 8191;
 /// with 0.3-unit cells before the build was relative). [Limit: 2^19 cells, float steps of at
 /// most 1/16 cell]
 inline constexpr double max_level_extent_cells = 524288;
+/// The widest and the tallest cell: with the level within max_level_extent_cells of Recast's
+/// origin, every coordinate Recast is given (and every spacing derived from a cell) then fits a
+/// float. [Limit: 10^6 world units]
+inline constexpr double max_cell_size = 1e6;
 /// The widest agent, in cells (ceil(agent_radius / cell_size)): Recast erodes by twice the
 /// radius in an 8-bit distance, so 128 cells would erode nothing. [Limit: 127 cells]
 inline constexpr int max_radius_cells = 127;
@@ -75,8 +79,8 @@ inline constexpr int max_regions = 0x7fff;
 
 /// Recast's build parameters, with RecastDemo's defaults. Lengths are world units.
 struct RecastParams {
-  double cell_size = 0.3;          ///< voxel width and depth (x, z). [> 0]
-  double cell_height = 0.2;        ///< voxel height (y). [> 0]
+  double cell_size = 0.3;          ///< voxel width and depth (x, z). [> 0, max_cell_size]
+  double cell_height = 0.2;        ///< voxel height (y). [> 0, max_cell_size]
   double agent_height = 2.0;       ///< clearance an agent needs above the floor. [0, max_agent_height_cells cell heights]
   double agent_radius = 0.6;       ///< floors are eroded this far from walls. [0, max_radius_cells cells]
   double agent_max_climb = 0.9;    ///< highest ledge an agent steps up. [0, max_climb_cells cell heights]
