@@ -150,17 +150,6 @@ Vec3 NavMesh::closest_point(PolyId p, Vec3 q) const {
   return best;
 }
 
-namespace {
-
-/// Aabb3::overlaps with its six comparisons joined by & (no branch per comparison: in the
-/// bounding-volume walk below they mispredicted).
-bool boxes_overlap(const Aabb3& a, const Aabb3& b) {
-  return (a.min.x <= b.max.x) & (b.min.x <= a.max.x) & (a.min.y <= b.max.y) & (b.min.y <= a.max.y) &
-         (a.min.z <= b.max.z) & (b.min.z <= a.max.z);
-}
-
-}  // namespace
-
 template <class F>
 void NavMesh::for_each_in(const Aabb3& box, F&& f) const {
   if (nodes_.empty()) return;
@@ -170,14 +159,14 @@ void NavMesh::for_each_in(const Aabb3& box, F&& f) const {
   while (top > 0) {
     const std::uint32_t index = stack[--top];
     const BvhNode& node = nodes_[index];
-    if (!boxes_overlap(node.box, box)) continue;
+    if (!node.box.overlaps(box)) continue;
     if (node.count == 0) {
       stack[top++] = node.first;  // the right child
       stack[top++] = index + 1;   // the left child, visited first
       continue;
     }
     for (std::uint32_t i = node.first; i < node.first + node.count; ++i) {
-      if (boxes_overlap(poly_bounds_[bvh_polys_[i].value], box)) f(bvh_polys_[i]);
+      if (poly_bounds_[bvh_polys_[i].value].overlaps(box)) f(bvh_polys_[i]);
     }
   }
 }

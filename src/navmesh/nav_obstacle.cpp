@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <vector>
 
 namespace waymark::navmesh {
@@ -35,17 +34,11 @@ std::optional<std::string> problem_of(const PrismObstacle& p) {
   if (area == 0) return "its corners are all on one line";
   std::vector<Vec2> ccw(p.corners.begin(), p.corners.end());
   if (area < 0) std::reverse(ccw.begin(), ccw.end());
-  // Convex and simple: every edge has a length, every corner turns left (or not at all), and
-  // the turns make one full turn (a star's corners all turn left too, twice round).
-  double turned = 0;
+  // Every edge has a length, and the polygon is convex (a star is not: polygon_convex_ccw).
   for (std::size_t i = 0, n = ccw.size(); i < n; ++i) {
-    const Vec2 a = ccw[i], b = ccw[(i + 1) % n], c = ccw[(i + 2) % n];
-    if (a == b) return "two corners in a row are the same point";
-    turned += std::atan2(cross(b - a, c - b), dot(b - a, c - b));
+    if (ccw[i] == ccw[(i + 1) % n]) return "two corners in a row are the same point";
   }
-  if (!polygon_convex_ccw(ccw) || std::abs(turned - 2 * std::numbers::pi) > 1e-6) {
-    return "its corners do not make a convex polygon";
-  }
+  if (!polygon_convex_ccw(ccw)) return "its corners do not make a convex polygon";
   return std::nullopt;
 }
 

@@ -26,13 +26,12 @@ RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& p
   const detail::RecastInput in = detail::recast_input(mesh, params);
   const double width = std::floor((static_cast<double>(in.bmax[0]) - in.bmin[0]) / params.cell_size + 0.5);
   const double depth = std::floor((static_cast<double>(in.bmax[2]) - in.bmin[2]) / params.cell_size + 0.5);
-  const auto whole = [](double v) { return number_text(v); };  // no cast: v may be past 2^63
   if (!(width * depth <= static_cast<double>(max_heightfield_cells))) {
-    throw BuildError("the heightfield would have " + whole(width) + " x " + whole(depth) + " cells, more than Recast indexes (recast::max_heightfield_cells = " +
+    throw BuildError("the heightfield would have " + number_text(width) + " x " + number_text(depth) + " cells, more than Recast indexes (recast::max_heightfield_cells = " +
                      std::to_string(max_heightfield_cells) + "; raise cell_size or build in tiles, --tile-size)");
   }
   if (!(std::max(width, depth) <= max_heightfield_side)) {
-    throw BuildError("the heightfield would be " + whole(std::max(width, depth)) + " cells across, more than Recast's polygon corners hold (recast::max_heightfield_side = " +
+    throw BuildError("the heightfield would be " + number_text(std::max(width, depth)) + " cells across, more than Recast's polygon corners hold (recast::max_heightfield_side = " +
                      std::to_string(max_heightfield_side) + "; raise cell_size or build in tiles, --tile-size)");
   }
   const auto cs = static_cast<float>(params.cell_size), ch = static_cast<float>(params.cell_height);

@@ -86,22 +86,21 @@ void check(const RecastParams& p) {
   require(fin(p.detail_sample_max_error) && p.detail_sample_max_error >= 0,
           "detail_sample_max_error must be finite and >= 0");
   // Recast's narrow fields (recast_build.hpp names each limit).
-  const auto cells = [](double n) { return number_text(n); };  // no cast: n may be past 2^63 or infinite
   require(p.agent_radius / p.cell_size <= max_radius_cells,
-          "agent_radius is " + cells(std::ceil(p.agent_radius / p.cell_size)) + " cells, more than Recast erodes by (recast::max_radius_cells = " +
+          "agent_radius is " + number_text(std::ceil(p.agent_radius / p.cell_size)) + " cells, more than Recast erodes by (recast::max_radius_cells = " +
               std::to_string(max_radius_cells) + "; raise cell_size or lower agent_radius)");
   require(p.agent_height / p.cell_height <= max_agent_height_cells,
-          "agent_height is " + cells(std::ceil(p.agent_height / p.cell_height)) +
+          "agent_height is " + number_text(std::ceil(p.agent_height / p.cell_height)) +
               " cell heights, more than Recast's spans hold (recast::max_agent_height_cells = " +
               std::to_string(max_agent_height_cells) + "; raise cell_height or lower agent_height)");
   require(p.agent_max_climb / p.cell_height <= max_climb_cells,
-          "agent_max_climb is " + cells(std::floor(p.agent_max_climb / p.cell_height)) +
+          "agent_max_climb is " + number_text(std::floor(p.agent_max_climb / p.cell_height)) +
               " cell heights, more than Recast's spans hold (recast::max_climb_cells = " + std::to_string(max_climb_cells) +
               "; raise cell_height or lower agent_max_climb)");
   require(p.edge_max_len / p.cell_size <= max_edge_len_cells,
-          "edge_max_len is " + cells(p.edge_max_len / p.cell_size) + " cells, more than Recast squares in an int (recast::max_edge_len_cells = " +
+          "edge_max_len is " + number_text(p.edge_max_len / p.cell_size) + " cells, more than Recast squares in an int (recast::max_edge_len_cells = " +
               std::to_string(max_edge_len_cells) + "; raise cell_size or lower edge_max_len)");
-  require(p.edge_max_error <= max_edge_error_cells, "edge_max_error must be at most " + cells(max_edge_error_cells) +
+  require(p.edge_max_error <= max_edge_error_cells, "edge_max_error must be at most " + number_text(max_edge_error_cells) +
                                                         " cells (recast::max_edge_error_cells: the detail mesh searches that far)");
 }
 
@@ -129,7 +128,7 @@ RecastInput recast_input(const TriangleMesh& mesh, const RecastParams& params) {
   Vec3 lo{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
   Vec3 hi = -lo;
   for (const Vec3& v : mesh.vertices) {
-    if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z)) throw BuildError("a vertex coordinate is not finite");
+    if (!finite(v)) throw BuildError("a vertex coordinate is not finite");
     lo = {std::min(lo.x, v.x), std::min(lo.y, v.y), std::min(lo.z, v.z)};
     hi = {std::max(hi.x, v.x), std::max(hi.y, v.y), std::max(hi.z, v.z)};
   }

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
+#include <vector>
 
 #include "support/random_grid.hpp"
 #include "waymark/core/change_log.hpp"
@@ -50,6 +52,21 @@ TEST(Geometry, VectorsSegmentsAndBoxes) {
   EXPECT_TRUE(box.overlaps(Aabb3::around({1, 5, 3}, {2, 6, 4})));  // touching counts
   EXPECT_FALSE(box.overlaps(Aabb3::around({1.5, 5, 3}, {2, 6, 4})));
   EXPECT_EQ(Aabb2::around({0, 0}, {4, 2}).center(), (Vec2{2, 1}));
+}
+
+TEST(Geometry, ConvexMeansLeftTurnsMakingOneFullTurn) {
+  const std::vector<Vec2> square{{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+  EXPECT_TRUE(polygon_convex_ccw(square));
+  const std::vector<Vec2> dent{{0, 0}, {2, 0}, {1, 0.5}, {2, 2}, {0, 2}};
+  EXPECT_FALSE(polygon_convex_ccw(dent));
+  // A pentagram: every corner turns left, but the turns go twice round.
+  std::vector<Vec2> star;
+  for (int k = 0; k < 5; ++k) {
+    const double a = 2 * std::numbers::pi * (2 * k) / 5;
+    star.push_back({std::cos(a), std::sin(a)});
+  }
+  EXPECT_GT(polygon_signed_area(star), 0);
+  EXPECT_FALSE(polygon_convex_ccw(star));
 }
 
 TEST(WorldPositions, GridPathsBecomePolylinesThroughCellCentres) {

@@ -146,11 +146,16 @@ TEST(Carving, ACrateAcrossTheCorridorCutsTheRoomsApartUntilRemoved) {
   EXPECT_GT(beside.path.cost, distance(a, b));
 }
 
-TEST(Carving, AnUpdateRebuildsNoMoreTilesThanItsBudget) {
-  CarvedNavMesh carved(load("dungeon.obj"), {.tile_size = 16});
+/// Drops a 16 x 16 box, as tall as the level, on the middle of `carved`'s level: many tiles wait.
+bool drop_central_box(CarvedNavMesh& carved) {
   const Aabb3 box = carved.world().snapshot()->mesh.bounds();
   const Vec3 c = box.center();
-  ASSERT_TRUE(carved.add_obstacle(BoxObstacle{{c.x - 8, box.min.y - 1, c.z - 8}, {c.x + 8, box.max.y + 1, c.z + 8}}));
+  return carved.add_obstacle(BoxObstacle{{c.x - 8, box.min.y - 1, c.z - 8}, {c.x + 8, box.max.y + 1, c.z + 8}}).has_value();
+}
+
+TEST(Carving, AnUpdateRebuildsNoMoreTilesThanItsBudget) {
+  CarvedNavMesh carved(load("dungeon.obj"), {.tile_size = 16});
+  ASSERT_TRUE(drop_central_box(carved));
   const std::size_t waiting = carved.pending_tiles();
   ASSERT_GE(waiting, 9u);
   const std::uint64_t v = carved.world().version();
@@ -168,9 +173,7 @@ TEST(Carving, AnUpdateRebuildsNoMoreTilesThanItsBudget) {
 
 TEST(Carving, AnUpdateStartsNoTileOnceItsTimeIsUp) {
   CarvedNavMesh carved(load("dungeon.obj"), {.tile_size = 16});
-  const Aabb3 box = carved.world().snapshot()->mesh.bounds();
-  const Vec3 c = box.center();
-  ASSERT_TRUE(carved.add_obstacle(BoxObstacle{{c.x - 8, box.min.y - 1, c.z - 8}, {c.x + 8, box.max.y + 1, c.z + 8}}));
+  ASSERT_TRUE(drop_central_box(carved));
   const std::size_t waiting = carved.pending_tiles();
   ASSERT_GE(waiting, 2u);
   // A tile started is finished; none starts after the time is up.

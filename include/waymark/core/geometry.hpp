@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <cstddef>
 #include <limits>
 #include <span>
@@ -118,13 +119,18 @@ using Segment3 = Segment<Vec3>;
   return polygon.size() < 3 ? 0.0 : twice / 2;
 }
 
-/// Whether a polygon given counter-clockwise turns left (or goes straight) at every corner.
+/// Whether a polygon given counter-clockwise turns left (or goes straight) at every corner and
+/// its turns make one full turn: convex (a star's corners all turn left too, twice round).
 [[nodiscard]] inline bool polygon_convex_ccw(std::span<const Vec2> ccw) {
   const std::size_t n = ccw.size();
+  double turned = 0;  // a star's corners all turn left too, but twice round or more
   for (std::size_t i = 0; i < n; ++i) {
-    if (cross(ccw[(i + 1) % n] - ccw[i], ccw[(i + 2) % n] - ccw[(i + 1) % n]) < 0) return false;
+    const Vec2 a = ccw[i], b = ccw[(i + 1) % n], c = ccw[(i + 2) % n];
+    const double t = cross(b - a, c - b);
+    if (t < 0) return false;
+    turned += std::atan2(t, dot(b - a, c - b));
   }
-  return true;
+  return n < 3 || std::abs(turned - 2 * std::numbers::pi) <= 1e-6;
 }
 
 /// Whether `p` lies inside the polygon (even-odd rule, the closing edge implied). Points on the
@@ -176,8 +182,10 @@ struct Aabb {
     return inside;
   }
   [[nodiscard]] bool overlaps(const Aabb& o) const {
-    bool hit = min.x <= o.max.x && o.min.x <= max.x && min.y <= o.max.y && o.min.y <= max.y;
-    if constexpr (requires { min.z; }) hit = hit && min.z <= o.max.z && o.min.z <= max.z;
+    // Comparisons joined by &, not &&: one branch, not one per comparison (in a navmesh's
+    // bounding-volume walk they mispredicted).
+    bool hit = (min.x <= o.max.x) & (o.min.x <= max.x) & (min.y <= o.max.y) & (o.min.y <= max.y);
+    if constexpr (requires { min.z; }) hit = hit & (min.z <= o.max.z) & (o.min.z <= max.z);
     return hit;
   }
   [[nodiscard]] V center() const { return (min + max) * 0.5; }
