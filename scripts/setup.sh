@@ -25,7 +25,7 @@ packages=(
   nlohmann-json3-dev                 # --json output, scene files
   libcairo2-dev                      # PNG and SVG pictures
   librecast-dev                      # navmeshes built by Recast; Detour: reference in tests, peer in make bench
-  libcpp-httplib-dev zlib1g-dev      # waymark serve: the viewer's HTTP server, its gzip replies
+  libmicrohttpd-dev zlib1g-dev       # waymark serve: the viewer's HTTP server (event-driven), its gzip replies
 )
 if want test bench; then
   packages+=(

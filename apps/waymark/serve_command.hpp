@@ -1,6 +1,7 @@
 #pragma once
 // `waymark serve`: the web viewer. Serves the page in web/ and the JSON API of src/web over
-// HTTP (cpp-httplib), on 127.0.0.1 unless told otherwise, until Ctrl-C.
+// HTTP (apps/waymark/http_server.hpp, on GNU libmicrohttpd), on 127.0.0.1 unless told
+// otherwise, until Ctrl-C.
 
 #include <CLI/CLI.hpp>
 
@@ -17,6 +18,7 @@ struct ServeArgs {
   std::string web;   ///< empty: the repository's web/ (WAYMARK_WEB_DIR at build time)
   int threads = 0;   ///< 0: the server's default
   std::string compress = "auto";  ///< web::compression_names
+  int request_timeout = 10;       ///< seconds a request may take to arrive, or a connection idle
 };
 
 CLI::App* add_serve_command(CLI::App& app, ServeArgs& args);

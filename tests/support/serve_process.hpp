@@ -121,6 +121,21 @@ class ServeProcess {
   bool stopped_ = false;
 };
 
+/// The resident set of process `pid`, MiB (-1 when it cannot be read).
+inline double rss_mib(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string key;
+  long value = 0;
+  while (in >> key) {
+    if (key == "VmRSS:") {
+      in >> value;
+      return static_cast<double>(value) / 1024.0;
+    }
+    in.ignore(1 << 12, '\n');
+  }
+  return -1;
+}
+
 struct HttpReply {
   int status = 0;
   std::string headers;  ///< the header lines after the status line, as sent
@@ -148,16 +163,11 @@ struct HttpReply {
   }
 };
 
-/// Sends `raw` (a whole HTTP request, as written) to 127.0.0.1:port and reads the reply until
-/// the server closes the connection.
-inline HttpReply send_raw(int port, const std::string& raw) {
-  HttpReply reply;
-  const auto started = std::chrono::steady_clock::now();
-  const auto since = [&started] {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  };
+/// A socket connected to 127.0.0.1:port, -1 when it cannot connect. Reads and writes wait at
+/// most 30 s: a wedged server fails the test instead of hanging it.
+inline int connect_to(int port) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  const timeval wait{30, 0};  // a wedged server fails the test instead of hanging it
+  const timeval wait{30, 0};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
   setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, sizeof wait);
   sockaddr_in addr{};
@@ -166,8 +176,21 @@ inline HttpReply send_raw(int port, const std::string& raw) {
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
     close(fd);
-    return reply;
+    return -1;
   }
+  return fd;
+}
+
+/// Sends `raw` (a whole HTTP request, as written) to 127.0.0.1:port and reads the reply until
+/// the server closes the connection.
+inline HttpReply send_raw(int port, const std::string& raw) {
+  HttpReply reply;
+  const auto started = std::chrono::steady_clock::now();
+  const auto since = [&started] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  };
+  const int fd = connect_to(port);
+  if (fd < 0) return reply;
   for (std::size_t sent = 0; sent < raw.size();) {
     const ssize_t n = send(fd, raw.data() + sent, raw.size() - sent, MSG_NOSIGNAL);
     if (n <= 0) break;  // the server may answer and close before reading a refused body
@@ -191,12 +214,9 @@ inline HttpReply send_raw(int port, const std::string& raw) {
 
 /// Sends `raw` and closes the connection without reading (a client that gives up mid-request).
 inline HttpReply send_and_hang_up(int port, const std::string& raw) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<std::uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) send(fd, raw.data(), raw.size(), MSG_NOSIGNAL);
+  const int fd = connect_to(port);
+  if (fd < 0) return {};
+  send(fd, raw.data(), raw.size(), MSG_NOSIGNAL);
   close(fd);
   return {};
 }

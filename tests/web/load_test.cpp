@@ -12,6 +12,9 @@
 //
 // `make test` runs it briefly (CTest serve_load); `make bench` runs it longer.
 #include <nlohmann/json.hpp>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -35,6 +38,7 @@ namespace {
 
 using nlohmann::json;
 using waymark::test::HttpReply;
+using waymark::test::rss_mib;
 using waymark::test::send_raw;
 
 /// RSS may grow by this factor plus slack between the warm-up mark and the end before the run
@@ -50,6 +54,9 @@ std::string http_post(const std::string& target, const std::string& body) {
   return waymark::test::post_text(target, body, waymark::test::browser_encodings);
 }
 std::string http_get(const std::string& target) { return waymark::test::get_text(target, waymark::test::browser_encodings); }
+std::string http_get_with(const std::string& target, const std::string& headers) {
+  return waymark::test::get_text(target, waymark::test::browser_encodings + headers);
+}
 
 /// One kind of request: what to send, how often, and whether an answer is right.
 struct Kind {
@@ -59,6 +66,9 @@ struct Kind {
   /// false: wrong (why in the string); `j` is the reply's body parsed (discarded when not JSON).
   std::function<bool(const HttpReply&, const json& j, std::string&)> check;
   bool expect_reply = true;  ///< false: the client hangs up mid-request
+  /// true: the server may reset the connection instead of answering (it closes with the rest
+  /// of an oversized request unread, and the kernel then resets what is still coming).
+  bool reset_ok = false;
 };
 
 bool status_is(const HttpReply& r, int status, std::string& why) {
@@ -93,27 +103,13 @@ Kind traced_path(std::string name, int weight, std::string body, std::size_t min
 
 struct Tally {
   std::vector<double> latency_ms;
+  std::vector<double> normal_ms;  ///< GETs of the page and of /api/maps: what a viewer waits for
   std::map<std::string, std::vector<double>> first_byte_ms;  ///< by kind, answers reporting a search time
   std::map<std::string, std::vector<double>> search_ms;      ///< the same answers' search times
   std::map<std::string, std::size_t> served;      ///< by kind
   std::map<std::string, std::size_t> wrong;       ///< "kind: why"
   std::size_t connection_errors = 0;
 };
-
-/// The process's resident set, MiB (-1 when it cannot be read).
-double rss_mib(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-  std::string key;
-  long value = 0;
-  while (in >> key) {
-    if (key == "VmRSS:") {
-      in >> value;
-      return static_cast<double>(value) / 1024.0;
-    }
-    in.ignore(1 << 12, '\n');
-  }
-  return -1;
-}
 
 double percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
@@ -151,7 +147,8 @@ int main(int argc, char** argv) {
   // Known answers: Moving AI optima for arena, a road cost from the server's own Dijkstra
   // (WebApi.RoadRoutesMatchBoostDijkstra checks that against Boost), puzzle lengths.
   const auto scen = waymark::io::load_movingai_scenario(data + "/maps/arena.map.scen");
-  waymark::test::ServeProcess server(cli);
+  // Slow clients are cut off after 2 s here (10 by default), so that a short run sees it.
+  waymark::test::ServeProcess server(cli, {"--request-timeout", "2"});
   if (server.port() <= 0) {
     std::fprintf(stderr, "waymark_serve_load: the server did not start: %s\n", server.log().c_str());
     return 1;
@@ -282,6 +279,50 @@ int main(int argc, char** argv) {
          return std::string("POST /api/path HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5000\r\n\r\n{\"map\":");
        },
        [&](const HttpReply&, const json&, std::string&) { return true; }, false},
+      // Floods (issue 32): each refused before it costs memory, or answered within its limits.
+      {"gzip_body", 2,  // cpp-httplib inflated a 1 MB gzip body to 1 GiB
+       [&](std::mt19937_64&) {
+         const std::string body = R"({"map":{"name":"arena"},"from":[3,3],"to":[40,40]})";
+         return "POST /api/path HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
+                "Content-Encoding: gzip\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+       },
+       [&](const HttpReply& r, const json&, std::string& why) { return status_is(r, 415, why); }},
+      {"chunked_body", 2,
+       [&](std::mt19937_64&) {
+         std::string chunks;
+         for (int i = 0; i < 64; ++i) chunks += "4000\r\n" + std::string(0x4000, ' ') + "\r\n";
+         return "POST /api/path HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
+                "Transfer-Encoding: chunked\r\n\r\n" + chunks + "0\r\n\r\n";
+       },
+       [&](const HttpReply& r, const json&, std::string& why) { return r.status == 0 || status_is(r, 411, why); }, true, true},
+      {"no_length_body", 2,
+       [&](std::mt19937_64&) {
+         return "POST /api/path HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n\r\n" +
+                std::string(std::size_t{1} << 20, '[');
+       },
+       [&](const HttpReply& r, const json&, std::string& why) { return r.status == 0 || status_is(r, 400, why); }, true, true},
+      {"long_header_line", 1,
+       [&](std::mt19937_64&) { return http_get_with("/api/maps", "X-Big: " + std::string(std::size_t{1} << 20, 'a') + "\r\n"); },
+       [&](const HttpReply& r, const json&, std::string& why) { return r.status == 0 || status_is(r, 431, why); }, true, true},
+      {"many_header_lines", 1,
+       [&](std::mt19937_64&) {
+         std::string lines;
+         for (int i = 0; i < 100000; ++i) lines += "X-A: b\r\n";
+         return http_get_with("/api/maps", lines);
+       },
+       [&](const HttpReply& r, const json&, std::string& why) { return r.status == 0 || status_is(r, 431, why); }, true, true},
+      {"many_ranges", 2,  // cpp-httplib sent a 38 MB reply for a 14 KB file
+       [&](std::mt19937_64&) {
+         std::string ranges;
+         for (int i = 0; i < 2700; ++i) ranges += (i ? "," : "") + std::to_string(i * 5) + "-" + std::to_string(i * 5 + 4);
+         return http_get_with("/js/app.js", "Range: bytes=" + ranges + "\r\n");
+       },
+       [&](const HttpReply& r, const json&, std::string& why) {
+         if (!status_is(r, 200, why)) return false;
+         if (r.header("Content-Range").empty() && r.body.find("import") != std::string::npos) return true;
+         why = "a ranged reply";
+         return false;
+       }},
   };
   int total_weight = 0;
   for (const Kind& k : kinds) total_weight += k.weight;
@@ -304,6 +345,47 @@ int main(int argc, char** argv) {
       std::this_thread::sleep_for(rss_period);
     }
   });
+  // Slow and idle clients for the whole run: sockets trickling a request head or a body a byte a
+  // second, and sockets connected and silent (cpp-httplib gave each a thread of its 8: 20 such
+  // kept GET /api/maps from being answered at all). Each reconnects when the server cuts it off
+  // (--request-timeout); the requests above must be answered meanwhile.
+  struct Attack {
+    int sockets;
+    std::string start;
+    bool trickle;
+  };
+  const std::vector<Attack> attacks = {
+      {20, "GET /api/maps HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", true},
+      {10, "POST /api/path HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{", true},
+      {20, "", false}};
+  std::atomic<std::size_t> attackers_cut{0};
+  std::vector<std::thread> attackers;
+  for (const Attack& attack : attacks) {
+    attackers.emplace_back([&stop, &attackers_cut, port, attack] {
+      const auto open_one = [&](int& fd) {
+        fd = waymark::test::connect_to(port);
+        if (fd >= 0 && !attack.start.empty()) send(fd, attack.start.data(), attack.start.size(), MSG_NOSIGNAL);
+      };
+      std::vector<int> fds(static_cast<std::size_t>(attack.sockets), -1);
+      for (int& fd : fds) open_one(fd);
+      while (!stop.load()) {
+        for (int& fd : fds) {
+          bool closed = fd < 0 || (attack.trickle && send(fd, "a", 1, MSG_NOSIGNAL) != 1);
+          pollfd p{fd, POLLIN, 0};
+          char c = 0;
+          if (!closed && poll(&p, 1, 0) > 0) closed = recv(fd, &c, 1, MSG_DONTWAIT) <= 0;
+          if (!closed) continue;
+          if (fd >= 0) close(fd);
+          ++attackers_cut;
+          open_one(fd);
+        }
+        for (int step = 0; step < 20 && !stop.load(); ++step) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+      for (const int fd : fds)
+        if (fd >= 0) close(fd);
+    });
+  }
+
   std::vector<Tally> tallies(static_cast<std::size_t>(clients));
   std::vector<std::thread> threads;
   const auto start = std::chrono::steady_clock::now();
@@ -326,8 +408,9 @@ int main(int argc, char** argv) {
         const auto t0 = std::chrono::steady_clock::now();
         const HttpReply reply = kind->expect_reply ? send_raw(port, raw) : waymark::test::send_and_hang_up(port, raw);
         tally.latency_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        if (kind->name == "maps" || kind->name == "page") tally.normal_ms.push_back(tally.latency_ms.back());
         ++tally.served[kind->name];
-        if (kind->expect_reply && reply.status == 0) {
+        if (kind->expect_reply && reply.status == 0 && !kind->reset_ok) {
           ++tally.connection_errors;
           continue;
         }
@@ -351,12 +434,14 @@ int main(int argc, char** argv) {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   stop = true;
   monitor.join();
+  for (std::thread& t : attackers) t.join();
   const bool alive = kill(server.pid(), 0) == 0;
   const int exit_code = alive ? server.interrupt() : -1;
 
   Tally all;
   for (const Tally& t : tallies) {
     all.latency_ms.insert(all.latency_ms.end(), t.latency_ms.begin(), t.latency_ms.end());
+    all.normal_ms.insert(all.normal_ms.end(), t.normal_ms.begin(), t.normal_ms.end());
     for (const auto& [k, n] : t.served) all.served[k] += n;
     for (const auto& [k, n] : t.wrong) all.wrong[k] += n;
     for (const auto& [k, v] : t.first_byte_ms) all.first_byte_ms[k].insert(all.first_byte_ms[k].end(), v.begin(), v.end());
@@ -398,6 +483,9 @@ int main(int argc, char** argv) {
                         {"requests_per_s", static_cast<double>(all.latency_ms.size()) / elapsed},
                         {"p50_ms", percentile(all.latency_ms, 0.50)},
                         {"p99_ms", percentile(all.latency_ms, 0.99)},
+                        {"normal_requests", {{"count", all.normal_ms.size()}, {"p50_ms", percentile(all.normal_ms, 0.5)},
+                                             {"max_ms", percentile(all.normal_ms, 1.0)}}},
+                        {"slow_and_idle_sockets", {{"held", 50}, {"cut_off", attackers_cut.load()}}},
                         {"served", served},
                         {"first_byte", first_byte},
                         {"wrong", wrong},
@@ -414,6 +502,8 @@ int main(int argc, char** argv) {
     std::printf("waymark serve under load: %d clients, %.1f s, %zu requests (%.0f/s), p50 %.2f ms, p99 %.2f ms\n",
                 clients, elapsed, all.latency_ms.size(), static_cast<double>(all.latency_ms.size()) / elapsed,
                 percentile(all.latency_ms, 0.50), percentile(all.latency_ms, 0.99));
+    std::printf("  page and /api/maps GETs: %zu, p50 %.2f ms, max %.2f ms, beside 50 slow or idle sockets (%zu cut off and reopened)\n",
+                all.normal_ms.size(), percentile(all.normal_ms, 0.5), percentile(all.normal_ms, 1.0), attackers_cut.load());
     for (const auto& [k, n] : all.served) std::printf("  %-16s %8zu served\n", k.c_str(), n);
     std::printf("  time to first byte against search time (medians):\n");
     for (const auto& [k, f] : first_byte.items())
