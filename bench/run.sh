@@ -107,3 +107,9 @@ fi
 echo "waymark serve: reply sizes and times by encoding (default: none on loopback; then --compress gzip)"
 bash bench/serve_encoding.sh "$build/bin/waymark" | tee "$out/serve_encoding.txt"
 bash bench/serve_encoding.sh "$build/bin/waymark" --compress gzip | tee -a "$out/serve_encoding.txt"
+
+# The server under attack (issue 32; docs/viewer.md): each hostile input of the issue at its
+# full size (status, seconds, growth of the server's peak RSS), then 50 slow or idle sockets
+# held while a normal request is timed.
+echo "waymark serve: hostile inputs at full size, and slow clients"
+/usr/bin/python3 bench/serve_attacks.py "$build/bin/waymark" | tee "$out/serve_attacks.txt"

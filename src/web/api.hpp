@@ -1,6 +1,6 @@
 #pragma once
 // The viewer's JSON API (`waymark serve`), without the HTTP server: a request in, a status
-// and a JSON body out. Kept apart from cpp-httplib so tests and the fuzz target call it
+// and a JSON body out. Kept apart from the HTTP server so tests and the fuzz target call it
 // directly. Not installed: it is the CLI's, not the library's.
 
 #include <cstddef>

@@ -1,9 +1,9 @@
 #pragma once
-// How `waymark serve` encodes its replies. cpp-httplib, left to itself, compresses every text
-// or JSON reply with Brotli at quality 11 whenever the client accepts it (Chromium always does):
-// 5.7 s for the 4 MB reply of a traced den520d search that took 0.04 s to send as it is. The
-// server therefore sends every reply itself, with the encoding chosen here (docs/viewer.md has
-// the measurements behind it).
+// How `waymark serve` encodes its replies. cpp-httplib, its server library before issue 32,
+// compressed every text or JSON reply with Brotli at quality 11 whenever the client accepted it
+// (Chromium always does): 5.7 s for the 4 MB reply of a traced den520d search that took 0.04 s
+// to send as it is. The server chooses the encoding here (docs/viewer.md has the measurements
+// behind it).
 // Not installed: it is the CLI's, not the library's.
 
 #include <cstddef>

@@ -1,0 +1,183 @@
+#!/usr/bin/python3
+"""The hostile inputs of issue 32 against `waymark serve`, at their full sizes: what each gets
+(status), how long it takes, and what it costs the server (growth of its peak RSS, VmHWM); then
+slow and idle clients held open while a normal request is timed (docs/viewer.md, "The server
+under attack"). Python's standard library only.
+
+    /usr/bin/python3 bench/serve_attacks.py WAYMARK_BINARY [--quick]
+
+--quick uses sizes a hundred times smaller and holds the slow clients 3 s instead of 12.
+"""
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import zlib
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def start(binary, *extra):
+    proc = subprocess.Popen([binary, "serve", "--port", "0", "--data", REPO + "/data", "--web", REPO + "/web", *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = proc.stdout.readline()
+    match = re.search(r"http://[^:]+:(\d+)/", line)
+    if not match:
+        sys.exit("serve_attacks: the server did not start: " + line)
+    return proc, int(match.group(1))
+
+
+def status_kb(pid, key):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return -1
+
+
+def exchange(port, chunks, timeout=120):
+    """Sends every chunk (bytes, or a generator of bytes) and reads the reply until the server
+    closes; returns (status or 'reset', seconds, bytes received)."""
+    t0 = time.time()
+    s = socket.create_connection(("127.0.0.1", port))
+    s.settimeout(timeout)
+    try:
+        for chunk in chunks:
+            s.sendall(chunk)
+    except OSError:
+        pass  # the server answered and closed before taking it all
+    data = b""
+    try:
+        while True:
+            b = s.recv(1 << 16)
+            if not b:
+                break
+            data += b
+    except OSError:
+        pass
+    s.close()
+    m = re.match(rb"HTTP/1\.1 (\d+)", data)
+    return (int(m.group(1)) if m else "reset"), time.time() - t0, len(data)
+
+
+def gzip_bomb(inflated):
+    z = zlib.compressobj(9, zlib.DEFLATED, 31)
+    block = bytes(1 << 20)
+    out = [z.compress(block) for _ in range(inflated >> 20)]
+    out.append(z.flush())
+    return b"".join(out)
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    binary = sys.argv[1]
+    quick = "--quick" in sys.argv
+    scale = 100 if quick else 1
+    proc, port = start(binary)
+    body_head = b"POST /api/path HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n"
+    bomb = gzip_bomb((1 << 30) // scale)
+    chunked_total = (256 << 20) // scale
+    many_ranges = ",".join(f"{i * 5}-{i * 5 + 4}" for i in range(2700)).encode()
+
+    def chunked():
+        yield body_head + b"Transfer-Encoding: chunked\r\n\r\n"
+        piece = b"%x\r\n" % (1 << 20) + bytes(1 << 20) + b"\r\n"
+        for _ in range(max(1, chunked_total >> 20)):
+            yield piece
+        yield b"0\r\n\r\n"
+
+    def no_length():
+        yield body_head + b"\r\n"
+        for _ in range(max(1, (256 << 20) // scale >> 20)):
+            yield b"[" * (1 << 20)
+
+    def header_line():
+        yield b"GET /api/maps HTTP/1.1\r\nHost: x\r\nX-Big: "
+        for _ in range(max(1, (128 << 20) // scale >> 20)):
+            yield b"a" * (1 << 20)
+        yield b"\r\nConnection: close\r\n\r\n"
+
+    def header_lines():
+        yield b"GET /api/maps HTTP/1.1\r\nHost: x\r\n"
+        lines = 1_000_000 // scale
+        for _ in range(lines // 10_000):
+            yield b"X-A: b\r\n" * 10_000
+        yield b"Connection: close\r\n\r\n"
+
+    attacks = [
+        (f"gzip body, {len(bomb) >> 10} KiB inflating to {(1 << 30) // scale >> 20} MiB",
+         [body_head + b"Content-Encoding: gzip\r\nContent-Length: %d\r\n\r\n" % len(bomb), bomb]),
+        (f"chunked body of {chunked_total >> 20} MiB", chunked()),
+        (f"body with no length, {(256 << 20) // scale >> 20} MiB", no_length()),
+        (f"one header line of {(128 << 20) // scale >> 20} MiB", header_line()),
+        (f"{1_000_000 // scale:,} header lines", header_lines()),
+        ("Range: 2,700 ranges of /js/app.js",
+         [b"GET /js/app.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\nRange: bytes=" + many_ranges + b"\r\n\r\n"]),
+        ("Range: bytes=0-9 of /api/maps", [b"GET /api/maps HTTP/1.1\r\nHost: x\r\nConnection: close\r\nRange: bytes=0-9\r\n\r\n"]),
+    ]
+    print(f"{'input':48} {'status':>7} {'seconds':>8} {'reply B':>9} {'peak RSS +MB':>13}")
+    rows = []
+    for name, chunks in attacks:
+        before = status_kb(proc.pid, "VmHWM")
+        status, seconds, received = exchange(port, chunks)
+        grown = (status_kb(proc.pid, "VmHWM") - before) / 1024
+        rows.append({"input": name, "status": status, "seconds": seconds, "reply_bytes": received, "peak_rss_growth_mb": grown})
+        print(f"{name:48} {status!s:>7} {seconds:8.3f} {received:9d} {grown:13.1f}")
+
+    # Slow and idle clients: 20 trickling a head, 10 a body, 20 silent; meanwhile GET /api/maps.
+    hold = 3 if quick else 12
+    stop = threading.Event()
+    cut = []
+
+    def attacker(start_bytes, trickle):
+        s = socket.create_connection(("127.0.0.1", port))
+        t0 = time.time()
+        if start_bytes:
+            s.sendall(start_bytes)
+        s.settimeout(1)
+        while not stop.is_set():
+            try:
+                if trickle:
+                    s.send(b"a")
+                if s.recv(1) == b"":
+                    cut.append(time.time() - t0)
+                    return
+            except socket.timeout:
+                continue
+            except OSError:
+                cut.append(time.time() - t0)
+                return
+        s.close()
+
+    threads = [threading.Thread(target=attacker, args=(b"GET /api/maps HTTP/1.1\r\nHost: x\r\nX-Slow: ", True)) for _ in range(20)]
+    threads += [threading.Thread(target=attacker, args=(body_head + b"Content-Length: 1000\r\n\r\n{", True)) for _ in range(10)]
+    threads += [threading.Thread(target=attacker, args=(b"", False)) for _ in range(20)]
+    for t in threads:
+        t.start()
+    time.sleep(1)
+    normal = []
+    t_end = time.time() + hold
+    while time.time() < t_end:
+        status, seconds, _ = exchange(port, [b"GET /api/maps HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"], timeout=30)
+        normal.append((status, seconds))
+        time.sleep(0.5)
+    stop.set()
+    for t in threads:
+        t.join()
+    answered = sum(1 for s, _ in normal if s == 200)
+    worst = max(s for _, s in normal)
+    print(f"50 slow or idle sockets held {hold} s: GET /api/maps answered {answered} of {len(normal)}, slowest {worst:.3f} s; "
+          f"{len(cut)} sockets cut off by the server, after {min(cut) if cut else 0:.1f}-{max(cut) if cut else 0:.1f} s")
+    proc.send_signal(2)
+    proc.wait(timeout=30)
+    print(json.dumps({"attacks": rows, "slow_clients": {"held_seconds": hold, "normal_answered": answered, "normal_sent": len(normal),
+                                                        "normal_slowest_s": worst, "cut_off": len(cut)}}))
+
+
+if __name__ == "__main__":
+    main()
