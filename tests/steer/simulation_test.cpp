@@ -119,6 +119,25 @@ TEST(Simulation, AgentsPlanAroundWallsAndNeverEnterThem) {
   EXPECT_GE(sim.stats().plans, 2u);
 }
 
+// A warm start spends an unlimited budget to the end: the queue gives each running search one
+// turn of 256 expansions per update, and plan_pending() once made one update per call, so a
+// caller looping until nobody waits scanned every agent once per turn (20,000 agents on
+// den520d: 59 s before the first tick, 8 s now).
+TEST(Simulation, OneWarmStartCallPlansEveryPathAskedFor) {
+  // A serpentine: walls across every other row, the gap at alternate ends; the way from the
+  // top row to the bottom one runs the whole width 20 times (about 1,200 expansions of A*).
+  grid::GridMap map(60, 41);
+  for (int y = 1; y < 41; y += 2) map.set_passable(grid::CellRect{y % 4 == 1 ? 0 : 1, y, y % 4 == 1 ? 59 : 60, y + 1}, false);
+  Simulation sim(map, {});
+  for (int i = 0; i < 12; ++i) sim.add_agent({}, {2.5 + 4 * i, 0.5}, {57.5 - 4 * i, 40.5});
+  EXPECT_EQ(sim.plan_pending(), 0u);
+  for (std::size_t i = 0; i < sim.size(); ++i) EXPECT_GT(sim.path(AgentId{static_cast<std::uint32_t>(i)}).size(), 20u) << i;
+  // A budget of expansions still gets one update: not every path is planned by one call.
+  Simulation limited(map, {});
+  for (int i = 0; i < 12; ++i) limited.add_agent({}, {2.5 + 4 * i, 0.5}, {57.5 - 4 * i, 40.5});
+  EXPECT_GT(limited.plan_pending(search::Budget::of_expansions(1000)), 0u);
+}
+
 TEST(Simulation, AnUnreachableGoalIsReportedAndTheAgentStays) {
   grid::GridMap map(20, 10);
   map.set_passable(grid::CellRect{10, 0, 11, 10}, false);

@@ -212,9 +212,11 @@ class Simulation {
   /// after adding the agents; an agent of a size class made later warms nothing. Allocates.
   void reserve_planning() { paths_->reserve(); }
 
-  /// Plans every path that is asked for now, spending up to `budget` in all (unlimited by
-  /// default), without moving anyone: a warm start before the first step. Returns the agents
-  /// still waiting for a path.
+  /// Plans the paths asked for now, without moving anyone: a warm start before the first step.
+  /// A budget of time alone, or none (the default), is spent until every search in flight has
+  /// ended (at most PathRequestQueue's max_requests of them: call again while it returns more
+  /// than 0); a budget of expansions or scanned cells is handed to one update of the queue.
+  /// Returns the agents still waiting for a path.
   std::size_t plan_pending(const search::Budget& budget = {});
 
   /// Advances every agent by `dt` seconds. Returns false, doing nothing, when `dt` is not
