@@ -147,9 +147,13 @@ inline std::string failure_reason(Status st) {
 }
 
 /// Calls `write(file, format)` for --png and --svg, each when given (not empty); a failed
-/// write is a UsageError naming the file.
+/// write is a UsageError naming the file. A picture of more than render::max_svg_shapes
+/// `svg_shapes` is refused as an SVG, naming the limit, before anything is written.
 template <class Write>
-void write_pictures(const std::string& png, const std::string& svg, Write&& write) {
+void write_pictures(const std::string& png, const std::string& svg, Write&& write, std::size_t svg_shapes = 0) {
+  if (!svg.empty() && svg_shapes > render::max_svg_shapes)
+    throw UsageError("--svg " + svg + ": the picture has " + std::to_string(svg_shapes) + " shapes, over render::max_svg_shapes = " +
+                     std::to_string(render::max_svg_shapes) + " (an SVG is held in memory until written, about 1 KB a shape); write a --png instead");
   if (!png.empty() && !write(png, render::PictureFormat::png)) throw UsageError("cannot write picture to " + png);
   if (!svg.empty() && !write(svg, render::PictureFormat::svg)) throw UsageError("cannot write picture to " + svg);
 }

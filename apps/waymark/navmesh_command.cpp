@@ -273,7 +273,7 @@ int run_navmesh(const NavmeshArgs& a) {
       write_pictures(a.png, a.svg, [&](const std::string& file, render::PictureFormat format) {
         const render::NavMeshOverlays overlays{.tiles = overlay.tiles, .links = true, .obstacles = overlay.obstacles};
         return render::write_navmesh_picture(nav, drawn, overlays, file, {}, format);
-      });
+      }, render::picture_shapes(nav));
     }
     const std::size_t failed = queries.size() - found - partial;
     if (a.json) {

@@ -52,7 +52,7 @@ int run_render(const RenderArgs& a) {
       const navmesh::NavMesh nav = build_nav_mesh(a.nav, model, a.obj);
       write_pictures(a.png, a.svg, [&](const std::string& file, PictureFormat format) {
         return render::write_navmesh_picture(nav, {}, file, {}, format);
-      });
+      }, render::picture_shapes(nav));
       std::cout << "drew the navmesh of " << a.obj << " (" << nav.poly_count() << " polygons, " << a.nav.build
                 << ")\n";
     } else {
@@ -68,7 +68,7 @@ int run_render(const RenderArgs& a) {
       }();
       write_pictures(a.png, a.svg, [&](const std::string& out, PictureFormat format) {
         return render::write_visibility_picture(graph, {}, out, {}, format);
-      });
+      }, render::picture_shapes(graph));
       std::cout << "drew " << a.polygons << " (" << graph.obstacle_count() << " obstacles, " << graph.point_count()
                 << " points, " << graph.edge_count() << " edges)\n";
     }

@@ -124,7 +124,7 @@ int run_visibility(const VisibilityArgs& a) {
     const std::span<const Vec2> drawn = st.succeeded() ? std::span<const Vec2>(p.points) : std::span<const Vec2>();
     write_pictures(a.png, a.svg, [&](const std::string& out, render::PictureFormat format) {
       return render::write_visibility_picture(graph, drawn, out, {}, format);
-    });
+    }, render::picture_shapes(graph));
     return st.succeeded() ? exit_ok : exit_not_found;
   });
 }

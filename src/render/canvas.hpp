@@ -59,6 +59,16 @@ class Legend {
 /// the map at its left): room for a few keys per row.
 inline constexpr int legend_min_width_px = 360;
 
+/// Segments stroked at once when a picture draws many lines (visibility edges, navmesh
+/// polygons): cairo's stroker slows down far faster than linearly in the segments of one path,
+/// so long paths go in batches of this many (measured in docs/viewer.md, "Pictures").
+inline constexpr std::size_t segments_per_stroke = 8;
+
+/// Whether a writer given `format` and `file` writes an SVG.
+[[nodiscard]] inline bool is_svg(PictureFormat format, const std::string& file) {
+  return (format == PictureFormat::by_name ? picture_format_of(file) : format) == PictureFormat::svg;
+}
+
 /// A picture of width × height pixels painted `background`, written as PNG or SVG (the same
 /// drawing calls for both). An SVG picture's file is opened at construction and completed by
 /// write(); a PNG is rendered in memory and saved by write().

@@ -67,6 +67,12 @@ void draw_link(cairo_t* cr, Vec2 a, Vec2 b, bool two_way) {
 
 }  // namespace
 
+std::size_t picture_shapes(const NavMesh& nav) {
+  std::size_t shapes = 0;
+  for (std::uint32_t i = 0; i < nav.poly_count(); ++i) shapes += 1 + nav.corners(PolyId{i}).size();
+  return shapes + nav.data().links.size();
+}
+
 bool write_navmesh_picture(const NavMesh& nav, std::span<const std::vector<Vec3>> paths, const std::string& file,
                            const NavMeshPictureStyle& style, PictureFormat format) {
   return write_navmesh_picture(nav, paths, NavMeshOverlays{}, file, style, format);
@@ -78,6 +84,7 @@ bool write_navmesh_picture(const NavMesh& nav, std::span<const std::vector<Vec3>
       !(style.endpoint_radius_px > 0) || nav.poly_count() == 0) {
     return false;
   }
+  if (detail::is_svg(format, file) && picture_shapes(nav) > max_svg_shapes) return false;
   const Aabb3& box = nav.bounds();
   const double span_x = box.max.x - box.min.x, span_z = box.max.z - box.min.z, span_y = box.max.y - box.min.y;
   const double scale = (style.target_size_px - 2 * style.margin_px) / std::max({span_x, span_z, 1e-9});

@@ -35,12 +35,17 @@ void polygon(cairo_t* cr, std::span<const Vec2> corners, const auto& pixel) {
 
 }  // namespace
 
+std::size_t picture_shapes(const VisibilityGraph& graph) {
+  return graph.edge_count() + graph.point_count() + graph.part_count() + graph.obstacle_count();
+}
+
 bool write_visibility_picture(const VisibilityGraph& graph, std::span<const Vec2> path, const std::string& file,
                               const PlanePictureStyle& style, PictureFormat format) {
   if (!(style.margin_px >= 0) || style.target_size_px <= 2 * style.margin_px || !(style.path_width_px > 0) ||
       !(style.endpoint_radius_px > 0)) {
     return false;
   }
+  if (detail::is_svg(format, file) && picture_shapes(graph) > max_svg_shapes) return false;
   // The box drawn: the bounds, or everything there is.
   Aabb2 box{{std::numeric_limits<double>::max(), std::numeric_limits<double>::max()},
             {std::numeric_limits<double>::lowest(), std::numeric_limits<double>::lowest()}};
@@ -101,17 +106,24 @@ bool write_visibility_picture(const VisibilityGraph& graph, std::span<const Vec2
   detail::set_color(cr, obstacle_color);
   cairo_fill(cr);
   if (style.edges) {
+    // Stroked a batch at a time: cairo's stroker slows down far faster than linearly with the
+    // segments of one path (a million edges in one stroke took over ten minutes).
+    detail::set_color(cr, edge_color);
+    cairo_set_line_width(cr, edge_width_px);
     cairo_new_path(cr);
+    std::size_t in_path = 0;
     for (std::uint32_t i = 0; i < graph.point_count(); ++i) {
       for (const visibility::VisibilityArc& arc : graph.arcs(i)) {
         if (arc.to < i) continue;  // each edge once
         const Vec2 a = pixel(graph.point(i)), b = pixel(graph.point(arc.to));
         cairo_move_to(cr, a.x, a.y);
         cairo_line_to(cr, b.x, b.y);
+        if (++in_path == detail::segments_per_stroke) {
+          cairo_stroke(cr);
+          in_path = 0;
+        }
       }
     }
-    detail::set_color(cr, edge_color);
-    cairo_set_line_width(cr, edge_width_px);
     cairo_stroke(cr);
   }
   cairo_new_path(cr);

@@ -2,6 +2,7 @@
 // the PNG at known cells, and the elements of the SVG.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -198,6 +199,25 @@ TEST(RenderPicture, VisibilityObstaclesEdgesAndPath) {
   EXPECT_TRUE(pixel_is(pixels, at(8), at(1), palette::passable));  // free, away from every edge
   const std::string svg = temp("visibility.svg");
   ASSERT_TRUE(render::write_visibility_picture(graph, path, svg, style));
+  EXPECT_TRUE(test::is_svg_with_shapes(svg));
+}
+
+// An SVG keeps every shape in memory until it is written (a million navmesh triangles took
+// 4.9 GB): past max_svg_shapes the writers refuse it, and write no file.
+TEST(RenderPicture, SvgsOfTooManyShapesAreRefused) {
+  visibility::Obstacles many;
+  for (int i = 0; i < 720; ++i) many.points.push_back({std::cos(i * 0.0087) * 100, std::sin(i * 0.0087) * 100});  // in view of each other
+  const visibility::VisibilityGraph graph(many);
+  ASSERT_EQ(graph.edge_count(), 720u * 719u / 2);
+  EXPECT_EQ(render::picture_shapes(graph), 720u * 719u / 2 + 720u);
+  ASSERT_GT(render::picture_shapes(graph), render::max_svg_shapes);
+  const std::string svg = temp("too_many.svg");
+  std::filesystem::remove(svg);
+  EXPECT_FALSE(render::write_visibility_picture(graph, {}, svg));
+  EXPECT_FALSE(std::filesystem::exists(svg));
+  visibility::Obstacles few;
+  few.points.assign(many.points.begin(), many.points.begin() + 100);
+  EXPECT_TRUE(render::write_visibility_picture(visibility::VisibilityGraph(few), {}, svg));
   EXPECT_TRUE(test::is_svg_with_shapes(svg));
 }
 

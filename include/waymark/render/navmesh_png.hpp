@@ -35,12 +35,17 @@ struct NavMeshOverlays {
   std::span<const navmesh::NavObstacle> obstacles;
 };
 
+/// The shapes write_navmesh_picture draws for `nav` (each polygon and each of its edges): more
+/// than max_svg_shapes and it writes no SVG.
+[[nodiscard]] std::size_t picture_shapes(const navmesh::NavMesh& nav);
+
 /// Writes `file` (PNG or SVG by `format`; by_name: by its extension): the mesh seen from above
 /// (x to the right, z down), each polygon shaded by its height (low blue, high sand; higher
 /// polygons drawn over lower ones), portals as thin grey lines and walls dark; then each path of
 /// `paths` (corner lists, in 3D) in its own colour (orange, blue, purple, then again; the first
 /// on top), with a green start and a red goal; then the legend. Returns false when the style
-/// breaks its limits or cairo cannot create or write the file. The mesh's off-mesh links are
+/// breaks its limits, an SVG would hold more than max_svg_shapes shapes, or cairo cannot
+/// create or write the file. The mesh's off-mesh links are
 /// drawn as NavMeshOverlays{} draws them.
 bool write_navmesh_picture(const navmesh::NavMesh& nav, std::span<const std::vector<Vec3>> paths,
                            const std::string& file, const NavMeshPictureStyle& style = {},

@@ -2,6 +2,7 @@
 /// @file What every picture writer shares: the file format (PNG or SVG, one drawing code for
 /// both) and the palette its pictures and legends use.
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -16,6 +17,13 @@ enum class PictureFormat : std::uint8_t {
 
 /// The format `file` asks for: svg for a name ending in ".svg" (any case), png otherwise.
 [[nodiscard]] PictureFormat picture_format_of(std::string_view file);
+
+/// Most shapes (filled polygons, stroked lines, dots) a writer puts in an SVG: cairo's SVG
+/// surface keeps every drawing call in memory until the file is written, about 1 KB a navmesh
+/// polygon's shape (a 250,632-triangle mesh: 1.27 GB and a 197 MB file; a million: 4.9 GB).
+/// The writers refuse an SVG of more (each header's picture_shapes() counts them); a PNG has
+/// no such limit (the same mesh: 84 MB).
+inline constexpr std::size_t max_svg_shapes = 250'000;
 
 /// A colour, each component from 0 to 1.
 struct Rgb {

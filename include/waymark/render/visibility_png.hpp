@@ -22,12 +22,16 @@ struct PlanePictureStyle {
   bool legend = true;
 };
 
+/// The shapes write_visibility_picture draws for `graph` (its edges, points and polygons):
+/// more than max_svg_shapes and it writes no SVG.
+[[nodiscard]] std::size_t picture_shapes(const visibility::VisibilityGraph& graph);
+
 /// Writes `file` (PNG or SVG by `format`; by_name: by its extension): the world of `graph` seen
 /// with y down (the bounds, or the box around everything, framed), the input polygons dark,
 /// their inflation by the agent radius lighter around them, the visibility edges as thin lines
 /// between the points of visibility, and `path` (world points) in orange with a green start and
-/// a red goal; then the legend. Returns false when the style breaks its limits or cairo cannot
-/// create or write the file.
+/// a red goal; then the legend. Returns false when the style breaks its limits, an SVG would hold
+/// more than max_svg_shapes shapes, or cairo cannot create or write the file.
 bool write_visibility_picture(const visibility::VisibilityGraph& graph, std::span<const Vec2> path,
                               const std::string& file, const PlanePictureStyle& style = {},
                               PictureFormat format = PictureFormat::by_name);
