@@ -40,11 +40,11 @@ class Welder {
 
   /// The welded index of `p`; new points get the next index.
   std::uint32_t add(Vec3 p) {
-    const std::array<std::int64_t, 3> c = {cell_of(p.x), cell_of(p.y), cell_of(p.z)};
+    const Cell c{cell_of(p.x), cell_of(p.y), cell_of(p.z)};
     for (std::int64_t dx = -1; dx <= 1; ++dx) {
       for (std::int64_t dy = -1; dy <= 1; ++dy) {
         for (std::int64_t dz = -1; dz <= 1; ++dz) {
-          const auto it = cells_.find(key(c[0] + dx, c[1] + dy, c[2] + dz));
+          const auto it = cells_.find(Cell{c.x + dx, c.y + dy, c.z + dz});
           if (it == cells_.end()) continue;
           for (std::uint32_t v : it->second) {
             if (distance(points_[v], p) <= distance_) return v;
@@ -54,26 +54,37 @@ class Welder {
     }
     const auto v = static_cast<std::uint32_t>(points_.size());
     points_.push_back(p);
-    cells_[key(c[0], c[1], c[2])].push_back(v);
+    cells_[c].push_back(v);
     return v;
   }
   [[nodiscard]] std::vector<Vec3> take_points() { return std::move(points_); }
 
  private:
-  // Cells far out are clamped together: only slower, as distances are compared exactly.
-  static constexpr double max_cell = 1 << 20;
+  // Cells past ±2^60 are clamped together (only slower: distances are compared exactly). They
+  // were clamped at ±2^20 once, packed into one 64-bit key: with the default weld distance
+  // (1e-4) every vertex beyond 105 units shared a cell, and welding a million-triangle
+  // model took 180 s instead of 2.
+  static constexpr double max_cell = 1152921504606846976.0;  // 2^60
   [[nodiscard]] std::int64_t cell_of(double v) const {
     return static_cast<std::int64_t>(std::floor(std::clamp(v / cell_, -max_cell, max_cell)));
   }
-  static std::uint64_t key(std::int64_t x, std::int64_t y, std::int64_t z) {
-    const auto part = [](std::int64_t v) { return static_cast<std::uint64_t>(v + (1 << 21)) & 0x1fffff; };
-    return part(x) << 42 | part(y) << 21 | part(z);
-  }
+  struct Cell {
+    std::int64_t x, y, z;
+    bool operator==(const Cell&) const = default;
+  };
+  struct CellHash {
+    std::size_t operator()(const Cell& c) const {
+      std::uint64_t h = static_cast<std::uint64_t>(c.x) * 0x9E3779B97F4A7C15ull;
+      h = (h ^ (h >> 29) ^ static_cast<std::uint64_t>(c.y)) * 0xBF58476D1CE4E5B9ull;
+      h = (h ^ (h >> 31) ^ static_cast<std::uint64_t>(c.z)) * 0x94D049BB133111EBull;
+      return static_cast<std::size_t>(h ^ (h >> 32));
+    }
+  };
 
   double distance_;
   double cell_;
   std::vector<Vec3> points_;
-  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> cells_;
+  std::unordered_map<Cell, std::vector<std::uint32_t>, CellHash> cells_;
 };
 
 /// Twice the triangle's area in plan, as its least corner turn: > 0 when counter-clockwise.
