@@ -127,11 +127,21 @@ CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& a) {
   cmd->add_option("--trace", a.trace, "write every tick's positions to FILE (JSON lines)");
   cmd->add_option("--png", a.png, "write a picture of the map and every agent's trail, with a legend, to this PNG");
   cmd->add_option("--svg", a.svg, "write the --png picture as SVG to this file");
+  cmd->add_option("--time-limit", a.time_limit_s,
+                  "stop after this many seconds of wall time, planning included (> 0; default: none): exit 1, \"stopped\": \"time-limit\"");
   return cmd;
 }
 
 int run_simulate(const SimulateArgs& a) {
   return guarded([&] {
+    const search::Budget limit = time_limit(a.time_limit_s);
+    const auto started = search::Budget::Clock::now();
+    const auto left = [&] {  // what is left of the time limit (unlimited without one)
+      search::Budget b = limit;
+      if (!limit.is_unlimited()) b.time = std::max(limit.time - (search::Budget::Clock::now() - started), search::Budget::Clock::duration::zero());
+      return b;
+    };
+    const auto out_of_time = [&] { return !limit.is_unlimited() && left().time == search::Budget::Clock::duration::zero(); };
     const steer::SceneSpec spec = io::load_scene(a.scene);
     const std::uint64_t steps =
         a.steps == unset_steps ? spec.max_steps
@@ -144,7 +154,7 @@ int run_simulate(const SimulateArgs& a) {
     events.apply_due(*sim, 0);
     // Every path planned before the first tick (a game would spread this over frames; the
     // request queue does, with the simulation's planning budget, for re-plans).
-    while (sim->plan_pending() > 0) {
+    while (sim->plan_pending(left()) > 0 && !out_of_time()) {
     }
     std::unique_ptr<SceneTrace> trace;
     if (!a.trace.empty()) {
@@ -154,7 +164,7 @@ int run_simulate(const SimulateArgs& a) {
     std::optional<Trails> trails;
     if (!a.png.empty() || !a.svg.empty()) trails.emplace(*sim);
     // Until every agent not removed has arrived and no event is left, or `steps` ticks.
-    while (sim->stats().ticks < steps && (!sim->all_arrived() || events.pending() > 0)) {
+    while (sim->stats().ticks < steps && (!sim->all_arrived() || events.pending() > 0) && !out_of_time()) {
       events.apply_due(*sim, sim->stats().ticks);
       sim->step(spec.dt);
       if (trace) trace->tick(*sim);
@@ -181,6 +191,7 @@ int run_simulate(const SimulateArgs& a) {
       out["replans"] = s.replans;
       out["failed_plans"] = s.failed_plans;
       out["wall_pushes"] = s.wall_pushes;
+      if (out_of_time()) out["stopped"] = "time-limit";
       char hash[17];
       std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(sim->state_hash()));
       out["state_hash"] = hash;  // the exact final state (Simulation::state_hash), for lockstep checks
@@ -191,6 +202,7 @@ int run_simulate(const SimulateArgs& a) {
       std::printf("%llu collisions, min clearance %.3f, %llu ticks (%.2f s simulated), mean tick %.1f us\n",
                   static_cast<unsigned long long>(s.collisions), clearance,
                   static_cast<unsigned long long>(s.ticks), static_cast<double>(s.ticks) * spec.dt, s.mean_tick_us());
+      if (out_of_time()) std::printf("stopped at the time limit (--time-limit %g)\n", a.time_limit_s);
     }
     return sim->all_arrived() ? exit_ok : exit_not_found;
   });

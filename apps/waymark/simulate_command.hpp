@@ -20,6 +20,7 @@ struct SimulateArgs {
   std::string trace;
   std::string png;  ///< picture of the map and every agent's trail, when set
   std::string svg;  ///< the same picture as SVG, when set
+  double time_limit_s = 0;  ///< wall seconds for the whole run, warm start included; 0: none
 };
 
 CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& args);

@@ -235,6 +235,26 @@ TEST(SimulateCommand, StepsCutTheRunShort) {
   EXPECT_EQ(cli("simulate --scene " + scenes_dir + "/circle_swap.json --steps -3").first, 2);
 }
 
+// A run that would go on for hours (an agent circling its waypoints forever, 10^8 ticks) stops
+// at --time-limit: exit 1, "stopped": "time-limit", the ticks done.
+TEST(SimulateCommand, ATimeLimitStopsTheRun) {
+  const std::string dir = scratch("limit/");
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(scenes_dir + "/maps/open24.map", dir + "open24.map",
+                             std::filesystem::copy_options::overwrite_existing);
+  std::ofstream(dir + "forever.json") << R"({"map":"open24.map","dt":0.05,"max_steps":100000000,"seed":1,"agents":[
+      {"start":[3.5,3.5],"waypoints":[[20.5,3.5],[20.5,20.5],[3.5,20.5],[3.5,3.5]],"loop":true}]})";
+  const auto [rc, out] = cli("simulate --scene " + dir + "forever.json --time-limit 0.5 --json");
+  EXPECT_EQ(rc, 1) << out;
+  const nlohmann::json summary = nlohmann::json::parse(out, nullptr, false);
+  ASSERT_TRUE(summary.is_object()) << out;
+  EXPECT_EQ(summary["stopped"], "time-limit");
+  EXPECT_GT(summary["ticks"].get<std::uint64_t>(), 0u);
+  EXPECT_LT(summary["ticks"].get<std::uint64_t>(), 100000000u);
+  EXPECT_EQ(cli("simulate --scene " + dir + "forever.json --time-limit -1").first, 2);
+  EXPECT_EQ(cli("simulate --scene " + dir + "forever.json --time-limit 1e9").first, 2);
+}
+
 TEST(SimulateCommand, BadScenesExitWithTwo) {
   const std::string dir = scratch("dir/");
   std::filesystem::create_directories(dir);
