@@ -44,7 +44,7 @@ void place_links(std::vector<navmesh::NavTile>& tiles, std::span<const navmesh::
 }  // namespace
 
 navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> classes, std::size_t threads,
-                      std::span<const navmesh::OffMeshLink> links) {
+                      std::span<const navmesh::OffMeshLink> links, std::chrono::steady_clock::time_point deadline) {
   if (classes.empty() || classes.size() > navmesh::max_bake_classes)
     throw BuildError("a bake needs 1 to " + std::to_string(navmesh::max_bake_classes) + " agent classes, got " +
                      std::to_string(classes.size()));
@@ -63,7 +63,8 @@ navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> cla
       navmesh::BakedClass& baked = out.classes[i];
       if (classes[i].tile_size > 0) {  // the classes share the threads
         const auto tile_threads = static_cast<unsigned>(std::max<std::size_t>(1, threads / classes.size()));
-        baked.tiles = build_tiles(model, {.recast = classes[i].params, .tile_size = classes[i].tile_size, .threads = tile_threads});
+        baked.tiles = build_tiles(
+            model, {.recast = classes[i].params, .tile_size = classes[i].tile_size, .threads = tile_threads, .deadline = deadline});
         place_links(baked.tiles, links);
         baked.mesh.emplace(navmesh::stitch_tiles(baked.tiles));
       } else {

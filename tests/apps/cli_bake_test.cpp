@@ -237,6 +237,10 @@ TEST(Cli, BakeRefusesBadClassesAndModels) {
   refused("--agent-class a=1,2,0.9,45 --agent-class a=2,2,0.9,45", obj + ": two agent classes are called 'a'");
   refused("--agent-class a=1,2,0.9,90", obj + ": agent class 'a': Recast parameter agent_max_slope must be from 0 to below 90 degrees");
   refused("--threads -1", "--threads must be an integer from 0 to 256, got -1");
+  refused("--time-limit -2", "--time-limit must be a number of seconds from 0 (none) to 604800, got -2");
+  // A tiled bake that runs out of time says so (no tile is begun after its deadline).
+  refused("--tile-size 32 --time-limit 1e-9", obj + ": agent class '0': the tiled build passed its deadline (a time limit) with 0 of 90 "
+          "tiles begun: give it more time, a larger cell or tile size, or a smaller level");
   const CliRun r = run("bake --obj " + obj + " --agent-class a=1,2,0.9,45 --agent-radius 2" + out);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.out.find("--agent-class excludes --agent-radius"), std::string::npos) << r.out;

@@ -118,6 +118,14 @@ TEST(TiledBuild, BuildsTheSameTilesOnEveryThreadCountAndRebuildsATile) {
   EXPECT_EQ(a.data.vertices, one[one.size() / 2].data.vertices);
 }
 
+TEST(TiledBuild, BeginsNoTileAfterItsDeadline) {
+  const TriangleMesh mesh = load("nav_test.obj");
+  const std::string why = test::error_text<BuildError>(
+      [&] { (void)build_tiles(mesh, {.tile_size = 48, .deadline = std::chrono::steady_clock::now()}); });
+  EXPECT_NE(why.find("passed its deadline"), std::string::npos) << why;
+  EXPECT_FALSE(build_tiles(mesh, {.tile_size = 48, .deadline = std::chrono::steady_clock::now() + std::chrono::hours(1)}).empty());
+}
+
 TEST(TiledBuild, RefusesTilesPastTheirLimits) {
   const TriangleMesh mesh = load("nav_test.obj");
   const auto error = [&](const TriangleMesh& m, const TiledParams& p) {

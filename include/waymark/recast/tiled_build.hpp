@@ -5,6 +5,7 @@
 /// larger than max_heightfield_cells builds this way in memory bounded by the tile size times
 /// the threads (besides the level and the tiles built). navmesh::TiledNavMesh stitches the tiles.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -45,6 +46,11 @@ struct TiledParams {
   int tile_size = 64;
   /// Threads building tiles; 0: std::thread::hardware_concurrency(). [>= 0]
   unsigned threads = 0;
+  /// A budget for build_tiles: no tile is begun after this time (those under way finish), and
+  /// the build then throws BuildError saying how many were built. A level may hold up to
+  /// max_tiles tiles of 128² cells: about an hour and a quarter at the large level's rate
+  /// (docs/levels.md). Default: none.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 /// Where the tiles lie: tile (x, z) covers global cells x × tile_size … (x + 1) × tile_size − 1
@@ -157,7 +163,8 @@ class CompactTile {
 
 /// Every non-empty tile of the level, built on params.threads threads (each holds one tile's
 /// heightfields at a time), in tile order (z, then x). Throws BuildError as TiledInput does,
-/// or the first tile's error, or when no tile has a polygon.
+/// or the first tile's error, or when no tile has a polygon, or when params.deadline passes
+/// before every tile was begun.
 [[nodiscard]] std::vector<navmesh::NavTile> build_tiles(const TiledInput& input);
 [[nodiscard]] std::vector<navmesh::NavTile> build_tiles(const TriangleMesh& mesh, const TiledParams& params = {});
 
