@@ -323,6 +323,7 @@ struct HttpServer::State {
       return MHD_YES;
     }
     if (*upload_size > 0) {  // never more than the Content-Length, which refusal() checked
+      if (x->body.size() + *upload_size > limits.max_body_bytes) return MHD_NO;  // closes the connection
       x->body.append(upload, *upload_size);
       *upload_size = 0;
       return MHD_YES;
