@@ -55,7 +55,8 @@ struct ApiLimits {
   /// "time-limit"), always at least one, so a page always progresses; start, add and order
   /// plan paths for as long (the rest are planned by the ticks, within their planning budget).
   /// A step overshoots by at most one tick: 1,000 agents stacked on one cell tick in 0.03-0.23 s
-  /// (release build, the first tick the slowest; docs/viewer.md), so no tick needs a bound of its own.
+  /// (release build; 0.3 s under ASan; the first tick the slowest; docs/viewer.md), so no tick
+  /// needs a bound of its own.
   double max_sim_seconds = 1.0;
   double sim_idle_seconds = 600;
   /// Bundled levels pages edit at once (POST /api/navmesh/obstacle), each its own carvable

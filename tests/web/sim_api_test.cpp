@@ -228,6 +228,9 @@ TEST(WebSimApi, AStepStopsAtItsTimeBudgetAndAnswersTheTicksDone) {
   // Stopped after the tick that crossed the budget (later ticks are no slower than the first;
   // half a second more for a busy machine).
   EXPECT_LT(took, limits.max_sim_seconds + 2 * one_tick + 0.5) << done << " ticks, one tick " << one_tick << " s";
+  RecordProperty("first_tick_ms", static_cast<int>(one_tick * 1000));
+  RecordProperty("cut_step_ms", static_cast<int>(took * 1000));
+  RecordProperty("ticks_done", done);
   EXPECT_EQ(ok(step, {{"id", id}})["tick"], 2 + done);
   EXPECT_EQ(api.sim_stop(json{{"id", id}}.dump()).status, 200);
 
