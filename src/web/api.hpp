@@ -50,6 +50,14 @@ struct ApiLimits {
   /// Obstacles a page may drop into one simulation (POST /api/sim/obstacle).
   std::size_t max_sim_obstacles = 256;
   int max_sim_ticks_per_request = 200;
+  /// Wall time one simulation request may spend ticking and planning, seconds: a step stops
+  /// after the tick that reaches it and answers the ticks done ("ticks_done", "stopped":
+  /// "time-limit"), always at least one, so a page always progresses; start, add and order
+  /// plan paths for as long (the rest are planned by the ticks, within their planning budget).
+  /// A step overshoots by at most one tick: 1,000 agents stacked on one cell tick in 0.03-0.23 s
+  /// (release build; 0.3 s under ASan; the first tick the slowest; docs/viewer.md), so no tick
+  /// needs a bound of its own.
+  double max_sim_seconds = 1.0;
   double sim_idle_seconds = 600;
   /// Bundled levels pages edit at once (POST /api/navmesh/obstacle), each its own carvable
   /// copy of the level (every tile's compact heightfield: "kept_bytes" in its answers, about
@@ -60,6 +68,10 @@ struct ApiLimits {
   /// (world units): an obstacle rebuilds only the tiles it touches, so this bounds a request's work.
   std::size_t max_navmesh_obstacles = 32;
   double max_navmesh_obstacle_size = 20;
+  /// Most entries a route request's "algorithms" may list (POST /api/route): room for each
+  /// of the five algorithms and a few repeats, which run once each (the list is deduplicated,
+  /// first-seen order kept). A longer list is refused (400) before any search runs.
+  std::size_t max_route_algorithms = 8;
   /// Most seeds one regions request may give.
   std::size_t max_region_seeds = 1024;
   /// Largest agent radius a visibility request may give, world units.

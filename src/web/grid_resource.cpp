@@ -74,7 +74,10 @@ std::string maps_listing(const std::filesystem::path& data_dir, const std::vecto
                         {"max_map_cells", limits.max_map_cells},
                         {"max_map_side", limits.max_map_side},
                         {"max_events", limits.max_events},
-                        {"max_query_seconds", limits.max_query_seconds}}}});
+                        {"max_query_seconds", limits.max_query_seconds},
+                        {"max_route_algorithms", limits.max_route_algorithms},
+                        {"max_sim_ticks_per_request", limits.max_sim_ticks_per_request},
+                        {"max_sim_seconds", limits.max_sim_seconds}}}});
 }
 
 }  // namespace

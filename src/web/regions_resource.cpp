@@ -15,10 +15,10 @@ Response Api::regions(std::string_view body) const {
   return guarded([&] {
     const RequestBody read(body, limits_);
     const Field request = read.root();
-    const grid::GridMap map = request_map(request.field("map"), map_names_, data_dir_, limits_, false);
-    const Field seeds_field = request.field("seeds");
+    const Field seeds_field = request.field("seeds");  // checked before the map is read
     if (seeds_field.kind() != io::json::Kind::array || seeds_field.size() == 0 || seeds_field.size() > limits_.max_region_seeds)
       seeds_field.fail("must be 1 to " + std::to_string(limits_.max_region_seeds) + " cells [x, y]");
+    const grid::GridMap map = request_map(request.field("map"), map_names_, data_dir_, limits_, false);
     std::vector<CellCoord> seeds;
     seeds_field.for_each_item([&](const Field& seed) {
       if (seed.kind() != io::json::Kind::array || seed.size() != 2) seed.fail("must be [x, y]");

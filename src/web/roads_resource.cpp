@@ -95,11 +95,15 @@ Response Api::route(std::string_view body) const {
     std::vector<std::size_t> chosen;
     if (const auto given = request.find("algorithms"); given && !given->is_null()) {
       if (given->kind() != io::json::Kind::array || given->size() == 0) given->fail("must be a non-empty array of names");
+      if (given->size() > limits_.max_route_algorithms)
+        given->fail("lists " + std::to_string(given->size()) + " algorithms; at most " +
+                    std::to_string(limits_.max_route_algorithms) + " here (the server's max_route_algorithms)");
       given->for_each_item([&](const Field& a) {
         const auto alg = a.kind() == io::json::Kind::string ? graph::parse_algorithm(a.value().text()) : std::nullopt;
         const auto at = alg ? std::find(Roads::algorithms.begin(), Roads::algorithms.end(), *alg) : Roads::algorithms.end();
         if (at == Roads::algorithms.end()) a.fail("is not one of dijkstra, bidijkstra, astar, alt and ch");
-        chosen.push_back(static_cast<std::size_t>(at - Roads::algorithms.begin()));
+        const auto index = static_cast<std::size_t>(at - Roads::algorithms.begin());
+        if (std::find(chosen.begin(), chosen.end(), index) == chosen.end()) chosen.push_back(index);  // each once, first-seen order
       });
     } else {
       for (std::size_t i = 0; i < Roads::algorithms.size(); ++i) chosen.push_back(i);

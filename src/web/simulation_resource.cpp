@@ -51,6 +51,11 @@ Response Api::sim_start(std::string_view body) const {
     const RequestBody read(body, limits_);
     const Field request = read.root();
     sessions_->check_room();  // before any work
+    const auto agents = request.find("agents");
+    if (agents && agents->kind() != io::json::Kind::array) agents->fail("must be an array");
+    if (agents && agents->size() > limits_.max_sim_agents)  // before the map is read
+      throw ApiError(http_too_large, "a simulation holds at most " + std::to_string(limits_.max_sim_agents) + " agents; \"agents\" lists " +
+                                         std::to_string(agents->size()));
     steer::SimulationParams params;
     const auto seed = request.find("seed");
     params.seed = seed ? static_cast<std::uint64_t>(seed->whole(0, INT32_MAX)) : 1;
@@ -69,12 +74,9 @@ Response Api::sim_start(std::string_view body) const {
         throw ApiError(http_too_large, "a simulation runs on at most " + std::to_string(limits_.max_sim_map_cells) + " cells");
       session->sim = std::make_unique<steer::Simulation>(std::move(map), params);
     }
-    if (const auto agents = request.find("agents")) {
-      if (agents->kind() != io::json::Kind::array) agents->fail("must be an array");
-      agents->for_each_item([&](const Field& agent) { add_sim_agent(*session, agent, limits_.max_sim_agents); });
-    }
-    // Paths planned within the query time budget; what is left, ticks plan (planning_budget each).
-    plan_within(*session->sim, limits_.max_query_seconds);
+    if (agents) agents->for_each_item([&](const Field& agent) { add_sim_agent(*session, agent, limits_.max_sim_agents); });
+    // Paths planned within the simulation's time budget; what is left, ticks plan (planning_budget each).
+    plan_within(*session->sim, limits_.max_sim_seconds);
     session->touch();
     // The reply is made before the session is published: from then on other requests may change it.
     json reply = sim_state(*session);
@@ -93,9 +95,12 @@ Response Api::sim_step(std::string_view body) const {
     const int ticks = given ? given->whole(1, limits_.max_sim_ticks_per_request) : 1;
     const std::lock_guard lock(s->mutex);
     const auto paths = shown_paths(request, *s->sim);
-    for (int i = 0; i < ticks; ++i) s->sim->step(s->dt);
+    const int done = step_within(*s->sim, s->dt, ticks, limits_.max_sim_seconds);
     s->touch();
-    return Response{http_ok, text_of(sim_state(*s, paths))};
+    json reply = sim_state(*s, paths);
+    reply["ticks_done"] = done;
+    if (done < ticks) reply["stopped"] = "time-limit";  // the page asks again for the rest
+    return Response{http_ok, text_of(reply)};
   });
 }
 
@@ -106,7 +111,7 @@ Response Api::sim_add(std::string_view body) const {
     const std::shared_ptr<Session> s = sessions_->find(session_id(request));
     const std::lock_guard lock(s->mutex);
     add_sim_agent(*s, request, limits_.max_sim_agents);
-    plan_within(*s->sim, limits_.max_query_seconds);
+    plan_within(*s->sim, limits_.max_sim_seconds);
     s->touch();
     return Response{http_ok, text_of(sim_state(*s))};
   });

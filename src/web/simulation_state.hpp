@@ -22,6 +22,10 @@ inline constexpr std::size_t max_sim_path_points = 1024;
 /// of a few searches), so it takes many calls.
 void plan_within(steer::Simulation& sim, double seconds);
 
+/// Steps `sim` by `dt` up to `ticks` times, stopping after the tick that ends past `seconds`
+/// of wall time: always one tick at least. Returns the ticks done.
+int step_within(steer::Simulation& sim, double dt, int ticks, double seconds);
+
 /// The request's "id": the number /api/sim/start gave (400 otherwise).
 [[nodiscard]] std::uint64_t session_id(const Field& request);
 

@@ -161,7 +161,7 @@ Response Api::sim_order(std::string_view body) const {
       }
       if (!done) refused.push_back(id.value);
     }
-    plan_within(sim, limits_.max_query_seconds);  // new goals come back with their paths
+    plan_within(sim, limits_.max_sim_seconds);  // new goals come back with their paths
     s->touch();
     json reply = sim_state(*s, shown_paths(request, sim));
     reply["refused"] = std::move(refused);

@@ -8,11 +8,13 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "apps/cli_support.hpp"
 #include "support/random_graph.hpp"
+#include "support/sanitized.hpp"
 
 namespace waymark::apps_cli_graph_test {
 namespace {
@@ -58,7 +60,10 @@ TEST(Cli, GraphQueriesEveryAlgorithmMatchesBoost) {
     queries += std::to_string(pairs.back().first) + " " + std::to_string(pairs.back().second) + "\n";
   }
   const std::string file = temp_file("rome_queries.txt", queries);
+  // "table" builds Rome99's route table (3,353 searches: 3.8 s under ASan, where
+  // GraphRoutesRoads.Rome99* builds and checks the same table): in release only.
   for (const char* a : {"dijkstra", "bidijkstra", "alt", "ch", "table"}) {
+    if (test::sanitized && std::string_view(a) == "table") continue;
     const CliRun r = run("graph --gr " + gr + " --queries " + file + " -a " + a);
     ASSERT_EQ(r.exit_code, 0) << a << ": " << r.out;
     const std::vector<nlohmann::json> lines = json_lines(r.out);

@@ -9,6 +9,7 @@
 
 #include "support/forge.hpp"
 #include "support/random_grid.hpp"
+#include "support/sanitized.hpp"
 #include "waymark/core/binary_io.hpp"
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/scenario/runner.hpp"
@@ -59,7 +60,8 @@ TEST(JumpPoint, RandomGridsMatchReferenceDijkstra) {
       // Long open runs across several 64-bit words of the block jumps, in both orientations.
       {300, 12, 0.05, false}, {12, 300, 0.05, false}, {140, 140, 0.02, false},
   };
-  constexpr int grids_per_spec = 40;  // 600 grids
+  // 600 grids; under ASan 12 per spec, 180 (every spec: support/sanitized.hpp).
+  constexpr int grids_per_spec = test::full_or_sanitized(40, 12);
   constexpr int queries_per_grid = 4;
   std::mt19937 rng(2027);
   int grids = 0, unreachable = 0;
@@ -90,7 +92,7 @@ TEST(JumpPoint, RandomGridsMatchReferenceDijkstra) {
       }
     }
   }
-  EXPECT_GE(grids, 500);
+  EXPECT_GE(grids, test::full_or_sanitized(500, 150));
   EXPECT_GT(unreachable, 0);
 }
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -344,6 +345,28 @@ TEST(WebApi, RoadRoutesMatchBoostDijkstra) {
   refused({{"graph", "rome"}, {"from", 0}, {"to", 1}}, 404, "no bundled graph");
   EXPECT_EQ(api.graph("atlantis").status, 404);
   EXPECT_EQ(api.handle(Request{"GET", "/api/route", {}, ""}).status, 405);
+}
+
+// Issue 32: 10,000 × "dijkstra" ran 10,000 searches (10–26 s, a 150 MB answer). A list runs
+// each algorithm once, in first-seen order, and a list longer than max_route_algorithms is
+// refused before any search.
+TEST(WebApi, RouteAlgorithmListsAreDeduplicatedAndCapped) {
+  const Api api(data);
+  const json twice = body_of(api.route(json{{"from", 10}, {"to", 5000}, {"algorithms", {"ch", "dijkstra", "ch", "dijkstra", "alt"}}}.dump()));
+  ASSERT_EQ(twice["results"].size(), 3u) << twice.dump().substr(0, 300);
+  EXPECT_EQ(twice["results"][0]["algorithm"], "ch");
+  EXPECT_EQ(twice["results"][1]["algorithm"], "dijkstra");
+  EXPECT_EQ(twice["results"][2]["algorithm"], "alt");
+  const std::size_t cap = ApiLimits{}.max_route_algorithms;
+  EXPECT_EQ(api.route(json{{"from", 10}, {"to", 5000}, {"algorithms", json(std::vector<std::string>(cap, "dijkstra"))}}.dump()).status, 200);
+  const auto started = std::chrono::steady_clock::now();
+  const Response flood = api.route(json{{"from", 10}, {"to", 5000}, {"algorithms", json(std::vector<std::string>(10'000, "dijkstra"))}}.dump());
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 2.0);  // no search ran
+  EXPECT_EQ(flood.status, 400);
+  EXPECT_NE(body_of(flood)["error"].get<std::string>().find("algorithms: lists 10000 algorithms; at most " + std::to_string(cap)),
+            std::string::npos)
+      << flood.body;
+  EXPECT_EQ(body_of(api.maps())["limits"]["max_route_algorithms"], cap);
 }
 
 TEST(WebApi, NavmeshPathsOnABundledLevel) {
