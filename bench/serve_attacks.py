@@ -64,6 +64,35 @@ def exchange(port, chunks, timeout=120):
     return (int(m.group(1)) if m else "reset"), time.time() - t0, len(data)
 
 
+def post(path, body):
+    text = json.dumps(body).encode()
+    return (f"POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(text)}\r\n\r\n").encode() + text
+
+
+def answer(port, path, body, timeout=120):
+    """POSTs `body` (JSON) and returns (status, parsed reply or None, seconds)."""
+    t0 = time.time()
+    status, _, _ = 0, 0, 0
+    s = socket.create_connection(("127.0.0.1", port))
+    s.settimeout(timeout)
+    s.sendall(post(path, body))
+    data = b""
+    while True:
+        b = s.recv(1 << 16)
+        if not b:
+            break
+        data += b
+    s.close()
+    head, _, rest = data.partition(b"\r\n\r\n")
+    m = re.match(rb"HTTP/1\.1 (\d+)", head)
+    try:
+        parsed = json.loads(rest)
+    except ValueError:
+        parsed = None
+    return (int(m.group(1)) if m else 0), parsed, time.time() - t0
+
+
 def gzip_bomb(inflated):
     z = zlib.compressobj(9, zlib.DEFLATED, 31)
     block = bytes(1 << 20)
@@ -119,6 +148,7 @@ def main():
         ("Range: 2,700 ranges of /js/app.js",
          [b"GET /js/app.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\nRange: bytes=" + many_ranges + b"\r\n\r\n"]),
         ("Range: bytes=0-9 of /api/maps", [b"GET /api/maps HTTP/1.1\r\nHost: x\r\nConnection: close\r\nRange: bytes=0-9\r\n\r\n"]),
+        ("POST /api/route, 10,000 x \"dijkstra\"", [post("/api/route", {"from": 10, "to": 5000, "algorithms": ["dijkstra"] * 10000})]),
     ]
     print(f"{'input':48} {'status':>7} {'seconds':>8} {'reply B':>9} {'peak RSS +MB':>13}")
     rows = []
@@ -173,10 +203,51 @@ def main():
     worst = max(s for _, s in normal)
     print(f"50 slow or idle sockets held {hold} s: GET /api/maps answered {answered} of {len(normal)}, slowest {worst:.3f} s; "
           f"{len(cut)} sockets cut off by the server, after {min(cut) if cut else 0:.1f}-{max(cut) if cut else 0:.1f} s")
+
+    # Eight simulations of 1,000 agents stacked on one cell, each stepped 200 ticks a request
+    # without pause, while a normal GET /api/maps and a grid path are timed.
+    rows64 = ["." * 64] * 64
+    stacked = [{"start": [10.5, 10.5], "goal": [50.5, 50.5]} for _ in range(1000)]
+    sims = []
+    for _ in range(8):
+        status, started, _ = answer(port, "/api/sim/start", {"map": {"width": 64, "height": 64, "rows": rows64}, "agents": stacked})
+        if status == 200:
+            sims.append(started["id"])
+    stop.clear()
+    steps = []
+
+    def stepper(sim):
+        while not stop.is_set():
+            status, reply, seconds = answer(port, "/api/sim/step", {"id": sim, "ticks": 200})
+            steps.append((status, reply.get("ticks_done", 0) if isinstance(reply, dict) else 0, seconds))
+
+    threads = [threading.Thread(target=stepper, args=(sim,)) for sim in sims]
+    for t in threads:
+        t.start()
+    time.sleep(1)
+    heavy_normal = []
+    t_end = time.time() + hold
+    while time.time() < t_end:
+        status, seconds, _ = exchange(port, [b"GET /api/maps HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"], timeout=60)
+        path_status, _, path_seconds = answer(port, "/api/path", {"map": {"name": "arena"}, "from": [3, 3], "to": [40, 40]}, timeout=60)
+        heavy_normal.append((status, seconds, path_status, path_seconds))
+        time.sleep(0.5)
+    stop.set()
+    for t in threads:
+        t.join()
+    ok_steps = [s for s in steps if s[0] == 200]
+    heavy_answered = sum(1 for s, _, p, _ in heavy_normal if s == 200 and p == 200)
+    heavy_worst = max(max(a, b) for _, a, _, b in heavy_normal)
+    print(f"8 simulations of 1,000 stacked agents stepped 200 ticks a request for {hold} s: {len(ok_steps)} steps answered, "
+          f"{min(s[1] for s in ok_steps) if ok_steps else 0}-{max(s[1] for s in ok_steps) if ok_steps else 0} ticks each in "
+          f"{min(s[2] for s in ok_steps) if ok_steps else 0:.2f}-{max(s[2] for s in ok_steps) if ok_steps else 0:.2f} s; "
+          f"GET /api/maps and a path answered {heavy_answered} of {len(heavy_normal)}, slowest {heavy_worst:.3f} s")
     proc.send_signal(2)
     proc.wait(timeout=30)
     print(json.dumps({"attacks": rows, "slow_clients": {"held_seconds": hold, "normal_answered": answered, "normal_sent": len(normal),
-                                                        "normal_slowest_s": worst, "cut_off": len(cut)}}))
+                                                        "normal_slowest_s": worst, "cut_off": len(cut)},
+                      "heavy_steps": {"steps": len(ok_steps), "normal_answered": heavy_answered, "normal_sent": len(heavy_normal),
+                                      "normal_slowest_s": heavy_worst}}))
 
 
 if __name__ == "__main__":

@@ -311,6 +311,11 @@ int main(int argc, char** argv) {
          return http_get_with("/api/maps", lines);
        },
        [&](const HttpReply& r, const json&, std::string& why) { return r.status == 0 || status_is(r, 431, why); }, true, true},
+      {"route_flood", 2,  // 10,000 x "dijkstra" once took 10-26 s and a 150 MB reply
+       [&](std::mt19937_64&) {
+         return http_post("/api/route", json{{"from", 10}, {"to", 5000}, {"algorithms", std::vector<std::string>(10000, "dijkstra")}}.dump());
+       },
+       [&](const HttpReply& r, const json&, std::string& why) { return status_is(r, 400, why); }},
       {"many_ranges", 2,  // cpp-httplib sent a 38 MB reply for a 14 KB file
        [&](std::mt19937_64&) {
          std::string ranges;
@@ -386,6 +391,32 @@ int main(int argc, char** argv) {
     });
   }
 
+  // Two simulations of 1,000 agents stacked on one cell, each stepped 200 ticks a request
+  // without pause for the whole run: a step stops at the API's max_sim_seconds (once 12-29 s
+  // a step), so the requests above keep being answered.
+  std::atomic<std::size_t> heavy_steps{0}, heavy_wrong{0};
+  std::vector<std::thread> steppers;
+  for (int s = 0; s < 2; ++s) {
+    steppers.emplace_back([&] {
+      json agents = json::array();
+      for (int i = 0; i < 1000; ++i) agents.push_back({{"start", {10.5, 10.5}}, {"goal", {50.5, 50.5}}});
+      const json map{{"width", 64}, {"height", 64}, {"rows", std::vector<std::string>(64, std::string(64, '.'))}};
+      const HttpReply started = send_raw(port, http_post("/api/sim/start", json{{"map", map}, {"agents", agents}}.dump()));
+      const json id = body_json(started).value("id", json());
+      if (started.status != 200 || id.is_null()) {
+        ++heavy_wrong;
+        return;
+      }
+      while (!stop.load()) {
+        const HttpReply r = send_raw(port, http_post("/api/sim/step", json{{"id", id}, {"ticks", 200}}.dump()));
+        const json j = body_json(r);
+        const bool right = r.status == 200 && j.is_object() && j.value("ticks_done", 0) >= 1;
+        ++(right ? heavy_steps : heavy_wrong);
+      }
+      send_raw(port, http_post("/api/sim/stop", json{{"id", id}}.dump()));
+    });
+  }
+
   std::vector<Tally> tallies(static_cast<std::size_t>(clients));
   std::vector<std::thread> threads;
   const auto start = std::chrono::steady_clock::now();
@@ -435,6 +466,7 @@ int main(int argc, char** argv) {
   stop = true;
   monitor.join();
   for (std::thread& t : attackers) t.join();
+  for (std::thread& t : steppers) t.join();
   const bool alive = kill(server.pid(), 0) == 0;
   const int exit_code = alive ? server.interrupt() : -1;
 
@@ -466,7 +498,7 @@ int main(int argc, char** argv) {
   const bool rss_flat = !judge_rss || (rss_last > 0 && rss_last <= rss_growth_factor * rss_warm + rss_slack_mib);
   std::size_t wrong_total = 0;
   for (const auto& [k, n] : all.wrong) wrong_total += n;
-  const bool ok = alive && exit_code == 0 && wrong_total == 0 && all.connection_errors == 0 && rss_flat;
+  const bool ok = alive && exit_code == 0 && wrong_total == 0 && all.connection_errors == 0 && rss_flat && heavy_wrong == 0;
 
   json served = all.served;
   json wrong = all.wrong;
@@ -486,6 +518,7 @@ int main(int argc, char** argv) {
                         {"normal_requests", {{"count", all.normal_ms.size()}, {"p50_ms", percentile(all.normal_ms, 0.5)},
                                              {"max_ms", percentile(all.normal_ms, 1.0)}}},
                         {"slow_and_idle_sockets", {{"held", 50}, {"cut_off", attackers_cut.load()}}},
+                        {"heavy_sim_steps", {{"answered", heavy_steps.load()}, {"wrong", heavy_wrong.load()}}},
                         {"served", served},
                         {"first_byte", first_byte},
                         {"wrong", wrong},
@@ -502,8 +535,10 @@ int main(int argc, char** argv) {
     std::printf("waymark serve under load: %d clients, %.1f s, %zu requests (%.0f/s), p50 %.2f ms, p99 %.2f ms\n",
                 clients, elapsed, all.latency_ms.size(), static_cast<double>(all.latency_ms.size()) / elapsed,
                 percentile(all.latency_ms, 0.50), percentile(all.latency_ms, 0.99));
-    std::printf("  page and /api/maps GETs: %zu, p50 %.2f ms, max %.2f ms, beside 50 slow or idle sockets (%zu cut off and reopened)\n",
-                all.normal_ms.size(), percentile(all.normal_ms, 0.5), percentile(all.normal_ms, 1.0), attackers_cut.load());
+    std::printf("  page and /api/maps GETs: %zu, p50 %.2f ms, max %.2f ms, beside 50 slow or idle sockets (%zu cut off and reopened)"
+                " and two 1,000-agent simulations stepped without pause (%zu steps, %zu wrong)\n",
+                all.normal_ms.size(), percentile(all.normal_ms, 0.5), percentile(all.normal_ms, 1.0), attackers_cut.load(),
+                heavy_steps.load(), heavy_wrong.load());
     for (const auto& [k, n] : all.served) std::printf("  %-16s %8zu served\n", k.c_str(), n);
     std::printf("  time to first byte against search time (medians):\n");
     for (const auto& [k, f] : first_byte.items())
