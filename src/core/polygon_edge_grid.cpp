@@ -27,8 +27,10 @@ PolygonEdgeGrid::PolygonEdgeGrid(std::span<const Vec2> polygon, double margin)
   const Vec2 size = box.size();
   const double longer = std::max(size.x, size.y);
   double side = std::max(std::sqrt(size.x * size.y / static_cast<double>(n)), longer / static_cast<double>(n));
-  if (!(side > 0)) side = 1;  // every corner at one point
   const double largest = std::max({std::abs(box.min.x), std::abs(box.min.y), std::abs(box.max.x), std::abs(box.max.y)});
+  // Cells no narrower than the margin, or an edge would be listed in (margin / side)² cells.
+  side = std::max({side, margin, coordinate_rounding * largest});
+  if (!(side > 0)) side = 1;  // every corner at one point
   const double allow = margin + coordinate_rounding * largest + side_rounding * side;
   grid_.side = side;
   grid_.origin = box.min - Vec2{allow, allow};

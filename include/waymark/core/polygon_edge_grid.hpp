@@ -27,9 +27,9 @@ inline constexpr std::size_t polygon_edge_grid_threshold = 48;
 /// edge is listed in every cell that comes within `margin` (plus a rounding allowance) of it,
 /// so a cell lists every edge that passes within `margin` of any of its points.
 ///
-/// Cells: about one per corner (side √(box area / corners), at most `corners` cells along the
-/// box's longer side). Memory: the corners, one cell head per cell, one entry per cell an edge
-/// is listed in.
+/// Cells: about one per corner (side √(box area / corners), no narrower than the margin, at
+/// most `corners` cells along the box's longer side). Memory: the corners, one cell head per
+/// cell, one entry per cell an edge is listed in.
 class PolygonEdgeGrid {
  public:
   /// The nearest edge to a point: its index, the nearest point on it and the squared distance.
