@@ -24,6 +24,10 @@ constexpr double straight_angle = 1e-9;
 constexpr double max_tolerance = 1e-3;
 constexpr double min_arc_step_degrees = 1;
 constexpr double max_arc_step_degrees = 90;
+/// Tolerances above this share of the largest coordinate are far above the rounding of a
+/// crossing test: points farther than the tolerance from a polygon's boundary are inside by
+/// any ray's count.
+constexpr double off_boundary_rounding = 1e-12;
 
 std::string point_text(Vec2 p) {
   std::ostringstream s;
@@ -284,13 +288,24 @@ bool VisibilityGraph::inside_part(std::uint32_t i, Vec2 p) const {
     return true;
   }
   if (part.edges != no_grid) {
-    // The edges within the tolerance are listed in p's cell; p is then farther than the
-    // tolerance from the boundary, where the shortest scan answers as polygon_contains.
+    // Outside, or within rounding of the boundary (then within the tolerance too): not inside
+    // either way, so the crossings go first, by the shortest scan where the tolerance is far
+    // above rounding (then it answers as polygon_contains), else exactly by the row.
     const PolygonEdgeGrid& g = edge_grids_[part.edges];
+    const Vec2 lo = g.grid().origin, hi = g.grid().max();
+    const double largest = std::max({std::abs(lo.x), std::abs(lo.y), std::abs(hi.x), std::abs(hi.y)});
+    if (!(tol > off_boundary_rounding * largest ? g.contains_off_boundary(p) : g.contains(p))) return false;
+    // The edges within the tolerance are listed in p's cell.
     for (const std::uint32_t e : g.edges_near(p)) {
-      if (g.edge(e).distance_to(p) <= tol) return false;
+      // Farther than twice the tolerance from the edge's box: farther than it from the edge,
+      // rounding included (the cell lists many such edges; this skips their distances).
+      const Segment2 s = g.edge(e);
+      if (p.x < std::min(s.a.x, s.b.x) - 2 * tol || p.x > std::max(s.a.x, s.b.x) + 2 * tol ||
+          p.y < std::min(s.a.y, s.b.y) - 2 * tol || p.y > std::max(s.a.y, s.b.y) + 2 * tol)
+        continue;
+      if (s.distance_to(p) <= tol) return false;
     }
-    return g.contains_off_boundary(p);
+    return true;
   }
   for (std::uint32_t k = part.begin; k < part.end; ++k) {
     const Segment2 e{part_vertices_[k], part_vertices_[part.next(k)]};
