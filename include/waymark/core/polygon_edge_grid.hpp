@@ -20,7 +20,7 @@ namespace waymark {
 /// Polygons with more corners than this get an edge grid where a world keeps one (the
 /// obstacle world's polygons, the visibility graph's concave parts); smaller ones are tested
 /// edge by edge, which is faster for them (docs/visibility.md, "Large polygons", measured).
-inline constexpr std::size_t polygon_edge_grid_threshold = 48;
+inline constexpr std::size_t polygon_edge_grid_threshold = 32;
 
 /// A polygon's edges by grid cell. Edge i runs from corner i − 1 to corner i (edge 0 is the
 /// closing edge from the last corner), the order in which polygon_contains walks them. Every
