@@ -143,7 +143,8 @@ std::size_t ObstacleWorld::disc_contacts(Vec2 c, double radius, LayerMask mask, 
   const auto consider = [&](std::uint32_t id) {
     const Bounds& b = bounds_[id];
     if (b.min.x >= c.x + radius || b.max.x <= c.x - radius || b.min.y >= c.y + radius || b.max.y <= c.y - radius) return;
-    const Push p = detail::shape_push(shapes_[id], prepared_[id].axis, prepared_[id].orientation, prepared_[id].edges.get(), c, radius);
+    const Prepared& prep = prepared_[id];
+    const Push p = detail::shape_push(shapes_[id], prep.axis, prep.orientation, prep.edges.get(), c, radius);
     if (p.depth > 0) out.push_back({p.normal, p.depth, shape_ref(id)});
   };
   for (const std::uint32_t id : large_) {

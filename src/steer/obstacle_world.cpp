@@ -88,7 +88,9 @@ ColliderId ObstacleWorld::add(Shape shape, int layer) {
       }
       const double area = polygon_signed_area(poly.corners);
       prep.orientation = area > 0 ? 1.0 : area < 0 ? -1.0 : 0.0;
-      if (poly.corners.size() > params_.polygon_grid_above) prep.edges = std::make_shared<const PolygonEdgeGrid>(poly.corners);
+      if (poly.corners.size() > params_.polygon_grid_above) {
+        prep.edges = std::make_shared<const PolygonEdgeGrid>(poly.corners);
+      }
       break;
     }
     default: {

@@ -137,7 +137,8 @@ VisibilityGraph::VisibilityGraph(const Obstacles& obstacles, const VisibilityPar
   if (!(params.tolerance > 0 && params.tolerance <= max_tolerance))
     throw InputError(Item::params, 0, "tolerance must be above 0 and at most 1e-3, got " + number_text(params.tolerance));
   if (params.max_edges < 1) throw InputError(Item::params, 0, "max_edges must be at least 1");
-  if (!(params.max_seconds > 0)) throw InputError(Item::params, 0, "max_seconds must be above 0, got " + number_text(params.max_seconds));
+  if (!(params.max_seconds > 0))
+    throw InputError(Item::params, 0, "max_seconds must be above 0, got " + number_text(params.max_seconds));
   if (obstacles.bounds) {
     const Aabb2& b = *obstacles.bounds;
     if (!(coordinate_ok(b.min.x) && coordinate_ok(b.min.y) && coordinate_ok(b.max.x) && coordinate_ok(b.max.y) &&
@@ -230,7 +231,8 @@ void VisibilityGraph::add_part(std::span<const Vec2> ccw, std::uint32_t obstacle
   part.end = static_cast<std::uint32_t>(part_vertices_.size());
   if (!convex && part.end - part.begin > params_.polygon_grid_above) {
     part.edges = static_cast<std::uint32_t>(edge_grids_.size());
-    edge_grids_.emplace_back(std::span<const Vec2>(part_vertices_).subspan(part.begin, part.end - part.begin), params_.tolerance);
+    const std::span<const Vec2> corners(part_vertices_.data() + part.begin, part.end - part.begin);
+    edge_grids_.emplace_back(corners, params_.tolerance);
   }
   for (std::uint32_t k = part.begin; k < part.end; ++k) {
     const Vec2 a = part_vertices_[k], b = part_vertices_[part.next(k)];

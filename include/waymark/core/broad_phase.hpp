@@ -3,7 +3,8 @@
 /// cell), the obstacle world (colliders by cell) and the graph's vertex index (vertices by
 /// bucket): the grid's frame (which cell a coordinate falls in), the cells a box covers, the
 /// rings of cells around a cell for nearest queries, and the cell lists built by counting
-/// sort, and the walk of the cells along a segment or ray. Inline; only CellLists::build allocates (its vectors' capacity is reused).
+/// sort, and the walk of the cells along a segment or ray. Inline; only CellLists::build
+/// allocates (its vectors' capacity is reused).
 
 #include <algorithm>
 #include <cmath>

@@ -47,7 +47,9 @@ class PolygonEdgeGrid {
   [[nodiscard]] std::size_t corner_count() const { return corners_.size(); }
   [[nodiscard]] std::span<const Vec2> corners() const { return corners_; }
   /// Edge i: from corner i − 1 (the last corner for i = 0) to corner i.
-  [[nodiscard]] Segment2 edge(std::uint32_t i) const { return {corners_[i == 0 ? corners_.size() - 1 : i - 1], corners_[i]}; }
+  [[nodiscard]] Segment2 edge(std::uint32_t i) const {
+    return {corners_[i == 0 ? corners_.size() - 1 : i - 1], corners_[i]};
+  }
   [[nodiscard]] const UniformGrid& grid() const { return grid_; }
   /// The margin the edges were listed with (as given, without the rounding allowance).
   [[nodiscard]] double margin() const { return margin_; }
@@ -81,7 +83,8 @@ class PolygonEdgeGrid {
   template <class Visit>
   bool walk(Vec2 o, Vec2 d, double t_max, Visit&& visit) const {
     if (!finite(o) || !finite(d)) return false;
-    return walk_grid(grid_, o, d, t_max, [&](int x, int y, double exit) { return visit(cells_.in(grid_.index(x, y)), exit); });
+    return walk_grid(grid_, o, d, t_max,
+                     [&](int x, int y, double exit) { return visit(cells_.in(grid_.index(x, y)), exit); });
   }
 
   /// Memory held, bytes (about).
