@@ -122,12 +122,15 @@ struct VisibilityArc {
 /// segment between them is free and tangent to the obstacle at each corner end.
 ///
 /// Building is O(N²) tangency tests plus a segment test for each survivor, each walking a
-/// uniform grid of the parts it passes (N points). Immutable once built; thread-safe to read.
+/// uniform grid of the parts it passes (N points), and a large concave part's edge grid
+/// (PolygonEdgeGrid) along the segment. Bounded by VisibilityParams::max_edges and
+/// max_seconds. Immutable once built; thread-safe to read.
 class VisibilityGraph {
  public:
   /// Builds the graph. @throws InputError for a polygon polygon_problem() refuses, a
   /// hand-placed point inside an inflated obstacle or outside the bounds, bounds that are not
-  /// finite or leave no room for the radius, or parameters outside their limits.
+  /// finite or leave no room for the radius, parameters outside their limits, or a build over
+  /// max_edges or max_seconds (item params, the message naming the limit).
   explicit VisibilityGraph(const Obstacles& obstacles, const VisibilityParams& params = {});
 
   [[nodiscard]] const VisibilityParams& params() const { return params_; }
