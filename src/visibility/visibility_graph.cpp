@@ -525,7 +525,9 @@ void VisibilityGraph::build_arcs() {
 }
 
 std::size_t VisibilityGraph::memory_bytes() const {
-  return obstacle_vertices_.capacity() * sizeof(Vec2) + obstacle_begin_.capacity() * sizeof(std::uint32_t) +
+  std::size_t grids = edge_grids_.capacity() * sizeof(PolygonEdgeGrid);
+  for (const PolygonEdgeGrid& g : edge_grids_) grids += g.memory_bytes();
+  return grids + obstacle_vertices_.capacity() * sizeof(Vec2) + obstacle_begin_.capacity() * sizeof(std::uint32_t) +
          parts_.capacity() * sizeof(Part) + part_vertices_.capacity() * sizeof(Vec2) + planes_.capacity() * sizeof(Plane) +
          cells_.memory_bytes() + points_.capacity() * sizeof(Vec2) +
          corners_.capacity() * sizeof(Corner) + arc_begin_.capacity() * sizeof(std::uint32_t) +
