@@ -15,29 +15,13 @@
 #include <set>
 #include <vector>
 
+#include "support/star_polygons.hpp"
 #include "waymark/core/polygon_edge_grid.hpp"
 
 namespace waymark::core_polygon_edge_grid_test {
 namespace {
 
 double uniform(std::mt19937& rng, double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); }
-
-/// A star-shaped polygon of n corners around (cx, cy), radii in [r/4, r]; rounded to the
-/// integer lattice when `lattice` (then corners may repeat or line up: still a polygon for
-/// polygon_contains).
-std::vector<Vec2> star(std::mt19937& rng, std::size_t n, double r, bool lattice) {
-  std::vector<double> angles(n);
-  for (double& a : angles) a = uniform(rng, 0, 2 * std::numbers::pi);
-  std::sort(angles.begin(), angles.end());
-  std::vector<Vec2> p;
-  for (const double a : angles) {
-    const double rr = uniform(rng, r / 4, r);
-    Vec2 v{rr * std::cos(a), rr * std::sin(a)};
-    if (lattice) v = {std::round(v.x), std::round(v.y)};
-    p.push_back(v);
-  }
-  return p;
-}
 
 /// A comb of `teeth` teeth (4·teeth + 2 corners), teeth and gaps 1 wide, `height` tall.
 std::vector<Vec2> comb(int teeth, double height) {
@@ -57,10 +41,10 @@ std::vector<std::vector<Vec2>> polygons() {
   out.push_back(comb(40, 20));
   out.push_back(comb(100, 3));
   for (const std::size_t n : {60u, 300u, 1500u}) {
-    out.push_back(star(rng, n, 50, false));
-    out.push_back(star(rng, n, 30, true));
+    out.push_back(test::random_star(rng, n, {}, 50, false));
+    out.push_back(test::random_star(rng, n, {}, 30, true));
   }
-  auto far = star(rng, 400, 0.01, false);  // small and far from the origin
+  auto far = test::random_star(rng, 400, {}, 0.01, false);  // small and far from the origin
   for (Vec2& v : far) v += Vec2{1e5, -3e5};
   out.push_back(far);
   return out;

@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "support/star_polygons.hpp"
 #include "waymark/steer/obstacle_world.hpp"
 
 namespace waymark::steer_obstacle_world_polygon_grid_test {
@@ -21,20 +22,6 @@ namespace {
 using namespace waymark::steer;
 
 double uniform(std::mt19937& rng, double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); }
-
-std::vector<Vec2> star(std::mt19937& rng, std::size_t n, Vec2 centre, double r, bool lattice) {
-  std::vector<double> angles(n);
-  for (double& a : angles) a = uniform(rng, 0, 2 * std::numbers::pi);
-  std::sort(angles.begin(), angles.end());
-  std::vector<Vec2> p;
-  for (const double a : angles) {
-    const double rr = uniform(rng, r / 3, r);
-    Vec2 v = centre + Vec2{rr * std::cos(a), rr * std::sin(a)};
-    if (lattice) v = {std::round(v.x), std::round(v.y)};
-    if (p.empty() || p.back() != v) p.push_back(v);
-  }
-  return p;
-}
 
 std::vector<Vec2> comb(int teeth, Vec2 at) {
   std::vector<Vec2> p{at + Vec2{-1, 0}, at + Vec2{2.0 * teeth, 0}};
@@ -57,9 +44,9 @@ TEST(ObstacleWorldPolygonGrid, AnswersAsEveryEdge) {
   std::mt19937 rng(5);
   ObstacleWorld gridded;  // default: polygons above polygon_edge_grid_threshold corners get a grid
   ObstacleWorld brute({.polygon_grid_above = SIZE_MAX});
-  std::vector<std::vector<Vec2>> polys{star(rng, 400, {0, 0}, 30, false), star(rng, 300, {70, 10}, 25, true),
-                                       comb(60, {-60, 40}), star(rng, 2000, {20, -70}, 40, false),
-                                       star(rng, 40, {-40, -40}, 8, false)};  // under the threshold
+  std::vector<std::vector<Vec2>> polys{test::random_star(rng, 400, {0, 0}, 30, false), test::random_star(rng, 300, {70, 10}, 25, true),
+                                       comb(60, {-60, 40}), test::random_star(rng, 2000, {20, -70}, 40, false),
+                                       test::random_star(rng, 40, {-40, -40}, 8, false)};  // under the threshold
   std::reverse(polys[1].begin(), polys[1].end());                            // clockwise
   for (const auto& p : polys) {
     gridded.add(Polygon{p});
