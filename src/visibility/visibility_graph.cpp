@@ -487,19 +487,19 @@ void VisibilityGraph::build_arcs() {
   ProbeScratch scratch = make_scratch();
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
-  std::uint32_t until_clock = 0;  // segment tests before the clock is read again
-  constexpr std::uint32_t tests_per_clock = 256;
+  std::uint32_t until_clock = 0;  // pairs before the clock is read again (at most as many segment tests)
+  constexpr std::uint32_t pairs_per_clock = 256;
   for (std::uint32_t i = 0; i < n; ++i) {
     for (std::uint32_t j = i + 1; j < n; ++j) {
-      if (!tangent_at(i, points_[j]) || !tangent_at(j, points_[i])) continue;
       if (until_clock-- == 0) {
-        until_clock = tests_per_clock;
+        until_clock = pairs_per_clock;
         if (std::chrono::duration<double>(Clock::now() - start).count() > params_.max_seconds)
           throw InputError(InputError::Item::params, 0,
                            "building the visibility graph took more than " + number_text(params_.max_seconds) +
                                " s (VisibilityParams::max_seconds, CLI --time-limit) after " + std::to_string(i) + " of " +
                                std::to_string(n) + " points: raise the limit, or use fewer points or corners");
       }
+      if (!tangent_at(i, points_[j]) || !tangent_at(j, points_[i])) continue;
       if (!visible(points_[i], points_[j], scratch)) continue;
       if (edges.size() >= params_.max_edges)
         throw InputError(InputError::Item::params, 0,
