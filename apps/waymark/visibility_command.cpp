@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -51,6 +52,10 @@ CLI::App* add_visibility_command(CLI::App& app, VisibilityArgs& a) {
   cmd->add_option("--arc-step", a.arc_step,
                   "largest angle between the sides of an inflated corner, degrees (1-90; smaller: rounder, more points)")
       ->capture_default_str();
+  cmd->add_option("--time-limit", a.time_limit_s,
+                  "stop building the graph after this many seconds, exit 2 (default: none)");
+  cmd->add_option("--max-edges", a.max_edges, "refuse a graph of more edges than this, exit 2 (about 40 bytes each)")
+      ->capture_default_str();
   cmd->add_flag("--no-corners", a.no_corners, "only the file's hand-placed points (paths are no longer the shortest)");
   cmd->add_flag("--json", a.json,
                 "one JSON object: status, length, path [[x,y],...], points, edges, overlay_arcs, expanded, time_us, build_ms");
@@ -75,9 +80,15 @@ int run_visibility(const VisibilityArgs& a) {
       got << a.arc_step;
       throw UsageError("--arc-step must be from 1 to 90 degrees, got " + got.str());
     }
+    (void)time_limit(a.time_limit_s);  // checks it
+    const std::size_t max_edges = checked_positive(a.max_edges, "--max-edges");
     const io::PolygonFile file = io::load_polygons(a.polygons);
-    const visibility::VisibilityParams params{.radius = a.radius, .arc_step_degrees = a.arc_step,
-                                              .corner_points = !a.no_corners};
+    const visibility::VisibilityParams params{
+        .radius = a.radius,
+        .arc_step_degrees = a.arc_step,
+        .corner_points = !a.no_corners,
+        .max_edges = max_edges,
+        .max_seconds = a.time_limit_s > 0 ? a.time_limit_s : std::numeric_limits<double>::infinity()};
     const Stopwatch build_time;
     const VisibilityGraph graph = [&] {
       try {

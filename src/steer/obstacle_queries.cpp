@@ -50,7 +50,8 @@ void ObstacleWorld::test_shape(std::uint32_t id, Vec2 o, Vec2 d, Best& best) con
     if (!clip_to_box(o, d, b.min, b.max, t0, t1)) return;
   }
   Hit h;
-  if (detail::ray_shape(shape, prepared_[id].axis, prepared_[id].orientation, o, d, h)) {
+  const Prepared& prep = prepared_[id];
+  if (detail::ray_shape(shape, prep.axis, prep.orientation, prep.edges.get(), o, d, best.limit, h)) {
     best.offer(h.t, h.t == 0 ? o : o + d * h.t, h.normal, shape_ref(id));
   }
 }
@@ -142,7 +143,8 @@ std::size_t ObstacleWorld::disc_contacts(Vec2 c, double radius, LayerMask mask, 
   const auto consider = [&](std::uint32_t id) {
     const Bounds& b = bounds_[id];
     if (b.min.x >= c.x + radius || b.max.x <= c.x - radius || b.min.y >= c.y + radius || b.max.y <= c.y - radius) return;
-    const Push p = detail::shape_push(shapes_[id], prepared_[id].axis, prepared_[id].orientation, c, radius);
+    const Prepared& prep = prepared_[id];
+    const Push p = detail::shape_push(shapes_[id], prep.axis, prep.orientation, prep.edges.get(), c, radius);
     if (p.depth > 0) out.push_back({p.normal, p.depth, shape_ref(id)});
   };
   for (const std::uint32_t id : large_) {
@@ -195,7 +197,7 @@ std::size_t ObstacleWorld::disc_contacts(Vec2 c, double radius, LayerMask mask, 
 }
 
 double ObstacleWorld::distance(ColliderId id, Vec2 p) const {
-  return detail::shape_distance(shapes_[id.value], prepared_[id.value].axis, p);
+  return detail::shape_distance(shapes_[id.value], prepared_[id.value].axis, prepared_[id.value].edges.get(), p);
 }
 
 double ObstacleWorld::clearance(Vec2 p, double max_distance, LayerMask mask) const {
@@ -222,7 +224,7 @@ double ObstacleWorld::clearance(Vec2 p, double max_distance, LayerMask mask) con
   const auto consider = [&](std::uint32_t id) {
     const Bounds& b = bounds_[id];
     if (box_distance(b.min, b.max, p) >= best) return;
-    best = std::min(best, detail::shape_distance(shapes_[id], prepared_[id].axis, p));
+    best = std::min(best, detail::shape_distance(shapes_[id], prepared_[id].axis, prepared_[id].edges.get(), p));
   };
   for (const std::uint32_t id : large_) {
     if (best > 0 && (mask & layer_bit(layers_[id]))) consider(id);

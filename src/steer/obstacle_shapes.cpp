@@ -103,6 +103,13 @@ bool ray_segment(Vec2 a, Vec2 b, Vec2 o, Vec2 d, Hit& h) {
   return true;
 }
 
+/// Whether the ray may enter the polygon through the edge a → b: from outside the first
+/// crossing is one, and an origin on the boundary heading out hits nothing.
+bool enters_through(Vec2 a, Vec2 b, double orientation, Vec2 d) {
+  const Vec2 outward = Vec2{b.y - a.y, a.x - b.x} * orientation;
+  return orientation == 0 || dot(outward, d) < 0;
+}
+
 bool ray_polygon(const Polygon& p, double orientation, Vec2 o, Vec2 d, Hit& h) {
   if (polygon_contains(p.corners, o)) {
     h = {0, -d};
@@ -112,10 +119,7 @@ bool ray_polygon(const Polygon& p, double orientation, Vec2 o, Vec2 d, Hit& h) {
   const std::size_t n = p.corners.size();
   for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
     const Vec2 a = p.corners[j], b = p.corners[i];
-    // Only edges the ray enters through: from outside the first crossing is one, and an
-    // origin on the boundary heading out hits nothing.
-    const Vec2 outward = Vec2{b.y - a.y, a.x - b.x} * orientation;
-    if (orientation != 0 && dot(outward, d) >= 0) continue;
+    if (!enters_through(a, b, orientation, d)) continue;
     Hit edge;
     if (ray_segment(a, b, o, d, edge) && (!found || edge.t < h.t)) {
       h = edge;
@@ -125,7 +129,34 @@ bool ray_polygon(const Polygon& p, double orientation, Vec2 o, Vec2 d, Hit& h) {
   return found;
 }
 
-bool ray_shape(const Shape& shape, Vec2 axis, double orientation, Vec2 o, Vec2 d, Hit& h) {
+/// ray_polygon by the cells the ray crosses: the nearest hit, ties to the lowest edge (the
+/// one the loop above meets first), once the walk is past it by more than rounding.
+bool ray_polygon(const PolygonEdgeGrid& g, double orientation, Vec2 o, Vec2 d, double limit, Hit& h) {
+  if (g.contains(o)) {
+    h = {0, -d};
+    return true;
+  }
+  bool found = false;
+  std::uint32_t found_edge = 0;
+  const double rounding = 1e-9 * g.grid().side + 1e-12 * (std::abs(o.x) + std::abs(o.y));
+  g.walk(o, d, limit, [&](std::span<const std::uint32_t> edges, double exit) {
+    for (const std::uint32_t i : edges) {
+      const Segment2 e = g.edge(i);
+      if (!enters_through(e.a, e.b, orientation, d)) continue;
+      Hit edge;
+      if (ray_segment(e.a, e.b, o, d, edge) && (!found || edge.t < h.t || (edge.t == h.t && i < found_edge))) {
+        h = edge;
+        found = true;
+        found_edge = i;
+      }
+    }
+    return found && exit > h.t + rounding * (1 + 1e-3 * h.t);
+  });
+  return found;
+}
+
+bool ray_shape(const Shape& shape, Vec2 axis, double orientation, const PolygonEdgeGrid* edges, Vec2 o, Vec2 d,
+               double limit, Hit& h) {
   switch (shape.index()) {
     case 0: return ray_circle(*std::get_if<Circle>(&shape), o, d, h);
     case 1: {
@@ -133,7 +164,9 @@ bool ray_shape(const Shape& shape, Vec2 axis, double orientation, Vec2 o, Vec2 d
       return ray_box(b.min, b.max, o, d, h);
     }
     case 2: return ray_oriented_box(*std::get_if<OrientedBox>(&shape), axis, o, d, h);
-    case 3: return ray_polygon(*std::get_if<Polygon>(&shape), orientation, o, d, h);
+    case 3:
+      return edges != nullptr ? ray_polygon(*edges, orientation, o, d, limit, h)
+                              : ray_polygon(*std::get_if<Polygon>(&shape), orientation, o, d, h);
     default: {
       const Segment2& s = *std::get_if<Segment2>(&shape);
       return ray_segment(s.a, s.b, o, d, h);
@@ -168,10 +201,17 @@ struct NearestEdge {
   double distance = infinity;
   std::size_t edge = 0;
 };
-NearestEdge nearest_edge(const Polygon& p, Vec2 c) {
+NearestEdge nearest_edge(const Polygon& p, const PolygonEdgeGrid* edges, Vec2 c) {
   NearestEdge best;
-  double best_sq = infinity;
   const std::size_t n = p.corners.size();
+  if (edges != nullptr) {
+    const PolygonEdgeGrid::Nearest e = edges->nearest_edge(c);
+    best.point = e.point;
+    best.distance = std::sqrt(e.distance_squared);
+    best.edge = (e.edge + n - 1) % n;  // the grid's edge i starts at corner i - 1
+    return best;
+  }
+  double best_sq = infinity;
   for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
     const Vec2 q = Segment2{p.corners[j], p.corners[i]}.closest_point(c);
     const double sq = length_squared(c - q);
@@ -185,6 +225,11 @@ NearestEdge nearest_edge(const Polygon& p, Vec2 c) {
   return best;
 }
 
+/// polygon_contains, by the edge grid when there is one.
+bool polygon_holds(const Polygon& p, const PolygonEdgeGrid* edges, Vec2 c) {
+  return edges != nullptr ? edges->contains(c) : polygon_contains(p.corners, c);
+}
+
 /// The unit normal of the edge from corner `edge` pointing out of the polygon (left of the
 /// edge for a degenerate one).
 Vec2 outward_normal(const Polygon& p, double orientation, std::size_t edge) {
@@ -193,7 +238,7 @@ Vec2 outward_normal(const Polygon& p, double orientation, std::size_t edge) {
   return n == Vec2{} ? Vec2{1, 0} : n;
 }
 
-double shape_distance(const Shape& shape, Vec2 axis, Vec2 p) {
+double shape_distance(const Shape& shape, Vec2 axis, const PolygonEdgeGrid* edges, Vec2 p) {
   switch (shape.index()) {
     case 0: {
       const Circle& c = *std::get_if<Circle>(&shape);
@@ -209,13 +254,13 @@ double shape_distance(const Shape& shape, Vec2 axis, Vec2 p) {
     }
     case 3: {
       const Polygon& poly = *std::get_if<Polygon>(&shape);
-      return polygon_contains(poly.corners, p) ? 0.0 : nearest_edge(poly, p).distance;
+      return polygon_holds(poly, edges, p) ? 0.0 : nearest_edge(poly, edges, p).distance;
     }
     default: return std::get_if<Segment2>(&shape)->distance_to(p);
   }
 }
 
-Push shape_push(const Shape& shape, Vec2 axis, double orientation, Vec2 c, double r) {
+Push shape_push(const Shape& shape, Vec2 axis, double orientation, const PolygonEdgeGrid* edges, Vec2 c, double r) {
   switch (shape.index()) {
     case 0: {
       const Circle& circle = *std::get_if<Circle>(&shape);
@@ -235,8 +280,8 @@ Push shape_push(const Shape& shape, Vec2 axis, double orientation, Vec2 c, doubl
     }
     case 3: {
       const Polygon& poly = *std::get_if<Polygon>(&shape);
-      const NearestEdge e = nearest_edge(poly, c);
-      const bool inside = polygon_contains(poly.corners, c);
+      const NearestEdge e = nearest_edge(poly, edges, c);
+      const bool inside = polygon_holds(poly, edges, c);
       if (e.distance == 0) return {outward_normal(poly, orientation, e.edge), r};
       if (inside) return {(e.point - c) / e.distance, r + e.distance};
       return {(c - e.point) / e.distance, r - e.distance};

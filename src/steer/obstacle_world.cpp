@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -87,6 +88,9 @@ ColliderId ObstacleWorld::add(Shape shape, int layer) {
       }
       const double area = polygon_signed_area(poly.corners);
       prep.orientation = area > 0 ? 1.0 : area < 0 ? -1.0 : 0.0;
+      if (poly.corners.size() > params_.polygon_grid_above) {
+        prep.edges = std::make_shared<const PolygonEdgeGrid>(poly.corners);
+      }
       break;
     }
     default: {
@@ -102,7 +106,7 @@ ColliderId ObstacleWorld::add(Shape shape, int layer) {
   shapes_.push_back(std::move(shape));
   layers_.push_back(static_cast<std::uint8_t>(layer));
   bounds_.push_back(b);
-  prepared_.push_back(prep);
+  prepared_.push_back(std::move(prep));
   ranges_.push_back({});
 
   // Large at the requested cell side: kept off the grid whatever side the grid ends up with,

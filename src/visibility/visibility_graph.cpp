@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -10,7 +11,6 @@
 #include <utility>
 
 #include "waymark/core/clip.hpp"
-#include "waymark/core/grid_walk.hpp"
 #include "waymark/core/text.hpp"
 
 namespace waymark::visibility {
@@ -24,6 +24,10 @@ constexpr double straight_angle = 1e-9;
 constexpr double max_tolerance = 1e-3;
 constexpr double min_arc_step_degrees = 1;
 constexpr double max_arc_step_degrees = 90;
+/// Tolerances above this share of the largest coordinate are far above the rounding of a
+/// crossing test: points farther than the tolerance from a polygon's boundary are inside by
+/// any ray's count.
+constexpr double off_boundary_rounding = 1e-12;
 
 std::string point_text(Vec2 p) {
   std::ostringstream s;
@@ -69,6 +73,18 @@ void corner_polygon(Vec2 v, Vec2 n1, Vec2 n2, double radius, double step, std::v
     const Vec2 a = normals[k], b = normals[(k + 1) % normals.size()];
     out.push_back(v + (a + b) * (radius / (1 + dot(a, b))));  // where the two tangent lines meet
   }
+}
+
+/// The cuts the edge p → q makes in the segment a + t·d (length len), kept when within
+/// [lo, hi] and inside (0, 1): where it crosses the edge (both ends farther than the tolerance,
+/// on opposite sides), and where p lies within the tolerance of the segment's line.
+void add_cuts(Vec2 p, Vec2 q, Vec2 a, Vec2 d, double len, double tol, double lo, double hi, std::vector<double>& cuts) {
+  const auto keep = [&](double t) {
+    if (t > 0 && t < 1 && t >= lo && t <= hi) cuts.push_back(t);
+  };
+  const double sp = cross(d, p - a) / len, sq = cross(d, q - a) / len;
+  if ((sp > tol && sq < -tol) || (sp < -tol && sq > tol)) keep(cross(p - a, q - p) / cross(d, q - p));
+  if (std::abs(sp) <= tol) keep(dot(p - a, d) / (len * len));
 }
 
 }  // namespace
@@ -120,6 +136,9 @@ VisibilityGraph::VisibilityGraph(const Obstacles& obstacles, const VisibilityPar
     throw InputError(Item::params, 0, "arc step must be from 1 to 90 degrees, got " + number_text(params.arc_step_degrees));
   if (!(params.tolerance > 0 && params.tolerance <= max_tolerance))
     throw InputError(Item::params, 0, "tolerance must be above 0 and at most 1e-3, got " + number_text(params.tolerance));
+  if (params.max_edges < 1) throw InputError(Item::params, 0, "max_edges must be at least 1");
+  if (!(params.max_seconds > 0))
+    throw InputError(Item::params, 0, "max_seconds must be above 0, got " + number_text(params.max_seconds));
   if (obstacles.bounds) {
     const Aabb2& b = *obstacles.bounds;
     if (!(coordinate_ok(b.min.x) && coordinate_ok(b.min.y) && coordinate_ok(b.max.x) && coordinate_ok(b.max.y) &&
@@ -210,6 +229,11 @@ void VisibilityGraph::add_part(std::span<const Vec2> ccw, std::uint32_t obstacle
   }
   while (part_vertices_.size() > part.begin + 1 && part_vertices_.back() == part_vertices_[part.begin]) part_vertices_.pop_back();
   part.end = static_cast<std::uint32_t>(part_vertices_.size());
+  if (!convex && part.end - part.begin > params_.polygon_grid_above) {
+    part.edges = static_cast<std::uint32_t>(edge_grids_.size());
+    const std::span<const Vec2> corners(part_vertices_.data() + part.begin, part.end - part.begin);
+    edge_grids_.emplace_back(corners, params_.tolerance);
+  }
   for (std::uint32_t k = part.begin; k < part.end; ++k) {
     const Vec2 a = part_vertices_[k], b = part_vertices_[part.next(k)];
     const Vec2 n = outward_normal(a, b);
@@ -265,6 +289,26 @@ bool VisibilityGraph::inside_part(std::uint32_t i, Vec2 p) const {
     }
     return true;
   }
+  if (part.edges != no_grid) {
+    // Outside, or within rounding of the boundary (then within the tolerance too): not inside
+    // either way, so the crossings go first, by the shortest scan where the tolerance is far
+    // above rounding (then it answers as polygon_contains), else exactly by the row.
+    const PolygonEdgeGrid& g = edge_grids_[part.edges];
+    const Vec2 lo = g.grid().origin, hi = g.grid().max();
+    const double largest = std::max({std::abs(lo.x), std::abs(lo.y), std::abs(hi.x), std::abs(hi.y)});
+    if (!(tol > off_boundary_rounding * largest ? g.contains_off_boundary(p) : g.contains(p))) return false;
+    // The edges within the tolerance are listed in p's cell.
+    for (const std::uint32_t e : g.edges_near(p)) {
+      // Farther than twice the tolerance from the edge's box: farther than it from the edge,
+      // rounding included (the cell lists many such edges; this skips their distances).
+      const Segment2 s = g.edge(e);
+      if (p.x < std::min(s.a.x, s.b.x) - 2 * tol || p.x > std::max(s.a.x, s.b.x) + 2 * tol ||
+          p.y < std::min(s.a.y, s.b.y) - 2 * tol || p.y > std::max(s.a.y, s.b.y) + 2 * tol)
+        continue;
+      if (s.distance_to(p) <= tol) return false;
+    }
+    return true;
+  }
   for (std::uint32_t k = part.begin; k < part.end; ++k) {
     const Segment2 e{part_vertices_[k], part_vertices_[part.next(k)]};
     if (e.distance_to(p) <= tol) return false;
@@ -276,11 +320,20 @@ bool VisibilityGraph::on_part_side(Vec2 p) const {
   const std::size_t c = cell_of(p);
   if (c == SIZE_MAX) return false;
   const double tol = params_.tolerance;
+  const auto on_side = [&](const Segment2& e) {
+    return e.distance_to(p) <= tol && distance(e.a, p) > tol && distance(e.b, p) > tol;
+  };
   for (const std::uint32_t i : cells_.in(c)) {
     const Part& part = parts_[i];
+    if (part.edges != no_grid) {  // the edges within the tolerance are listed in p's cell
+      const PolygonEdgeGrid& g = edge_grids_[part.edges];
+      for (const std::uint32_t e : g.edges_near(p)) {
+        if (on_side(g.edge(e))) return true;
+      }
+      continue;
+    }
     for (std::uint32_t v = part.begin; v < part.end; ++v) {
-      const Segment2 e{part_vertices_[v], part_vertices_[part.next(v)]};
-      if (e.distance_to(p) <= tol && distance(e.a, p) > tol && distance(e.b, p) > tol) return true;
+      if (on_side({part_vertices_[v], part_vertices_[part.next(v)]})) return true;
     }
   }
   return false;
@@ -335,21 +388,13 @@ bool VisibilityGraph::segment_enters(std::uint32_t i, Vec2 a, Vec2 b, ProbeScrat
   // cuts it is wholly inside or outside, which its midpoint tells.
   const double len = length(d);
   if (len <= tol) return inside_part(i, a);
+  if (part.edges != no_grid) return segment_enters_grid(i, a, b, scratch);
   auto& cuts = scratch.cuts;
   cuts.clear();
   cuts.push_back(0);
   cuts.push_back(1);
   for (std::uint32_t k = part.begin; k < part.end; ++k) {
-    const Vec2 p = part_vertices_[k], q = part_vertices_[part.next(k)];
-    const double sp = cross(d, p - a) / len, sq = cross(d, q - a) / len;
-    if ((sp > tol && sq < -tol) || (sp < -tol && sq > tol)) {
-      const double t = cross(p - a, q - p) / cross(d, q - p);
-      if (t > 0 && t < 1) cuts.push_back(t);
-    }
-    if (std::abs(sp) <= tol) {
-      const double t = dot(p - a, d) / (len * len);
-      if (t > 0 && t < 1) cuts.push_back(t);
-    }
+    add_cuts(part_vertices_[k], part_vertices_[part.next(k)], a, d, len, tol, 0, 1, cuts);
   }
   std::sort(cuts.begin(), cuts.end());
   for (std::size_t k = 1; k < cuts.size(); ++k) {
@@ -359,20 +404,48 @@ bool VisibilityGraph::segment_enters(std::uint32_t i, Vec2 a, Vec2 b, ProbeScrat
   return false;
 }
 
+bool VisibilityGraph::segment_enters_grid(std::uint32_t i, Vec2 a, Vec2 b, ProbeScratch& scratch) const {
+  const PolygonEdgeGrid& g = edge_grids_[parts_[i].edges];
+  const double tol = params_.tolerance;
+  const Vec2 d = b - a;
+  const double len = length(d);
+  // A cut at t comes from an edge listed in the cell the walk is in at t (the edges are listed
+  // with the tolerance as margin): once the walk is past t by more than rounding, every cut
+  // before t is known, and so is every interval before it.
+  const double slack = (tol + 1e-9 * g.grid().side) / len;
+  auto& cuts = scratch.cuts;  // met, not yet tested
+  cuts.clear();
+  double done = 0;  // the intervals up to this cut are tested
+  const auto test_before = [&](double limit) {
+    std::sort(cuts.begin(), cuts.end());
+    std::size_t k = 0;
+    for (; k < cuts.size() && cuts[k] < limit; ++k) {
+      if (cuts[k] <= done) continue;
+      if (inside_part(i, a + d * ((cuts[k] + done) / 2))) return true;
+      done = cuts[k];
+    }
+    cuts.erase(cuts.begin(), cuts.begin() + static_cast<std::ptrdiff_t>(k));
+    return false;
+  };
+  double entry = 0;
+  const bool blocked = g.walk(a, d, 1, [&](std::span<const std::uint32_t> edges, double exit) {
+    // Only the cuts within this cell's stretch: an edge listed along the whole segment adds
+    // its cuts once or twice, not once per cell.
+    for (const std::uint32_t e : edges) {
+      const Segment2 s = g.edge(e);
+      add_cuts(s.a, s.b, a, d, len, tol, entry - slack, exit + slack, cuts);
+    }
+    entry = exit;
+    return test_before(exit - slack);
+  });
+  if (blocked) return true;
+  cuts.push_back(1);
+  return test_before(2);
+}
+
 template <class F>
 bool VisibilityGraph::walk_cells(Vec2 a, Vec2 b, F&& visit) const {
-  if (grid_.empty()) return false;
-  const Vec2 d = b - a;
-  double t0 = 0, t1 = 1;
-  if (!clip_to_box(a, d, grid_.origin, grid_.max(), t0, t1)) return false;
-  const Vec2 p = a + d * t0;
-  CellWalk walk(grid_.origin, grid_.side, a, d, grid_.column_of(p.x), grid_.row_of(p.y));
-  for (;;) {
-    if (visit(grid_.index(walk.x(), walk.y()))) return true;
-    if (walk.exit() > t1) return false;
-    walk.step();
-    if (walk.x() < 0 || walk.y() < 0 || walk.x() >= grid_.columns || walk.y() >= grid_.rows) return false;
-  }
+  return walk_grid(grid_, a, b - a, 1, [&](int x, int y, double) { return visit(grid_.index(x, y)); });
 }
 
 bool VisibilityGraph::visible(Vec2 a, Vec2 b, ProbeScratch& scratch) const {
@@ -402,7 +475,9 @@ bool VisibilityGraph::tangent_at(std::uint32_t i, Vec2 other) const {
 ProbeScratch VisibilityGraph::make_scratch() const {
   ProbeScratch s;
   s.tested.assign(parts_.size());
-  s.cuts.reserve(2 * largest_part_ + 2);  // both ends, a crossing and a touch per vertex
+  // Both ends, a crossing and a touch per vertex; along an edge grid's walk, a cell's cuts and
+  // those left from the cell before.
+  s.cuts.reserve(4 * largest_part_ + 4);
   return s;
 }
 
@@ -410,10 +485,28 @@ void VisibilityGraph::build_arcs() {
   const auto n = static_cast<std::uint32_t>(points_.size());
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
   ProbeScratch scratch = make_scratch();
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  std::uint32_t until_clock = 0;  // pairs before the clock is read again (at most as many segment tests)
+  constexpr std::uint32_t pairs_per_clock = 256;
   for (std::uint32_t i = 0; i < n; ++i) {
     for (std::uint32_t j = i + 1; j < n; ++j) {
-      if (tangent_at(i, points_[j]) && tangent_at(j, points_[i]) && visible(points_[i], points_[j], scratch))
-        edges.emplace_back(i, j);
+      if (until_clock-- == 0) {
+        until_clock = pairs_per_clock;
+        if (std::chrono::duration<double>(Clock::now() - start).count() > params_.max_seconds)
+          throw InputError(InputError::Item::params, 0,
+                           "building the visibility graph took more than " + number_text(params_.max_seconds) +
+                               " s (VisibilityParams::max_seconds, CLI --time-limit) after " + std::to_string(i) + " of " +
+                               std::to_string(n) + " points: raise the limit, or use fewer points or corners");
+      }
+      if (!tangent_at(i, points_[j]) || !tangent_at(j, points_[i])) continue;
+      if (!visible(points_[i], points_[j], scratch)) continue;
+      if (edges.size() >= params_.max_edges)
+        throw InputError(InputError::Item::params, 0,
+                         "the visibility graph has more than " + std::to_string(params_.max_edges) +
+                             " edges (VisibilityParams::max_edges, CLI --max-edges) with " + std::to_string(n) +
+                             " points: raise the limit, or use fewer points");
+      edges.emplace_back(i, j);
     }
   }
   arc_begin_.assign(n + 1, 0);
@@ -432,7 +525,9 @@ void VisibilityGraph::build_arcs() {
 }
 
 std::size_t VisibilityGraph::memory_bytes() const {
-  return obstacle_vertices_.capacity() * sizeof(Vec2) + obstacle_begin_.capacity() * sizeof(std::uint32_t) +
+  std::size_t grids = edge_grids_.capacity() * sizeof(PolygonEdgeGrid);
+  for (const PolygonEdgeGrid& g : edge_grids_) grids += g.memory_bytes();
+  return grids + obstacle_vertices_.capacity() * sizeof(Vec2) + obstacle_begin_.capacity() * sizeof(std::uint32_t) +
          parts_.capacity() * sizeof(Part) + part_vertices_.capacity() * sizeof(Vec2) + planes_.capacity() * sizeof(Plane) +
          cells_.memory_bytes() + points_.capacity() * sizeof(Vec2) +
          corners_.capacity() * sizeof(Corner) + arc_begin_.capacity() * sizeof(std::uint32_t) +

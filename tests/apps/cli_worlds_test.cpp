@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <initializer_list>
 #include <string>
@@ -200,6 +201,19 @@ TEST(Cli, VisibilityBadInputExitsTwoWithAReason) {
   const std::string missing = temp_file("missing.json", "{\"points\": []}\n");
   expect_bad("--polygons " + missing + " --from 5,5 --to 6,6", missing + ": missing key \"polygons\"");
   expect_bad("--polygons " + data + "/nope.json --from 5,5 --to 6,6", data + "/nope.json: cannot open file");
+  // The build's budgets (issue 32): over one, exit 2 naming it.
+  const CliRun over = run("visibility --polygons " + rooms + " --from 2,2 --to 38,28 --max-edges 10");
+  EXPECT_EQ(over.exit_code, 2);
+  EXPECT_EQ(over.out.rfind("waymark: " + rooms + ": the visibility graph has more than 10 edges (VisibilityParams::max_edges, "
+                                                 "CLI --max-edges) with ",
+                           0),
+            0u)
+      << over.out;
+  expect_bad("--polygons " + rooms + " --from 2,2 --to 38,28 --max-edges 0", "--max-edges must be an integer from 1 to " +
+                                                                                  std::to_string(INT64_MAX) + ", got 0");
+  expect_bad("--polygons " + rooms + " --from 2,2 --to 38,28 --time-limit -1",
+             "--time-limit must be a number of seconds from 0 (none) to 604800, got -1");
+  EXPECT_EQ(run("visibility --polygons " + rooms + " --from 2,2 --to 38,28 --time-limit 60").exit_code, 0);
 }
 
 TEST(Cli, RegionsJsonHasTheDocumentedShapeAndPngIsWritten) {

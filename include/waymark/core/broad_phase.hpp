@@ -3,7 +3,8 @@
 /// cell), the obstacle world (colliders by cell) and the graph's vertex index (vertices by
 /// bucket): the grid's frame (which cell a coordinate falls in), the cells a box covers, the
 /// rings of cells around a cell for nearest queries, and the cell lists built by counting
-/// sort. Inline; only CellLists::build allocates (its vectors' capacity is reused).
+/// sort, and the walk of the cells along a segment or ray. Inline; only CellLists::build
+/// allocates (its vectors' capacity is reused).
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +15,9 @@
 #include <span>
 #include <vector>
 
+#include "waymark/core/clip.hpp"
 #include "waymark/core/geometry.hpp"
+#include "waymark/core/grid_walk.hpp"
 
 namespace waymark {
 
@@ -85,6 +88,25 @@ void for_ring(int cx, int cy, int k, int w, int h, Visit&& visit) {
   if (cy + k < grid.rows) bound = std::min(bound, std::max(0.0, o.y + (cy + k) * s - p.y));
   if (cy - k >= 0) bound = std::min(bound, std::max(0.0, p.y - (o.y + (cy - k + 1) * s)));
   return bound;
+}
+
+/// Calls `visit(x, y, exit)` for the cells of `grid` along o + t·d, t from 0 to t_max
+/// (infinity: a ray), in order (CellWalk), with the parameter at which the walk leaves each
+/// cell, from the cell where the piece enters the grid until it leaves the grid or passes
+/// t_max; `visit` returns true to stop. Returns true when `visit` stopped it.
+template <class Visit>
+bool walk_grid(const UniformGrid& grid, Vec2 o, Vec2 d, double t_max, Visit&& visit) {
+  if (grid.empty()) return false;
+  double t0 = 0, t1 = t_max;
+  if (!clip_to_box(o, d, grid.origin, grid.max(), t0, t1)) return false;
+  const Vec2 start = o + d * t0;
+  CellWalk walk(grid.origin, grid.side, o, d, grid.column_of(start.x), grid.row_of(start.y));
+  for (;;) {
+    if (visit(walk.x(), walk.y(), walk.exit())) return true;
+    if (walk.exit() > t1) return false;
+    walk.step();
+    if (walk.x() < 0 || walk.y() < 0 || walk.x() >= grid.columns || walk.y() >= grid.rows) return false;
+  }
 }
 
 /// Items listed per cell, all lists in one array: cell c holds items()[begin[c], begin[c + 1]).

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "waymark/core/broad_phase.hpp"
 #include "waymark/core/geometry.hpp"
 #include "waymark/core/ids.hpp"
+#include "waymark/core/polygon_edge_grid.hpp"
 
 namespace waymark::grid {
 class GridMap;
@@ -83,6 +85,10 @@ struct ObstacleWorldParams {
   /// A collider whose bounds cover more broad-phase cells than this is kept off the grid and
   /// tested by every query instead (long walls, huge polygons). [Limit: >= 1]
   std::uint32_t max_cells_per_collider = 256;
+  /// A polygon with more corners than this gets an edge grid (PolygonEdgeGrid, built in add()):
+  /// raycasts, contacts and distances then look at the edges in the cells they need, not every
+  /// edge, with the same answers. SIZE_MAX: never. [Limit: any]
+  std::size_t polygon_grid_above = polygon_edge_grid_threshold;
 };
 
 class ObstacleWorld {
@@ -156,11 +162,12 @@ class ObstacleWorld {
     std::uint32_t next;
   };
   /// What queries need of a shape besides the shape: the oriented box's axis (cos, sin), a
-  /// polygon's orientation (+1 anticlockwise, -1 clockwise, 0 degenerate), and whether it is
-  /// kept off the grid (in `large_`).
+  /// polygon's orientation (+1 anticlockwise, -1 clockwise, 0 degenerate) and edge grid (large
+  /// polygons only), and whether it is kept off the grid (in `large_`).
   struct Prepared {
     Vec2 axis{1, 0};
     double orientation = 0;
+    std::shared_ptr<const PolygonEdgeGrid> edges;  ///< immutable: copies of the world share it
     bool large = false;
     bool removed = false;
   };

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,6 +15,7 @@
 #include "waymark/core/errors.hpp"
 #include "waymark/core/broad_phase.hpp"
 #include "waymark/core/geometry.hpp"
+#include "waymark/core/polygon_edge_grid.hpp"
 #include "waymark/search/generation_array.hpp"
 
 namespace waymark::visibility {
@@ -23,6 +25,9 @@ namespace waymark::visibility {
 inline constexpr double default_tolerance = 1e-7;
 /// Largest coordinate magnitude accepted, world units: keeps rounding far below the tolerance.
 inline constexpr double max_abs_coordinate = 1e6;
+
+/// Default of VisibilityParams::max_edges: 16,777,216.
+inline constexpr std::size_t default_max_edges = std::size_t{1} << 24;
 
 /// What a world is built from: simple polygons (either winding, closing edge implied), extra
 /// hand-placed points of visibility, and optional bounds the agent's centre must stay in.
@@ -45,7 +50,21 @@ struct VisibilityParams {
   /// Place points of visibility at the convex corners of the inflated obstacles; off: only the
   /// hand-placed points (paths are then no longer the shortest).
   bool corner_points = true;
+  /// A concave polygon with more corners than this gets an edge grid (PolygonEdgeGrid): its
+  /// segment and point tests look at the edges in the cells they need, not every edge, with
+  /// the same answers. SIZE_MAX: never. [Limit: any]
+  std::size_t polygon_grid_above = polygon_edge_grid_threshold;
+  /// Most edges (undirected arcs) the graph may have: a build that finds more stops and throws
+  /// InputError (about 40 bytes an edge while building, 32 after). Points that all see each
+  /// other make N(N−1)/2 edges: 65,536 hand-placed points in an empty room would be 2.1·10^9.
+  /// [Limit: >= 1]
+  std::size_t max_edges = default_max_edges;
+  /// Most seconds the arcs may take to build: a build still running then stops and throws
+  /// InputError. Infinity: no limit. [Limit: > 0]
+  double max_seconds = std::numeric_limits<double>::infinity();
 };
+
+
 
 /// Why a polygon is not simple, and the vertex where that shows.
 struct PolygonProblem {
@@ -103,12 +122,15 @@ struct VisibilityArc {
 /// segment between them is free and tangent to the obstacle at each corner end.
 ///
 /// Building is O(N²) tangency tests plus a segment test for each survivor, each walking a
-/// uniform grid of the parts it passes (N points). Immutable once built; thread-safe to read.
+/// uniform grid of the parts it passes (N points), and a large concave part's edge grid
+/// (PolygonEdgeGrid) along the segment. Bounded by VisibilityParams::max_edges and
+/// max_seconds. Immutable once built; thread-safe to read.
 class VisibilityGraph {
  public:
   /// Builds the graph. @throws InputError for a polygon polygon_problem() refuses, a
   /// hand-placed point inside an inflated obstacle or outside the bounds, bounds that are not
-  /// finite or leave no room for the radius, or parameters outside their limits.
+  /// finite or leave no room for the radius, parameters outside their limits, or a build over
+  /// max_edges or max_seconds (item params, the message naming the limit).
   explicit VisibilityGraph(const Obstacles& obstacles, const VisibilityParams& params = {});
 
   [[nodiscard]] const VisibilityParams& params() const { return params_; }
@@ -159,10 +181,12 @@ class VisibilityGraph {
   [[nodiscard]] std::size_t memory_bytes() const;
 
  private:
+  static constexpr std::uint32_t no_grid = std::numeric_limits<std::uint32_t>::max();
   struct Part {
     std::uint32_t begin = 0;  ///< into part_vertices_ and planes_
     std::uint32_t end = 0;
     std::uint32_t obstacle = 0;
+    std::uint32_t edges = no_grid;  ///< its edge grid in edge_grids_ (large concave parts), or none
     bool convex = false;
     Aabb2 box;
     /// The vertex after k (the first after the last): edge k runs from k to next(k).
@@ -188,6 +212,9 @@ class VisibilityGraph {
   /// edge's rectangle, a polygon's corner on another's side).
   [[nodiscard]] bool on_part_side(Vec2 p) const;
   [[nodiscard]] bool segment_enters(std::uint32_t part, Vec2 a, Vec2 b, ProbeScratch& scratch) const;
+  /// segment_enters for a part with an edge grid: the cuts met cell by cell from a, each
+  /// interval tested once the walk is past its end.
+  [[nodiscard]] bool segment_enters_grid(std::uint32_t part, Vec2 a, Vec2 b, ProbeScratch& scratch) const;
   template <class F>
   bool walk_cells(Vec2 a, Vec2 b, F&& visit) const;
   [[nodiscard]] std::size_t cell_of(Vec2 p) const;
@@ -201,6 +228,7 @@ class VisibilityGraph {
   std::vector<Part> parts_;
   std::vector<Vec2> part_vertices_;
   std::vector<Plane> planes_;  ///< one per part vertex (the edge from it to the next)
+  std::vector<PolygonEdgeGrid> edge_grids_;  ///< of the concave parts above polygon_grid_above
   // Broad phase: a uniform grid over the parts' boxes, each cell listing the parts touching it.
   UniformGrid grid_;
   CellLists cells_;

@@ -1,0 +1,133 @@
+// VisibilityGraph's large concave parts (issue 32): with an edge grid (above
+// polygon_grid_above corners) the graph is the graph built testing every edge — the same
+// points, the same arcs with the same costs — and segment tests and point lookups answer
+// alike, on random combs and star polygons whose corners line up with each other (segments
+// touching many corners, running along edges). And the build's budgets: max_edges and
+// max_seconds refuse, naming the limit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "waymark/visibility/visibility_graph.hpp"
+
+namespace waymark::visibility::visibility_polygon_grid_test {
+namespace {
+
+double uniform(std::mt19937& rng, double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); }
+
+/// A comb of `teeth` teeth at `at`: teeth `width` wide, gaps 1 wide, heights from `heights`.
+std::vector<Vec2> comb(std::mt19937& rng, int teeth, Vec2 at, double width, bool ragged) {
+  std::vector<Vec2> p{at + Vec2{-1, 0}, at + Vec2{teeth * (width + 1), 0}};
+  for (int k = teeth - 1; k >= 0; --k) {
+    const double x = k * (width + 1), h = ragged ? std::round(uniform(rng, 3, 9)) : 9;
+    for (const Vec2 v : {Vec2{x + width, 1}, Vec2{x + width, h}, Vec2{x, h}, Vec2{x, 1}}) p.push_back(at + v);
+  }
+  return p;
+}
+
+/// A star polygon of n corners, radii alternating between r and r/3 (plus noise): every other
+/// corner a notch.
+std::vector<Vec2> star(std::mt19937& rng, int n, Vec2 centre, double r) {
+  std::vector<Vec2> p;
+  for (int k = 0; k < n; ++k) {
+    const double a = 2 * std::numbers::pi * k / n, rr = (k % 2 == 0 ? r : r / 3) * uniform(rng, 0.8, 1.0);
+    p.push_back(centre + Vec2{rr * std::cos(a), rr * std::sin(a)});
+  }
+  return p;
+}
+
+Obstacles world(std::mt19937& rng, int kind) {
+  Obstacles o;
+  if (kind == 0) {
+    o.polygons.push_back(comb(rng, 20, {0, 0}, 1, false));
+    o.polygons.push_back(comb(rng, 16, {3, 14}, 2, true));
+  } else if (kind == 1) {
+    o.polygons.push_back(star(rng, 120, {20, 20}, 15));
+    o.polygons.push_back(star(rng, 80, {50, 25}, 9));
+  } else {
+    o.polygons.push_back(comb(rng, 14, {0, 0}, 1, true));
+    o.polygons.push_back(star(rng, 64, {45, 5}, 8));
+    o.polygons.push_back({{-5, -5}, {-3, -5}, {-4, -3}});  // small: no grid either way
+  }
+  o.points = {{-3, 12}, {60, -4}};
+  return o;
+}
+
+TEST(VisibilityPolygonGrid, GraphsEqualWithAndWithoutTheGrid) {
+  std::mt19937 rng(21);
+  for (int kind = 0; kind < 3; ++kind) {
+    for (const double radius : {0.0, 0.3}) {
+      const Obstacles o = world(rng, kind);
+      const VisibilityGraph gridded(o, {.radius = radius, .arc_step_degrees = 45});
+      const VisibilityGraph brute(o, {.radius = radius, .arc_step_degrees = 45, .polygon_grid_above = SIZE_MAX});
+      ASSERT_EQ(gridded.point_count(), brute.point_count()) << kind << " " << radius;
+      ASSERT_EQ(gridded.edge_count(), brute.edge_count()) << kind << " " << radius;
+      EXPECT_GT(gridded.edge_count(), 200u);
+      for (std::uint32_t i = 0; i < gridded.point_count(); ++i) {
+        ASSERT_EQ(gridded.point(i), brute.point(i));
+        const auto a = gridded.arcs(i), b = brute.arcs(i);
+        ASSERT_EQ(a.size(), b.size()) << "point " << i;
+        for (std::size_t k = 0; k < a.size(); ++k) {
+          EXPECT_EQ(a[k].to, b[k].to);
+          EXPECT_EQ(a[k].cost, b[k].cost);
+        }
+      }
+      // Segments between any points: random ones, corners of the polygons, points on edges.
+      std::vector<Vec2> ends(gridded.points().begin(), gridded.points().end());
+      for (const auto& poly : o.polygons) {
+        for (std::size_t k = 0; k < poly.size(); ++k) {
+          ends.push_back(poly[k]);
+          ends.push_back(lerp(poly[k], poly[(k + 1) % poly.size()], 0.5));
+        }
+      }
+      for (int k = 0; k < 300; ++k) ends.push_back({uniform(rng, -5, 65), uniform(rng, -5, 40)});
+      ProbeScratch sa = gridded.make_scratch(), sb = brute.make_scratch();
+      int blocked = 0;
+      for (int k = 0; k < 6000; ++k) {
+        const Vec2 p = ends[std::uniform_int_distribution<std::size_t>(0, ends.size() - 1)(rng)];
+        const Vec2 q = ends[std::uniform_int_distribution<std::size_t>(0, ends.size() - 1)(rng)];
+        const bool seen = brute.visible(p, q, sb);
+        ASSERT_EQ(gridded.visible(p, q, sa), seen) << "(" << p.x << ", " << p.y << ") - (" << q.x << ", " << q.y << ")";
+        blocked += !seen;
+        ASSERT_EQ(gridded.obstacle_at(p), brute.obstacle_at(p)) << "(" << p.x << ", " << p.y << ")";
+      }
+      EXPECT_GT(blocked, 500);
+      EXPECT_LT(blocked, 5900);  // and some seen
+    }
+  }
+}
+
+std::string refusal(const Obstacles& o, const VisibilityParams& params) {
+  try {
+    const VisibilityGraph g(o, params);
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.item(), InputError::Item::params);
+    return e.what();
+  }
+  return "";
+}
+
+TEST(VisibilityPolygonGrid, BudgetsRefuseNamingTheLimit) {
+  Obstacles points;  // an empty room: every point sees every other
+  for (int k = 0; k < 200; ++k) points.points.push_back({k % 20 * 1.0, k / 20 * 1.5 + (k % 3) * 0.1});
+  EXPECT_EQ(refusal(points, {}), "");
+  EXPECT_EQ(refusal(points, {.max_edges = 1000}),
+            "the visibility graph has more than 1000 edges (VisibilityParams::max_edges, CLI --max-edges) with 200 "
+            "points: raise the limit, or use fewer points");
+  const std::string slow = refusal(points, {.max_seconds = 1e-9});
+  EXPECT_NE(slow.find("building the visibility graph took more than 1e-09 s (VisibilityParams::max_seconds, CLI "
+                      "--time-limit)"),
+            std::string::npos)
+      << slow;
+  EXPECT_EQ(refusal(points, {.max_edges = 0}), "max_edges must be at least 1");
+  EXPECT_EQ(refusal(points, {.max_seconds = 0}), "max_seconds must be above 0, got 0");
+}
+
+}  // namespace
+}  // namespace waymark::visibility::visibility_polygon_grid_test
