@@ -18,6 +18,7 @@ Response Api::visibility(std::string_view body) const {
     const io::PolygonFile file =
         io::load_polygons(bundled_file(polygon_names_, name, data_dir_ / "polygons", ".json", "polygon file").string());
     visibility::VisibilityParams params;
+    params.max_seconds = limits_.max_query_seconds;  // a build is a query's work here
     params.radius = request.number("radius", 0.5);
     if (!(params.radius >= 0 && params.radius <= limits_.max_agent_radius))
       request.fail_at("radius", "must be from 0 to " + number_text(limits_.max_agent_radius));
