@@ -26,6 +26,7 @@
 #include "waymark/core/ids.hpp"
 #include "waymark/core/parallel.hpp"
 #include "waymark/core/path.hpp"
+#include "waymark/core/polygon_edge_grid.hpp"
 #include "waymark/core/polyline.hpp"
 #include "waymark/core/stats.hpp"
 #include "waymark/core/status.hpp"
