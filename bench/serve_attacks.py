@@ -73,7 +73,6 @@ def post(path, body):
 def answer(port, path, body, timeout=120):
     """POSTs `body` (JSON) and returns (status, parsed reply or None, seconds)."""
     t0 = time.time()
-    status, _, _ = 0, 0, 0
     s = socket.create_connection(("127.0.0.1", port))
     s.settimeout(timeout)
     s.sendall(post(path, body))
@@ -91,6 +90,23 @@ def answer(port, path, body, timeout=120):
     except ValueError:
         parsed = None
     return (int(m.group(1)) if m else 0), parsed, time.time() - t0
+
+
+def beside(threads, stop, hold, probe):
+    """Starts `threads`, then calls probe() every half second for `hold` seconds; sets `stop`
+    and joins them. Returns the probes' results."""
+    for t in threads:
+        t.start()
+    time.sleep(1)
+    results = []
+    t_end = time.time() + hold
+    while time.time() < t_end:
+        results.append(probe())
+        time.sleep(0.5)
+    stop.set()
+    for t in threads:
+        t.join()
+    return results
 
 
 def gzip_bomb(inflated):
@@ -187,18 +203,8 @@ def main():
     threads = [threading.Thread(target=attacker, args=(b"GET /api/maps HTTP/1.1\r\nHost: x\r\nX-Slow: ", True)) for _ in range(20)]
     threads += [threading.Thread(target=attacker, args=(body_head + b"Content-Length: 1000\r\n\r\n{", True)) for _ in range(10)]
     threads += [threading.Thread(target=attacker, args=(b"", False)) for _ in range(20)]
-    for t in threads:
-        t.start()
-    time.sleep(1)
-    normal = []
-    t_end = time.time() + hold
-    while time.time() < t_end:
-        status, seconds, _ = exchange(port, [b"GET /api/maps HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"], timeout=30)
-        normal.append((status, seconds))
-        time.sleep(0.5)
-    stop.set()
-    for t in threads:
-        t.join()
+    maps = b"GET /api/maps HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    normal = beside(threads, stop, hold, lambda: exchange(port, [maps], timeout=30)[:2])
     answered = sum(1 for s, _ in normal if s == 200)
     worst = max(s for _, s in normal)
     print(f"50 slow or idle sockets held {hold} s: GET /api/maps answered {answered} of {len(normal)}, slowest {worst:.3f} s; "
@@ -221,20 +227,12 @@ def main():
             status, reply, seconds = answer(port, "/api/sim/step", {"id": sim, "ticks": 200})
             steps.append((status, reply.get("ticks_done", 0) if isinstance(reply, dict) else 0, seconds))
 
-    threads = [threading.Thread(target=stepper, args=(sim,)) for sim in sims]
-    for t in threads:
-        t.start()
-    time.sleep(1)
-    heavy_normal = []
-    t_end = time.time() + hold
-    while time.time() < t_end:
-        status, seconds, _ = exchange(port, [b"GET /api/maps HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"], timeout=60)
+    def probe():
+        status, seconds, _ = exchange(port, [maps], timeout=60)
         path_status, _, path_seconds = answer(port, "/api/path", {"map": {"name": "arena"}, "from": [3, 3], "to": [40, 40]}, timeout=60)
-        heavy_normal.append((status, seconds, path_status, path_seconds))
-        time.sleep(0.5)
-    stop.set()
-    for t in threads:
-        t.join()
+        return status, seconds, path_status, path_seconds
+
+    heavy_normal = beside([threading.Thread(target=stepper, args=(sim,)) for sim in sims], stop, hold, probe)
     ok_steps = [s for s in steps if s[0] == 200]
     heavy_answered = sum(1 for s, _, p, _ in heavy_normal if s == 200 and p == 200)
     heavy_worst = max(max(a, b) for _, a, _, b in heavy_normal)
