@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "apps/cli_support.hpp"
-#include "support/sanitized.hpp"
 
 namespace waymark::apps_cli_puzzle_test {
 namespace {
@@ -133,10 +132,6 @@ TEST(Cli, PuzzleKorfInstancesTextAndThreads) {
 }
 
 TEST(Cli, PuzzlePatternDatabaseIsBuiltSavedAndLoaded) {
-  // Under ASan the 6-6-3 table's build (10-12 s there), save and load already run in
-  // PatternDatabase.Pdb663* (waymark_unit_tests), the same library code this command calls;
-  // what is the CLI's own (its options, the file, the summary) is checked here in release.
-  if (test::sanitized) GTEST_SKIP() << "built, saved and loaded under ASan by PatternDatabase.Pdb663*";
   std::ifstream korf(data + "/puzzles/korf100_1-50.txt");
   std::string line, picked;
   while (std::getline(korf, line)) {
