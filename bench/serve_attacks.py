@@ -42,6 +42,12 @@ def status_kb(pid, key):
 def exchange(port, chunks, timeout=120):
     """Sends every chunk (bytes, or a generator of bytes) and reads the reply until the server
     closes; returns (status or 'reset', seconds, bytes received)."""
+    status, seconds, data = exchange_data(port, chunks, timeout)
+    return status, seconds, len(data)
+
+
+def exchange_data(port, chunks, timeout):
+    """exchange(), with the reply's bytes instead of their count."""
     t0 = time.time()
     s = socket.create_connection(("127.0.0.1", port))
     s.settimeout(timeout)
@@ -61,7 +67,7 @@ def exchange(port, chunks, timeout=120):
         pass
     s.close()
     m = re.match(rb"HTTP/1\.1 (\d+)", data)
-    return (int(m.group(1)) if m else "reset"), time.time() - t0, len(data)
+    return (int(m.group(1)) if m else "reset"), time.time() - t0, data
 
 
 def post(path, body):
@@ -72,24 +78,12 @@ def post(path, body):
 
 def answer(port, path, body, timeout=120):
     """POSTs `body` (JSON) and returns (status, parsed reply or None, seconds)."""
-    t0 = time.time()
-    s = socket.create_connection(("127.0.0.1", port))
-    s.settimeout(timeout)
-    s.sendall(post(path, body))
-    data = b""
-    while True:
-        b = s.recv(1 << 16)
-        if not b:
-            break
-        data += b
-    s.close()
-    head, _, rest = data.partition(b"\r\n\r\n")
-    m = re.match(rb"HTTP/1\.1 (\d+)", head)
+    status, seconds, data = exchange_data(port, [post(path, body)], timeout)
     try:
-        parsed = json.loads(rest)
+        parsed = json.loads(data.partition(b"\r\n\r\n")[2])
     except ValueError:
         parsed = None
-    return (int(m.group(1)) if m else 0), parsed, time.time() - t0
+    return (status if status != "reset" else 0), parsed, seconds
 
 
 def beside(threads, stop, hold, probe):

@@ -25,6 +25,7 @@
 
 #include "cli_support.hpp"
 #include "web/api.hpp"
+#include "web/http_status.hpp"
 #include "web/http_target.hpp"
 
 namespace waymark::cli {
@@ -33,14 +34,6 @@ namespace http_server_detail {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr int http_ok = 200;
-constexpr int http_bad_request = 400;
-constexpr int http_not_found = 404;
-constexpr int http_method_not_allowed = 405;
-constexpr int http_length_required = 411;
-constexpr int http_payload_too_large = 413;
-constexpr int http_unsupported_media_type = 415;
-constexpr int http_internal_error = 500;
 /// How often the reaper looks for requests arriving too slowly.
 constexpr auto reaper_period = std::chrono::milliseconds(250);
 /// File descriptors kept out of the connection limit: the listening socket, the poll and
@@ -50,7 +43,7 @@ constexpr int listen_backlog = 128;
 
 /// A reply, before libmicrohttpd takes it.
 struct Reply {
-  int status = http_ok;
+  int status = web::http_ok;
   std::string body;
   std::string type = "application/json";
   std::string encoding;  ///< "gzip" or empty
@@ -214,27 +207,27 @@ struct HttpServer::State {
   /// Why the request whose head is `x` is refused before its body is read, if it is.
   std::optional<Reply> refusal(MHD_Connection* c, Exchange& x) const {
     web::TargetOrError parsed = web::parse_target(x.raw_target);
-    if (!parsed.target) return json_error(http_bad_request, parsed.error);
+    if (!parsed.target) return json_error(web::http_bad_request, parsed.error);
     x.target = std::move(*parsed.target);
     const bool api_request = x.target.path.starts_with("/api/");
     if (!api_request && x.method != "GET" && x.method != "HEAD")
-      return json_error(http_method_not_allowed, x.target.path + " is a file of the page: GET it, not " + x.method);
+      return json_error(web::http_method_not_allowed, x.target.path + " is a file of the page: GET it, not " + x.method);
     if (const std::string coding = lower(header(c, "Content-Encoding")); !coding.empty() && coding != "identity")
-      return json_error(http_unsupported_media_type,
+      return json_error(web::http_unsupported_media_type,
                         "request bodies are taken as they are, without a Content-Encoding (got " + waymark::quoted(coding) + ")");
     if (!header(c, "Transfer-Encoding").empty())
-      return json_error(http_length_required, "a request body needs a Content-Length (chunked bodies are not taken)");
+      return json_error(web::http_length_required, "a request body needs a Content-Length (chunked bodies are not taken)");
     const std::string length_text = header(c, "Content-Length");
     std::size_t length = 0;
     if (!length_text.empty()) {
       const auto [end, ec] = std::from_chars(length_text.data(), length_text.data() + length_text.size(), length);
       if (ec != std::errc{} || end != length_text.data() + length_text.size() || length > limits.max_body_bytes)
-        return json_error(http_payload_too_large, "request body over " + std::to_string(limits.max_body_bytes) + " bytes");
+        return json_error(web::http_too_large, "request body over " + std::to_string(limits.max_body_bytes) + " bytes");
     }
     // A page from another site may POST text/plain to 127.0.0.1 without asking first; JSON
     // it may not send without a CORS preflight, which this server never grants.
     if (api_request && x.method == "POST" && !header(c, "Content-Type").starts_with("application/json"))
-      return json_error(http_unsupported_media_type, "POST bodies must be sent as Content-Type: application/json");
+      return json_error(web::http_unsupported_media_type, "POST bodies must be sent as Content-Type: application/json");
     x.body.reserve(length);
     return std::nullopt;
   }
@@ -269,14 +262,14 @@ struct HttpServer::State {
       return {response.status, std::move(response.body), "application/json", {}, false};
     }
     const auto file = file_for(x.target.path);
-    if (!file) return json_error(http_not_found, "no such file or API: " + x.target.path);
+    if (!file) return json_error(web::http_not_found, "no such file or API: " + x.target.path);
     std::error_code ec;
     const std::uintmax_t size = std::filesystem::file_size(*file, ec);
-    if (ec || size > limits.max_file_bytes) return json_error(http_internal_error, "cannot send " + x.target.path);
+    if (ec || size > limits.max_file_bytes) return json_error(web::http_internal_error, "cannot send " + x.target.path);
     std::ifstream in(*file, std::ios::binary);
     std::string contents(static_cast<std::size_t>(size), '\0');
-    if (!in.read(contents.data(), static_cast<std::streamsize>(size))) return json_error(http_internal_error, "cannot read " + x.target.path);
-    return {http_ok, std::move(contents), content_type_of(*file), {}, false};
+    if (!in.read(contents.data(), static_cast<std::streamsize>(size))) return json_error(web::http_internal_error, "cannot read " + x.target.path);
+    return {web::http_ok, std::move(contents), content_type_of(*file), {}, false};
   }
 
   /// Hands `x`'s reply to libmicrohttpd.

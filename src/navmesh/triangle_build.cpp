@@ -11,6 +11,7 @@
 
 #include "plan_geometry.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
+#include "waymark/core/hash.hpp"
 #include "waymark/core/text.hpp"
 
 namespace waymark::navmesh {
@@ -74,10 +75,9 @@ class Welder {
   };
   struct CellHash {
     std::size_t operator()(const Cell& c) const {
-      std::uint64_t h = static_cast<std::uint64_t>(c.x) * 0x9E3779B97F4A7C15ull;
-      h = (h ^ (h >> 29) ^ static_cast<std::uint64_t>(c.y)) * 0xBF58476D1CE4E5B9ull;
-      h = (h ^ (h >> 31) ^ static_cast<std::uint64_t>(c.z)) * 0x94D049BB133111EBull;
-      return static_cast<std::size_t>(h ^ (h >> 32));
+      Hasher h;
+      for (const std::int64_t v : {c.x, c.y, c.z}) h.add(static_cast<std::uint64_t>(v));
+      return static_cast<std::size_t>(h.value());
     }
   };
 

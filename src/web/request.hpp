@@ -27,6 +27,7 @@
 #include "waymark/io/movingai.hpp"
 #include "waymark/search/budget.hpp"
 #include "web/api.hpp"
+#include "web/http_status.hpp"
 
 namespace waymark::navmesh {
 class NavMesh;
@@ -36,12 +37,6 @@ namespace waymark::web {
 
 using nlohmann::json;
 
-inline constexpr int http_ok = 200;
-inline constexpr int http_bad_request = 400;
-inline constexpr int http_not_found = 404;
-inline constexpr int http_method_not_allowed = 405;
-inline constexpr int http_too_large = 413;
-inline constexpr int http_too_many = 429;
 inline constexpr double microseconds_per_second = 1e6;
 
 /// A request the API refuses: its HTTP status and the reason sent back.
