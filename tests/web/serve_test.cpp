@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -79,6 +80,30 @@ TEST(Serve, StaticPathsCannotEscapeTheWebFolder) {
     EXPECT_EQ(r.body.find("<html"), std::string::npos) << target;
     EXPECT_NE(error_of(r).find("control character"), std::string::npos) << target << " " << r.body;
   }
+}
+
+// A folder of its own (--web): the page's tests, hidden files and files over
+// HttpLimits::max_file_bytes (64 MiB) are not sent.
+TEST(Serve, OnlyThePagesOwnFilesWithinTheirLimitAreSent) {
+  const std::filesystem::path web = std::filesystem::path(::testing::TempDir()) / ("waymark_serve_web_" + std::to_string(getpid()));
+  std::filesystem::create_directories(web / "tests");
+  std::ofstream(web / "index.html") << "<html>the page</html>";
+  std::ofstream(web / "tests" / "package.json") << "{}";
+  std::ofstream(web / ".secret") << "hidden";
+  std::ofstream(web / "small.bin") << "x";
+  std::ofstream(web / "big.bin") << "x";
+  std::filesystem::resize_file(web / "big.bin", (std::size_t{64} << 20) + 1);  // sparse: no 64 MiB written
+  Server server(cli, {"--web", web.string()});
+  ASSERT_GT(server.port(), 0) << server.log();
+  EXPECT_EQ(get(server.port(), "/").body, "<html>the page</html>");
+  EXPECT_EQ(get(server.port(), "/small.bin").body, "x");
+  EXPECT_EQ(get(server.port(), "/tests/package.json").status, 404);
+  EXPECT_EQ(get(server.port(), "/.secret").status, 404);
+  const HttpReply big = get(server.port(), "/big.bin");
+  EXPECT_EQ(big.status, 500);
+  EXPECT_NE(error_of(big).find("cannot send /big.bin"), std::string::npos) << big.body;
+  EXPECT_EQ(server.interrupt(), 0);
+  std::filesystem::remove_all(web);
 }
 
 TEST(Serve, RefusalsAreJsonWithTheirStatus) {
