@@ -87,6 +87,21 @@ void add_cuts(Vec2 p, Vec2 q, Vec2 a, Vec2 d, double len, double tol, double lo,
   if (std::abs(sp) <= tol) keep(dot(p - a, d) / (len * len));
 }
 
+/// A pseudo-angle of d (not zero) in [0, 4), increasing counter-clockwise from +x: one
+/// division, and the same number for d and c·d wherever |x| + |y| is exact (integers, say).
+double direction_key(Vec2 d) {
+  const double p = d.x / (std::abs(d.x) + std::abs(d.y));
+  return d.y >= 0 ? 1 - p : 3 + p;
+}
+
+/// Whether the point at a lies on the segment from 0 to b, before b: the same direction,
+/// nearer, and off the line by no more than rounding (and a thousandth of the tolerance).
+bool lies_before(Vec2 a, Vec2 b, double tolerance) {
+  const double ab = cross(a, b), aa = dot(a, a), bb = dot(b, b);
+  constexpr double rounding = 8 * std::numeric_limits<double>::epsilon();
+  return dot(a, b) > 0 && aa < bb && ab * ab <= std::min(rounding * rounding * aa, 1e-6 * tolerance * tolerance) * bb;
+}
+
 }  // namespace
 
 std::optional<PolygonProblem> polygon_problem(std::span<const Vec2> p, double tolerance) {
@@ -397,6 +412,7 @@ bool VisibilityGraph::segment_enters(std::uint32_t i, Vec2 a, Vec2 b, ProbeScrat
     add_cuts(part_vertices_[k], part_vertices_[part.next(k)], a, d, len, tol, 0, 1, cuts);
   }
   std::sort(cuts.begin(), cuts.end());
+  scratch.work += part.end - part.begin + cuts.size();
   for (std::size_t k = 1; k < cuts.size(); ++k) {
     if (cuts[k] - cuts[k - 1] <= 0) continue;
     if (inside_part(i, a + d * ((cuts[k] + cuts[k - 1]) / 2))) return true;
@@ -418,6 +434,7 @@ bool VisibilityGraph::segment_enters_grid(std::uint32_t i, Vec2 a, Vec2 b, Probe
   double done = 0;  // the intervals up to this cut are tested
   const auto test_before = [&](double limit) {
     std::sort(cuts.begin(), cuts.end());
+    scratch.work += cuts.size();
     std::size_t k = 0;
     for (; k < cuts.size() && cuts[k] < limit; ++k) {
       if (cuts[k] <= done) continue;
@@ -431,6 +448,7 @@ bool VisibilityGraph::segment_enters_grid(std::uint32_t i, Vec2 a, Vec2 b, Probe
   const bool blocked = g.walk(a, d, 1, [&](std::span<const std::uint32_t> edges, double exit) {
     // Only the cuts within this cell's stretch: an edge listed along the whole segment adds
     // its cuts once or twice, not once per cell.
+    scratch.work += 1 + edges.size();
     for (const std::uint32_t e : edges) {
       const Segment2 s = g.edge(e);
       add_cuts(s.a, s.b, a, d, len, tol, entry - slack, exit + slack, cuts);
@@ -451,25 +469,16 @@ bool VisibilityGraph::walk_cells(Vec2 a, Vec2 b, F&& visit) const {
 bool VisibilityGraph::visible(Vec2 a, Vec2 b, ProbeScratch& scratch) const {
   if (scratch.tested.size() != parts_.size()) scratch.tested.assign(parts_.size());  // not from make_scratch()
   scratch.tested.reset();
+  std::uint64_t work = 0;
   const bool blocked = walk_cells(a, b, [&](std::size_t c) {
+    work += 1 + cells_.in(c).size();
     for (const std::uint32_t part : cells_.in(c)) {
       if (scratch.tested.insert(part) && segment_enters(part, a, b, scratch)) return true;
     }
     return false;
   });
+  scratch.work += work;
   return !blocked;
-}
-
-bool VisibilityGraph::tangent_at(std::uint32_t i, Vec2 other) const {
-  if (i >= corners_.size()) return true;
-  const Vec2 v = points_[i];
-  const Vec2 dir = v - other;
-  const double len = length(dir);
-  if (len <= params_.tolerance) return true;
-  const double tol = params_.tolerance * len;
-  const double s1 = cross(dir, corners_[i].prev - v), s2 = cross(dir, corners_[i].next - v);
-  // Neighbours strictly on both sides: the line passes through the obstacle at v.
-  return !((s1 > tol && s2 < -tol) || (s1 < -tol && s2 > tol));
 }
 
 ProbeScratch VisibilityGraph::make_scratch() const {
@@ -487,20 +496,71 @@ void VisibilityGraph::build_arcs() {
   ProbeScratch scratch = make_scratch();
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
-  std::uint32_t until_clock = 0;  // pairs before the clock is read again (at most as many segment tests)
-  constexpr std::uint32_t pairs_per_clock = 256;
+  std::uint32_t until_clock = 0;  // tests before the clock is read again
+  constexpr std::uint32_t tests_per_clock = 256;
+  constexpr std::uint64_t start_tests = 16;  // before a row's work per test is compared
+  // Above 2^32 work per test is never reached (and the product below stays in 64 bits).
+  const bool by_line_at_all = params_.line_runs_above < (std::uint64_t{1} << 32);
+  const std::uint64_t runs_above = by_line_at_all ? params_.line_runs_above : 0;
+  const auto read_clock = [&](std::uint32_t i) {
+    until_clock = tests_per_clock;
+    if (std::chrono::duration<double>(Clock::now() - start).count() > params_.max_seconds)
+      throw InputError(InputError::Item::params, 0,
+                       "building the visibility graph took more than " + number_text(params_.max_seconds) +
+                           " s (VisibilityParams::max_seconds, CLI --time-limit) after " + std::to_string(i) + " of " +
+                           std::to_string(n) + " points: raise the limit, or use fewer points or corners");
+  };
+  // Row i: the points after i that could end an arc there (tangent at both ends), around i by
+  // direction, then by distance. A point w on the segment from i to a farther point x of the
+  // same row splits it: i sees x exactly when i sees w and w sees x (the obstacles are open and
+  // w, a point of visibility, lies in none), and w → x is a short segment. So a run of points
+  // on one line (a comb's tooth tops, a row of boxes) costs one full segment test and one
+  // short one per point, not one test passing every point before it: without this, a row's
+  // tests pass O(n) corners each and the build is cubic (docs/visibility.md, "Large polygons").
+  struct Target {
+    double key = 0;  ///< direction: a pseudo-angle, equal for the exact multiples of one vector
+    double distance_squared = 0;
+    std::uint32_t j = 0;
+  };
+  std::vector<Target> row;
+  std::vector<std::uint32_t> seen;
+  row.reserve(n);
+  seen.reserve(n);
   for (std::uint32_t i = 0; i < n; ++i) {
+    const Vec2 v = points_[i];
+    row.clear();
+    seen.clear();
+    // In index order first; once this row's tests cost params_.line_runs_above each (on
+    // average, after a start), the rest of it by direction.
+    const std::uint64_t row_start = scratch.work;
+    std::uint64_t tests = 0;
     for (std::uint32_t j = i + 1; j < n; ++j) {
-      if (until_clock-- == 0) {
-        until_clock = pairs_per_clock;
-        if (std::chrono::duration<double>(Clock::now() - start).count() > params_.max_seconds)
-          throw InputError(InputError::Item::params, 0,
-                           "building the visibility graph took more than " + number_text(params_.max_seconds) +
-                               " s (VisibilityParams::max_seconds, CLI --time-limit) after " + std::to_string(i) + " of " +
-                               std::to_string(n) + " points: raise the limit, or use fewer points or corners");
+      if (until_clock-- == 0) read_clock(i);
+      if (!tangent_at(i, points_[j]) || !tangent_at(j, v)) continue;
+      if (!row.empty() || (by_line_at_all && scratch.work - row_start >= runs_above * (tests + start_tests))) {
+        const Vec2 d = points_[j] - v;
+        row.push_back({direction_key(d), dot(d, d), j});
+        continue;
       }
-      if (!tangent_at(i, points_[j]) || !tangent_at(j, points_[i])) continue;
-      if (!visible(points_[i], points_[j], scratch)) continue;
+      ++tests;
+      if (visible(v, points_[j], scratch)) seen.push_back(j);
+    }
+    std::sort(row.begin(), row.end(), [](const Target& a, const Target& b) {
+      return a.key < b.key || (a.key == b.key && a.distance_squared < b.distance_squared);
+    });
+    bool last_seen = false;
+    for (std::size_t k = 0; k < row.size(); ++k) {
+      if (until_clock-- == 0) read_clock(i);
+      const Vec2 w = points_[row[k].j];
+      if (k > 0 && lies_before(points_[row[k - 1].j] - v, w - v, params_.tolerance)) {
+        last_seen = last_seen && visible(points_[row[k - 1].j], w, scratch);
+      } else {
+        last_seen = visible(v, w, scratch);
+      }
+      if (last_seen) seen.push_back(row[k].j);
+    }
+    if (!row.empty()) std::sort(seen.begin(), seen.end());  // else found in order
+    for (const std::uint32_t j : seen) {
       if (edges.size() >= params_.max_edges)
         throw InputError(InputError::Item::params, 0,
                          "the visibility graph has more than " + std::to_string(params_.max_edges) +

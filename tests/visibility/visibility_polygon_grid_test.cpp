@@ -2,8 +2,10 @@
 // polygon_grid_above corners) the graph is the graph built testing every edge — the same
 // points, the same arcs with the same costs — and segment tests and point lookups answer
 // alike, on random combs and star polygons whose corners line up with each other (segments
-// touching many corners, running along edges). And the build's budgets: max_edges and
-// max_seconds refuse, naming the limit.
+// touching many corners, running along edges). Runs of points on one line (tested a short
+// segment at a time) give the graph of every pair tested on its own, and the issue's comb of
+// 4,094 corners builds in its budget with the arcs and path worked out by hand. And the
+// build's budgets: max_edges and max_seconds refuse, naming the limit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "waymark/visibility/visibility_graph.hpp"
+#include "waymark/visibility/visibility_query.hpp"
 
 namespace waymark::visibility::visibility_polygon_grid_test {
 namespace {
@@ -101,6 +104,84 @@ TEST(VisibilityPolygonGrid, GraphsEqualWithAndWithoutTheGrid) {
       EXPECT_LT(blocked, 5900);  // and some seen
     }
   }
+}
+
+/// Every pair of points tested on its own, as the graph defines its arcs: tangent at both ends
+/// and visible.
+void expect_graph_of_every_pair(const VisibilityGraph& g, const std::string& name) {
+  ProbeScratch s = g.make_scratch();
+  std::size_t edges = 0;
+  for (std::uint32_t i = 0; i < g.point_count(); ++i) {
+    std::vector<std::uint32_t> want;
+    for (std::uint32_t j = 0; j < g.point_count(); ++j) {
+      if (j != i && g.tangent_at(i, g.point(j)) && g.tangent_at(j, g.point(i)) && g.visible(g.point(i), g.point(j), s))
+        want.push_back(j);
+    }
+    edges += want.size();
+    std::vector<std::uint32_t> got;
+    for (const VisibilityArc& a : g.arcs(i)) {
+      got.push_back(a.to);
+      EXPECT_EQ(a.cost, distance(g.point(i), g.point(a.to)));
+    }
+    ASSERT_EQ(got, want) << name << ": point " << i << " (" << g.point(i).x << ", " << g.point(i).y << ")";
+  }
+  EXPECT_EQ(g.edge_count() * 2, edges) << name;
+}
+
+TEST(VisibilityPolygonGrid, RunsOfPointsOnALineGiveTheGraphOfEveryPair) {
+  std::mt19937 rng(5);
+  // Rows and columns of boxes on a lattice (their corners and inflated corners line up along
+  // rows, columns and diagonals), a comb with hand-placed points on its tops' line and
+  // between its teeth, and a ragged comb.
+  Obstacles boxes;
+  for (int x = 0; x < 6; ++x) {
+    for (int y = 0; y < 5; ++y) {
+      if ((x * 7 + y * 3) % 5 == 0) continue;  // gaps, so that some runs are cut
+      const Vec2 o{3.0 * x, 3.0 * y};
+      const double h = 1 + x % 2;
+      boxes.polygons.push_back({o, o + Vec2{1, 0}, o + Vec2{1, h}, o + Vec2{0, h}});
+    }
+  }
+  // And points on lines through boxes: (−2, 0.5) sees (−1, 0.5), which does not see (2, 0.5).
+  boxes.points = {{-1, -1}, {-1, 0}, {20, 1}, {8, 8}, {-1, 14}, {-2, 0.5}, {-1, 0.5}, {2, 0.5}, {5, 0.5}, {-2, 3.5}};
+  Obstacles combs;
+  combs.polygons.push_back(comb(rng, 40, {0, 0}, 1, false));
+  combs.polygons.push_back(comb(rng, 12, {0, 14}, 1, true));
+  combs.points = {{-3, 9}, {85, 9}, {40.5, 11}, {5.5, 5}, {-3, 30}, {30, 30}};
+  int compared = 0;
+  for (const std::size_t runs_above : {std::size_t{0}, default_line_runs_above, SIZE_MAX}) {
+    for (const double radius : {0.0, 0.3}) {
+      for (const Obstacles* o : {&boxes, &combs}) {
+        const VisibilityGraph g(*o, {.radius = radius, .arc_step_degrees = 45, .line_runs_above = runs_above});
+        EXPECT_GT(g.edge_count(), 1000u);
+        expect_graph_of_every_pair(g, (o == &boxes ? "boxes" : "combs") + std::string(", radius ") + std::to_string(radius) +
+                                          ", line_runs_above " + std::to_string(runs_above));
+        ++compared;
+      }
+    }
+  }
+  EXPECT_EQ(compared, 12);
+}
+
+TEST(VisibilityPolygonGrid, TheIssuesCombOf4094CornersBuildsInItsBudget) {
+  // Issue 32: more than 15 minutes before; teeth 1 wide, gaps 1 wide, 20 tall (docs/visibility.md).
+  constexpr int teeth = 1023;
+  std::vector<Vec2> p{{-1, 0}, {2.0 * teeth, 0}};
+  for (int k = teeth - 1; k >= 0; --k) {
+    for (const Vec2 v : {Vec2{2.0 * k + 1, 1}, Vec2{2.0 * k + 1, 20}, Vec2{2.0 * k, 20}, Vec2{2.0 * k, 1}}) p.push_back(v);
+  }
+  ASSERT_EQ(p.size(), 4094u);
+  const VisibilityGraph g(Obstacles{{p}, {}, {}}, {.max_seconds = 60});
+  // The points are the 2·teeth tooth tops and the base's two corners. Every two tops see each
+  // other along their line; the base's corners see each other along the bottom, and each sees
+  // the nearest top (the line from (−1, 0) to (0, 20) stays left of the comb).
+  constexpr std::size_t tops = 2 * teeth;
+  EXPECT_EQ(g.point_count(), tops + 2);
+  EXPECT_EQ(g.edge_count(), tops * (tops - 1) / 2 + 3);
+  // Around the comb's near end, then over it: √(2² + 22²) + √(2047² + 5²).
+  VisibilityQuery q(g);
+  ASSERT_TRUE(q.find_path({-2, -2}, {2047, 25}).succeeded());
+  EXPECT_NEAR(q.path().length, std::sqrt(488.0) + std::sqrt(2047.0 * 2047 + 25), 1e-9);
 }
 
 std::string refusal(const Obstacles& o, const VisibilityParams& params) {

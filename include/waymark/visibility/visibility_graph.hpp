@@ -26,6 +26,9 @@ inline constexpr double default_tolerance = 1e-7;
 /// Largest coordinate magnitude accepted, world units: keeps rounding far below the tolerance.
 inline constexpr double max_abs_coordinate = 1e6;
 
+/// Default of VisibilityParams::line_runs_above (measured: docs/visibility.md, "Large polygons").
+inline constexpr std::size_t default_line_runs_above = 64;
+
 /// Default of VisibilityParams::max_edges: 16,777,216.
 inline constexpr std::size_t default_max_edges = std::size_t{1} << 24;
 
@@ -54,6 +57,13 @@ struct VisibilityParams {
   /// segment and point tests look at the edges in the cells they need, not every edge, with
   /// the same answers. SIZE_MAX: never. [Limit: any]
   std::size_t polygon_grid_above = polygon_edge_grid_threshold;
+  /// The arcs out of each point are first tested one segment each; once that point's tests
+  /// have looked at this many grid cells, parts and boundary crossings each on average (after
+  /// a start of 16 tests), the rest go by direction: a run of points on one line is tested a
+  /// short segment at a time (point to next point), so a line passing many corners costs one
+  /// test per corner, not one per pair. The same arcs either way; 0: by direction from the
+  /// start, SIZE_MAX: never (docs/visibility.md, "Large polygons"). [Limit: any]
+  std::size_t line_runs_above = default_line_runs_above;
   /// Most edges (undirected arcs) the graph may have: a build that finds more stops and throws
   /// InputError (about 40 bytes an edge while building, 32 after). Points that all see each
   /// other make N(N−1)/2 edges: 65,536 hand-placed points in an empty room would be 2.1·10^9.
@@ -100,6 +110,9 @@ class InputError : public BuildError {
 struct ProbeScratch {
   search::GenerationSet tested;
   std::vector<double> cuts;
+  /// A running count of what the tests looked at (grid cells, parts, boundary crossings and
+  /// touches): their work, for a caller that picks between ways of testing.
+  std::uint64_t work = 0;
 };
 
 /// One arc of the graph: the other point and the segment's length.
@@ -123,8 +136,11 @@ struct VisibilityArc {
 ///
 /// Building is O(N²) tangency tests plus a segment test for each survivor, each walking a
 /// uniform grid of the parts it passes (N points), and a large concave part's edge grid
-/// (PolygonEdgeGrid) along the segment. Bounded by VisibilityParams::max_edges and
-/// max_seconds. Immutable once built; thread-safe to read.
+/// (PolygonEdgeGrid) along the segment. Where a point's tests grow costly (lines passing many
+/// corners), its survivors are sorted by direction and each run of points on one line is tested
+/// point to next point (VisibilityParams::line_runs_above): O(N log N) for that point plus one
+/// full test per direction. Bounded by VisibilityParams::max_edges and max_seconds. Immutable
+/// once built; thread-safe to read.
 class VisibilityGraph {
  public:
   /// Builds the graph. @throws InputError for a polygon polygon_problem() refuses, a
@@ -173,7 +189,19 @@ class VisibilityGraph {
   [[nodiscard]] bool visible(Vec2 a, Vec2 b, ProbeScratch& scratch) const;
   /// Whether the segment from point i towards `other` could be part of a shortest path at i:
   /// true for hand-placed points; for corners, when the line is tangent to the obstacle there.
-  [[nodiscard]] bool tangent_at(std::uint32_t i, Vec2 other) const;
+  [[nodiscard]] bool tangent_at(std::uint32_t i, Vec2 other) const {
+    if (i >= corners_.size()) return true;
+    const Vec2 v = points_[i];
+    const Vec2 dir = v - other;
+    // Squared: |s| > tolerance·|dir| as s² > tolerance²·|dir|² (no square root; the same test
+    // but for the rounding of the tolerance).
+    const double tol2 = params_.tolerance * params_.tolerance, len2 = dot(dir, dir);
+    if (len2 <= tol2) return true;
+    const double tol_squared = tol2 * len2;
+    const double s1 = cross(dir, corners_[i].prev - v), s2 = cross(dir, corners_[i].next - v);
+    // Neighbours strictly on both sides: the line passes through the obstacle at v.
+    return !((s1 < 0) != (s2 < 0) && s1 * s1 > tol_squared && s2 * s2 > tol_squared);
+  }
   /// Scratch for visible(), sized for this graph.
   [[nodiscard]] ProbeScratch make_scratch() const;
 
