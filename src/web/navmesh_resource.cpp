@@ -149,6 +149,7 @@ json nav_path_json(const navmesh::NavPath& path, const SearchStats& stats) {
 
 Response Api::navmesh_path(std::string_view body) const {
   return guarded([&] {
+    const RequestTime time(limits_.max_query_seconds);
     const RequestBody read(body, limits_);
     const Field request = read.root();
     std::shared_ptr<const navmesh::NavMesh> mesh;
@@ -168,7 +169,7 @@ Response Api::navmesh_path(std::string_view body) const {
       options.query.partial_result = true;  // the page draws partial paths
       navmesh::NavMeshQuery query(*mesh, options);
       query.begin(from, to);
-      query.step(time_budget(limits_.max_query_seconds));
+      query.step(time.left());
       reply[std::string(name_of(navmesh::nav_mode_names, mode))] = nav_path_json(query.path(), query.stats());
     }
     return Response{http_ok, text_of(reply)};

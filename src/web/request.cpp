@@ -118,6 +118,16 @@ search::Budget time_budget(double seconds) {
       std::chrono::duration_cast<search::Budget::Clock::duration>(std::chrono::duration<double>(seconds)));
 }
 
+RequestTime::RequestTime(double seconds) : end_(search::Budget::Clock::now() + time_budget(seconds).time) {}
+
+search::Budget RequestTime::left() const {
+  return search::Budget::of_time(std::max(end_ - search::Budget::Clock::now(), search::Budget::Clock::duration::zero()));
+}
+
+double RequestTime::seconds_left() const {
+  return std::max(std::chrono::duration<double>(end_ - search::Budget::Clock::now()).count(), 1e-9);
+}
+
 json points_json(std::span<const Vec2> points) {
   json a = json::array();
   for (const Vec2& p : points) a.push_back({p.x, p.y});

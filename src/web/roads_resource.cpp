@@ -84,6 +84,7 @@ class SettledVertices final : public search::EventSink<VertexId> {
 
 Response Api::route(std::string_view body) const {
   return guarded([&] {
+    const RequestTime time(limits_.max_query_seconds);
     const RequestBody read(body, limits_);
     const Field request = read.root();
     const std::string name = request.text("graph", Roads::name);
@@ -114,12 +115,12 @@ Response Api::route(std::string_view body) const {
       const graph::Algorithm algorithm = Roads::algorithms[i];
       // Timed without events, then once more recording the settled vertices.
       search::SearchHandle<VertexId> timed = planner.make_search(algorithm, {});
-      const Status st = search::run_within(timed, from, to, time_budget(limits_.max_query_seconds));
+      const Status st = search::run_within(timed, from, to, time.left());
       SettledVertices settled(limits_.max_events);
       search::QueryOptions<VertexId> traced;
       traced.events = &settled;
       search::SearchHandle<VertexId> replay = planner.make_search(algorithm, traced);
-      search::run_within(replay, from, to, time_budget(limits_.max_query_seconds));
+      search::run_within(replay, from, to, time.left());
       json path = json::array();
       for (const VertexId v : timed.path().nodes) path.push_back(v.value);
       json result = {{"algorithm", graph::to_string(Roads::algorithms[i])},

@@ -12,17 +12,18 @@ namespace waymark::web {
 
 Response Api::visibility(std::string_view body) const {
   return guarded([&] {
+    const RequestTime time(limits_.max_query_seconds);
     const RequestBody read(body, limits_);
     const Field request = read.root();
     const std::string name = request.text("name", "rooms");
     const io::PolygonFile file =
         io::load_polygons(bundled_file(polygon_names_, name, data_dir_ / "polygons", ".json", "polygon file").string());
     visibility::VisibilityParams params;
-    params.max_seconds = limits_.max_query_seconds;  // a build is a query's work here
     params.radius = request.number("radius", 0.5);
     if (!(params.radius >= 0 && params.radius <= limits_.max_agent_radius))
       request.fail_at("radius", "must be from 0 to " + number_text(limits_.max_agent_radius));
     std::optional<visibility::VisibilityGraph> graph;
+    params.max_seconds = time.seconds_left();  // a build is a query's work here
     try {
       graph.emplace(file.obstacles, params);
     } catch (const visibility::InputError& e) {
@@ -46,7 +47,7 @@ Response Api::visibility(std::string_view body) const {
     if (request.find("from") || request.find("to")) {
       visibility::VisibilityQuery query(*graph);
       query.begin(request.plane_point("from"), request.plane_point("to"));
-      query.step(time_budget(limits_.max_query_seconds));
+      query.step(time.left());
       const visibility::VisibilityPath& path = query.path();
       json result = {{"points", points_json(path.points)},
                      {"length", path.length},

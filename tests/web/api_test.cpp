@@ -15,6 +15,7 @@
 #include "waymark/io/graph_loaders.hpp"
 #include "waymark/io/movingai.hpp"
 #include "web/api.hpp"
+#include "web/request.hpp"
 
 namespace web_api_test {
 namespace {
@@ -23,6 +24,7 @@ using nlohmann::json;
 using waymark::web::Api;
 using waymark::web::ApiLimits;
 using waymark::web::Request;
+using waymark::web::RequestTime;
 using waymark::web::Response;
 
 const std::string data = WAYMARK_DATA_DIR;
@@ -367,6 +369,28 @@ TEST(WebApi, RouteAlgorithmListsAreDeduplicatedAndCapped) {
             std::string::npos)
       << flood.body;
   EXPECT_EQ(body_of(api.maps())["limits"]["max_route_algorithms"], cap);
+}
+
+TEST(WebApi, ARequestsSearchesShareOneTimeLimit) {
+  // Every search of one request takes what is left of one max_query_seconds.
+  const RequestTime spent(0);
+  EXPECT_EQ(spent.left().time, waymark::search::Budget::Clock::duration::zero());
+  EXPECT_EQ(spent.seconds_left(), 1e-9);
+  const RequestTime fresh(100);
+  EXPECT_GT(fresh.left().time, std::chrono::seconds(99));
+  EXPECT_LE(fresh.left().time, std::chrono::seconds(100));
+  EXPECT_GT(fresh.seconds_left(), 99.0);
+  // A route whose time is gone before it starts: each of the five algorithms (timed, then
+  // replayed) stops after its first expansion, each failing with time-limit, none with a path.
+  ApiLimits none;
+  none.max_query_seconds = 1e-9;
+  const json route = body_of(Api(data, none).route(json{{"from", 10}, {"to", 5000}}.dump()));
+  ASSERT_EQ(route["results"].size(), 5u) << route.dump().substr(0, 300);
+  for (const json& r : route["results"]) {
+    EXPECT_EQ(r["status"], "failure") << r["algorithm"];
+    EXPECT_EQ(r["reason"], "time-limit") << r["algorithm"];
+    EXPECT_TRUE(r["cost"].is_null());
+  }
 }
 
 TEST(WebApi, NavmeshPathsOnABundledLevel) {
