@@ -156,7 +156,7 @@ NavMeshQuery::NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options)
   const search::BestFirstOptions exact{.reopen_closed = true, .max_nodes = options.query.max_nodes};
   const auto intervals = [&](auto observer) {
     using Search = search::BestFirstSearch<detail::PolyanyaSpace, IntervalHeuristic, search::AStarPriority,
-                                           decltype(observer)>;
+                                           decltype(observer), detail::IntervalNodeTable<detail::PolyanyaSpace>>;
     return search::SearchHandle<IntervalNode>::of<Search>(*polyanya_, IntervalHeuristic{polyanya_.get()},
                                                           search::AStarPriority{}, observer, exact);
   };

@@ -26,11 +26,11 @@
 
 #include "plan_geometry.hpp"
 #include "polyanya_links.hpp"
+#include "polyanya_table.hpp"
 #include "query_ends.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 #include "waymark/search/generation_array.hpp"
-#include "waymark/search/node_table.hpp"
 
 namespace waymark::navmesh::detail {
 
@@ -81,6 +81,8 @@ class PolyanyaSpace {
   }
   [[nodiscard]] IntervalNode goal_node() const { return {goal_root_, invalid_corner, PolyId{}, {}, {}}; }
   [[nodiscard]] bool is_vertex(std::uint32_t root) const { return root < start_root_; }
+  /// The mesh's corners (an edge is the corner it starts at): for IntervalNodeTable.
+  [[nodiscard]] std::size_t corner_count() const { return corner_plan_.size(); }
   /// Where a root stands, in 3D.
   [[nodiscard]] Vec3 root_point(std::uint32_t root) const {
     if (is_vertex(root)) return mesh_->vertex(root);  // the common case first
@@ -203,7 +205,7 @@ class PolyanyaSpace {
   mutable search::GenerationArray<RootBest> root_g_;  // the least g each root vertex was reached at
   mutable std::vector<Successor> chain_;  // scratch of generate() and follow_chain (sized once)
   // The chains skipped in this query: the polygons of each, by the node expanded.
-  mutable search::HashedNodeTable<PolyanyaSpace> chained_;  // expanded nodes that skipped a chain
+  mutable IntervalNodeTable<PolyanyaSpace> chained_;  // expanded nodes that skipped a chain
   mutable std::vector<std::pair<std::uint32_t, std::uint32_t>> chain_of_;  // by chained_'s slot: range in chain_polys_
   mutable std::vector<PolyId> chain_polys_;
   // Scratch of generate(): a polygon's corners from the entry edge on (not zeroed per call).
