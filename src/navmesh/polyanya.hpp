@@ -49,6 +49,7 @@ class PolyanyaSpace {
         start_root_(static_cast<std::uint32_t>(mesh.vertex_count())),
         goal_root_(start_root_ + 1),
         flat_(mesh.bounds().max.y == mesh.bounds().min.y),
+        has_links_(!mesh.link_traversals().empty()),
         links_(mesh) {
     std::size_t most_links = 0;  // leaving one polygon: each may add a successor
     for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) most_links = std::max(most_links, mesh.links_from(PolyId{p}).size());
@@ -67,6 +68,11 @@ class PolyanyaSpace {
         ring_ids_[2 * first + j] = k;
       }
     }
+    // Where each root stands: the vertices, the start and the goal (set per query), each link
+    // traversal's end (polyanya_links.hpp numbers the roots so).
+    root_points_.assign(d.vertices.begin(), d.vertices.end());
+    root_points_.resize(root_points_.size() + 2);
+    for (const LinkTraversal& t : mesh.link_traversals()) root_points_.push_back(t.to);
     across_.resize(d.corners.size());
     for (std::size_t k = 0; k < across_.size(); ++k) {
       const PolyId next = d.neighbors[k];
@@ -76,6 +82,8 @@ class PolyanyaSpace {
 
   void set_query(const QueryEnds& ends) {
     ends_ = ends;
+    root_points_[start_root_] = ends.start;
+    root_points_[goal_root_] = ends.goal;
     links_.set_query(ends);
     // Off a flat mesh a path may bend anywhere: over hills the 3D-shortest chain of corners
     // can bend at a vertex that is no wall's. On a flat one only walls and excluded polygons
@@ -99,11 +107,7 @@ class PolyanyaSpace {
   /// The mesh's corners (an edge is the corner it starts at): for IntervalNodeTable.
   [[nodiscard]] std::size_t corner_count() const { return across_.size(); }
   /// Where a root stands, in 3D.
-  [[nodiscard]] Vec3 root_point(std::uint32_t root) const {
-    if (is_vertex(root)) return mesh_->vertex(root);  // the common case first
-    if (const LinkTraversal* t = links_.traversal(root)) return t->to;
-    return root == start_root_ ? ends_.start : ends_.goal;
-  }
+  [[nodiscard]] Vec3 root_point(std::uint32_t root) const { return root_points_[root]; }
 
   [[nodiscard]] const PolyanyaLinks& links() const { return links_; }
 
@@ -219,6 +223,8 @@ class PolyanyaSpace {
   QueryEnds ends_;
   bool flat_;  // every vertex at one height: 3D lengths are plan lengths
   bool every_vertex_may_bend_ = false;
+  bool has_links_;  // the mesh has off-mesh links
+  std::vector<Vec3> root_points_;  // by root: where it stands (root_point)
   mutable search::GenerationArray<RootBest> root_g_;  // the least g each root vertex was reached at
   mutable std::vector<Successor> chain_;  // scratch of generate() and follow_chain (sized once)
   // The chains skipped in this query: the polygons of each, by the node expanded.
@@ -304,7 +310,7 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
 
   if (n.edge == invalid_corner) {  // the start, a link's landing, or a turn in the goal's polygon: sees all of it
     if (p == ends_.goal_poly) f(goal_node(), distance(root, ends_.goal));
-    links_.seen_all(root, p, f);
+    if (has_links_) links_.seen_all(root, p, f);
     if (n.root == start_root_ || links_.traversal(n.root) != nullptr) {
       for (std::uint32_t i = 0; i < count; ++i) {
         if (enterable(first + i)) emit(n.root, first + i, ring_plan_[2 * first + i], ring_plan_[2 * first + i + 1], 0, f);
@@ -361,7 +367,7 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
     // polygon it stands on the edge of), or beyond its ends, where a taut path does not enter.
     if (!same_point(r, L) && !same_point(r, R) && dot(dl, dr) > 0) return made;
     if (p == ends_.goal_poly) f(goal_node(), distance(root, ends_.goal));
-    links_.seen_all(root, p, f);
+    if (has_links_) links_.seen_all(root, p, f);
     for (std::uint32_t i = 1; i < count; ++i) {
       if (enterable(ks[i])) emit(n.root, ks[i], pts[i], pts[i + 1], 0, f);
     }
@@ -378,7 +384,9 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
       f(IntervalNode{left_vertex, invalid_corner, p, L, L}, distance(root, mesh_->vertex(left_vertex)));
     }
   }
-  links_.seen_through(root, R, L, p, turn_right ? right_vertex : invalid_corner, turn_left ? left_vertex : invalid_corner, f);
+  if (has_links_) {  // a constant per mesh: no work (and no mispredicted branch) without links
+    links_.seen_through(root, R, L, p, turn_right ? right_vertex : invalid_corner, turn_left ? left_vertex : invalid_corner, f);
+  }
 
   // The edges after the entry edge, counter-clockwise: from the right side round to the left.
   // The right ray (r through R) leaves p on edge i_right, the left ray (r through L) on i_left.
