@@ -189,28 +189,6 @@ TEST(RecastDetour, RaycastAgreesWithDetour) {
   }
 }
 
-/// nearest_poly by its definition: over every polygon whose bounds meet the box, the least
-/// distance to its closest point (over a polygon: only the height beyond the climb counts),
-/// ties to the lowest id.
-std::optional<navmesh::NearestPoly> brute_nearest(const NavMesh& nav, Vec3 c, Vec3 h) {
-  const Aabb3 box = Aabb3::around(c - h, c + h);
-  std::optional<navmesh::NearestPoly> best;
-  double best_d2 = std::numeric_limits<double>::infinity();
-  for (std::uint32_t i = 0; i < nav.poly_count(); ++i) {
-    Aabb3 bounds;
-    for (std::uint32_t v : nav.corners(PolyId{i})) bounds.expand(nav.vertex(v));
-    if (!bounds.overlaps(box)) continue;
-    const Vec3 on = nav.closest_point(PolyId{i}, c);
-    double d2 = length_squared(on - c);
-    if (on.x == c.x && on.z == c.z) d2 = std::pow(std::max(std::abs(on.y - c.y) - nav.data().climb, 0.0), 2);
-    if (d2 < best_d2) {
-      best_d2 = d2;
-      best = navmesh::NearestPoly{PolyId{i}, on};
-    }
-  }
-  return best;
-}
-
 TEST(RecastNearestPoly, SamePolygonAndPointAsBruteForceIncludingTiesOnSharedEdges) {
   // Points anywhere in the bounds, and on the mesh: at corners and on edges (equally near two
   // or more polygons: the lowest id wins), a little above or below.
@@ -233,7 +211,7 @@ TEST(RecastNearestPoly, SamePolygonAndPointAsBruteForceIncludingTiesOnSharedEdge
       }
       for (const Vec3 h : {Vec3{2, 4, 2}, Vec3{0.3, 1, 0.3}}) {
         const auto fast = nav.nearest_poly(c, h);
-        const auto slow = brute_nearest(nav, c, h);
+        const auto slow = test::brute_nearest_poly(nav, c, h);
         ASSERT_EQ(fast.has_value(), slow.has_value()) << i;
         if (!fast) continue;
         over += fast->point.x == c.x && fast->point.z == c.z;
