@@ -117,10 +117,12 @@ bool NavMesh::contains_in_plan(PolyId p, Vec2 q) const {
   return true;
 }
 
-Vec3 NavMesh::closest_point(PolyId p, Vec3 q) const {
+Vec3 NavMesh::closest_point(PolyId p, Vec3 q) const { return closest_point(p, q, contains_in_plan(p, plan(q))); }
+
+Vec3 NavMesh::closest_point(PolyId p, Vec3 q, bool inside) const {
   const auto c = corners(p);
   const Vec2 target = plan(q);
-  if (contains_in_plan(p, target)) {
+  if (inside) {
     if (!data_.detail_begin.empty()) {
       for (std::uint32_t t = data_.detail_begin[p.value]; t < data_.detail_begin[p.value + 1]; ++t) {
         const auto& tri = data_.detail[t];
@@ -153,7 +155,7 @@ Vec3 NavMesh::closest_point(PolyId p, Vec3 q) const {
 template <class F>
 void NavMesh::for_each_in(const Aabb3& box, F&& f) const {
   if (nodes_.empty()) return;
-  std::array<std::uint32_t, max_bvh_depth + 1> stack{};
+  std::array<std::uint32_t, max_bvh_depth + 1> stack;  // not zeroed: written before read
   std::size_t top = 0;
   stack[top++] = 0;
   while (top > 0) {
@@ -175,8 +177,12 @@ std::optional<NearestPoly> NavMesh::nearest_poly(Vec3 center, Vec3 half_extents,
   if (!finite(center) || !finite(half_extents)) return std::nullopt;
   std::optional<NearestPoly> best;
   double best_d2 = std::numeric_limits<double>::infinity();
-  for_each_in(Aabb3::around(center - half_extents, center + half_extents), [&](PolyId p) {
-    if (!filter.passes(flags(p))) return;
+  // The answer is the least (distance, id) over the candidates, whatever their order: a
+  // candidate is skipped only when it cannot be nearer than the best so far, nor as near. So
+  // the polygons whose plan holds the centre (the nearest, as a rule) are measured during the
+  // walk, and the others after it (up to `later`'s size; beyond, at once), against the best.
+  const Vec2 at = plan(center);
+  const auto consider = [&](PolyId p, bool inside) {
     // Skipped when farther in plan from its bounds than the best: its closest point, over it or
     // on its rim, is at least that far. The bounds are widened by bounds_margin: a point counts
     // as over a polygon up to snap_distance from each edge's line, which past a corner of angle
@@ -186,7 +192,10 @@ std::optional<NearestPoly> NavMesh::nearest_poly(Vec3 center, Vec3 half_extents,
     const double dx = std::max({b.min.x - bounds_margin - center.x, center.x - b.max.x - bounds_margin, 0.0});
     const double dz = std::max({b.min.z - bounds_margin - center.z, center.z - b.max.z - bounds_margin, 0.0});
     if (dx * dx + dz * dz > best_d2) return;
-    const Vec3 on = closest_point(p, center);
+    // Outside p's plan (beyond snap_distance of an edge's line), its closest point is on its
+    // rim, farther than 0 in plan: never as near as a best at 0.
+    if (!inside && best_d2 == 0) return;
+    const Vec3 on = closest_point(p, center, inside);
     double d2 = length_squared(on - center);
     if (on.x == center.x && on.z == center.z) {  // over the polygon
       const double rise = std::max(std::abs(on.y - center.y) - data_.climb, 0.0);
@@ -196,7 +205,20 @@ std::optional<NearestPoly> NavMesh::nearest_poly(Vec3 center, Vec3 half_extents,
       best_d2 = d2;
       best = NearestPoly{p, on};
     }
+  };
+  std::array<PolyId, 16> later;  // not zeroed: written before read
+  std::size_t deferred = 0;
+  for_each_in(Aabb3::around(center - half_extents, center + half_extents), [&](PolyId p) {
+    if (!filter.passes(flags(p))) return;
+    if (contains_in_plan(p, at)) {
+      consider(p, true);
+    } else if (deferred < later.size()) {
+      later[deferred++] = p;
+    } else {
+      consider(p, false);
+    }
   });
+  for (std::size_t i = 0; i < deferred; ++i) consider(later[i], false);
   return best;
 }
 

@@ -130,15 +130,28 @@ NavMeshQuery::NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options)
       polyanya_(std::make_unique<detail::PolyanyaSpace>(mesh)),
       ends_(std::make_unique<detail::QueryEnds>()),
       active_(options.mode) {
-  // The polygons of each island, in id order (a counting sort).
+  // The polygons of each island, in id order (a counting sort); then their portals, in that
+  // order, each polygon's edges in order: the midpoint of each edge with a neighbour.
   std::uint32_t islands = 0;
   for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) islands = std::max(islands, mesh.island(PolyId{p}) + 1);
+  std::vector<std::uint32_t> poly_begin(islands + 1, 0);
+  for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) ++poly_begin[mesh.island(PolyId{p}) + 1];
+  for (std::uint32_t i = 0; i < islands; ++i) poly_begin[i + 1] += poly_begin[i];
+  std::vector<std::uint32_t> island_polys(mesh.poly_count());
+  std::vector<std::uint32_t> next(poly_begin.begin(), poly_begin.end() - 1);
+  for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) island_polys[next[mesh.island(PolyId{p})]++] = p;
+  const NavMeshData& d = mesh.data();
   island_begin_.assign(islands + 1, 0);
-  for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) ++island_begin_[mesh.island(PolyId{p}) + 1];
-  for (std::uint32_t i = 0; i < islands; ++i) island_begin_[i + 1] += island_begin_[i];
-  island_polys_.resize(mesh.poly_count());
-  std::vector<std::uint32_t> next(island_begin_.begin(), island_begin_.end() - 1);
-  for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) island_polys_[next[mesh.island(PolyId{p})]++] = p;
+  for (std::uint32_t i = 0; i < islands; ++i) {
+    for (std::uint32_t j = poly_begin[i]; j < poly_begin[i + 1]; ++j) {
+      const std::uint32_t first = d.poly_begin[island_polys[j]], end = d.poly_begin[island_polys[j] + 1];
+      for (std::uint32_t k = first; k < end; ++k) {
+        const Vec3 from = d.vertices[d.corners[k]], to = d.vertices[d.corners[k + 1 < end ? k + 1 : first]];
+        if (d.neighbors[k].valid()) island_portals_.push_back({lerp(from, to, 0.5), d.neighbors[k]});
+      }
+    }
+    island_begin_[i + 1] = static_cast<std::uint32_t>(island_portals_.size());
+  }
   for (std::size_t p = 0; p < mesh.poly_count(); ++p) {  // the mesh's distinct (area, flags) pairs
     const AreaFlags a{mesh.area(PolyId{static_cast<std::uint32_t>(p)}), mesh.flags(PolyId{static_cast<std::uint32_t>(p)})};
     if (std::find(area_flags_.begin(), area_flags_.end(), a) == area_flags_.end()) area_flags_.push_back(a);
@@ -156,7 +169,7 @@ NavMeshQuery::NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options)
   const search::BestFirstOptions exact{.reopen_closed = true, .max_nodes = options.query.max_nodes};
   const auto intervals = [&](auto observer) {
     using Search = search::BestFirstSearch<detail::PolyanyaSpace, IntervalHeuristic, search::AStarPriority,
-                                           decltype(observer)>;
+                                           decltype(observer), detail::IntervalNodeTable<detail::PolyanyaSpace>>;
     return search::SearchHandle<IntervalNode>::of<Search>(*polyanya_, IntervalHeuristic{polyanya_.get()},
                                                           search::AStarPriority{}, observer, exact);
   };
@@ -169,29 +182,14 @@ NavMeshQuery::~NavMeshQuery() = default;
 
 PolyId NavMeshQuery::nearest_on_start_island() const {
   const std::uint32_t island = mesh_->island(ends_->start_poly);
-  const NavMeshData& d = mesh_->data();
   PolyId best = ends_->start_poly;
   double best_d2 = length_squared(ends_->start - ends_->goal);
   for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i) {
-    const std::uint32_t p = island_polys_[i], first = d.poly_begin[p], end = d.poly_begin[p + 1];
-    // Edge k runs from corner k to the next (the last edge back to the first corner): each
-    // vertex is read once, and a wall's midpoint is measured too and ignored (no branch per
-    // edge on what it is).
-    const auto consider = [&](std::uint32_t k, Vec3 from, Vec3 to) {
-      const double d2 = length_squared(lerp(from, to, 0.5) - ends_->goal);
-      if (d.neighbors[k].valid() & (d2 < best_d2)) {
-        best_d2 = d2;
-        best = d.neighbors[k];
-      }
-    };
-    const Vec3 first_vertex = d.vertices[d.corners[first]];
-    Vec3 from = first_vertex;
-    for (std::uint32_t k = first; k + 1 < end; ++k) {
-      const Vec3 to = d.vertices[d.corners[k + 1]];
-      consider(k, from, to);
-      from = to;
+    const double d2 = length_squared(island_portals_[i].midpoint - ends_->goal);
+    if (d2 < best_d2) {
+      best_d2 = d2;
+      best = island_portals_[i].next;
     }
-    consider(end - 1, from, first_vertex);
   }
   return best;
 }

@@ -26,11 +26,11 @@
 
 #include "plan_geometry.hpp"
 #include "polyanya_links.hpp"
+#include "polyanya_table.hpp"
 #include "query_ends.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 #include "waymark/search/generation_array.hpp"
-#include "waymark/search/node_table.hpp"
 
 namespace waymark::navmesh::detail {
 
@@ -49,18 +49,41 @@ class PolyanyaSpace {
         start_root_(static_cast<std::uint32_t>(mesh.vertex_count())),
         goal_root_(start_root_ + 1),
         flat_(mesh.bounds().max.y == mesh.bounds().min.y),
+        has_links_(!mesh.link_traversals().empty()),
         links_(mesh) {
     std::size_t most_links = 0;  // leaving one polygon: each may add a successor
     for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) most_links = std::max(most_links, mesh.links_from(PolyId{p}).size());
     chain_.resize(max_successors + most_links);
-    // Each corner's point in plan, read without going through its vertex index (16 bytes per
-    // corner, once per query object): generate() reads every corner of each polygon it crosses.
-    corner_plan_.resize(mesh.data().corners.size());
-    for (std::size_t k = 0; k < corner_plan_.size(); ++k) corner_plan_[k] = plan(mesh.vertex(mesh.data().corners[k]));
+    // Each polygon's corners twice over, in plan and as corner ids (40 bytes per corner, once
+    // per query object): generate() reads a polygon's corners from any one on, round, without
+    // going through the vertex index, wrapping or copying them. And what lies across each edge.
+    const NavMeshData& d = mesh.data();
+    ring_plan_.resize(2 * d.corners.size());
+    ring_ids_.resize(2 * d.corners.size());
+    for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) {
+      const std::uint32_t first = d.poly_begin[p], count = d.poly_begin[p + 1] - first;
+      for (std::uint32_t j = 0; j < 2 * count; ++j) {
+        const std::uint32_t k = first + j % count;
+        ring_plan_[2 * first + j] = plan(mesh.vertex(d.corners[k]));
+        ring_ids_[2 * first + j] = k;
+      }
+    }
+    // Where each root stands: the vertices, the start and the goal (set per query), each link
+    // traversal's end (polyanya_links.hpp numbers the roots so).
+    root_points_.assign(d.vertices.begin(), d.vertices.end());
+    root_points_.resize(root_points_.size() + 2);
+    for (const LinkTraversal& t : mesh.link_traversals()) root_points_.push_back(t.to);
+    across_.resize(d.corners.size());
+    for (std::size_t k = 0; k < across_.size(); ++k) {
+      const PolyId next = d.neighbors[k];
+      if (next.valid()) across_[k] = {mesh.flags(next), static_cast<std::uint16_t>(mesh.dead_end(next) ? 1 : 0)};
+    }
   }
 
   void set_query(const QueryEnds& ends) {
     ends_ = ends;
+    root_points_[start_root_] = ends.start;
+    root_points_[goal_root_] = ends.goal;
     links_.set_query(ends);
     // Off a flat mesh a path may bend anywhere: over hills the 3D-shortest chain of corners
     // can bend at a vertex that is no wall's. On a flat one only walls and excluded polygons
@@ -81,12 +104,10 @@ class PolyanyaSpace {
   }
   [[nodiscard]] IntervalNode goal_node() const { return {goal_root_, invalid_corner, PolyId{}, {}, {}}; }
   [[nodiscard]] bool is_vertex(std::uint32_t root) const { return root < start_root_; }
+  /// The mesh's corners (an edge is the corner it starts at): for IntervalNodeTable.
+  [[nodiscard]] std::size_t corner_count() const { return across_.size(); }
   /// Where a root stands, in 3D.
-  [[nodiscard]] Vec3 root_point(std::uint32_t root) const {
-    if (is_vertex(root)) return mesh_->vertex(root);  // the common case first
-    if (const LinkTraversal* t = links_.traversal(root)) return t->to;
-    return root == start_root_ ? ends_.start : ends_.goal;
-  }
+  [[nodiscard]] Vec3 root_point(std::uint32_t root) const { return root_points_[root]; }
 
   [[nodiscard]] const PolyanyaLinks& links() const { return links_; }
 
@@ -169,18 +190,20 @@ class PolyanyaSpace {
 
   static constexpr std::uint32_t invalid_corner = PolyId::invalid_value;
 
-  [[nodiscard]] Vec2 at(std::uint32_t corner) const { return corner_plan_[corner]; }
+  /// What lies across an edge: its neighbour's flags and whether that is a dead end (for a
+  /// wall: no flags, which no filter passes).
+  struct Across {
+    std::uint16_t flags = 0;
+    std::uint16_t dead_end = 0;
+  };
 
   /// Whether a path may enter the neighbour across edge k: one the filter passes, and not a
   /// dead end without the goal (it leads nowhere but back).
   [[nodiscard]] bool enterable(std::uint32_t k) const {
-    const PolyId next = mesh_->data().neighbors[k];
-    // A neighbour the filter passes, not a dead end; with one branch (a wall reads polygon 0's flags, then ignored).
-    const bool wall = !next.valid();
-    const PolyId safe{wall ? 0 : next.value};
-    const bool passes = ends_.filter.passes(mesh_->flags(safe));
-    const bool dead_end = mesh_->dead_end(safe);
-    return !wall & passes & !(dead_end & (next != ends_.goal_poly));
+    // Without a branch: a wall has no flags; a dead end other than the goal's polygon is not entered.
+    const Across a = across_[k];
+    const bool passes = ((a.flags & ends_.filter.include) != 0) & ((a.flags & ends_.filter.exclude) == 0);
+    return passes & !((a.dead_end != 0) & (mesh_->data().neighbors[k] != ends_.goal_poly));
   }
 
   /// Passes f the node entering the neighbour across edge k (enterable) through the part of it
@@ -200,17 +223,20 @@ class PolyanyaSpace {
   QueryEnds ends_;
   bool flat_;  // every vertex at one height: 3D lengths are plan lengths
   bool every_vertex_may_bend_ = false;
+  bool has_links_;  // the mesh has off-mesh links
+  std::vector<Vec3> root_points_;  // by root: where it stands (root_point)
   mutable search::GenerationArray<RootBest> root_g_;  // the least g each root vertex was reached at
   mutable std::vector<Successor> chain_;  // scratch of generate() and follow_chain (sized once)
   // The chains skipped in this query: the polygons of each, by the node expanded.
-  mutable search::HashedNodeTable<PolyanyaSpace> chained_;  // expanded nodes that skipped a chain
+  mutable IntervalNodeTable<PolyanyaSpace> chained_;  // expanded nodes that skipped a chain
   mutable std::vector<std::pair<std::uint32_t, std::uint32_t>> chain_of_;  // by chained_'s slot: range in chain_polys_
   mutable std::vector<PolyId> chain_polys_;
-  // Scratch of generate(): a polygon's corners from the entry edge on (not zeroed per call).
-  mutable std::vector<std::uint32_t> corner_ids_ = std::vector<std::uint32_t>(max_polygon_corners + 1);
-  mutable std::vector<Vec2> corner_points_ = std::vector<Vec2>(max_polygon_corners + 1);
   PolyanyaLinks links_;  // off-mesh links (polyanya_links.hpp)
-  std::vector<Vec2> corner_plan_;  // by corner (an index into data().corners): its vertex in plan
+  // Polygon p's corners, from first = poly_begin[p], twice round from 2 · first: their points
+  // in plan, and their ids (indices into data().corners).
+  std::vector<Vec2> ring_plan_;
+  std::vector<std::uint32_t> ring_ids_;
+  std::vector<Across> across_;  // by corner: what lies across its edge
 };
 
 inline Cost PolyanyaSpace::estimate(const IntervalNode& n) const {
@@ -284,10 +310,10 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
 
   if (n.edge == invalid_corner) {  // the start, a link's landing, or a turn in the goal's polygon: sees all of it
     if (p == ends_.goal_poly) f(goal_node(), distance(root, ends_.goal));
-    links_.seen_all(root, p, f);
+    if (has_links_) links_.seen_all(root, p, f);
     if (n.root == start_root_ || links_.traversal(n.root) != nullptr) {
       for (std::uint32_t i = 0; i < count; ++i) {
-        if (enterable(first + i)) emit(n.root, first + i, at(first + i), at(first + (i + 1) % count), 0, f);
+        if (enterable(first + i)) emit(n.root, first + i, ring_plan_[2 * first + i], ring_plan_[2 * first + i + 1], 0, f);
       }
     }
     return made;
@@ -296,16 +322,8 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
   // edge i (1 ≤ i < count) runs from pts[i] to pts[i + 1], and is corner ks[i] (i counts from
   // the entry edge k, whose left end is corner k and right end the next corner).
   const std::uint32_t k = n.edge, local_k = k - first;
-  std::uint32_t* const ks = corner_ids_.data();
-  Vec2* const pts = corner_points_.data();
-  for (std::uint32_t i = 0; i <= count; ++i) {
-    // local_k + i wrapped round (below 2 · count) by arithmetic: a branch here mispredicted
-    // about twice per expansion.
-    std::uint32_t c = local_k + i;
-    c -= count & (0u - static_cast<std::uint32_t>(c >= count));
-    ks[i] = first + c;
-    pts[i] = at(first + c);
-  }
+  const std::uint32_t* const ks = ring_ids_.data() + 2 * first + local_k;
+  const Vec2* const pts = ring_plan_.data() + 2 * first + local_k;
   const Vec2 L = n.left, R = n.right;
   const std::uint32_t left_vertex = d.corners[k], right_vertex = d.corners[ks[1]];
   // (Conditions joined by & and |, not && and ||, here and below: one branch where a
@@ -349,7 +367,7 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
     // polygon it stands on the edge of), or beyond its ends, where a taut path does not enter.
     if (!same_point(r, L) && !same_point(r, R) && dot(dl, dr) > 0) return made;
     if (p == ends_.goal_poly) f(goal_node(), distance(root, ends_.goal));
-    links_.seen_all(root, p, f);
+    if (has_links_) links_.seen_all(root, p, f);
     for (std::uint32_t i = 1; i < count; ++i) {
       if (enterable(ks[i])) emit(n.root, ks[i], pts[i], pts[i + 1], 0, f);
     }
@@ -366,7 +384,9 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
       f(IntervalNode{left_vertex, invalid_corner, p, L, L}, distance(root, mesh_->vertex(left_vertex)));
     }
   }
-  links_.seen_through(root, R, L, p, turn_right ? right_vertex : invalid_corner, turn_left ? left_vertex : invalid_corner, f);
+  if (has_links_) {  // a constant per mesh: no work (and no mispredicted branch) without links
+    links_.seen_through(root, R, L, p, turn_right ? right_vertex : invalid_corner, turn_left ? left_vertex : invalid_corner, f);
+  }
 
   // The edges after the entry edge, counter-clockwise: from the right side round to the left.
   // The right ray (r through R) leaves p on edge i_right, the left ray (r through L) on i_left.

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "support/error_text.hpp"
+#include "support/navmesh_support.hpp"
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 
@@ -228,25 +229,6 @@ TEST(NavMesh, RandomPointsAreSeededOnTheSurfaceAndSpreadByArea) {
   EXPECT_TRUE(nav.random_point({}, 1, 1, 1));
 }
 
-/// The nearest polygon by looking at every one: what the index must agree with.
-std::optional<NearestPoly> brute_nearest(const NavMesh& nav, Vec3 c, Vec3 h) {
-  const Aabb3 box = Aabb3::around(c - h, c + h);
-  std::optional<NearestPoly> best;
-  double best_d2 = std::numeric_limits<double>::infinity();
-  for (std::uint32_t i = 0; i < nav.poly_count(); ++i) {
-    Aabb3 pb;
-    for (std::uint32_t v : nav.corners(PolyId{i})) pb.expand(nav.vertex(v));
-    if (!pb.overlaps(box)) continue;
-    const Vec3 on = nav.closest_point(PolyId{i}, c);
-    const double d2 = length_squared(on - c);
-    if (d2 < best_d2) {
-      best_d2 = d2;
-      best = NearestPoly{PolyId{i}, on};
-    }
-  }
-  return best;
-}
-
 TEST(NavMesh, RecastDemoMeshesBuildAndTheIndexAgreesWithBruteForce) {
   for (const char* file : {"dungeon.obj", "nav_test.obj"}) {
     SCOPED_TRACE(file);
@@ -265,11 +247,12 @@ TEST(NavMesh, RecastDemoMeshesBuildAndTheIndexAgreesWithBruteForce) {
       const Vec3 c{ux(rng), uy(rng), uz(rng)};
       const Vec3 h{2, 4, 2};  // RecastDemo's pick extents
       const auto fast = nav.nearest_poly(c, h);
-      const auto slow = brute_nearest(nav, c, h);
+      const auto slow = test::brute_nearest_poly(nav, c, h);
       ASSERT_EQ(fast.has_value(), slow.has_value());
       if (!fast) continue;
       ++found;
       EXPECT_DOUBLE_EQ(length_squared(fast->point - c), length_squared(slow->point - c));
+      EXPECT_EQ(fast->poly, slow->poly);  // ties: the lowest id
     }
     EXPECT_GT(found, 50);  // the boxes are sampled in the whole 3D bounds, many in the air
   }

@@ -11,6 +11,7 @@
 #include "support/detour_reference.hpp"
 #include "support/error_text.hpp"
 #include "support/navmesh_support.hpp"
+#include "support/terrain_mesh.hpp"
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 #include "waymark/recast/recast_build.hpp"
@@ -185,6 +186,40 @@ TEST(RecastDetour, RaycastAgreesWithDetour) {
     EXPECT_GE(same, rays * 99 / 100);
     EXPECT_GT(hits, rays / 4);
     EXPECT_LT(hits, rays);
+  }
+}
+
+TEST(RecastNearestPoly, SamePolygonAndPointAsBruteForceIncludingTiesOnSharedEdges) {
+  // Points anywhere in the bounds, and on the mesh: at corners and on edges (equally near two
+  // or more polygons: the lowest id wins), a little above or below.
+  const NavMesh meshes[] = {build_nav_mesh(load("dungeon.obj")), build_nav_mesh(test::hilly_terrain(2026))};
+  for (const NavMesh& nav : meshes) {
+    std::mt19937_64 rng(31);
+    std::uniform_real_distribution<double> unit(0, 1);
+    const Aabb3 b = nav.bounds();
+    int over = 0;
+    for (int i = 0; i < 4000; ++i) {
+      Vec3 c{b.min.x + unit(rng) * (b.max.x - b.min.x), b.min.y + unit(rng) * (b.max.y - b.min.y),
+             b.min.z + unit(rng) * (b.max.z - b.min.z)};
+      if (i % 2 == 1) {
+        const PolyId p{static_cast<std::uint32_t>(rng() % nav.poly_count())};
+        const auto corners = nav.corners(p);
+        const std::size_t k = rng() % corners.size();
+        const Vec3 from = nav.vertex(corners[k]), to = nav.vertex(corners[(k + 1) % corners.size()]);
+        const double t = i % 4 == 1 ? 0.0 : i % 8 == 3 ? 0.5 : unit(rng);
+        c = lerp(from, to, t) + Vec3{0, unit(rng) - 0.5, 0};
+      }
+      for (const Vec3 h : {Vec3{2, 4, 2}, Vec3{0.3, 1, 0.3}}) {
+        const auto fast = nav.nearest_poly(c, h);
+        const auto slow = test::brute_nearest_poly(nav, c, h);
+        ASSERT_EQ(fast.has_value(), slow.has_value()) << i;
+        if (!fast) continue;
+        over += fast->point.x == c.x && fast->point.z == c.z;
+        ASSERT_EQ(fast->poly, slow->poly) << i;
+        ASSERT_EQ(fast->point, slow->point) << i;
+      }
+    }
+    EXPECT_GT(over, 2000);  // most points are over a polygon
   }
 }
 

@@ -1,7 +1,11 @@
 #pragma once
 // What the navmesh tests (and bench/navmesh_bench.cpp) share: RecastDemo's path queries,
-// seeded pairs on a mesh, and the check that a path stays on the mesh.
+// seeded pairs on a mesh, the check that a path stays on the mesh, and nearest_poly by brute force.
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -41,6 +45,28 @@ inline bool stays_on_mesh(const navmesh::NavMesh& nav, const std::vector<Vec3>& 
     }
   }
   return true;
+}
+
+/// NavMesh::nearest_poly by its definition, looking at every polygon: over those whose bounds
+/// meet the box c ± h, the least distance to its closest point (over a polygon: only the height
+/// beyond the climb counts), ties to the lowest id. What the index must agree with.
+inline std::optional<navmesh::NearestPoly> brute_nearest_poly(const navmesh::NavMesh& nav, Vec3 c, Vec3 h) {
+  const Aabb3 box = Aabb3::around(c - h, c + h);
+  std::optional<navmesh::NearestPoly> best;
+  double best_d2 = std::numeric_limits<double>::infinity();
+  for (std::uint32_t i = 0; i < nav.poly_count(); ++i) {
+    Aabb3 bounds;
+    for (std::uint32_t v : nav.corners(PolyId{i})) bounds.expand(nav.vertex(v));
+    if (!bounds.overlaps(box)) continue;
+    const Vec3 on = nav.closest_point(PolyId{i}, c);
+    double d2 = length_squared(on - c);
+    if (on.x == c.x && on.z == c.z) d2 = std::pow(std::max(std::abs(on.y - c.y) - nav.data().climb, 0.0), 2);
+    if (d2 < best_d2) {
+      best_d2 = d2;
+      best = navmesh::NearestPoly{PolyId{i}, on};
+    }
+  }
+  return best;
 }
 
 }  // namespace waymark::test

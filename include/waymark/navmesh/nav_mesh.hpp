@@ -266,6 +266,8 @@ class NavMesh {
   /// Joins the links' ends to the mesh, lists the traversals by polygon, and joins islands and
   /// clears dead ends through them (nav_links.cpp).
   void resolve_links();
+  /// closest_point(p, q) when whether p contains q in plan is known (`inside`).
+  [[nodiscard]] Vec3 closest_point(PolyId p, Vec3 q, bool inside) const;
   /// Calls f(poly) for each polygon whose bounds meet `box`.
   template <class F>
   void for_each_in(const Aabb3& box, F&& f) const;

@@ -191,8 +191,13 @@ class NavMeshQuery {
     friend bool operator==(const AreaFlags&, const AreaFlags&) = default;
   };
   std::vector<AreaFlags> area_flags_;  // the mesh's distinct (area, flags) pairs
-  std::vector<std::uint32_t> island_polys_;  // polygons by island, each island's in id order
-  std::vector<std::uint32_t> island_begin_;  // island i's are island_polys_[island_begin_[i], [i + 1])
+  /// A portal of an island's polygon: its edge's midpoint and the neighbour across.
+  struct IslandPortal {
+    Vec3 midpoint;
+    PolyId next;
+  };
+  std::vector<IslandPortal> island_portals_;  // by island, by polygon id, by edge
+  std::vector<std::uint32_t> island_begin_;   // island i's are island_portals_[island_begin_[i], [i + 1])
 };
 
 }  // namespace waymark::navmesh
