@@ -87,7 +87,7 @@ void add_cuts(Vec2 p, Vec2 q, Vec2 a, Vec2 d, double len, double tol, double lo,
   if (std::abs(sp) <= tol) keep(dot(p - a, d) / (len * len));
 }
 
-/// A pseudo-angle of d (not zero) in [0, 4), increasing counter-clockwise from +x: one
+/// A pseudo-angle of d (not zero: 0/0 would be NaN, unordered) in [0, 4), increasing counter-clockwise from +x: one
 /// division, and the same number for d and c·d wherever |x| + |y| is exact (integers, say).
 double direction_key(Vec2 d) {
   const double p = d.x / (std::abs(d.x) + std::abs(d.y));
@@ -512,8 +512,9 @@ void VisibilityGraph::build_arcs() {
   };
   // Row i: the points after i that could end an arc there (tangent at both ends), around i by
   // direction, then by distance. A point w on the segment from i to a farther point x of the
-  // same row splits it: i sees x exactly when i sees w and w sees x (the obstacles are open and
-  // w, a point of visibility, lies in none), and w → x is a short segment. So a run of points
+  // same row splits it: i sees x when i sees w and w sees x (the obstacles are open and w, a
+  // point of visibility, lies in none; the segment test agrees but where w lies within the
+  // tolerance of a concave part's boundary: docs/visibility.md), and w → x is a short segment. So a run of points
   // on one line (a comb's tooth tops, a row of boxes) costs one full segment test and one
   // short one per point, not one test passing every point before it: without this, a row's
   // tests pass O(n) corners each and the build is cubic (docs/visibility.md, "Large polygons").
@@ -537,8 +538,9 @@ void VisibilityGraph::build_arcs() {
     for (std::uint32_t j = i + 1; j < n; ++j) {
       if (until_clock-- == 0) read_clock(i);
       if (!tangent_at(i, points_[j]) || !tangent_at(j, v)) continue;
-      if (!row.empty() || (by_line_at_all && scratch.work - row_start >= runs_above * (tests + start_tests))) {
-        const Vec2 d = points_[j] - v;
+      const Vec2 d = points_[j] - v;
+      if ((!row.empty() || (by_line_at_all && scratch.work - row_start >= runs_above * (tests + start_tests))) &&
+          (d.x != 0 || d.y != 0)) {  // a point on v has no direction: tested below
         row.push_back({direction_key(d), dot(d, d), j});
         continue;
       }

@@ -118,7 +118,9 @@ search::Budget time_budget(double seconds) {
       std::chrono::duration_cast<search::Budget::Clock::duration>(std::chrono::duration<double>(seconds)));
 }
 
-RequestTime::RequestTime(double seconds) : end_(search::Budget::Clock::now() + time_budget(seconds).time) {}
+// From 0 (NaN too) to 10^6 s (11.6 days): far within the clock's range, so the sum cannot overflow.
+RequestTime::RequestTime(double seconds)
+    : end_(search::Budget::Clock::now() + time_budget(seconds > 0 ? std::min(seconds, 1e6) : 0.0).time) {}
 
 search::Budget RequestTime::left() const {
   return search::Budget::of_time(std::max(end_ - search::Budget::Clock::now(), search::Budget::Clock::duration::zero()));

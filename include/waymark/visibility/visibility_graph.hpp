@@ -61,8 +61,10 @@ struct VisibilityParams {
   /// have looked at this many grid cells, parts and boundary crossings each on average (after
   /// a start of 16 tests), the rest go by direction: a run of points on one line is tested a
   /// short segment at a time (point to next point), so a line passing many corners costs one
-  /// test per corner, not one per pair. The same arcs either way; 0: by direction from the
-  /// start, SIZE_MAX: never (docs/visibility.md, "Large polygons"). [Limit: any]
+  /// test per corner, not one per pair. The same arcs either way, but where a run passes a
+  /// point within the tolerance of a concave part's boundary (there the segment test may judge
+  /// a segment entering by about the tolerance either way); 0: by direction from the start,
+  /// SIZE_MAX: never (docs/visibility.md, "Runs of points on one line"). [Limit: any]
   std::size_t line_runs_above = default_line_runs_above;
   /// Most edges (undirected arcs) the graph may have: a build that finds more stops and throws
   /// InputError (about 40 bytes an edge while building, 32 after). Points that all see each

@@ -1,0 +1,214 @@
+#!/usr/bin/python3
+"""The hostile inputs of issue 32 against the CLI (sections 1, 2 and 4; the server's, section 3,
+are bench/serve_attacks.py): each input is generated here, run with the given binary, and
+reported with its exit code, wall time, peak RSS (/usr/bin/time) and the first line it printed.
+Python's standard library only; the inputs go to a temporary folder, removed at the end.
+
+    /usr/bin/python3 bench/cli_attacks.py WAYMARK_BINARY [--quick]
+
+--quick skips the inputs that take more than a few seconds (the 4,094-corner comb, the 6,400
+squares, the 65,536 triangles, 100,000 agents, the million-triangle mesh).
+"""
+import json
+import math
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NAV_TEST = REPO + "/data/meshes/nav_test.obj"
+NAV_QUERIES = REPO + "/data/meshes/nav_mesh_test.txt"
+DEN520D = REPO + "/data/maps/den520d.map"
+
+
+def run(binary, args, timeout=900):
+    """Runs `binary args` under /usr/bin/time: (exit code, seconds, peak RSS MB, first line)."""
+    t0 = time.time()
+    try:
+        p = subprocess.run(["/usr/bin/time", "-f", "@@rss %M", binary, *args], capture_output=True, text=True,
+                           timeout=timeout, errors="replace")
+    except subprocess.TimeoutExpired:
+        return "timeout", time.time() - t0, None, ""
+    seconds = time.time() - t0
+    rss = re.search(r"@@rss (\d+)", p.stderr)
+    lines = [l for l in (p.stderr.replace(rss.group(0), "") if rss else p.stderr).splitlines() + p.stdout.splitlines()
+             if l.strip() and not l.startswith("Command exited")]
+    first = lines[0] if lines else ""
+    if first.startswith("{"):  # --json: what it says, in short
+        try:
+            j = json.loads(first)
+            keep = ("status", "stopped", "edges", "build_ms", "queries", "succeeded", "partial", "failed", "agents",
+                    "arrived", "ticks", "plans")
+            first = ", ".join(f"{k} {round(j[k], 1) if isinstance(j[k], float) else j[k]}" for k in keep if k in j)
+        except ValueError:
+            pass
+    return p.returncode, seconds, int(rss.group(1)) / 1024 if rss else None, first[:160]
+
+
+def write_obj(path, vertices, faces):
+    with open(path, "w") as f:
+        for v in vertices:
+            f.write("v %r %r %r\n" % v)
+        for face in faces:
+            f.write("f " + " ".join(str(i + 1) for i in face) + "\n")
+
+
+def quad_obj(path, x0, z0, side):
+    write_obj(path, [(x0, 0.0, z0), (x0 + side, 0.0, z0), (x0 + side, 0.0, z0 + side), (x0, 0.0, z0 + side)],
+              [(0, 3, 2, 1)])
+
+
+def comb(teeth):
+    v = [[-1, 0], [2 * teeth, 0]]
+    for k in range(teeth - 1, -1, -1):
+        v += [[2 * k + 1, 1], [2 * k + 1, 20], [2 * k, 20], [2 * k, 1]]
+    return v
+
+
+def squares(side):
+    return [[[2 * i, 2 * j], [2 * i + 1, 2 * j], [2 * i + 1, 2 * j + 1], [2 * i, 2 * j + 1]]
+            for i in range(side) for j in range(side)]
+
+
+def write_json(path, value):
+    with open(path, "w") as f:
+        json.dump(value, f)
+
+
+def passable_cells(map_path):
+    with open(map_path) as f:
+        lines = f.read().splitlines()
+    start = lines.index("map") + 1
+    return [(x, y) for y, row in enumerate(lines[start:]) for x, c in enumerate(row) if c in ".G"]
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    binary = os.path.abspath(sys.argv[1])
+    quick = "--quick" in sys.argv
+    tmp = tempfile.mkdtemp(prefix="cli_attacks_")
+    rng = random.Random(32)
+    cases = []  # (section, input, args, skipped in --quick)
+
+    # 1. Inputs that reach Recast.
+    far = tmp + "/quad_1e7.obj"
+    quad_obj(far, 1e7, 1e7, 10)
+    floor = tmp + "/floor_1235.obj"
+    quad_obj(floor, 0, 0, 1235)
+    cases += [
+        ("1", "10x10 quad at x, z = 10^7, navmesh", ["navmesh", "--obj", far, "--from", "10000002,0,10000002",
+                                                     "--to", "10000008,0,10000008"], False),
+        ("1", "10x10 quad at x, z = 10^7, render", ["render", "--obj", far, "--png", tmp + "/far.png"], False),
+        ("1", "nav_test --detail-sample-dist 0", ["navmesh", "--obj", NAV_TEST, "--queries", NAV_QUERIES,
+                                                  "--detail-sample-dist", "0", "--json"], False),
+        ("1", "nav_test --detail-sample-dist 0.5", ["navmesh", "--obj", NAV_TEST, "--queries", NAV_QUERIES,
+                                                    "--detail-sample-dist", "0.5", "--json"], False),
+        ("1", "1,235-unit flat floor (4117 x 4117 cells)", ["navmesh", "--obj", floor, "--from", "1,0,1",
+                                                            "--to", "1000,0,1000"], False),
+        ("1", "nav_test --agent-radius 38.4 (128 cells)", ["navmesh", "--obj", NAV_TEST, "--queries", NAV_QUERIES,
+                                                           "--agent-radius", "38.4"], False),
+        ("1", "nav_test --agent-height 51.2 (256 cell heights)", ["navmesh", "--obj", NAV_TEST, "--queries",
+                                                                  NAV_QUERIES, "--agent-height", "51.2"], False),
+    ]
+
+    # 2. Builds and runs without a budget.
+    for teeth, slow in ((255, False), (1023, True)):
+        path = f"{tmp}/comb{4 * teeth + 2}.json"
+        write_json(path, {"polygons": [comb(teeth)]})
+        cases.append(("2", f"visibility, comb of {4 * teeth + 2} corners", ["visibility", "--polygons", path,
+                      "--from", "-2,-2", "--to", f"{2 * teeth + 1},25", "--json"], slow))
+    write_json(tmp + "/squares6400.json", {"polygons": squares(80)})
+    cases.append(("2", "visibility, 6,400 unit squares", ["visibility", "--polygons", tmp + "/squares6400.json",
+                  "--from", "-2,-2", "--to", "161,161", "--json"], True))
+    triangles = []
+    for i in range(256):
+        for j in range(256):
+            x, y = i * 4 + rng.uniform(0, 1), j * 4 + rng.uniform(0, 1)
+            triangles.append([[x, y], [x + 1.5, y + 0.2], [x + 0.4, y + 1.3]])
+    write_json(tmp + "/triangles.json", {"polygons": triangles})
+    cases.append(("2", "visibility, 65,536 triangles, --time-limit 30", ["visibility", "--polygons",
+                  tmp + "/triangles.json", "--from", "-2,-2", "--to", "1030,1030", "--time-limit", "30"], True))
+    for n in (16384, 65536):
+        path = f"{tmp}/points{n}.json"
+        write_json(path, {"polygons": [], "points": [[rng.uniform(0, 1000), rng.uniform(0, 1000)] for _ in range(n)]})
+        cases.append(("2", f"visibility, {n:,} hand-placed points", ["visibility", "--polygons", path,
+                      "--from", "-2,-2", "--to", "1001,1001"], False))
+    write_json(tmp + "/squares1600.json", {"polygons": squares(40)})
+    cases.append(("2", "render --polygons of 1,600 squares, PNG", ["render", "--polygons", tmp + "/squares1600.json",
+                  "--png", tmp + "/squares.png"], False))
+    cases.append(("2", "render --polygons of 1,600 squares, SVG", ["render", "--polygons", tmp + "/squares1600.json",
+                  "--svg", tmp + "/squares.svg"], False))
+    cells = passable_cells(DEN520D)
+    for n, slow in ((20000, True), (100000, True)):
+        picked = [rng.sample(cells, 2) for _ in range(n)]
+        write_json(f"{tmp}/agents{n}.json", {"map": DEN520D, "dt": 0.05, "max_steps": 100, "seed": 1, "agents": [
+            {"start": [a[0] + 0.5, a[1] + 0.5], "goal": [b[0] + 0.5, b[1] + 0.5], "radius": 0.3} for a, b in picked]})
+        cases.append(("2", f"simulate, {n:,} agents on den520d, 1 tick", ["simulate", "--scene",
+                      f"{tmp}/agents{n}.json", "--steps", "1", "--json"], slow))
+    ring = [[500 + 200 * (1 + 0.05 * (k % 2)) * math.cos(k * 2 * math.pi / 10000),
+             500 + 200 * (1 + 0.05 * (k % 2)) * math.sin(k * 2 * math.pi / 10000)] for k in range(10000)]
+    open_map = tmp + "/open1000.map"
+    with open(open_map, "w") as f:
+        f.write("type octile\nheight 1000\nwidth 1000\nmap\n" + ("." * 1000 + "\n") * 1000)
+    crowd = [[rng.uniform(20, 250), rng.uniform(20, 980)] for _ in range(1000)]
+    write_json(tmp + "/polygon_crowd.json", {"map": open_map, "dt": 0.05, "max_steps": 100, "seed": 1,
+                                             "obstacles": [{"polygon": ring}], "agents": [
+        {"start": p, "goal": [1000 - p[0], p[1]], "radius": 0.3} for p in crowd]})
+    cases.append(("2", "simulate, one 10,000-corner polygon, 1,000 agents, 20 ticks", ["simulate", "--scene",
+                  tmp + "/polygon_crowd.json", "--steps", "20", "--json"], False))
+    side = 708  # 2 × 707² ≈ a million triangles
+    vertices = [(float(i), 0.0, float(j)) for j in range(side + 1) for i in range(side + 1)]
+    faces = []
+    for j in range(side):
+        for i in range(side):
+            a = j * (side + 1) + i
+            faces += [(a, a + side + 1, a + 1), (a + 1, a + side + 1, a + side + 2)]
+    million = tmp + "/million.obj"
+    write_obj(million, vertices, faces)
+    cases.append(("2", f"render --obj of {len(faces):,} triangles, SVG", ["render", "--obj", million, "--svg",
+                  tmp + "/million.svg"], True))
+
+    # 4. Small ones.
+    with open(tmp + "/random.bin", "wb") as f:
+        f.write(bytes(rng.randrange(256) for _ in range(4096)))
+    open(tmp + "/empty.txt", "w").close()
+    for name, path in (("random bytes", tmp + "/random.bin"), ("an empty file", tmp + "/empty.txt"),
+                       ("the OBJ", NAV_TEST)):
+        cases.append(("4", f"navmesh --queries of {name}", ["navmesh", "--obj", NAV_TEST, "--queries", path], False))
+    cases += [
+        ("4", "regions --scen of another map", ["regions", "--map", DEN520D, "--seeds", "50,50;200,200", "--scen",
+                                                REPO + "/data/maps/arena.map.scen"], False),
+        ("4", "--threads 99999999999999999999", ["batch", "--map", DEN520D, "--queries", DEN520D + ".scen",
+                                                 "--threads", "99999999999999999999"], False),
+        ("4", "a weld distance of -1e-9", ["navmesh", "--obj", NAV_TEST, "--build", "triangles", "--weld", "-1e-9",
+                                           "--from", "0,0,0", "--to", "1,0,1"], False),
+    ]
+
+    print(f"waymark: {binary}")
+    print("| section | input | exit | seconds | peak RSS | first line printed |")
+    print("|---|---|---:|---:|---:|---|")
+    for section, name, args, slow in cases:
+        if quick and slow:
+            continue
+        code, seconds, rss, first = run(binary, args)
+        first = first.replace(tmp, "TMP").replace(REPO + "/", "").replace("|", "\\|")
+        print(f"| {section} | {name} | {code} | {seconds:.2f} | {rss:.0f} MB | {first} |" if rss is not None else
+              f"| {section} | {name} | {code} | {seconds:.2f} | — | {first} |", flush=True)
+    # serve --host ::1: the URL it prints.
+    proc = subprocess.Popen([binary, "serve", "--host", "::1", "--port", "0", "--data", REPO + "/data"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    line = proc.stdout.readline().strip()
+    proc.terminate()
+    proc.wait()
+    print(f"| 4 | serve --host ::1 | — | — | — | {line} |")
+    shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    main()
