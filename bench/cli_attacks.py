@@ -145,21 +145,25 @@ def main():
     cases.append(("2", "render --polygons of 1,600 squares, SVG", ["render", "--polygons", tmp + "/squares1600.json",
                   "--svg", tmp + "/squares.svg"], False))
     cells = passable_cells(DEN520D)
+    # Up to four agents of radius 0.1 a cell, a quarter cell from its centre: no two start discs
+    # overlap; goals at random cell centres.
+    slots = [(x + 0.5 + dx, y + 0.5 + dy) for x, y in cells for dx in (-0.25, 0.25) for dy in (-0.25, 0.25)]
     for n, slow in ((20000, True), (100000, True)):
-        picked = [rng.sample(cells, 2) for _ in range(n)]
+        starts = rng.sample(slots, n)
         write_json(f"{tmp}/agents{n}.json", {"map": DEN520D, "dt": 0.05, "max_steps": 100, "seed": 1, "agents": [
-            {"start": [a[0] + 0.5, a[1] + 0.5], "goal": [b[0] + 0.5, b[1] + 0.5], "radius": 0.3} for a, b in picked]})
+            {"start": list(a), "goal": [g[0] + 0.5, g[1] + 0.5], "radius": 0.1}
+            for a, g in zip(starts, (rng.choice(cells) for _ in range(n)))]})
         cases.append(("2", f"simulate, {n:,} agents on den520d, 1 tick", ["simulate", "--scene",
                       f"{tmp}/agents{n}.json", "--steps", "1", "--json"], slow))
-    ring = [[500 + 200 * (1 + 0.05 * (k % 2)) * math.cos(k * 2 * math.pi / 10000),
-             500 + 200 * (1 + 0.05 * (k % 2)) * math.sin(k * 2 * math.pi / 10000)] for k in range(10000)]
-    open_map = tmp + "/open1000.map"
+    ring = [[150 + 60 * (1 + 0.05 * (k % 2)) * math.cos(k * 2 * math.pi / 10000),
+             150 + 60 * (1 + 0.05 * (k % 2)) * math.sin(k * 2 * math.pi / 10000)] for k in range(10000)]
+    open_map = tmp + "/open300.map"
     with open(open_map, "w") as f:
-        f.write("type octile\nheight 1000\nwidth 1000\nmap\n" + ("." * 1000 + "\n") * 1000)
-    crowd = [[rng.uniform(20, 250), rng.uniform(20, 980)] for _ in range(1000)]
+        f.write("type octile\nheight 300\nwidth 300\nmap\n" + ("." * 300 + "\n") * 300)
+    crowd = [[5.0 + 2 * c, 10.0 + 2.8 * r] for c in range(10) for r in range(100)]  # 1,000, 2 apart
     write_json(tmp + "/polygon_crowd.json", {"map": open_map, "dt": 0.05, "max_steps": 100, "seed": 1,
                                              "obstacles": [{"polygon": ring}], "agents": [
-        {"start": p, "goal": [1000 - p[0], p[1]], "radius": 0.3} for p in crowd]})
+        {"start": p, "goal": [300 - p[0], p[1]], "radius": 0.3} for p in crowd]})
     cases.append(("2", "simulate, one 10,000-corner polygon, 1,000 agents, 20 ticks", ["simulate", "--scene",
                   tmp + "/polygon_crowd.json", "--steps", "20", "--json"], False))
     side = 708  # 2 × 707² ≈ a million triangles
@@ -171,8 +175,10 @@ def main():
             faces += [(a, a + side + 1, a + 1), (a + 1, a + side + 1, a + side + 2)]
     million = tmp + "/million.obj"
     write_obj(million, vertices, faces)
-    cases.append(("2", f"render --obj of {len(faces):,} triangles, SVG", ["render", "--obj", million, "--svg",
-                  tmp + "/million.svg"], True))
+    cases.append(("2", f"render --obj of {len(faces):,} triangles, --build triangles, SVG", ["render", "--obj",
+                  million, "--build", "triangles", "--svg", tmp + "/million.svg"], True))
+    cases.append(("2", f"render --obj of {len(faces):,} triangles, --build triangles, PNG", ["render", "--obj",
+                  million, "--build", "triangles", "--png", tmp + "/million.png"], True))
 
     # 4. Small ones.
     with open(tmp + "/random.bin", "wb") as f:

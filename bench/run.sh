@@ -113,3 +113,8 @@ bash bench/serve_encoding.sh "$build/bin/waymark" --compress gzip | tee -a "$out
 # held while a normal request is timed.
 echo "waymark serve: hostile inputs at full size, and slow clients"
 /usr/bin/python3 bench/serve_attacks.py "$build/bin/waymark" | tee "$out/serve_attacks.txt"
+
+# The CLI's hostile inputs (issue 32, sections 1, 2 and 4; docs/robustness.md): each generated,
+# run, and reported with its exit code, seconds, peak RSS and first line.
+echo "waymark CLI: the hostile inputs of issue 32"
+/usr/bin/python3 bench/cli_attacks.py "$build/bin/waymark" | tee "$out/cli_attacks.txt"
