@@ -63,6 +63,27 @@ def quad_obj(path, x0, z0, side):
               [(0, 3, 2, 1)])
 
 
+def rooms_obj(path, n):
+    """n × n one-cell rooms (cell 0.3) between walls one cell thick and 3 tall (the walls' tops:
+    one region whose outline joins every room's hole; tests/recast/recast_limits_test.cpp)."""
+    c, h = 0.3, 3.0
+    side = (2 * n + 1) * c
+    vertices, faces = [(0.0, 0.0, 0.0), (side, 0.0, 0.0), (side, 0.0, side), (0.0, 0.0, side)], [(0, 3, 2, 1)]
+
+    def box(x0, z0, x1, z1):
+        b = len(vertices)
+        vertices.extend([(x0, 0.0, z0), (x1, 0.0, z0), (x1, 0.0, z1), (x0, 0.0, z1),
+                         (x0, h, z0), (x1, h, z0), (x1, h, z1), (x0, h, z1)])
+        faces.append((b + 4, b + 7, b + 6, b + 5))
+        for k in range(4):
+            faces.append((b + k, b + (k + 1) % 4, b + 4 + (k + 1) % 4, b + 4 + k))
+
+    for i in range(n + 1):
+        box(0.0, 2 * i * c, side, (2 * i + 1) * c)
+        box(2 * i * c, 0.0, (2 * i + 1) * c, side)
+    write_obj(path, vertices, faces)
+
+
 def comb(teeth):
     v = [[-1, 0], [2 * teeth, 0]]
     for k in range(teeth - 1, -1, -1):
@@ -101,6 +122,7 @@ def main():
     quad_obj(far, 1e7, 1e7, 10)
     floor = tmp + "/floor_1235.obj"
     quad_obj(floor, 0, 0, 1235)
+    rooms_obj(tmp + "/rooms120.obj", 120)
     cases += [
         ("1", "10x10 quad at x, z = 10^7, navmesh", ["navmesh", "--obj", far, "--from", "10000002,0,10000002",
                                                      "--to", "10000008,0,10000008"], False),
@@ -113,6 +135,12 @@ def main():
                                                             "--to", "1000,0,1000"], False),
         ("1", "nav_test --agent-radius 38.4 (128 cells)", ["navmesh", "--obj", NAV_TEST, "--queries", NAV_QUERIES,
                                                            "--agent-radius", "38.4"], False),
+        ("1", "120 x 120 one-cell rooms, no erosion, no smallest region (bake)",
+         ["bake", "--obj", tmp + "/rooms120.obj", "--agent-radius", "0", "--region-min-size", "0",
+          "--region-merge-size", "0", "--out", tmp + "/rooms.wmnav"], False),
+        ("1", "the same, --tile-size 64", ["bake", "--obj", tmp + "/rooms120.obj", "--agent-radius", "0",
+                                           "--region-min-size", "0", "--region-merge-size", "0", "--tile-size", "64",
+                                           "--out", tmp + "/rooms.wmnav"], False),
         ("1", "nav_test --agent-height 51.2 (256 cell heights)", ["navmesh", "--obj", NAV_TEST, "--queries",
                                                                   NAV_QUERIES, "--agent-height", "51.2"], False),
     ]

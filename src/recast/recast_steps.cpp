@@ -56,6 +56,17 @@ void check_regions(const rcCompactHeightfield& chf) {
   }
 }
 
+/// Throws BuildError when a contour has more corners than Recast's polygon step takes in
+/// bounded time (it is cubic in them).
+void check_contours(const rcContourSet& contours) {
+  int most = 0;
+  for (int i = 0; i < contours.nconts; ++i) most = std::max(most, contours.conts[i].nverts);
+  if (most > max_contour_vertices) {
+    throw BuildError("a region's outline has " + std::to_string(most) + " corners, more than Recast's polygon step takes in bounded time (recast::max_contour_vertices = " +
+                     std::to_string(max_contour_vertices) + ": its time is cubic in them; build in tiles, --tile-size, or raise region_min_size or agent_radius)");
+  }
+}
+
 }  // namespace
 
 void Context::step(bool ok, const char* what) const {
@@ -200,6 +211,7 @@ void build_polygons(Context& ctx, rcCompactHeightfield& chf, const RecastParams&
   ctx.step(rcBuildContours(&ctx, chf, static_cast<float>(params.edge_max_error),
                            static_cast<int>(params.edge_max_len / params.cell_size), *contours),
            "build contours");
+  check_contours(*contours);
   ctx.step(rcBuildPolyMesh(&ctx, *contours, params.verts_per_poly, poly), "build the polygon mesh");
   // Below min_detail_sample_dist, no samples. Recast 1.5.1 hangs on 0 (its hull stays empty and
   // triangulateHull loops, allocating), so "none" is a spacing longer than any polygon: each

@@ -109,6 +109,49 @@ TEST(RecastLimits, HeightfieldsPastTheSpanIndexAreRefusedBeforeRecastRuns) {
   EXPECT_NE(tiled_error(wide, {}).find("recast::max_level_extent_cells"), std::string::npos) << tiled_error(wide, {});
 }
 
+/// A floor of n × n one-cell rooms (cell size 0.3) between walls one cell thick and 3 tall:
+/// with no erosion and no smallest region, the walls' tops make one region whose outline joins
+/// the n² rooms' holes.
+TriangleMesh rooms(int n) {
+  constexpr double c = 0.3, h = 3;
+  const double side = (2 * n + 1) * c;
+  TriangleMesh m = square(0, 0, 0, side);
+  const auto box = [&](double x0, double z0, double x1, double z1) {
+    const auto at = [&](double x, double y, double z) {
+      m.vertices.push_back({x, y, z});
+      return static_cast<std::uint32_t>(m.vertices.size() - 1);
+    };
+    const std::uint32_t b[4] = {at(x0, 0, z0), at(x1, 0, z0), at(x1, 0, z1), at(x0, 0, z1)};
+    const std::uint32_t t[4] = {at(x0, h, z0), at(x1, h, z0), at(x1, h, z1), at(x0, h, z1)};
+    m.triangles.push_back({t[0], t[2], t[1]});  // the top, facing up
+    m.triangles.push_back({t[0], t[3], t[2]});
+    for (int k = 0; k < 4; ++k) {  // the sides
+      m.triangles.push_back({b[k], b[(k + 1) % 4], t[(k + 1) % 4]});
+      m.triangles.push_back({b[k], t[(k + 1) % 4], t[k]});
+    }
+  };
+  for (int i = 0; i <= n; ++i) {
+    box(0, 2 * i * c, side, (2 * i + 1) * c);
+    box(2 * i * c, 0, (2 * i + 1) * c, side);
+  }
+  return m;
+}
+
+// Issue 32, section 2: Recast's polygon step is cubic in a region outline's corners (90 × 90
+// rooms: 1,166 corners, 5.6 s; 120 × 120: 1,887, 23 s). Past max_contour_vertices the build
+// stops before it, naming the limit; 45 × 45 rooms (193 corners) build, and so do 90 × 90 in
+// tiles, which split the outline.
+TEST(RecastLimits, RegionOutlinesPastTheirCornerLimitAreRefusedBeforeThePolygonStep) {
+  const RecastParams bare{.agent_radius = 0, .region_min_size = 0, .region_merge_size = 0};
+  EXPECT_EQ(solo_error(rooms(45), bare), "");
+  const TriangleMesh many = rooms(90);
+  const std::string refused = solo_error(many, bare);
+  EXPECT_NE(refused.find("corners, more than Recast's polygon step takes in bounded time (recast::max_contour_vertices = 1024"),
+            std::string::npos)
+      << refused;
+  EXPECT_EQ(tiled_error(many, bare), "");
+}
+
 // 64 floors over one cell: more than Recast's 6-bit neighbour index links (it logged "too many
 // layers" and left them unlinked). 63 build.
 TEST(RecastLimits, MoreFloorsOverACellThanRecastLinksAreRefused) {

@@ -76,6 +76,12 @@ inline constexpr double min_detail_sample_dist = 0.9;
 /// The most watershed regions of one heightfield: Recast's region ids are 16 bits, the top bit
 /// marking border regions. Checked after the regions are built. [Limit: 32767 regions]
 inline constexpr int max_regions = 0x7fff;
+/// The most corners of one region's outline (a contour, its holes joined in, after
+/// simplification): Recast's polygon step triangulates and merges each contour in time cubic
+/// in its corners (measured: 701 corners 1.5 s, 1,166 5.6 s, 1,887 23 s; docs/navmesh.md).
+/// Checked after the contours are built, before that step. Tiles split outlines; so do a
+/// larger region_min_size and agent radius. [Limit: 1024 corners]
+inline constexpr int max_contour_vertices = 1024;
 
 /// Recast's build parameters, with RecastDemo's defaults. Lengths are world units.
 struct RecastParams {
