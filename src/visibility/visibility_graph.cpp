@@ -87,8 +87,9 @@ void add_cuts(Vec2 p, Vec2 q, Vec2 a, Vec2 d, double len, double tol, double lo,
   if (std::abs(sp) <= tol) keep(dot(p - a, d) / (len * len));
 }
 
-/// A pseudo-angle of d (not zero: 0/0 would be NaN, unordered) in [0, 4), increasing counter-clockwise from +x: one
-/// division, and the same number for d and c·d wherever |x| + |y| is exact (integers, say).
+/// A pseudo-angle of d in [0, 4), increasing counter-clockwise from +x: one division, and the
+/// same number for d and c·d wherever |x| + |y| is exact (integers, say). d must not be zero
+/// (0/0 would be NaN, which no order sorts).
 double direction_key(Vec2 d) {
   const double p = d.x / (std::abs(d.x) + std::abs(d.y));
   return d.y >= 0 ? 1 - p : 3 + p;
@@ -514,10 +515,11 @@ void VisibilityGraph::build_arcs() {
   // direction, then by distance. A point w on the segment from i to a farther point x of the
   // same row splits it: i sees x when i sees w and w sees x (the obstacles are open and w, a
   // point of visibility, lies in none; the segment test agrees but where w lies within the
-  // tolerance of a concave part's boundary: docs/visibility.md), and w → x is a short segment. So a run of points
-  // on one line (a comb's tooth tops, a row of boxes) costs one full segment test and one
-  // short one per point, not one test passing every point before it: without this, a row's
-  // tests pass O(n) corners each and the build is cubic (docs/visibility.md, "Large polygons").
+  // tolerance of a concave part's boundary: docs/visibility.md), and w → x is a short
+  // segment. So a run of points on one line (a comb's tooth tops, a row of boxes) costs one
+  // full segment test and one short one per point, not one test passing every point before
+  // it: without this, a row's tests pass O(n) corners each and the build is cubic
+  // (docs/visibility.md, "Runs of points on one line").
   struct Target {
     double key = 0;  ///< direction: a pseudo-angle, equal for the exact multiples of one vector
     double distance_squared = 0;

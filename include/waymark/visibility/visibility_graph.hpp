@@ -26,7 +26,7 @@ inline constexpr double default_tolerance = 1e-7;
 /// Largest coordinate magnitude accepted, world units: keeps rounding far below the tolerance.
 inline constexpr double max_abs_coordinate = 1e6;
 
-/// Default of VisibilityParams::line_runs_above (measured: docs/visibility.md, "Large polygons").
+/// Default of VisibilityParams::line_runs_above (docs/visibility.md, "Runs of points on one line").
 inline constexpr std::size_t default_line_runs_above = 64;
 
 /// Default of VisibilityParams::max_edges: 16,777,216.
