@@ -28,10 +28,28 @@ class NavMeshQuery::Space {
       : mesh_(&mesh),
         start_(static_cast<node_type>(mesh.data().corners.size())),
         goal_(start_ + 1),
-        centroids_(mode == NavMode::centroids) {}
+        centroids_(mode == NavMode::centroids),
+        has_links_(!mesh.link_traversals().empty()) {
+    // Where each node stands and the polygon it is in, read per expansion and per successor
+    // without a branch on the kind of node; a portal's entry also has the flags of the polygon
+    // it enters (0 for a wall: no filter passes it).
+    const NavMeshData& d = mesh.data();
+    at_.resize(node_count());
+    for (std::uint32_t k = 0; k < start_; ++k) {
+      const PolyId next = d.neighbors[k];
+      const bool centroid = centroids_ && next.valid();
+      at_[k] = {centroid ? mesh.centroid(next) : midpoint(k), next.value, next.valid() ? mesh.flags(next) : std::uint32_t{0}};
+    }
+    for (std::size_t t = 0; t < mesh.link_traversals().size(); ++t) {
+      const LinkTraversal& l = mesh.link_traversals()[t];
+      at_[goal_ + 1 + t] = {l.to, l.to_poly.value, 0};
+    }
+  }
 
   void set_query(const detail::QueryEnds& ends) {
     ends_ = ends;
+    at_[start_] = {ends.start, ends.start_poly.value, 0};
+    at_[goal_] = {ends.goal, ends.goal_poly.value, 0};
     least_cost_ = *std::min_element(ends.filter.area_cost.begin(), ends.filter.area_cost.end());
     shortcut_bound_ = detail::shortcut_bound(*mesh_, ends.filter, ends.goal, least_cost_,
                                              [](Vec3 a, Vec3 b) { return distance(a, b); });
@@ -49,41 +67,34 @@ class NavMeshQuery::Space {
     return n > goal_ ? &mesh_->link_traversals()[n - goal_ - 1] : nullptr;
   }
 
-  [[nodiscard]] Vec3 position(node_type n) const {
-    if (n == start_) return ends_.start;
-    if (n == goal_) return ends_.goal;
-    if (const LinkTraversal* t = traversal(n)) return t->to;
-    return centroids_ ? mesh_->centroid(mesh_->data().neighbors[n]) : midpoint(n);
-  }
+  [[nodiscard]] Vec3 position(node_type n) const { return at_[n].position; }
   [[nodiscard]] Vec3 midpoint(std::uint32_t k) const { return mesh_->edge(k).at(0.5); }
   /// The polygon node n stands in (for a portal: the one it enters).
-  [[nodiscard]] PolyId poly(node_type n) const {
-    if (n == start_) return ends_.start_poly;
-    if (n == goal_) return ends_.goal_poly;
-    if (const LinkTraversal* t = traversal(n)) return t->to_poly;
-    return mesh_->data().neighbors[n];
-  }
+  [[nodiscard]] PolyId poly(node_type n) const { return PolyId{at_[n].poly}; }
 
   template <class F>
   void for_each_successor(node_type n, F&& f) const {
     if (n == goal_) return;
-    const PolyId here = poly(n);
-    const Vec3 from = position(n);
+    const NodeAt& at = at_[n];
+    const PolyId here{at.poly};
+    const Vec3 from = at.position;
     const Cost factor = ends_.filter.area_cost[mesh_->area(here)];
     if (here == ends_.goal_poly) f(goal_, distance(from, ends_.goal) * factor);
     const NavMeshData& d = mesh_->data();
     const std::uint32_t end = d.poly_begin[here.value + 1];
+    const std::uint32_t back = n < start_ ? mesh_->twin(n) : PolyId::invalid_value;  // the way back
+    const std::uint32_t include = ends_.filter.include, exclude = ends_.filter.exclude;
     for (std::uint32_t k = d.poly_begin[here.value]; k < end; ++k) {
-      const PolyId next = d.neighbors[k];
-      if (!next.valid() || !ends_.filter.passes(mesh_->flags(next))) continue;
-      if (n < start_ && k == mesh_->twin(n)) continue;  // the way back
+      const NodeAt& next = at_[k];
+      if (((next.flags & include) == 0) | ((next.flags & exclude) != 0) | (k == back)) continue;
       if (centroids_) {
         const Vec3 mid = midpoint(k);
-        f(k, distance(from, mid) * factor + distance(mid, position(k)) * ends_.filter.area_cost[mesh_->area(next)]);
+        f(k, distance(from, mid) * factor + distance(mid, next.position) * ends_.filter.area_cost[mesh_->area(PolyId{next.poly})]);
       } else {
-        f(k, distance(from, position(k)) * factor);
+        f(k, distance(from, next.position) * factor);
       }
     }
+    if (!has_links_) return;
     const node_type first = goal_ + 1 + mesh_->first_link_from(here);
     const auto links = mesh_->links_from(here);
     for (std::uint32_t i = 0; i < links.size(); ++i) {
@@ -93,6 +104,13 @@ class NavMeshQuery::Space {
   }
 
  private:
+  /// Where node n stands, the polygon it stands in, and (a portal) that polygon's flags.
+  struct NodeAt {
+    Vec3 position;
+    std::uint32_t poly;
+    std::uint32_t flags;
+  };
+
   const NavMesh* mesh_;
   node_type start_;
   node_type goal_;
@@ -100,6 +118,8 @@ class NavMeshQuery::Space {
   Cost least_cost_ = 1;
   Cost shortcut_bound_ = infinite_cost;  // detail::shortcut_bound
   bool centroids_;  // centroid mode: portals stand at the centroid of the polygon they enter
+  bool has_links_;  // the mesh has link traversals
+  std::vector<NodeAt> at_;  // per node; the start's and goal's written per query
 };
 
 namespace {
