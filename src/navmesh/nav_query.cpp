@@ -40,6 +40,15 @@ class NavMeshQuery::Space {
       const bool centroid = centroids_ && next.valid();
       at_[k] = {centroid ? mesh.centroid(next) : midpoint(k), next.value, next.valid() ? mesh.flags(next) : std::uint32_t{0}};
     }
+    // Each polygon's portals (its edges with a neighbour), in edge order: the loop over a
+    // node's successors meets no wall.
+    out_begin_.assign(mesh.poly_count() + std::size_t{1}, 0);
+    for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) {
+      for (std::uint32_t k = d.poly_begin[p]; k < d.poly_begin[p + 1]; ++k) {
+        if (d.neighbors[k].valid()) out_.push_back({at_[k].position, k, at_[k].flags});
+      }
+      out_begin_[p + 1] = static_cast<std::uint32_t>(out_.size());
+    }
     for (std::size_t t = 0; t < mesh.link_traversals().size(); ++t) {
       const LinkTraversal& l = mesh.link_traversals()[t];
       at_[goal_ + 1 + t] = {l.to, l.to_poly.value, 0};
@@ -80,18 +89,17 @@ class NavMeshQuery::Space {
     const Vec3 from = at.position;
     const Cost factor = ends_.filter.area_cost[mesh_->area(here)];
     if (here == ends_.goal_poly) f(goal_, distance(from, ends_.goal) * factor);
-    const NavMeshData& d = mesh_->data();
-    const std::uint32_t end = d.poly_begin[here.value + 1];
     const std::uint32_t back = n < start_ ? mesh_->twin(n) : PolyId::invalid_value;  // the way back
     const std::uint32_t include = ends_.filter.include, exclude = ends_.filter.exclude;
-    for (std::uint32_t k = d.poly_begin[here.value]; k < end; ++k) {
-      const NodeAt& next = at_[k];
-      if (((next.flags & include) == 0) | ((next.flags & exclude) != 0) | (k == back)) continue;
+    const PortalOut* const end = out_.data() + out_begin_[here.value + 1];
+    for (const PortalOut* o = out_.data() + out_begin_[here.value]; o != end; ++o) {
+      if (((o->flags & include) == 0) | ((o->flags & exclude) != 0) | (o->k == back)) continue;
       if (centroids_) {
-        const Vec3 mid = midpoint(k);
-        f(k, distance(from, mid) * factor + distance(mid, next.position) * ends_.filter.area_cost[mesh_->area(PolyId{next.poly})]);
+        const Vec3 mid = midpoint(o->k);
+        const Cost across = ends_.filter.area_cost[mesh_->area(mesh_->data().neighbors[o->k])];
+        f(o->k, distance(from, mid) * factor + distance(mid, o->position) * across);
       } else {
-        f(k, distance(from, next.position) * factor);
+        f(o->k, distance(from, o->position) * factor);
       }
     }
     if (!has_links_) return;
@@ -111,6 +119,13 @@ class NavMeshQuery::Space {
     std::uint32_t flags;
   };
 
+  /// A portal out of a polygon: node k, where it stands, and the flags of the polygon it enters.
+  struct PortalOut {
+    Vec3 position;
+    std::uint32_t k;
+    std::uint32_t flags;
+  };
+
   const NavMesh* mesh_;
   node_type start_;
   node_type goal_;
@@ -120,6 +135,8 @@ class NavMeshQuery::Space {
   bool centroids_;  // centroid mode: portals stand at the centroid of the polygon they enter
   bool has_links_;  // the mesh has link traversals
   std::vector<NodeAt> at_;  // per node; the start's and goal's written per query
+  std::vector<PortalOut> out_;  // by polygon, by edge
+  std::vector<std::uint32_t> out_begin_;  // polygon p's are out_[out_begin_[p], [p + 1])
 };
 
 namespace {
