@@ -43,9 +43,10 @@ class PolyanyaLinks {
   [[nodiscard]] Cost bound() const { return bound_; }
 
   /// The landing nodes of every link leaving `p` the filter lets pass, seen from the root at
-  /// `root` (a root in or on the convex polygon p sees all of it).
+  /// `root` (a root in or on the convex polygon p sees all of it). Kept out of line: once GCC
+  /// inlined it into generate(), whose hot path then ran 1 % more instructions (docs/navmesh.md).
   template <class F>
-  void seen_all(Vec3 root, PolyId p, F& f) const {
+  [[gnu::noinline]] void seen_all(Vec3 root, PolyId p, F& f) const {
     each(p, [&](std::uint32_t t, const LinkTraversal& way) { f(landing(t, way), distance(root, way.from) + link_cost(*mesh_, filter_, way)); });
   }
 
