@@ -30,35 +30,31 @@ class NavMeshQuery::Space {
         goal_(start_ + 1),
         centroids_(mode == NavMode::centroids),
         has_links_(!mesh.link_traversals().empty()) {
-    // Where each node stands and the polygon it is in, read per expansion and per successor
-    // without a branch on the kind of node; a portal's entry also has the flags of the polygon
-    // it enters (0 for a wall: no filter passes it).
+    // Where each node stands and the polygon it is in (per query object: read per expansion
+    // without a branch on the kind of node), and each polygon's portals (its edges with a
+    // neighbour, in edge order, with where they stand and the neighbour's flags): the loop over
+    // a node's successors meets no wall.
     const NavMeshData& d = mesh.data();
     at_.resize(node_count());
-    for (std::uint32_t k = 0; k < start_; ++k) {
-      const PolyId next = d.neighbors[k];
-      const bool centroid = centroids_ && next.valid();
-      at_[k] = {centroid ? mesh.centroid(next) : midpoint(k), next.value, next.valid() ? mesh.flags(next) : std::uint32_t{0}};
-    }
-    // Each polygon's portals (its edges with a neighbour), in edge order: the loop over a
-    // node's successors meets no wall.
     out_begin_.assign(mesh.poly_count() + std::size_t{1}, 0);
     for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) {
       for (std::uint32_t k = d.poly_begin[p]; k < d.poly_begin[p + 1]; ++k) {
-        if (d.neighbors[k].valid()) out_.push_back({at_[k].position, k, at_[k].flags});
+        const PolyId next = d.neighbors[k];
+        at_[k] = {next.valid() && centroids_ ? mesh.centroid(next) : midpoint(k), next.value};
+        if (next.valid()) out_.push_back({at_[k].position, k, mesh.flags(next)});
       }
       out_begin_[p + 1] = static_cast<std::uint32_t>(out_.size());
     }
     for (std::size_t t = 0; t < mesh.link_traversals().size(); ++t) {
       const LinkTraversal& l = mesh.link_traversals()[t];
-      at_[goal_ + 1 + t] = {l.to, l.to_poly.value, 0};
+      at_[goal_ + 1 + t] = {l.to, l.to_poly.value};
     }
   }
 
   void set_query(const detail::QueryEnds& ends) {
     ends_ = ends;
-    at_[start_] = {ends.start, ends.start_poly.value, 0};
-    at_[goal_] = {ends.goal, ends.goal_poly.value, 0};
+    at_[start_] = {ends.start, ends.start_poly.value};
+    at_[goal_] = {ends.goal, ends.goal_poly.value};
     least_cost_ = *std::min_element(ends.filter.area_cost.begin(), ends.filter.area_cost.end());
     shortcut_bound_ = detail::shortcut_bound(*mesh_, ends.filter, ends.goal, least_cost_,
                                              [](Vec3 a, Vec3 b) { return distance(a, b); });
@@ -112,11 +108,10 @@ class NavMeshQuery::Space {
   }
 
  private:
-  /// Where node n stands, the polygon it stands in, and (a portal) that polygon's flags.
+  /// Where node n stands and the polygon it stands in.
   struct NodeAt {
     Vec3 position;
     std::uint32_t poly;
-    std::uint32_t flags;
   };
 
   /// A portal out of a polygon: node k, where it stands, and the flags of the polygon it enters.
