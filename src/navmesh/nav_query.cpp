@@ -40,21 +40,33 @@ class NavMeshQuery::Space {
     for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) {
       for (std::uint32_t k = d.poly_begin[p]; k < d.poly_begin[p + 1]; ++k) {
         const PolyId next = d.neighbors[k];
-        at_[k] = {next.valid() && centroids_ ? mesh.centroid(next) : midpoint(k), next.value};
+        at_[k] = {next.valid() && centroids_ ? mesh.centroid(next) : midpoint(k), next.value, 0, 0};
         if (next.valid()) out_.push_back({at_[k].position, k, mesh.flags(next)});
       }
       out_begin_[p + 1] = static_cast<std::uint32_t>(out_.size());
     }
+    // Then each portal node's successors: the portals of the polygon it enters but the way
+    // back, in the same order, so that no test per successor asks for the way back.
+    for (std::uint32_t n = 0; n < start_; ++n) {
+      if (!d.neighbors[n].valid()) continue;
+      const std::uint32_t p = d.neighbors[n].value;
+      at_[n].first = static_cast<std::uint32_t>(out_.size());
+      for (std::uint32_t i = out_begin_[p]; i < out_begin_[p + 1]; ++i) {
+        const PortalOut o = out_[i];
+        if (o.k != mesh.twin(n)) out_.push_back(o);
+      }
+      at_[n].end = static_cast<std::uint32_t>(out_.size());
+    }
     for (std::size_t t = 0; t < mesh.link_traversals().size(); ++t) {
       const LinkTraversal& l = mesh.link_traversals()[t];
-      at_[goal_ + 1 + t] = {l.to, l.to_poly.value};
+      at_[goal_ + 1 + t] = at(l.to, l.to_poly);
     }
   }
 
   void set_query(const detail::QueryEnds& ends) {
     ends_ = ends;
-    at_[start_] = {ends.start, ends.start_poly.value};
-    at_[goal_] = {ends.goal, ends.goal_poly.value};
+    at_[start_] = at(ends.start, ends.start_poly);
+    at_[goal_] = at(ends.goal, ends.goal_poly);
     least_cost_ = *std::min_element(ends.filter.area_cost.begin(), ends.filter.area_cost.end());
     shortcut_bound_ = detail::shortcut_bound(*mesh_, ends.filter, ends.goal, least_cost_,
                                              [](Vec3 a, Vec3 b) { return distance(a, b); });
@@ -85,11 +97,10 @@ class NavMeshQuery::Space {
     const Vec3 from = at.position;
     const Cost factor = ends_.filter.area_cost[mesh_->area(here)];
     if (here == ends_.goal_poly) f(goal_, distance(from, ends_.goal) * factor);
-    const std::uint32_t back = n < start_ ? mesh_->twin(n) : PolyId::invalid_value;  // the way back
     const std::uint32_t include = ends_.filter.include, exclude = ends_.filter.exclude;
-    const PortalOut* const end = out_.data() + out_begin_[here.value + 1];
-    for (const PortalOut* o = out_.data() + out_begin_[here.value]; o != end; ++o) {
-      if (((o->flags & include) == 0) | ((o->flags & exclude) != 0) | (o->k == back)) continue;
+    const PortalOut* const end = out_.data() + at.end;
+    for (const PortalOut* o = out_.data() + at.first; o != end; ++o) {
+      if (((o->flags & include) == 0) | ((o->flags & exclude) != 0)) continue;
       if (centroids_) {
         const Vec3 mid = midpoint(o->k);
         const Cost across = ends_.filter.area_cost[mesh_->area(mesh_->data().neighbors[o->k])];
@@ -108,11 +119,17 @@ class NavMeshQuery::Space {
   }
 
  private:
-  /// Where node n stands and the polygon it stands in.
+  /// Where node n stands, the polygon it stands in, and its successor portals: out_[first, end).
   struct NodeAt {
     Vec3 position;
     std::uint32_t poly;
+    std::uint32_t first;
+    std::uint32_t end;
   };
+  /// A node standing at `position` in polygon p, not a portal: all p's portals follow it.
+  [[nodiscard]] NodeAt at(Vec3 position, PolyId p) const {
+    return {position, p.value, out_begin_[p.value], out_begin_[p.value + 1]};
+  }
 
   /// A portal out of a polygon: node k, where it stands, and the flags of the polygon it enters.
   struct PortalOut {
@@ -130,7 +147,7 @@ class NavMeshQuery::Space {
   bool centroids_;  // centroid mode: portals stand at the centroid of the polygon they enter
   bool has_links_;  // the mesh has link traversals
   std::vector<NodeAt> at_;  // per node; the start's and goal's written per query
-  std::vector<PortalOut> out_;  // by polygon, by edge
+  std::vector<PortalOut> out_;  // by polygon, by edge; then by portal node, the way back left out
   std::vector<std::uint32_t> out_begin_;  // polygon p's are out_[out_begin_[p], [p + 1])
 };
 
