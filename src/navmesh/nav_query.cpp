@@ -59,14 +59,14 @@ class NavMeshQuery::Space {
     }
     for (std::size_t t = 0; t < mesh.link_traversals().size(); ++t) {
       const LinkTraversal& l = mesh.link_traversals()[t];
-      at_[goal_ + 1 + t] = at(l.to, l.to_poly);
+      at_[goal_ + 1 + t] = in_poly(l.to, l.to_poly);
     }
   }
 
   void set_query(const detail::QueryEnds& ends) {
     ends_ = ends;
-    at_[start_] = at(ends.start, ends.start_poly);
-    at_[goal_] = at(ends.goal, ends.goal_poly);
+    at_[start_] = in_poly(ends.start, ends.start_poly);
+    at_[goal_] = in_poly(ends.goal, ends.goal_poly);
     least_cost_ = *std::min_element(ends.filter.area_cost.begin(), ends.filter.area_cost.end());
     shortcut_bound_ = detail::shortcut_bound(*mesh_, ends.filter, ends.goal, least_cost_,
                                              [](Vec3 a, Vec3 b) { return distance(a, b); });
@@ -92,14 +92,14 @@ class NavMeshQuery::Space {
   template <class F>
   void for_each_successor(node_type n, F&& f) const {
     if (n == goal_) return;
-    const NodeAt& at = at_[n];
-    const PolyId here{at.poly};
-    const Vec3 from = at.position;
+    const NodeAt& node = at_[n];
+    const PolyId here{node.poly};
+    const Vec3 from = node.position;
     const Cost factor = ends_.filter.area_cost[mesh_->area(here)];
     if (here == ends_.goal_poly) f(goal_, distance(from, ends_.goal) * factor);
     const std::uint32_t include = ends_.filter.include, exclude = ends_.filter.exclude;
-    const PortalOut* const end = out_.data() + at.end;
-    for (const PortalOut* o = out_.data() + at.first; o != end; ++o) {
+    const PortalOut* const end = out_.data() + node.end;
+    for (const PortalOut* o = out_.data() + node.first; o != end; ++o) {
       if (((o->flags & include) == 0) | ((o->flags & exclude) != 0)) continue;
       if (centroids_) {
         const Vec3 mid = midpoint(o->k);
@@ -127,7 +127,7 @@ class NavMeshQuery::Space {
     std::uint32_t end;
   };
   /// A node standing at `position` in polygon p, not a portal: all p's portals follow it.
-  [[nodiscard]] NodeAt at(Vec3 position, PolyId p) const {
+  [[nodiscard]] NodeAt in_poly(Vec3 position, PolyId p) const {
     return {position, p.value, out_begin_[p.value], out_begin_[p.value + 1]};
   }
 

@@ -126,8 +126,11 @@ struct NavPath {
 ///
 /// Steppable (begin, then step with a budget), and observable through options.query.events.
 /// Owns its scratch: after warm-up a query allocates nothing. Memory: besides the searches'
-/// tables, a list of the mesh's polygons by island (4 bytes per polygon), for partial paths. Not thread-safe: one per thread;
-/// any number may share the mesh, which must outlive them.
+/// tables, where each portal node stands (40 bytes per mesh corner: point, polygon, onward list)
+/// and portal lists (32 bytes per entry: each polygon's portals, then each portal's onward ones;
+/// 1.1–1.4 entries per corner on Recast meshes), and the portals of each island (32 bytes each),
+/// for partial paths. Not thread-safe: one per thread; any number may share the mesh, which
+/// must outlive them.
 class NavMeshQuery {
  public:
   explicit NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options = {});
