@@ -65,7 +65,7 @@ CLI::App* add_bake_command(CLI::App& app, BakeArgs& a) {
 int run_bake(const BakeArgs& a) {
   return guarded([&] {
     const std::size_t threads = checked_count(a.threads, 0, 256, "--threads");
-    const search::Budget limit = time_limit(a.time_limit_s);
+    const search::Budget limit = time_limit(a.time_limit_s);  // checked before the model is read
     std::vector<recast::AgentClass> classes;
     for (std::size_t i = 0; i < a.classes.size(); ++i) classes.push_back(agent_class_arg(a.classes[i], i, a.recast));
     if (classes.empty()) classes.push_back({"0", a.recast});
@@ -74,10 +74,10 @@ int run_bake(const BakeArgs& a) {
     const TriangleMesh model = io::load_obj(a.obj);
     const std::vector<navmesh::OffMeshLink> links = a.links.empty() ? std::vector<navmesh::OffMeshLink>{} : io::load_nav_links(a.links);
     const Stopwatch build_time;
-    const auto deadline = limit.is_unlimited() ? std::chrono::steady_clock::time_point::max() : std::chrono::steady_clock::now() + limit.time;
+    const search::Deadline deadline(limit);  // never without one
     navmesh::NavBake bake;
     try {
-      bake = recast::bake(model, classes, threads, links, deadline);
+      bake = recast::bake(model, classes, threads, links, deadline.end());
     } catch (const BuildError& e) {  // the model or a class is at fault: say which file
       throw LoadError(a.obj, 0, e.what());
     }

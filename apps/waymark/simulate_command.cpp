@@ -134,14 +134,8 @@ CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& a) {
 
 int run_simulate(const SimulateArgs& a) {
   return guarded([&] {
-    const search::Budget limit = time_limit(a.time_limit_s);
-    const auto started = search::Budget::Clock::now();
-    const auto left = [&] {  // what is left of the time limit (unlimited without one)
-      search::Budget b = limit;
-      if (!limit.is_unlimited()) b.time = std::max(limit.time - (search::Budget::Clock::now() - started), search::Budget::Clock::duration::zero());
-      return b;
-    };
-    const auto out_of_time = [&] { return !limit.is_unlimited() && left().time == search::Budget::Clock::duration::zero(); };
+    const search::Deadline deadline(time_limit(a.time_limit_s));  // never without one
+    const auto out_of_time = [&] { return deadline.passed(); };
     const steer::SceneSpec spec = io::load_scene(a.scene);
     const std::uint64_t steps =
         a.steps == unset_steps ? spec.max_steps
@@ -154,7 +148,7 @@ int run_simulate(const SimulateArgs& a) {
     events.apply_due(*sim, 0);
     // Every path planned before the first tick (a game would spread this over frames; the
     // request queue does, with the simulation's planning budget, for re-plans).
-    while (sim->plan_pending(left()) > 0 && !out_of_time()) {
+    while (sim->plan_pending(deadline.left()) > 0 && !out_of_time()) {
     }
     std::unique_ptr<SceneTrace> trace;
     if (!a.trace.empty()) {

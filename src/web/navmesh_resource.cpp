@@ -149,7 +149,7 @@ json nav_path_json(const navmesh::NavPath& path, const SearchStats& stats) {
 
 Response Api::navmesh_path(std::string_view body) const {
   return guarded([&] {
-    const RequestTime time(limits_.max_query_seconds);
+    const search::Deadline time(time_budget(limits_.max_query_seconds));
     const RequestBody read(body, limits_);
     const Field request = read.root();
     std::shared_ptr<const navmesh::NavMesh> mesh;

@@ -114,20 +114,9 @@ void put_status(json& answer, Status st) {
 }
 
 search::Budget time_budget(double seconds) {
+  const double bounded = seconds > 0 ? std::min(seconds, 1e6) : 0.0;
   return search::Budget::of_time(
-      std::chrono::duration_cast<search::Budget::Clock::duration>(std::chrono::duration<double>(seconds)));
-}
-
-// From 0 (NaN too) to 10^6 s (11.6 days): far within the clock's range, so the sum cannot overflow.
-RequestTime::RequestTime(double seconds)
-    : end_(search::Budget::Clock::now() + time_budget(seconds > 0 ? std::min(seconds, 1e6) : 0.0).time) {}
-
-search::Budget RequestTime::left() const {
-  return search::Budget::of_time(std::max(end_ - search::Budget::Clock::now(), search::Budget::Clock::duration::zero()));
-}
-
-double RequestTime::seconds_left() const {
-  return std::max(std::chrono::duration<double>(end_ - search::Budget::Clock::now()).count(), 1e-9);
+      std::chrono::duration_cast<search::Budget::Clock::duration>(std::chrono::duration<double>(bounded)));
 }
 
 json points_json(std::span<const Vec2> points) {

@@ -137,25 +137,11 @@ class RequestBody {
 
 /// A query's outcome into its answer: "status", and "reason" when it failed.
 void put_status(json& answer, Status st);
-/// A whole query's wall-time budget of `seconds`.
+/// A whole query's wall-time budget of `seconds`, from 0 (NaN too) to 10^6 s (11.6 days: far
+/// within the clock's range, so a search::Deadline from it cannot overflow). One request's
+/// searches and builds share one search::Deadline of max_query_seconds: a route's algorithms,
+/// each timed and replayed; a visibility build and its query; a navmesh path in both modes.
 search::Budget time_budget(double seconds);
-
-/// One request's wall time, started at construction: every search and build the request runs
-/// takes what is left of it (a route's algorithms, each timed and replayed; a visibility build
-/// and its query; a navmesh query in both modes), so no request works longer than
-/// `seconds` (ApiLimits::max_query_seconds) in all.
-class RequestTime {
- public:
-  explicit RequestTime(double seconds);
-  /// What is left as a search budget: none once past (a search then stops after one expansion,
-  /// failing with reason time-limit).
-  [[nodiscard]] search::Budget left() const;
-  /// Seconds left, at least 10^-9 (for limits that must be above 0).
-  [[nodiscard]] double seconds_left() const;
-
- private:
-  search::Budget::Clock::time_point end_;
-};
 /// [[x, y], ...]
 json points_json(std::span<const Vec2> points);
 

@@ -84,7 +84,7 @@ class SettledVertices final : public search::EventSink<VertexId> {
 
 Response Api::route(std::string_view body) const {
   return guarded([&] {
-    const RequestTime time(limits_.max_query_seconds);
+    const search::Deadline time(time_budget(limits_.max_query_seconds));
     const RequestBody read(body, limits_);
     const Field request = read.root();
     const std::string name = request.text("graph", Roads::name);

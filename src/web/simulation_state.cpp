@@ -16,28 +16,21 @@ double rounded(double v) { return std::round(v * 1000) / 1000; }
 
 json rounded_point(Vec2 p) { return json::array({rounded(p.x), rounded(p.y)}); }
 
-using SimClock = std::chrono::steady_clock;
-
-SimClock::time_point deadline(double seconds) {
-  return SimClock::now() + std::chrono::duration_cast<SimClock::duration>(std::chrono::duration<double>(seconds));
-}
-
 }  // namespace
 
 void plan_within(steer::Simulation& sim, double seconds) {
-  const auto end = deadline(seconds);
-  for (auto left = end - SimClock::now(); left > SimClock::duration::zero(); left = end - SimClock::now()) {
-    if (sim.plan_pending(search::Budget::of_time(left)) == 0) return;
+  const search::Deadline deadline(time_budget(seconds));
+  while (!deadline.passed() && sim.plan_pending(deadline.left()) > 0) {
   }
 }
 
 int step_within(steer::Simulation& sim, double dt, int ticks, double seconds) {
-  const auto end = deadline(seconds);
+  const search::Deadline deadline(time_budget(seconds));
   int done = 0;
   do {
     sim.step(dt);
     ++done;
-  } while (done < ticks && SimClock::now() < end);
+  } while (done < ticks && !deadline.passed());
   return done;
 }
 

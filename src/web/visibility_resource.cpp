@@ -1,5 +1,6 @@
 // The visibility resource: points of visibility among a bundled polygon file's obstacles,
 // and a path (POST /api/visibility).
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -12,7 +13,7 @@ namespace waymark::web {
 
 Response Api::visibility(std::string_view body) const {
   return guarded([&] {
-    const RequestTime time(limits_.max_query_seconds);
+    const search::Deadline time(time_budget(limits_.max_query_seconds));
     const RequestBody read(body, limits_);
     const Field request = read.root();
     const std::string name = request.text("name", "rooms");
@@ -23,7 +24,7 @@ Response Api::visibility(std::string_view body) const {
     if (!(params.radius >= 0 && params.radius <= limits_.max_agent_radius))
       request.fail_at("radius", "must be from 0 to " + number_text(limits_.max_agent_radius));
     std::optional<visibility::VisibilityGraph> graph;
-    params.max_seconds = time.seconds_left();  // a build is a query's work here
+    params.max_seconds = std::max(time.seconds_left(), 1e-9);  // a build is a query's work here
     try {
       graph.emplace(file.obstacles, params);
     } catch (const visibility::InputError& e) {

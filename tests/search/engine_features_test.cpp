@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
+#include <thread>
 #include <random>
 #include <set>
 #include <vector>
@@ -408,6 +410,33 @@ TEST(GenerationSet, InsertsOnceUntilReset) {
   s.reset();
   EXPECT_FALSE(s.contains(2));
   EXPECT_TRUE(s.insert(2));
+}
+
+// A Deadline gives each step what is left of one time budget: none once past (a step still
+// expands a node), everything when it never passes; a budget longer than the clock's range
+// never passes rather than wrapping round.
+TEST(SearchDeadline, StepsShareOneTimeBudget) {
+  const search::Deadline never;
+  EXPECT_TRUE(never.left().is_unlimited());
+  EXPECT_FALSE(never.passed());
+  EXPECT_EQ(never.seconds_left(), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(never.end(), search::Budget::Clock::time_point::max());
+  const search::Deadline huge(search::Budget::of_time(search::Budget::Clock::duration::max() - search::Budget::Clock::duration(1)));
+  EXPECT_FALSE(huge.passed());
+  EXPECT_EQ(huge.end(), search::Budget::Clock::time_point::max());
+  const search::Deadline now(search::Budget::of_time(search::Budget::Clock::duration::zero()));
+  EXPECT_TRUE(now.passed());
+  EXPECT_EQ(now.left().time, search::Budget::Clock::duration::zero());
+  EXPECT_FALSE(now.left().is_unlimited());
+  const search::Deadline minute(search::Budget::of_time(std::chrono::minutes(1)));
+  EXPECT_FALSE(minute.passed());
+  EXPECT_GT(minute.left().time, std::chrono::seconds(59));
+  EXPECT_LE(minute.left().time, std::chrono::seconds(60));
+  EXPECT_GT(minute.seconds_left(), 59.0);
+  const search::Deadline brief(search::Budget::of_time(std::chrono::milliseconds(20)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(40));
+  EXPECT_TRUE(brief.passed());
+  EXPECT_EQ(brief.seconds_left(), 0.0);
 }
 
 }  // namespace

@@ -24,7 +24,7 @@ using nlohmann::json;
 using waymark::web::Api;
 using waymark::web::ApiLimits;
 using waymark::web::Request;
-using waymark::web::RequestTime;
+using waymark::web::time_budget;
 using waymark::web::Response;
 
 const std::string data = WAYMARK_DATA_DIR;
@@ -372,14 +372,21 @@ TEST(WebApi, RouteAlgorithmListsAreDeduplicatedAndCapped) {
 }
 
 TEST(WebApi, ARequestsSearchesShareOneTimeLimit) {
-  // Every search of one request takes what is left of one max_query_seconds.
-  const RequestTime spent(0);
-  EXPECT_EQ(spent.left().time, waymark::search::Budget::Clock::duration::zero());
-  EXPECT_EQ(spent.seconds_left(), 1e-9);
-  const RequestTime fresh(100);
+  // Every search of one request takes what is left of one max_query_seconds: a
+  // search::Deadline of time_budget(max_query_seconds), which is bounded to 0 .. 10^6 s.
+  using waymark::search::Budget;
+  using waymark::search::Deadline;
+  const Deadline spent(time_budget(0));
+  EXPECT_EQ(spent.left().time, Budget::Clock::duration::zero());
+  EXPECT_EQ(spent.seconds_left(), 0.0);
+  EXPECT_TRUE(spent.passed());
+  const Deadline fresh(time_budget(100));
   EXPECT_GT(fresh.left().time, std::chrono::seconds(99));
   EXPECT_LE(fresh.left().time, std::chrono::seconds(100));
   EXPECT_GT(fresh.seconds_left(), 99.0);
+  EXPECT_FALSE(fresh.passed());
+  EXPECT_EQ(time_budget(std::nan("")).time, Budget::Clock::duration::zero());
+  EXPECT_EQ(time_budget(1e300).time, std::chrono::seconds(1'000'000));
   // A route whose time is gone before it starts: each of the five algorithms (timed, then
   // replayed) stops after its first expansion, each failing with time-limit, none with a path.
   ApiLimits none;

@@ -2,6 +2,7 @@
 /// @file How much one step() of a search may do: expansions, scanned cells (or arcs), and wall
 /// time. A game gives each frame a budget and spreads long searches over several frames.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <limits>
@@ -44,6 +45,40 @@ struct Budget {
     b.scanned = expansions > (unlimited - 1) / per_expansion ? unlimited - 1 : expansions * per_expansion;
     return b;
   }
+};
+
+/// When a piece of work made of many steps must end: started from a time budget, it gives each
+/// step what is left (Budget::of_time, zero once past: the step still expands one node) and
+/// says when the time is up. From an unlimited time it never passes and gives unlimited
+/// budgets. A game planning a frame's paths, a server's request, a command's --time-limit.
+class Deadline {
+ public:
+  /// Ends `budget.time` from now (never, for Clock::duration::max()); the other limits of
+  /// `budget` are not kept.
+  explicit Deadline(const Budget& budget = {}) : end_(end_after(budget.time)) {}
+
+  /// What is left, as a budget of time only (unlimited when the deadline never passes).
+  [[nodiscard]] Budget left() const {
+    if (end_ == Budget::Clock::time_point::max()) return {};
+    return Budget::of_time(std::max(end_ - Budget::Clock::now(), Budget::Clock::duration::zero()));
+  }
+  /// Seconds left: 0 once past, infinity when the deadline never passes.
+  [[nodiscard]] double seconds_left() const {
+    if (end_ == Budget::Clock::time_point::max()) return std::numeric_limits<double>::infinity();
+    return std::chrono::duration<double>(left().time).count();
+  }
+  [[nodiscard]] bool passed() const {
+    return end_ != Budget::Clock::time_point::max() && Budget::Clock::now() >= end_;
+  }
+  /// The end, Clock::time_point::max() for never (what TiledParams::deadline takes).
+  [[nodiscard]] Budget::Clock::time_point end() const { return end_; }
+
+ private:
+  static Budget::Clock::time_point end_after(Budget::Clock::duration d) {
+    const Budget::Clock::time_point now = Budget::Clock::now();
+    return d >= Budget::Clock::time_point::max() - now ? Budget::Clock::time_point::max() : now + d;
+  }
+  Budget::Clock::time_point end_;
 };
 
 /// Tracks one step's use of a Budget against a search's running totals of expansions and of
