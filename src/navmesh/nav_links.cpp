@@ -4,6 +4,7 @@
 #include <numeric>
 #include <string>
 
+#include "waymark/core/text.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 
 #include "disjoint_sets.hpp"
@@ -35,9 +36,18 @@ void NavMesh::check_links() const {
 }
 
 std::optional<std::string> find_link_problem(const OffMeshLink& l) {
-  if (!finite(l.start) || !finite(l.end)) return "an end has a coordinate that is not finite";
-  if (!(l.radius > 0 && std::isfinite(l.radius))) return "radius must be finite and > 0";
-  if (!(l.cost >= 0 && std::isfinite(l.cost))) return "cost must be finite and >= 0";
+  // Each reason names what it is about first ("start", "radius", ...), so that it reads both
+  // after "navmesh link 3: " and after "an off-mesh link's ".
+  const auto not_finite = [](const char* which, Vec3 p) {
+    std::string why = which;
+    why.append(" (").append(number_text(p.x)).append(", ").append(number_text(p.y)).append(", ");
+    why.append(number_text(p.z)).append(") has a coordinate that is not finite");
+    return why;
+  };
+  if (!finite(l.start)) return not_finite("start", l.start);
+  if (!finite(l.end)) return not_finite("end", l.end);
+  if (!(l.radius > 0 && std::isfinite(l.radius))) return "radius must be finite and > 0, got " + number_text(l.radius);
+  if (!(l.cost >= 0 && std::isfinite(l.cost))) return "cost must be finite and >= 0, got " + number_text(l.cost);
   if (l.area >= max_areas) return "area type " + std::to_string(l.area) + " is not below " + std::to_string(max_areas);
   return std::nullopt;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "link_starts.hpp"
 #include "polyanya.hpp"
 #include "query_ends.hpp"
 #include "query_links.hpp"
@@ -19,17 +20,19 @@ namespace waymark::navmesh {
 /// places it at the centroid of the polygon it enters, reached through the edge's midpoint,
 /// so that each stretch stays inside one convex polygon. Node goal + 1 + t is traversal t of
 /// an off-mesh link (NavMesh::link_traversals), standing at its end: a successor of every node
-/// in the polygon it leaves (query_links.hpp).
+/// in the polygon it leaves (query_links.hpp). Expanding, the search is given only the links
+/// whose landing a node reaches for less than before (link_starts.hpp).
 class NavMeshQuery::Space {
  public:
   using node_type = std::uint32_t;
 
-  Space(const NavMesh& mesh, NavMode mode)
+  Space(const NavMesh& mesh, NavMode mode, const detail::LinkStartTree& link_starts)
       : mesh_(&mesh),
         start_(static_cast<node_type>(mesh.data().corners.size())),
         goal_(start_ + 1),
         centroids_(mode == NavMode::centroids),
-        has_links_(!mesh.link_traversals().empty()) {
+        has_links_(!mesh.link_traversals().empty()),
+        relaxer_(link_starts, true) {
     // Where each node stands and the polygon it is in (per query object: read per expansion
     // without a branch on the kind of node), and each polygon's portals (its edges with a
     // neighbour, in edge order, with where they stand and the neighbour's flags): the loop over
@@ -65,6 +68,8 @@ class NavMeshQuery::Space {
 
   void set_query(const detail::QueryEnds& ends) {
     ends_ = ends;
+    relaxer_.reset(ends.filter);
+    relaxer_.anchor(ends.start_poly, ends.start, 0);
     at_[start_] = in_poly(ends.start, ends.start_poly);
     at_[goal_] = in_poly(ends.goal, ends.goal_poly);
     least_cost_ = *std::min_element(ends.filter.area_cost.begin(), ends.filter.area_cost.end());
@@ -89,9 +94,56 @@ class NavMeshQuery::Space {
   /// The polygon node n stands in (for a portal: the one it enters).
   [[nodiscard]] PolyId poly(node_type n) const { return PolyId{at_[n].poly}; }
 
+  /// Every successor of n (for costing a path).
   template <class F>
   void for_each_successor(node_type n, F&& f) const {
-    if (n == goal_) return;
+    const PolyId here = walk_successors(n, f);
+    if (!has_links_ || !here.valid()) return;
+    const node_type first = goal_ + 1 + mesh_->first_link_from(here);
+    const auto links = mesh_->links_from(here);
+    const Cost factor = ends_.filter.area_cost[mesh_->area(here)];
+    for (std::uint32_t i = 0; i < links.size(); ++i) {
+      if (!detail::link_passes(*mesh_, ends_.filter, links[i])) continue;
+      f(first + i, distance(at_[n].position, links[i].from) * factor + detail::link_cost(*mesh_, ends_.filter, links[i]));
+    }
+  }
+
+  /// The successors of n reached at g that the search keeps: all but the links whose landing
+  /// was reached for as little before (CostAwareSearchSpace).
+  template <class F>
+  void for_each_successor(node_type n, Cost g, F&& f, std::uint64_t& scanned) const {
+    std::uint64_t made = 0;  // counted here, added once: kept in a register
+    const PolyId here = walk_successors(n, [&](node_type s, Cost c) {
+      ++made;
+      f(s, c);
+    });
+    scanned += made;
+    if (!has_links_ || !here.valid()) return;
+    const Vec3 from = at_[n].position;
+    const Cost factor = ends_.filter.area_cost[mesh_->area(here)];
+    const node_type first = goal_ + 1;
+    using Found = detail::LinkRelaxer::Found;
+    relaxer_.relax(
+        here, {from, g, factor, true},
+        [&](std::uint32_t t, const LinkTraversal& way, Cost cost, Cost& w) {
+          const Cost edge = distance(from, way.from) * factor + cost;
+          if (!(g + edge < w)) return Found{};
+          w = g + edge;
+          return Found{t, 1, edge};
+        },
+        [&](const Found& found) {
+          const LinkTraversal& way = mesh_->link_traversals()[found.t];
+          relaxer_.anchor(way.to_poly, way.to, g + found.edge);
+          f(first + found.t, found.edge);
+        },
+        scanned);
+  }
+
+ private:
+  /// Gives f n's successors but the links; returns the polygon n stands in (invalid for the goal).
+  template <class F>
+  PolyId walk_successors(node_type n, F&& f) const {
+    if (n == goal_) return PolyId{};
     const NodeAt& node = at_[n];
     const PolyId here{node.poly};
     const Vec3 from = node.position;
@@ -109,16 +161,9 @@ class NavMeshQuery::Space {
         f(o->k, distance(from, o->position) * factor);
       }
     }
-    if (!has_links_) return;
-    const node_type first = goal_ + 1 + mesh_->first_link_from(here);
-    const auto links = mesh_->links_from(here);
-    for (std::uint32_t i = 0; i < links.size(); ++i) {
-      if (!detail::link_passes(*mesh_, ends_.filter, links[i])) continue;
-      f(first + i, distance(from, links[i].from) * factor + detail::link_cost(*mesh_, ends_.filter, links[i]));
-    }
+    return here;
   }
 
- private:
   /// Where node n stands, the polygon it stands in, and its successor portals: out_[first, end).
   struct NodeAt {
     Vec3 position;
@@ -149,6 +194,7 @@ class NavMeshQuery::Space {
   std::vector<NodeAt> at_;  // per node; the start's and goal's written per query
   std::vector<PortalOut> out_;  // by polygon, by edge; then by portal node, the way back left out
   std::vector<std::uint32_t> out_begin_;  // polygon p's are out_[out_begin_[p], [p + 1])
+  mutable detail::LinkRelaxer relaxer_;  // the landings reached in this query
 };
 
 namespace {
@@ -175,8 +221,9 @@ struct NavMeshQuery::Heuristic {
 NavMeshQuery::NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options)
     : mesh_(&mesh),
       options_(options),
-      space_(std::make_unique<Space>(mesh, options.mode)),
-      polyanya_(std::make_unique<detail::PolyanyaSpace>(mesh)),
+      link_starts_(std::make_unique<detail::LinkStartTree>(mesh)),
+      space_(std::make_unique<Space>(mesh, options.mode, *link_starts_)),
+      polyanya_(std::make_unique<detail::PolyanyaSpace>(mesh, *link_starts_)),
       ends_(std::make_unique<detail::QueryEnds>()),
       active_(options.mode) {
   // The polygons of each island, in id order (a counting sort); then their portals, in that

@@ -44,13 +44,13 @@ class PolyanyaSpace {
  public:
   using node_type = IntervalNode;
 
-  explicit PolyanyaSpace(const NavMesh& mesh)
+  PolyanyaSpace(const NavMesh& mesh, const LinkStartTree& link_starts)
       : mesh_(&mesh),
         start_root_(static_cast<std::uint32_t>(mesh.vertex_count())),
         goal_root_(start_root_ + 1),
         flat_(mesh.bounds().max.y == mesh.bounds().min.y),
         has_links_(!mesh.link_traversals().empty()),
-        links_(mesh) {
+        links_(mesh, link_starts) {
     std::size_t most_links = 0;  // leaving one polygon: each may add a successor
     for (std::uint32_t p = 0; p < mesh.poly_count(); ++p) most_links = std::max(most_links, mesh.links_from(PolyId{p}).size());
     chain_.resize(max_successors + most_links);
@@ -106,6 +106,9 @@ class PolyanyaSpace {
   [[nodiscard]] bool is_vertex(std::uint32_t root) const { return root < start_root_; }
   /// The mesh's corners (an edge is the corner it starts at): for IntervalNodeTable.
   [[nodiscard]] std::size_t corner_count() const { return across_.size(); }
+  /// The roots at link landings, from first_landing_root() on: for IntervalNodeTable.
+  [[nodiscard]] std::uint32_t first_landing_root() const { return goal_root_ + 1; }
+  [[nodiscard]] std::size_t landing_root_count() const { return mesh_->link_traversals().size(); }
   /// Where a root stands, in 3D.
   [[nodiscard]] Vec3 root_point(std::uint32_t root) const { return root_points_[root]; }
 
@@ -128,9 +131,18 @@ class PolyanyaSpace {
   /// The successors of n, each with the cost of reaching it from n. A node with one successor
   /// that keeps its root (an interval seen straight through a polygon) is not a successor: its
   /// own successors are, at once (the paper's intermediate pruning), so chains of polygons
-  /// crossed in a straight line cost no open-list or node-table work.
+  /// crossed in a straight line cost no open-list or node-table work. Every link landing and
+  /// turn towards a link start (for costing a path).
   template <class F>
-  void for_each_successor(const IntervalNode& n, F&& f) const;
+  void for_each_successor(const IntervalNode& n, F&& f) const {
+    successors(n, f, LinkPass{});
+  }
+  /// The same for n reached at g, expanding: less the links that n reaches no more cheaply
+  /// than a node before it (polyanya_links.hpp; CostAwareSearchSpace). Adds its work to scanned.
+  template <class F>
+  void for_each_successor(const IntervalNode& n, Cost g, F&& f, std::uint64_t& scanned) const {
+    successors(n, f, LinkPass{LinkPass::Mode::lowering, g, &scanned});
+  }
 
   /// Calls g(poly) for each polygon crossed between node `from` and its successor `to` (as
   /// for_each_successor gave it in this query) other than their own: those of the chain
@@ -146,7 +158,7 @@ class PolyanyaSpace {
     if (parent_poly == from.poly && links_.traversal(to.root) == nullptr) return;
     const std::uint32_t slot = chained_.find(*this, from);
     if (slot == search::no_slot) {  // not expanded in this query: follow its chain again
-      follow_chain(from, g);
+      follow_chain(from, g, LinkPass{LinkPass::Mode::none});
       return;
     }
     for (std::uint32_t i = chain_of_[slot].first; i < chain_of_[slot].second; ++i) g(chain_polys_[i]);
@@ -173,19 +185,26 @@ class PolyanyaSpace {
   /// expansion stays bounded (a longer chain goes on from its last node, pushed as usual).
   [[nodiscard]] std::size_t max_chain() const { return std::min<std::size_t>(mesh_->poly_count() + 1, 256); }
 
+  /// for_each_successor, giving the links `pass` says.
+  template <class F>
+  void successors(const IntervalNode& n, F& f, const LinkPass& pass) const;
   /// From n along its chain of single successors that keep the root, calling g(poly) for the
   /// polygon of each node skipped: leaves the successors of the chain's last node in chain_,
-  /// and returns their number.
+  /// and returns their number. `pass`: which links each node gives (the chain's nodes all have
+  /// n's g: each step costs 0).
   template <class G>
-  std::size_t follow_chain(const IntervalNode& n, G&& g) const;
+  std::size_t follow_chain(const IntervalNode& n, G&& g, const LinkPass& pass) const;
   /// The successors of n without intermediate pruning, into chain_'s first elements (its size
   /// bounds their number: see max_successors); their number.
-  std::size_t generate(const IntervalNode& n) const;
+  std::size_t generate(const IntervalNode& n, const LinkPass& pass) const;
   /// Whether n's `count` successors in chain_ are one that keeps n's root: where a chain goes
-  /// on. (A link's landing has no edge: never a chain.)
+  /// on. (A link's landing has no edge: never a chain. Nor does one go through a polygon that
+  /// links leave: whether its links gave a successor depends on what the query reached before,
+  /// and a chain followed again for its polygons must be the one the search followed.)
   [[nodiscard]] bool goes_straight_on(const IntervalNode& n, std::size_t count) const {
     const Successor& first = chain_[0];  // read whatever count is: chain_ always holds one
-    return (count == 1) & (first.cost == 0) & (first.node.root == n.root) & (first.node.edge != invalid_corner);
+    return (count == 1) & (first.cost == 0) & (first.node.root == n.root) & (first.node.edge != invalid_corner) &
+           (!has_links_ || mesh_->links_from(n.poly).empty());
   }
 
   static constexpr std::uint32_t invalid_corner = PolyId::invalid_value;
@@ -269,9 +288,10 @@ inline PolyanyaSpace::PlanEstimate PolyanyaSpace::estimate_in_plan(const Interva
 }
 
 template <class F>
-void PolyanyaSpace::for_each_successor(const IntervalNode& n, F&& f) const {
+void PolyanyaSpace::successors(const IntervalNode& n, F& f, const LinkPass& pass) const {
   const auto first = static_cast<std::uint32_t>(chain_polys_.size());
-  const std::size_t count = follow_chain(n, [&](PolyId p) { chain_polys_.push_back(p); });
+  const std::size_t count = follow_chain(n, [&](PolyId p) { chain_polys_.push_back(p); }, pass);
+  if (pass.scanned != nullptr) *pass.scanned += count + (chain_polys_.size() - first);  // successors and chain steps
   if (chain_polys_.size() != first) {  // a chain skipped: logged, for the path's polygons
     const search::SlotLookup l = chained_.find_or_insert(*this, n);
     const std::pair<std::uint32_t, std::uint32_t> range{first, static_cast<std::uint32_t>(chain_polys_.size())};
@@ -285,18 +305,18 @@ void PolyanyaSpace::for_each_successor(const IntervalNode& n, F&& f) const {
 }
 
 template <class G>
-std::size_t PolyanyaSpace::follow_chain(const IntervalNode& n, G&& g) const {
+std::size_t PolyanyaSpace::follow_chain(const IntervalNode& n, G&& g, const LinkPass& pass) const {
   IntervalNode at = n;
-  std::size_t count = generate(at);
+  std::size_t count = generate(at, pass);
   for (std::size_t steps = 0; goes_straight_on(at, count) && steps < max_chain(); ++steps) {
     at = chain_[0].node;
     g(at.poly);
-    count = generate(at);
+    count = generate(at, pass);
   }
   return count;
 }
 
-inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
+inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, const LinkPass& pass) const {
   Successor* const out = chain_.data();
   std::size_t made = 0;  // at most chain_.size(): three parts per edge, the goal or a turn, one per link
   const auto f = [&](const IntervalNode& s, Cost c) { out[made++] = {s, c}; };
@@ -310,7 +330,7 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
 
   if (n.edge == invalid_corner) {  // the start, a link's landing, or a turn in the goal's polygon: sees all of it
     if (p == ends_.goal_poly) f(goal_node(), distance(root, ends_.goal));
-    if (has_links_) links_.seen_all(root, p, f);
+    if (has_links_) links_.seen_all(root, p, f, pass);
     if (n.root == start_root_ || links_.traversal(n.root) != nullptr) {
       for (std::uint32_t i = 0; i < count; ++i) {
         if (enterable(first + i)) emit(n.root, first + i, ring_plan_[2 * first + i], ring_plan_[2 * first + i + 1], 0, f);
@@ -367,7 +387,7 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
     // polygon it stands on the edge of), or beyond its ends, where a taut path does not enter.
     if (!same_point(r, L) && !same_point(r, R) && dot(dl, dr) > 0) return made;
     if (p == ends_.goal_poly) f(goal_node(), distance(root, ends_.goal));
-    if (has_links_) links_.seen_all(root, p, f);
+    if (has_links_) links_.seen_all(root, p, f, pass);
     for (std::uint32_t i = 1; i < count; ++i) {
       if (enterable(ks[i])) emit(n.root, ks[i], pts[i], pts[i + 1], 0, f);
     }
@@ -385,7 +405,8 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n) const {
     }
   }
   if (has_links_) {  // a constant per mesh: no work (and no mispredicted branch) without links
-    links_.seen_through(root, R, L, p, turn_right ? right_vertex : invalid_corner, turn_left ? left_vertex : invalid_corner, f);
+    links_.seen_through(root, R, L, p, turn_right ? right_vertex : invalid_corner, turn_left ? left_vertex : invalid_corner, f,
+                        pass);
   }
 
   // The edges after the entry edge, counter-clockwise: from the right side round to the left.

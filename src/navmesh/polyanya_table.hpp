@@ -6,9 +6,13 @@
 // found by the polygon edge it enters through, directly: a generation-stamped head per edge
 // (per corner of the mesh) starts the list of this query's nodes on that edge, compared in
 // full. Nodes without an edge (the start, the goal, a turn in the goal's polygon, a link's
-// landing) share a few more heads, by their root. Slots are given in the order nodes are first
-// seen, as the hashed table gave them: the search runs exactly as before.
+// landing) share a few more heads, by their root; so do the nodes rooted at a link's landing,
+// by root and edge (many landings may see one edge: a list per edge would grow with them, a
+// lookup with it). Slots are given in the order nodes are first seen, as the hashed table gave
+// them: the search runs exactly as before.
 
+#include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -18,9 +22,10 @@
 
 namespace waymark::navmesh::detail {
 
-/// A node table (as search::HashedNodeTable) for a Space of IntervalNode with corner_count().
-/// Memory: 8 bytes per mesh corner, and per node reached in the largest query so far its
-/// record, node and list link (grown, never shrunk: no allocation per query after warm-up).
+/// A node table (as search::HashedNodeTable) for a Space of IntervalNode with corner_count(),
+/// first_landing_root() and landing_root_count(). Memory: 8 bytes per mesh corner, 16 per link
+/// traversal (at least 512 bytes), and per node reached in the largest query so far its record,
+/// node and list link (grown, never shrunk: no allocation per query after warm-up).
 template <class Space>
 class IntervalNodeTable {
  public:
@@ -29,7 +34,9 @@ class IntervalNodeTable {
   void reserve(const Space&) {}
 
   void reset(const Space& space) {
-    const std::size_t heads = space.corner_count() + edgeless_heads;
+    shared_ = std::bit_ceil(std::max<std::size_t>(min_shared_heads, 2 * space.landing_root_count()));
+    const std::size_t heads = space.corner_count() + shared_;
+    first_landing_ = space.first_landing_root();
     if (heads_.size() != heads) {
       heads_.assign(heads, Head{});
       generation_ = 0;
@@ -76,12 +83,14 @@ class IntervalNodeTable {
   }
 
  private:
-  /// Heads shared by the nodes without an edge, chosen by root.
-  static constexpr std::size_t edgeless_heads = 64;
+  /// The fewest heads shared by the nodes without an edge or rooted at a landing (chosen by
+  /// root and edge): twice the landings, a power of two, at least this.
+  static constexpr std::size_t min_shared_heads = 64;
   static constexpr std::uint32_t no_edge = PolyId::invalid_value;
 
   [[nodiscard]] std::size_t head_of(const Node& n) const {
-    return n.edge != no_edge ? n.edge : edgeless_ + (n.root & (edgeless_heads - 1));
+    if ((n.edge != no_edge) & (n.root < first_landing_)) return n.edge;
+    return edgeless_ + ((n.root + n.edge * 0x9e3779b1U) & (shared_ - 1));
   }
   /// IntervalNode's ==, field by field, without a branch per field.
   static bool same(const Node& a, const Node& b) {
@@ -110,7 +119,9 @@ class IntervalNodeTable {
 
   std::vector<Head> heads_;
   std::uint32_t generation_ = 0;
-  std::size_t edgeless_ = 0;  // the first head of the nodes without an edge
+  std::size_t edgeless_ = 0;  // the first head of the nodes without an edge or rooted at a landing
+  std::size_t shared_ = min_shared_heads;  // how many heads those share (a power of two)
+  std::uint32_t first_landing_ = PolyId::invalid_value;  // the first root at a link's landing
   std::uint32_t size_ = 0;    // slots given in this query
   std::vector<Entry> entries_;
   std::vector<search::NodeRecord> records_;

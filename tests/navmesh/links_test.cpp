@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -40,10 +41,21 @@ TEST(OffMeshLinks, BadLinksAreRefusedByName) {
   };
   const double nan = std::nan("");
   EXPECT_EQ(error(test::drop_down()), "");
-  EXPECT_EQ(error({.start = {nan, 0, 0}}), "navmesh link 1: an end has a coordinate that is not finite");
-  EXPECT_EQ(error({.radius = 0}), "navmesh link 1: radius must be finite and > 0");
-  EXPECT_EQ(error({.cost = -1}), "navmesh link 1: cost must be finite and >= 0");
+  EXPECT_EQ(error({.start = {nan, 0, 0}}), "navmesh link 1: start (nan, 0, 0) has a coordinate that is not finite");
+  EXPECT_EQ(error({.end = {0, 0.5, -std::numeric_limits<double>::infinity()}}),
+            "navmesh link 1: end (0, 0.5, -inf) has a coordinate that is not finite");
+  EXPECT_EQ(error({.radius = 0}), "navmesh link 1: radius must be finite and > 0, got 0");
+  EXPECT_EQ(error({.radius = -1e-320}), "navmesh link 1: radius must be finite and > 0, got -1e-320");
+  EXPECT_EQ(error({.cost = -0.25}), "navmesh link 1: cost must be finite and >= 0, got -0.25");
   EXPECT_EQ(error({.area = max_areas}), "navmesh link 1: area type 64 is not below 64");
+  // Every reason reads after "an off-mesh link's " too (how a .wmnav's loader words it).
+  for (const OffMeshLink& bad : {OffMeshLink{.start = {nan, 0, 0}}, OffMeshLink{.end = {nan, 0, 0}}, OffMeshLink{.radius = 0},
+                                 OffMeshLink{.cost = -1}, OffMeshLink{.area = max_areas}}) {
+    const std::string why = find_link_problem(bad).value_or("");
+    EXPECT_TRUE(why.starts_with("start ") || why.starts_with("end ") || why.starts_with("radius ") ||
+                why.starts_with("cost ") || why.starts_with("area type "))
+        << why;
+  }
   NavMeshData many = test::two_storeys();
   many.links.assign(max_links + 1, test::drop_down());
   EXPECT_NE(test::error_text<BuildError>([&] { NavMesh nav(std::move(many)); }).find("more than max_links"), std::string::npos);

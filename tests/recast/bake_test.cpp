@@ -271,9 +271,9 @@ TEST(Bake, ForgedFilesAreLoadErrors) {
   ASSERT_LT(first_link_at, file_end);
   EXPECT_EQ(read_at<double>(first_link_at), 2.0);  // the first link's start.x: the offset is right
   EXPECT_EQ(error(forged<double>(first_link_at + 48, -1.0)),
-            "test.wmnav: corrupt file: class 'small' tile (0, 0): an off-mesh link's radius must be finite and > 0");
+            "test.wmnav: corrupt file: class 'small' tile (0, 0): an off-mesh link's radius must be finite and > 0, got -1");
   EXPECT_EQ(error(forged<double>(first_link_at + 56, std::numeric_limits<double>::infinity())),
-            "test.wmnav: corrupt file: class 'small' tile (0, 0): an off-mesh link's cost must be finite and >= 0");
+            "test.wmnav: corrupt file: class 'small' tile (0, 0): an off-mesh link's cost must be finite and >= 0, got inf");
   EXPECT_EQ(error(forged<std::uint8_t>(first_link_at + 70, 64)),
             "test.wmnav: corrupt file: class 'small' tile (0, 0): an off-mesh link's area type 64 is not below 64");
   EXPECT_EQ(error(forged<std::uint8_t>(first_link_at + 71, 2)),

@@ -83,6 +83,8 @@ struct LinkTraversal {
 
 /// What is wrong with `link` (an end not finite, a radius not > 0, a cost below 0, an area
 /// type past max_areas), or nullopt: what NavMesh, bakes and tiled worlds check links with.
+/// The reason starts with what it is about, the value shown ("radius must be finite and > 0,
+/// got 0"): it reads after "link 3: " and after "an off-mesh link's " alike.
 [[nodiscard]] std::optional<std::string> find_link_problem(const OffMeshLink& link);
 
 /// The plan of a point: its ground coordinates (x, z), Y being up.

@@ -23,6 +23,7 @@
 namespace waymark::navmesh {
 
 namespace detail {
+class LinkStartTree;
 class PolyanyaSpace;
 struct QueryEnds;
 }  // namespace detail
@@ -178,6 +179,7 @@ class NavMeshQuery {
 
   const NavMesh* mesh_;
   NavQueryOptions options_;
+  std::unique_ptr<detail::LinkStartTree> link_starts_;  // each polygon's off-mesh link starts, in boxes
   std::unique_ptr<Space> space_;
   std::unique_ptr<detail::PolyanyaSpace> polyanya_;
   search::SearchHandle<std::uint32_t> portals_search_;

@@ -145,7 +145,7 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
       while (!meter.exhausted(this->stats_.expanded, scan_count()) && expand_next()) {
       }
     }
-    if constexpr (!ScanningSearchSpace<Space>) this->stats_.scanned = this->stats_.generated;
+    if constexpr (!ScanningSearchSpace<Space> && !CostAwareSearchSpace<Space>) this->stats_.scanned = this->stats_.generated;
     return this->end_step();
   }
   /// Expands at most `max_expansions` nodes.
@@ -260,7 +260,7 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
   }
 
   std::uint64_t scan_count() const {
-    if constexpr (ScanningSearchSpace<Space>) {
+    if constexpr (ScanningSearchSpace<Space> || CostAwareSearchSpace<Space>) {
       return this->stats_.scanned;
     } else {
       return this->stats_.generated;
@@ -330,7 +330,9 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
       }
       this->observer_.on_open(succ, &node, new_g, r.h, !s.fresh);
     };
-    if constexpr (ParentAwareSearchSpace<Space>) {
+    if constexpr (CostAwareSearchSpace<Space>) {
+      space_->for_each_successor(node, g, relax, this->stats_.scanned);
+    } else if constexpr (ParentAwareSearchSpace<Space>) {
       const std::uint32_t parent_slot = table_[slot].parent;
       const Node goal = this->goal_.kind() == Goal<Node>::Kind::node ? this->goal_.node() : Node{};
       const Node parent = parent_slot == no_slot ? Node{} : table_.node(*space_, parent_slot);
