@@ -27,14 +27,15 @@ namespace waymark::navmesh::detail {
 
 /// The link starts of each polygon in a tree of boxes: a leaf holds at most leaf_links, an
 /// inner node splits its links at the median of its box's longest side. Built once per query
-/// object: O(L log L) time, 4 bytes per traversal and 64 per box (about L / 4 boxes).
+/// object: O(L log L) time; per traversal 4 bytes and a copy in tree order (80 bytes, so that a
+/// leaf reads its links in a row), and 64 per box (about L / 4 boxes).
 class LinkStartTree {
  public:
   static constexpr std::uint32_t leaf_links = 8;
   static constexpr std::uint32_t none = PolyId::invalid_value;
 
-  /// A box: the bounds of its links' starts, its links order()[begin, end), and its children
-  /// (none for a leaf).
+  /// A box: the bounds of its links' starts, its links way(begin) to way(end − 1), and its
+  /// children (none for a leaf).
   struct Box {
     Vec3 lo;
     Vec3 hi;
@@ -54,18 +55,36 @@ class LinkStartTree {
       const auto count = static_cast<std::uint32_t>(mesh.links_from(PolyId{p}).size());
       if (count != 0) root_[p] = build(first, first + count, 0);
     }
+    // The traversals and their links' flags and areas in tree order: a leaf reads them in a row.
+    ways_.reserve(order_.size());
+    links_.reserve(order_.size());
+    for (const std::uint32_t t : order_) {
+      ways_.push_back(ways[t]);
+      const OffMeshLink& l = mesh.link(ways[t].link);
+      links_.push_back({l.flags, l.area});
+    }
   }
+
+  /// A link's flags and area type (OffMeshLink's), beside its traversal.
+  struct LinkKind {
+    std::uint16_t flags = 0;
+    std::uint8_t area = 0;
+  };
 
   /// The root box of p's links, or none.
   [[nodiscard]] std::uint32_t root(PolyId p) const { return root_.empty() ? none : root_[p.value]; }
   [[nodiscard]] const Box& box(std::uint32_t i) const { return boxes_[i]; }
   [[nodiscard]] std::size_t box_count() const { return boxes_.size(); }
-  /// Traversal numbers (indices into link_traversals()), leaf by leaf.
+  /// Leaf by leaf: the i-th traversal's number (its index in link_traversals()), the
+  /// traversal, and its link's flags and area.
   [[nodiscard]] std::uint32_t order(std::uint32_t i) const { return order_[i]; }
+  [[nodiscard]] const LinkTraversal& way(std::uint32_t i) const { return ways_[i]; }
+  [[nodiscard]] LinkKind kind(std::uint32_t i) const { return links_[i]; }
   [[nodiscard]] const NavMesh& mesh() const { return *mesh_; }
   /// Bytes held.
   [[nodiscard]] std::size_t memory_bytes() const {
-    return order_.size() * sizeof(std::uint32_t) + boxes_.size() * sizeof(Box) + root_.size() * sizeof(std::uint32_t);
+    return order_.size() * (sizeof(std::uint32_t) + sizeof(LinkTraversal) + sizeof(LinkKind)) + boxes_.size() * sizeof(Box) +
+           root_.size() * sizeof(std::uint32_t);
   }
 
  private:
@@ -104,6 +123,8 @@ class LinkStartTree {
 
   const NavMesh* mesh_;
   std::vector<std::uint32_t> order_;
+  std::vector<LinkTraversal> ways_;  // in order_'s order
+  std::vector<LinkKind> links_;      // likewise
   std::vector<Box> boxes_;
   std::vector<std::uint32_t> root_;  // by polygon (empty without links)
 };
@@ -230,30 +251,31 @@ class LinkRelaxer {
     if (known && (at.g + at.factor * distance_to(at.from, b)) * (1 - margin) >= s.most) return s.most;  // nothing here to lower
     Cost most = -unreached;
     if (b.left == LinkStartTree::none) {
-      const auto ways = tree_->mesh().link_traversals();
-      for (std::uint32_t k = b.begin; k < b.end; ++k) {
-        const std::uint32_t t = tree_->order(k);
+      for (std::uint32_t k = b.begin; k < b.end; ++k) {  // by tree order: the state's arrays are too
+        const LinkTraversal& way = tree_->way(k);
         if (!known) {  // first met in this query
-          w_[t] = reach_[t] = unreached;
-          cost_[t] = link_passes(tree_->mesh(), filter_, ways[t]) ? link_cost(tree_->mesh(), filter_, ways[t]) : -1;
+          w_[k] = reach_[k] = unreached;
+          const LinkStartTree::LinkKind link = tree_->kind(k);
+          const bool passes = filter_.passes(link.flags) && filter_.passes(tree_->mesh().flags(way.to_poly));
+          cost_[k] = passes ? way.cost * filter_.area_cost[link.area] : -1;  // link_cost(), read in a row
         }
-        if (cost_[t] < 0) continue;  // the filter stops it
+        if (cost_[k] < 0) continue;  // the filter stops it
         ++scanned;
-        const LinkTraversal& way = ways[t];
-        if (reach_[t] != unreached &&
-            (reach_[t] - cost_[t]) + at.factor * distance(at.from, way.from) + margin * (reach_[t] + at.g) <= at.g) {
+        if (reach_[k] != unreached &&
+            (reach_[k] - cost_[k]) + at.factor * distance(at.from, way.from) + margin * (reach_[k] + at.g) <= at.g) {
           dominated = true;
           return most;
         }
         const Anchor& a = anchors_[way.to_poly.value];
         if (a.stamp == generation_) {
-          w_[t] = std::min(w_[t], (a.g + walk_factor(way.to_poly) * distance(a.at, way.to)) * (1 + margin) + margin);
+          w_[k] = std::min(w_[k], (a.g + walk_factor(way.to_poly) * distance(a.at, way.to)) * (1 + margin) + margin);
         }
-        const Cost before = w_[t];
-        const Found f = leaf(t, way, cost_[t], w_[t]);
+        const Cost before = w_[k];
+        const std::uint32_t t = tree_->order(k);
+        const Found f = leaf(t, way, cost_[k], w_[k]);
         if (f.kind != 0) found_.push_back({t, f.kind, f.edge});
-        if (at.sees_all && w_[t] < before) reach_[t] = w_[t];
-        most = std::max(most, w_[t] == unreached ? unreached : (w_[t] - cost_[t]) + margin * (w_[t] + cost_[t]));
+        if (at.sees_all && w_[k] < before) reach_[k] = w_[k];
+        most = std::max(most, w_[k] == unreached ? unreached : (w_[k] - cost_[k]) + margin * (w_[k] + cost_[k]));
       }
     } else {
       // The nearer child first: what it lowers may let the other be skipped.
@@ -277,9 +299,10 @@ class LinkRelaxer {
   bool area_costs_walk_;
   QueryFilter filter_;
   std::uint32_t generation_ = 0;
-  std::vector<Cost> w_;     // by traversal: its landing's g in this query (valid once its leaf is met)
-  std::vector<Cost> cost_;  // by traversal: its cost under the query's filter, −1 when it stops it
-  std::vector<Cost> reach_;  // by traversal: the least g a node that sees its whole polygon gave its landing
+  // By traversal, in tree order (LinkStartTree::way), valid once its leaf is met in the query:
+  std::vector<Cost> w_;      // its landing's g
+  std::vector<Cost> cost_;   // its cost under the query's filter, −1 when the filter stops it
+  std::vector<Cost> reach_;  // the least g a node that sees its whole polygon gave its landing
   std::vector<BoxState> boxes_;
   /// A polygon's anchor in this query: a node whose successors are all the polygon's, where it
   /// stands and the g it was given (its own may have been lowered since: this still bounds it).

@@ -263,6 +263,164 @@ TEST(OffMeshLinks, ShortestModeMatchesTheCompositionOfLinkFreeSearches) {
   EXPECT_GT(walked, 20);
 }
 
+/// What one query costs, in successors generated and the work behind them (SearchStats::
+/// scanned: successors, and the boxes and links of a polygon's link tree looked at).
+struct Work {
+  std::uint64_t generated = 0;
+  std::uint64_t scanned = 0;
+};
+
+/// Issue 41: N links between two polygons. Every node of a polygon could reach each of its
+/// links, and each link's landing is a node of the polygon it lands in: a search that relaxed
+/// every link from every node did N² relaxations (in the exhaustive query below, N(2N + 1):
+/// 2,001,000 for N = 1,000). Each mode's work must grow linearly with N, both for a query that
+/// ends once it takes the best link and for one that goes through everything reachable (its
+/// goal behind a door the filter excludes), and the path must be the best link's: on two open
+/// squares, min over links of |from − start| + length + |end − to|.
+TEST(OffMeshLinks, ManyLinksBetweenTwoPolygonsCostLinearWork) {
+  const Vec3 from{1, 0, 1}, reached{20, 0, 9}, behind_door{30, 0, 5};
+  QueryFilter no_doors;
+  no_doors.exclude = 0x02;
+  for (NavMode mode : all_modes) {
+    SCOPED_TRACE(std::string(name_of(nav_mode_names, mode)));
+    std::vector<Work> ends, exhaustive;
+    for (std::size_t n : {250, 500, 1000, 2000}) {
+      SCOPED_TRACE(n);
+      const NavMesh nav(test::two_squares_with_links(n));
+      NavMeshQuery q(nav, {.mode = mode});
+      ASSERT_TRUE(q.find_path(from, reached).succeeded());
+      ends.push_back({q.stats().generated, q.stats().scanned});
+      double best = infinite_cost;
+      for (std::uint32_t i = 0; i < nav.link_count(); ++i) {
+        const ResolvedLink& l = nav.resolved_link(i);
+        best = std::min(best, distance(from, l.start) + l.cost + distance(l.end, reached));
+      }
+      ASSERT_EQ(q.path().links.size(), 1u);
+      if (mode == NavMode::shortest) {
+        EXPECT_NEAR(shortest_cost(nav, q.path()), best, 1e-9);
+      } else {
+        EXPECT_GE(shortest_cost(nav, q.path()), best - 1e-9);
+      }
+      EXPECT_TRUE(q.find_path(from, behind_door, no_doors).has(StatusDetail::unreachable));
+      exhaustive.push_back({q.stats().generated, q.stats().scanned});
+      // Each link is relaxed a bounded number of times: its start's box looked at from a few
+      // nodes. (Before: every landing relaxed all N links, N(2N + 1) in all.)
+      EXPECT_LE(exhaustive.back().scanned, 8 * n + 100);
+      EXPECT_LE(exhaustive.back().generated, 2 * n + 100);
+    }
+    for (std::size_t i = 1; i < ends.size(); ++i) {
+      EXPECT_LE(ends[i].scanned, 2.2 * static_cast<double>(ends[i - 1].scanned) + 100) << i;
+      EXPECT_LE(exhaustive[i].scanned, 2.2 * static_cast<double>(exhaustive[i - 1].scanned) + 100) << i;
+      EXPECT_LE(exhaustive[i].generated, 2.2 * static_cast<double>(exhaustive[i - 1].generated) + 100) << i;
+    }
+  }
+}
+
+/// A reference for many links at once (issue 41: the searches relax only the links that lower a
+/// landing, and leave out landings beaten in their polygon): seeded levels on the walled floor,
+/// two-way links with random ends (half of them leaving one cell, so that its links fill a
+/// tree of several boxes) and random costs (some below their length: teleporters), against
+/// Dijkstra over the same model written out in full. Shortest mode: the least cost of walks
+/// (link-free shortest-mode searches) and links alternating, start to goal. Funnel mode: its
+/// portal graph (nav_query.cpp), every node relaxing every link of its polygon.
+TEST(OffMeshLinks, ManyLinksMatchAReferenceSearch) {
+  const NavMesh bare(walled());
+  NavMeshQuery free_query(bare);
+  const auto walk = [&](Vec3 a, Vec3 b) {
+    return free_query.find_path(a, b).succeeded() ? shortest_cost(bare, free_query.path()) : infinite_cost;
+  };
+  std::mt19937_64 rng(4141);
+  const auto point = [&] {
+    for (;;) {
+      const auto p = bare.random_point(rng);
+      if (p) return p->point;
+    }
+  };
+  std::uniform_real_distribution<double> unit(0, 1);
+  int taken = 0;
+  for (int trial = 0; trial < 6; ++trial) {
+    NavMeshData d = walled();
+    for (int i = 0; i < 40; ++i) {
+      const Vec3 a = i % 2 == 0 ? Vec3{1.05 + 0.9 * unit(rng), 0, 1.05 + 0.9 * unit(rng)} : point();
+      const Vec3 b = point();
+      d.links.push_back({.start = a, .end = b, .radius = 0.1, .bidirectional = true, .cost = distance(a, b) * 1.5 * unit(rng)});
+    }
+    const NavMesh nav(d);
+    const auto ways = nav.link_traversals();
+    ASSERT_EQ(ways.size(), 80u);
+    // Walks between link ends, once per level.
+    std::vector<double> between(ways.size() * ways.size());
+    for (std::size_t i = 0; i < ways.size(); ++i) {
+      for (std::size_t j = 0; j < ways.size(); ++j) between[i * ways.size() + j] = walk(ways[i].to, ways[j].from);
+    }
+    NavMeshQuery shortest(nav), funnel(nav, {.mode = NavMode::funnel});
+    for (int pair = 0; pair < 8; ++pair) {
+      SCOPED_TRACE(testing::Message() << "trial " << trial << " pair " << pair);
+      const Vec3 from = point(), to = point();
+      // Shortest mode: Dijkstra over the start and the landings.
+      std::vector<double> g(ways.size(), infinite_cost);
+      std::vector<bool> done(ways.size(), false);
+      for (std::size_t u = 0; u < ways.size(); ++u) g[u] = walk(from, ways[u].from) + ways[u].cost;
+      double best = walk(from, to);
+      for (;;) {
+        std::size_t next = ways.size();
+        for (std::size_t u = 0; u < ways.size(); ++u) {
+          if (!done[u] && g[u] < infinite_cost && (next == ways.size() || g[u] < g[next])) next = u;
+        }
+        if (next == ways.size() || g[next] >= best) break;
+        done[next] = true;
+        best = std::min(best, g[next] + walk(ways[next].to, to));
+        for (std::size_t u = 0; u < ways.size(); ++u) {
+          g[u] = std::min(g[u], g[next] + between[next * ways.size() + u] + ways[u].cost);
+        }
+      }
+      ASSERT_TRUE(shortest.find_path(from, to).succeeded());
+      EXPECT_NEAR(shortest_cost(nav, shortest.path()), best, 1e-6);
+      taken += shortest.path().links.empty() ? 0 : 1;
+
+      // Funnel mode: the portal graph, every link from every node of its polygon.
+      ASSERT_TRUE(funnel.find_path(from, to).succeeded());
+      const NavMeshData& md = nav.data();
+      const auto start = nav.nearest_poly(from, {2, 4, 2});
+      const auto goal = nav.nearest_poly(to, {2, 4, 2});
+      ASSERT_TRUE(start && goal);
+      const std::size_t corners = md.corners.size(), start_node = corners, goal_node = corners + 1;
+      const std::size_t nodes = corners + 2 + ways.size();
+      const auto at = [&](std::size_t n) -> std::pair<Vec3, PolyId> {
+        if (n < corners) return {nav.edge(static_cast<std::uint32_t>(n)).at(0.5), md.neighbors[n]};
+        if (n == start_node) return {start->point, start->poly};
+        return {ways[n - corners - 2].to, ways[n - corners - 2].to_poly};
+      };
+      std::vector<double> cost(nodes, infinite_cost);
+      std::vector<bool> closed(nodes, false);
+      cost[start_node] = 0;
+      double reached_goal = infinite_cost;
+      for (;;) {
+        std::size_t n = nodes;
+        for (std::size_t i = 0; i < nodes; ++i) {
+          if (!closed[i] && i != goal_node && cost[i] < infinite_cost && (n == nodes || cost[i] < cost[n])) n = i;
+        }
+        if (n == nodes || cost[n] >= reached_goal) break;
+        closed[n] = true;
+        const auto [x, p] = at(n);
+        if (p == goal->poly) reached_goal = std::min(reached_goal, cost[n] + distance(x, goal->point));
+        for (std::uint32_t k = md.poly_begin[p.value]; k < md.poly_begin[p.value + 1]; ++k) {
+          if (!md.neighbors[k].valid() || (n < corners && k == nav.twin(static_cast<std::uint32_t>(n)))) continue;
+          cost[k] = std::min(cost[k], cost[n] + distance(x, nav.edge(k).at(0.5)));
+        }
+        const std::uint32_t first = nav.first_link_from(p);
+        const auto leaving = nav.links_from(p);
+        for (std::uint32_t i = 0; i < leaving.size(); ++i) {
+          double& c = cost[corners + 2 + first + i];
+          c = std::min(c, cost[n] + distance(x, leaving[i].from) + leaving[i].cost);
+        }
+      }
+      EXPECT_NEAR(funnel.portal_search().path().cost, reached_goal, 1e-6);
+    }
+  }
+  EXPECT_GT(taken, 10);
+}
+
 /// What a shortest-mode path costs in 3D: the 3D length between its corners, each link counted
 /// at its cost instead.
 double surface_cost(const NavMesh& nav, const NavPath& p) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "support/allocation_counter.hpp"
+#include "support/link_levels.hpp"
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 
@@ -38,6 +39,26 @@ TEST(NavMeshAllocation, NoAllocationPerQueryAfterWarmUp) {
     }
     return walls;
   });
+}
+
+// Off-mesh links (issue 41): the link tree's state (per traversal, box and polygon) and a
+// relaxation's finds are sized with the query object, so many links between two polygons
+// allocate nothing per query either, in every mode, whether a query takes a link or searches
+// everything it reaches.
+TEST(NavMeshAllocation, NoAllocationPerQueryWithManyLinks) {
+  const NavMesh nav(test::two_squares_with_links(2000));
+  QueryFilter no_doors;
+  no_doors.exclude = 0x02;
+  for (const NavMode mode : {NavMode::shortest, NavMode::funnel, NavMode::centroids}) {
+    NavMeshQuery query(nav, {.mode = mode});
+    test::expect_no_allocation_after_warm_up([&] {
+      std::size_t solved = 0;
+      solved += query.find_path({1, 0, 1}, {20, 0, 9}).succeeded() ? 1 : 0;
+      solved += query.find_path({9, 0, 9}, {12, 0, 2}).succeeded() ? 1 : 0;
+      solved += query.find_path({1, 0, 1}, {30, 0, 5}, no_doors).succeeded() ? 1 : 0;
+      return solved;
+    });
+  }
 }
 
 }  // namespace

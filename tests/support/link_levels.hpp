@@ -2,8 +2,10 @@
 // Hand-made navmeshes for the off-mesh link tests: floors of unit squares at given heights,
 // with cells left out as walls, and links between them.
 
+#include <array>
 #include <cstdint>
 #include <functional>
+#include <random>
 #include <vector>
 
 #include "waymark/navmesh/nav_mesh.hpp"
@@ -74,6 +76,39 @@ inline const char* two_storey_obj =
 /// 0.6 in, is within reach).
 inline navmesh::OffMeshLink block_drop_down(bool bidirectional = false) {
   return {.start = {14.7, 3, 5}, .end = {16, 0, 5}, .radius = 0.6, .bidirectional = bidirectional, .area = 5, .flags = 0x08, .user_id = 42};
+}
+
+/// Many links between two polygons (issue 41): two 10 × 10 squares side by side on the ground,
+/// 1 apart (P, polygon 0, over x in [0, 10]; Q, polygon 1, over [11, 21]), no walkable surface
+/// between them; Q's right edge opens onto a door (polygon 2, [21, 22] × [0, 10], flag 0x02)
+/// and the door onto a room (polygon 3, [22, 32] × [0, 10]). Then `links` two-way links, each
+/// from a seeded random point of P to one of Q, costing `cost` (0: their length).
+inline navmesh::NavMeshData two_squares_with_links(std::size_t links, double cost = 0, std::uint64_t seed = 41) {
+  navmesh::NavMeshData d;
+  d.vertices = {{0, 0, 0}, {10, 0, 0}, {10, 0, 10}, {0, 0, 10},    // P
+                {11, 0, 0}, {21, 0, 0}, {21, 0, 10}, {11, 0, 10},  // Q
+                {22, 0, 0}, {22, 0, 10}, {32, 0, 0}, {32, 0, 10}};  // the door's and the room's far sides
+  const PolyId none;
+  const auto square = [&](std::array<std::uint32_t, 4> corners, std::array<PolyId, 4> next, std::uint16_t flags) {
+    d.corners.insert(d.corners.end(), corners.begin(), corners.end());
+    d.neighbors.insert(d.neighbors.end(), next.begin(), next.end());
+    d.poly_begin.push_back(static_cast<std::uint32_t>(d.corners.size()));
+    d.areas.push_back(0);
+    d.flags.push_back(flags);
+  };
+  square({0, 1, 2, 3}, {none, none, none, none}, navmesh::walk_flag);
+  square({4, 5, 6, 7}, {none, PolyId{2}, none, none}, navmesh::walk_flag);
+  square({5, 8, 9, 6}, {none, PolyId{3}, none, PolyId{1}}, 0x02);
+  square({8, 10, 11, 9}, {none, none, none, PolyId{2}}, navmesh::walk_flag);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.5, 9.5);
+  d.links.reserve(links);
+  for (std::size_t i = 0; i < links; ++i) {
+    const double ax = u(rng), az = u(rng), bx = 11 + u(rng), bz = u(rng);
+    d.links.push_back({.start = {ax, 0, az}, .end = {bx, 0, bz}, .radius = 0.1, .bidirectional = true, .cost = cost,
+                       .user_id = static_cast<std::uint32_t>(i)});
+  }
+  return d;
 }
 
 }  // namespace waymark::test
