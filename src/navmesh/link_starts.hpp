@@ -152,10 +152,10 @@ class LinkRelaxer {
     found_.reserve(most);
   }
 
-  /// A new query under `filter`: every landing unreached (boxes are read afresh as they are
-  /// first met).
+  /// A new query under `filter` (kept by reference: the caller's, for the query's length):
+  /// every landing unreached (boxes are read afresh as they are first met).
   void reset(const QueryFilter& filter) {
-    filter_ = filter;
+    filter_ = &filter;
     if (++generation_ == 0) {  // once every 2^32 queries: no stamp of the last cycle may match
       for (BoxState& b : boxes_) b.stamp = 0;
       for (Anchor& a : anchors_) a.stamp = 0;
@@ -203,7 +203,7 @@ class LinkRelaxer {
   /// stops early when `at` is dominated: a link start s reached from a node e that sees all of
   /// p at r (its landing at r + cost), with r + factor × |s − from| <= g, means e reaches
   /// `from` for no more than g and every start from there for no more than `at` does. Adds the
-  /// boxes and links looked at to `scanned`.
+  /// boxes looked at, and the links looked at but not found, to `scanned`.
   template <class Leaf, class Emit>
   void relax(PolyId p, const Walker& at, Leaf&& leaf, Emit&& emit, std::uint64_t& scanned) {
     const std::uint32_t root = tree_->root(p);
@@ -256,11 +256,10 @@ class LinkRelaxer {
         if (!known) {  // first met in this query
           w_[k] = reach_[k] = unreached;
           const LinkStartTree::LinkKind link = tree_->kind(k);
-          const bool passes = filter_.passes(link.flags) && filter_.passes(tree_->mesh().flags(way.to_poly));
-          cost_[k] = passes ? way.cost * filter_.area_cost[link.area] : -1;  // link_cost(), read in a row
+          const bool passes = filter_->passes(link.flags) && filter_->passes(tree_->mesh().flags(way.to_poly));
+          cost_[k] = passes ? way.cost * filter_->area_cost[link.area] : -1;  // link_cost(), read in a row
         }
         if (cost_[k] < 0) continue;  // the filter stops it
-        ++scanned;
         if (reach_[k] != unreached &&
             (reach_[k] - cost_[k]) + at.factor * distance(at.from, way.from) + margin * (reach_[k] + at.g) <= at.g) {
           dominated = true;
@@ -273,7 +272,11 @@ class LinkRelaxer {
         const Cost before = w_[k];
         const std::uint32_t t = tree_->order(k);
         const Found f = leaf(t, way, cost_[k], w_[k]);
-        if (f.kind != 0) found_.push_back({t, f.kind, f.edge});
+        if (f.kind != 0) {
+          found_.push_back({t, f.kind, f.edge});
+        } else {
+          ++scanned;  // looked at, left out (what is found the engine counts as it is given)
+        }
         if (at.sees_all && w_[k] < before) reach_[k] = w_[k];
         most = std::max(most, w_[k] == unreached ? unreached : (w_[k] - cost_[k]) + margin * (w_[k] + cost_[k]));
       }
@@ -293,11 +296,11 @@ class LinkRelaxer {
   }
 
   /// What walking costs per unit in p.
-  [[nodiscard]] Cost walk_factor(PolyId p) const { return area_costs_walk_ ? filter_.area_cost[tree_->mesh().area(p)] : 1; }
+  [[nodiscard]] Cost walk_factor(PolyId p) const { return area_costs_walk_ ? filter_->area_cost[tree_->mesh().area(p)] : 1; }
 
   const LinkStartTree* tree_;
   bool area_costs_walk_;
-  QueryFilter filter_;
+  const QueryFilter* filter_ = nullptr;  // the query's (reset)
   std::uint32_t generation_ = 0;
   // By traversal, in tree order (LinkStartTree::way), valid once its leaf is met in the query:
   std::vector<Cost> w_;      // its landing's g

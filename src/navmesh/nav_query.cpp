@@ -68,8 +68,10 @@ class NavMeshQuery::Space {
 
   void set_query(const detail::QueryEnds& ends) {
     ends_ = ends;
-    relaxer_.reset(ends.filter);
-    relaxer_.anchor(ends.start_poly, ends.start, 0);
+    if (has_links_) {
+      relaxer_.reset(ends_.filter);
+      relaxer_.anchor(ends.start_poly, ends.start, 0);
+    }
     at_[start_] = in_poly(ends.start, ends.start_poly);
     at_[goal_] = in_poly(ends.goal, ends.goal_poly);
     least_cost_ = *std::min_element(ends.filter.area_cost.begin(), ends.filter.area_cost.end());
@@ -97,28 +99,56 @@ class NavMeshQuery::Space {
   /// Every successor of n (for costing a path).
   template <class F>
   void for_each_successor(node_type n, F&& f) const {
-    const PolyId here = walk_successors(n, f);
-    if (!has_links_ || !here.valid()) return;
-    const node_type first = goal_ + 1 + mesh_->first_link_from(here);
-    const auto links = mesh_->links_from(here);
-    const Cost factor = ends_.filter.area_cost[mesh_->area(here)];
-    for (std::uint32_t i = 0; i < links.size(); ++i) {
-      if (!detail::link_passes(*mesh_, ends_.filter, links[i])) continue;
-      f(first + i, distance(at_[n].position, links[i].from) * factor + detail::link_cost(*mesh_, ends_.filter, links[i]));
-    }
+    walk_successors(n, f, [&](PolyId here) {
+      const node_type first = goal_ + 1 + mesh_->first_link_from(here);
+      const auto links = mesh_->links_from(here);
+      const Cost factor = ends_.filter.area_cost[mesh_->area(here)];
+      for (std::uint32_t i = 0; i < links.size(); ++i) {
+        if (!detail::link_passes(*mesh_, ends_.filter, links[i])) continue;
+        f(first + i, distance(at_[n].position, links[i].from) * factor + detail::link_cost(*mesh_, ends_.filter, links[i]));
+      }
+    });
   }
 
   /// The successors of n reached at g that the search keeps: all but the links whose landing
-  /// was reached for as little before (CostAwareSearchSpace).
+  /// was reached for as little before (CostAwareSearchSpace: `extra`, the link tree's work).
+  /// Out of line with the walk inlined in it, the links' part out of line again: the form that
+  /// ran fewest instructions on meshes without links (docs/navmesh.md, "Off-mesh links in bulk").
   template <class F>
-  void for_each_successor(node_type n, Cost g, F&& f, std::uint64_t& scanned) const {
-    std::uint64_t made = 0;  // counted here, added once: kept in a register
-    const PolyId here = walk_successors(n, [&](node_type s, Cost c) {
-      ++made;
-      f(s, c);
-    });
-    scanned += made;
-    if (!has_links_ || !here.valid()) return;
+  [[gnu::noinline]] void for_each_successor(node_type n, Cost g, F&& f, std::uint64_t& extra) const {
+    walk_successors(n, f, [&](PolyId here) { relax_links(n, here, g, f, extra); });
+  }
+
+ private:
+  /// Gives f n's successors, then links(polygon n stands in) on a mesh with links.
+  template <class F, class Links>
+  [[gnu::always_inline]] void walk_successors(node_type n, F& f, Links&& links) const {
+    if (n == goal_) return;
+    const NodeAt& node = at_[n];
+    const PolyId here{node.poly};
+    const Vec3 from = node.position;
+    const Cost factor = ends_.filter.area_cost[mesh_->area(here)];
+    if (here == ends_.goal_poly) f(goal_, distance(from, ends_.goal) * factor);
+    const std::uint32_t include = ends_.filter.include, exclude = ends_.filter.exclude;
+    const PortalOut* const end = out_.data() + node.end;
+    for (const PortalOut* o = out_.data() + node.first; o != end; ++o) {
+      if (((o->flags & include) == 0) | ((o->flags & exclude) != 0)) continue;
+      if (centroids_) {
+        const Vec3 mid = midpoint(o->k);
+        const Cost across = ends_.filter.area_cost[mesh_->area(mesh_->data().neighbors[o->k])];
+        f(o->k, distance(from, mid) * factor + distance(mid, o->position) * across);
+      } else {
+        f(o->k, distance(from, o->position) * factor);
+      }
+    }
+    if (!has_links_) return;
+    links(here);
+  }
+
+  /// The links of `here` that n, reached at g, gives (for_each_successor). Out of line: the
+  /// walk's successor loop, the hot path of every query, compiles as it did without links.
+  template <class F>
+  [[gnu::noinline]] void relax_links(node_type n, PolyId here, Cost g, F& f, std::uint64_t& scanned) const {
     const Vec3 from = at_[n].position;
     const Cost factor = ends_.filter.area_cost[mesh_->area(here)];
     const node_type first = goal_ + 1;
@@ -137,31 +167,6 @@ class NavMeshQuery::Space {
           f(first + found.t, found.edge);
         },
         scanned);
-  }
-
- private:
-  /// Gives f n's successors but the links; returns the polygon n stands in (invalid for the goal).
-  template <class F>
-  PolyId walk_successors(node_type n, F&& f) const {
-    if (n == goal_) return PolyId{};
-    const NodeAt& node = at_[n];
-    const PolyId here{node.poly};
-    const Vec3 from = node.position;
-    const Cost factor = ends_.filter.area_cost[mesh_->area(here)];
-    if (here == ends_.goal_poly) f(goal_, distance(from, ends_.goal) * factor);
-    const std::uint32_t include = ends_.filter.include, exclude = ends_.filter.exclude;
-    const PortalOut* const end = out_.data() + node.end;
-    for (const PortalOut* o = out_.data() + node.first; o != end; ++o) {
-      if (((o->flags & include) == 0) | ((o->flags & exclude) != 0)) continue;
-      if (centroids_) {
-        const Vec3 mid = midpoint(o->k);
-        const Cost across = ends_.filter.area_cost[mesh_->area(mesh_->data().neighbors[o->k])];
-        f(o->k, distance(from, mid) * factor + distance(mid, o->position) * across);
-      } else {
-        f(o->k, distance(from, o->position) * factor);
-      }
-    }
-    return here;
   }
 
   /// Where node n stands, the polygon it stands in, and its successor portals: out_[first, end).

@@ -33,7 +33,7 @@ inline bool same_point(Vec2 a, Vec2 b) { return length_squared(a - b) <= snap_di
 
 /// The point where the line from `r` through `p` crosses the segment a-b (clamped to it, and
 /// snapped to a or b when that close).
-inline Vec2 line_hit(Vec2 r, Vec2 p, Vec2 a, Vec2 b) {
+[[gnu::always_inline]] inline Vec2 line_hit(Vec2 r, Vec2 p, Vec2 a, Vec2 b) {
   const Vec2 d = p - r;
   const double den = cross(d, b - a);
   if (den == 0) return a;

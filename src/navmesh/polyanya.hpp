@@ -138,10 +138,11 @@ class PolyanyaSpace {
     successors(n, f, LinkPass{});
   }
   /// The same for n reached at g, expanding: less the links that n reaches no more cheaply
-  /// than a node before it (polyanya_links.hpp; CostAwareSearchSpace). Adds its work to scanned.
+  /// than a node before it (polyanya_links.hpp; CostAwareSearchSpace). Adds to `extra` the
+  /// link tree's work (the boxes and links it looked at and left out).
   template <class F>
-  void for_each_successor(const IntervalNode& n, Cost g, F&& f, std::uint64_t& scanned) const {
-    successors(n, f, LinkPass{LinkPass::Mode::lowering, g, &scanned});
+  void for_each_successor(const IntervalNode& n, Cost g, F&& f, std::uint64_t& extra) const {
+    successors(n, f, LinkPass{LinkPass::Mode::lowering, g, &extra});
   }
 
   /// Calls g(poly) for each polygon crossed between node `from` and its successor `to` (as
@@ -158,7 +159,11 @@ class PolyanyaSpace {
     if (parent_poly == from.poly && links_.traversal(to.root) == nullptr) return;
     const std::uint32_t slot = chained_.find(*this, from);
     if (slot == search::no_slot) {  // not expanded in this query: follow its chain again
-      follow_chain(from, g, LinkPass{LinkPass::Mode::none});
+      if (has_links_) {
+        follow_chain<true>(from, g, LinkPass{LinkPass::Mode::none});
+      } else {
+        follow_chain<false>(from, g, LinkPass{LinkPass::Mode::none});
+      }
       return;
     }
     for (std::uint32_t i = chain_of_[slot].first; i < chain_of_[slot].second; ++i) g(chain_polys_[i]);
@@ -192,19 +197,27 @@ class PolyanyaSpace {
   /// polygon of each node skipped: leaves the successors of the chain's last node in chain_,
   /// and returns their number. `pass`: which links each node gives (the chain's nodes all have
   /// n's g: each step costs 0).
-  template <class G>
+  /// (Links: whether the mesh has links, a constant per mesh: a mesh without compiles to the
+  /// code it had before links were relaxed through their tree, with no test for them.)
+  template <bool Links, class G>
   std::size_t follow_chain(const IntervalNode& n, G&& g, const LinkPass& pass) const;
   /// The successors of n without intermediate pruning, into chain_'s first elements (its size
   /// bounds their number: see max_successors); their number.
+  template <bool Links>
   std::size_t generate(const IntervalNode& n, const LinkPass& pass) const;
   /// Whether n's `count` successors in chain_ are one that keeps n's root: where a chain goes
   /// on. (A link's landing has no edge: never a chain. Nor does one go through a polygon that
   /// links leave: whether its links gave a successor depends on what the query reached before,
   /// and a chain followed again for its polygons must be the one the search followed.)
+  template <bool Links>
   [[nodiscard]] bool goes_straight_on(const IntervalNode& n, std::size_t count) const {
     const Successor& first = chain_[0];  // read whatever count is: chain_ always holds one
-    return (count == 1) & (first.cost == 0) & (first.node.root == n.root) & (first.node.edge != invalid_corner) &
-           (!has_links_ || mesh_->links_from(n.poly).empty());
+    const bool straight = (count == 1) & (first.cost == 0) & (first.node.root == n.root) & (first.node.edge != invalid_corner);
+    if constexpr (Links) {
+      return straight && mesh_->links_from(n.poly).empty();
+    } else {
+      return straight;
+    }
   }
 
   static constexpr std::uint32_t invalid_corner = PolyId::invalid_value;
@@ -290,8 +303,8 @@ inline PolyanyaSpace::PlanEstimate PolyanyaSpace::estimate_in_plan(const Interva
 template <class F>
 void PolyanyaSpace::successors(const IntervalNode& n, F& f, const LinkPass& pass) const {
   const auto first = static_cast<std::uint32_t>(chain_polys_.size());
-  const std::size_t count = follow_chain(n, [&](PolyId p) { chain_polys_.push_back(p); }, pass);
-  if (pass.scanned != nullptr) *pass.scanned += count + (chain_polys_.size() - first);  // successors and chain steps
+  const auto log = [&](PolyId p) { chain_polys_.push_back(p); };
+  const std::size_t count = has_links_ ? follow_chain<true>(n, log, pass) : follow_chain<false>(n, log, pass);
   if (chain_polys_.size() != first) {  // a chain skipped: logged, for the path's polygons
     const search::SlotLookup l = chained_.find_or_insert(*this, n);
     const std::pair<std::uint32_t, std::uint32_t> range{first, static_cast<std::uint32_t>(chain_polys_.size())};
@@ -304,19 +317,20 @@ void PolyanyaSpace::successors(const IntervalNode& n, F& f, const LinkPass& pass
   for (std::size_t i = 0; i < count; ++i) f(chain_[i].node, chain_[i].cost);
 }
 
-template <class G>
+template <bool Links, class G>
 std::size_t PolyanyaSpace::follow_chain(const IntervalNode& n, G&& g, const LinkPass& pass) const {
   IntervalNode at = n;
-  std::size_t count = generate(at, pass);
-  for (std::size_t steps = 0; goes_straight_on(at, count) && steps < max_chain(); ++steps) {
+  std::size_t count = generate<Links>(at, pass);
+  for (std::size_t steps = 0; goes_straight_on<Links>(at, count) && steps < max_chain(); ++steps) {
     at = chain_[0].node;
     g(at.poly);
-    count = generate(at, pass);
+    count = generate<Links>(at, pass);
   }
   return count;
 }
 
-inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, const LinkPass& pass) const {
+template <bool Links>
+std::size_t PolyanyaSpace::generate(const IntervalNode& n, const LinkPass& pass) const {
   Successor* const out = chain_.data();
   std::size_t made = 0;  // at most chain_.size(): three parts per edge, the goal or a turn, one per link
   const auto f = [&](const IntervalNode& s, Cost c) { out[made++] = {s, c}; };
@@ -330,7 +344,7 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, const LinkPass
 
   if (n.edge == invalid_corner) {  // the start, a link's landing, or a turn in the goal's polygon: sees all of it
     if (p == ends_.goal_poly) f(goal_node(), distance(root, ends_.goal));
-    if (has_links_) links_.seen_all(root, p, f, pass);
+    if constexpr (Links) links_.seen_all(root, p, f, pass);
     if (n.root == start_root_ || links_.traversal(n.root) != nullptr) {
       for (std::uint32_t i = 0; i < count; ++i) {
         if (enterable(first + i)) emit(n.root, first + i, ring_plan_[2 * first + i], ring_plan_[2 * first + i + 1], 0, f);
@@ -387,7 +401,7 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, const LinkPass
     // polygon it stands on the edge of), or beyond its ends, where a taut path does not enter.
     if (!same_point(r, L) && !same_point(r, R) && dot(dl, dr) > 0) return made;
     if (p == ends_.goal_poly) f(goal_node(), distance(root, ends_.goal));
-    if (has_links_) links_.seen_all(root, p, f, pass);
+    if constexpr (Links) links_.seen_all(root, p, f, pass);
     for (std::uint32_t i = 1; i < count; ++i) {
       if (enterable(ks[i])) emit(n.root, ks[i], pts[i], pts[i + 1], 0, f);
     }
@@ -404,7 +418,7 @@ inline std::size_t PolyanyaSpace::generate(const IntervalNode& n, const LinkPass
       f(IntervalNode{left_vertex, invalid_corner, p, L, L}, distance(root, mesh_->vertex(left_vertex)));
     }
   }
-  if (has_links_) {  // a constant per mesh: no work (and no mispredicted branch) without links
+  if constexpr (Links) {  // a constant per mesh: no code at all without links
     links_.seen_through(root, R, L, p, turn_right ? right_vertex : invalid_corner, turn_left ? left_vertex : invalid_corner, f,
                         pass);
   }

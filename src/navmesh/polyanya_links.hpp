@@ -44,8 +44,10 @@ class PolyanyaLinks {
 
   void set_query(const QueryEnds& ends) {
     filter_ = ends.filter;
-    relaxer_.reset(ends.filter);
-    relaxer_.anchor(ends.start_poly, ends.start, 0);
+    if (!mesh_->link_traversals().empty()) {
+      relaxer_.reset(filter_);
+      relaxer_.anchor(ends.start_poly, ends.start, 0);
+    }
     // Walking costs its 3D length between corners (area costs do not steer the shortest mode),
     // and the heuristic counts the climb: a link is a shortcut when it costs less than its 3D
     // length (a lift costing less than its height, a teleporter), and the bound covers them.

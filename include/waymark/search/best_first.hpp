@@ -89,6 +89,7 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
     table_.reset(*space_);
     open_.clear();
     closest_ = no_slot;
+    extra_scanned_ = 0;
     this->start_query(goal);
     if (refuse_stale()) return;
     if (goal.kind() == Goal<Node>::Kind::node && !node_is_traversable(*space_, goal.node())) {
@@ -145,7 +146,11 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
       while (!meter.exhausted(this->stats_.expanded, scan_count()) && expand_next()) {
       }
     }
-    if constexpr (!ScanningSearchSpace<Space> && !CostAwareSearchSpace<Space>) this->stats_.scanned = this->stats_.generated;
+    if constexpr (CostAwareSearchSpace<Space>) {
+      this->stats_.scanned = this->stats_.generated + extra_scanned_;
+    } else if constexpr (!ScanningSearchSpace<Space>) {
+      this->stats_.scanned = this->stats_.generated;
+    }
     return this->end_step();
   }
   /// Expands at most `max_expansions` nodes.
@@ -260,7 +265,9 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
   }
 
   std::uint64_t scan_count() const {
-    if constexpr (ScanningSearchSpace<Space> || CostAwareSearchSpace<Space>) {
+    if constexpr (CostAwareSearchSpace<Space>) {
+      return this->stats_.generated + extra_scanned_;
+    } else if constexpr (ScanningSearchSpace<Space>) {
       return this->stats_.scanned;
     } else {
       return this->stats_.generated;
@@ -331,7 +338,7 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
       this->observer_.on_open(succ, &node, new_g, r.h, !s.fresh);
     };
     if constexpr (CostAwareSearchSpace<Space>) {
-      space_->for_each_successor(node, g, relax, this->stats_.scanned);
+      space_->for_each_successor(node, g, relax, extra_scanned_);
     } else if constexpr (ParentAwareSearchSpace<Space>) {
       const std::uint32_t parent_slot = table_[slot].parent;
       const Node goal = this->goal_.kind() == Goal<Node>::Kind::node ? this->goal_.node() : Node{};
@@ -436,6 +443,7 @@ class BestFirstSearch : public SearchCore<typename Space::node_type, Obs> {
   PositionSink positions_;
   IndexedDaryHeap<default_heap_arity, PositionSink> open_;
   std::uint32_t closest_ = no_slot;
+  std::uint64_t extra_scanned_ = 0;  ///< CostAwareSearchSpace: the space's work besides its successors
 };
 
 /// The named searches: one engine, four policies.

@@ -64,13 +64,15 @@ concept ScanningSearchSpace = SearchSpace<S> && requires(const S& s, typename S:
 
 /// Optional: spaces that use the cost a node was reached at to leave out successors that
 /// cannot be reached for less than before (a navmesh polygon's off-mesh links: its nodes may
-/// each reach every link, docs/navmesh.md): `for_each_successor(n, g, f, scanned)`, g the
-/// expanded node's cost so far, adds the work it did to `scanned` (at least one per successor
-/// given), which search budgets can limit (Budget::scanned). The best-first engine calls this
-/// form to expand; the plain form still gives every successor (for path costing).
+/// each reach every link, docs/navmesh.md): `for_each_successor(n, g, f, extra)`, g the
+/// expanded node's cost so far, adds to `extra` the work it did besides the successors it
+/// gave (what it looked at to leave others out). The engine counts SearchStats::scanned as
+/// successors generated plus that extra work, which search budgets can limit
+/// (Budget::scanned). The best-first engine calls this form to expand; the plain form still
+/// gives every successor (for path costing).
 template <class S>
-concept CostAwareSearchSpace = SearchSpace<S> && requires(const S& s, typename S::node_type n, Cost g, std::uint64_t& scanned) {
-  s.for_each_successor(n, g, SuccessorSink<typename S::node_type>{}, scanned);
+concept CostAwareSearchSpace = SearchSpace<S> && requires(const S& s, typename S::node_type n, Cost g, std::uint64_t& extra) {
+  s.for_each_successor(n, g, SuccessorSink<typename S::node_type>{}, extra);
 };
 
 /// Optional: spaces that drop a successor by what they saw earlier in the query (Polyanya's
