@@ -7,7 +7,7 @@ Python's standard library only; the inputs go to a temporary folder, removed at 
     /usr/bin/python3 bench/cli_attacks.py WAYMARK_BINARY [--quick]
 
 --quick skips the inputs that take more than a few seconds (the 4,094-corner comb, the 6,400
-squares, the 65,536 triangles, 100,000 agents, the million-triangle mesh).
+squares, the 2^20 links, the 65,536 triangles, 100,000 agents, the million-triangle mesh).
 """
 import json
 import math
@@ -172,6 +172,25 @@ def main():
                   "--png", tmp + "/squares.png"], False))
     cases.append(("2", "render --polygons of 1,600 squares, SVG", ["render", "--polygons", tmp + "/squares1600.json",
                   "--svg", tmp + "/squares.svg"], False))
+    # Issue 41: many off-mesh links between two polygons (two 10 x 10 floors 1 apart, every link
+    # two-way from a random point of one to a random point of the other). Each query relaxed
+    # every link from every node, and each landing is a node: quadratic (200,000: about a
+    # minute, 2^20 about 25 minutes); now each polygon's links go through a tree of their starts.
+    # A third floor, joined to nothing, holds the goal of the funnel-mode query: it searches
+    # every node it reaches before it fails (the shortest mode's query takes the best link).
+    write_obj(tmp + "/two_floors.obj", [(0.0, 0.0, 0.0), (10.0, 0.0, 0.0), (10.0, 0.0, 10.0), (0.0, 0.0, 10.0),
+                                        (11.0, 0.0, 0.0), (21.0, 0.0, 0.0), (21.0, 0.0, 10.0), (11.0, 0.0, 10.0),
+                                        (30.0, 0.0, 0.0), (40.0, 0.0, 0.0), (40.0, 0.0, 10.0), (30.0, 0.0, 10.0)],
+              [(0, 3, 2, 1), (4, 7, 6, 5), (8, 11, 10, 9)])
+    for n, slow in ((200000, False), (1 << 20, True)):
+        with open(f"{tmp}/links{n}.gset", "w") as f:
+            for _ in range(n):
+                f.write("c %.4f 0 %.4f %.4f 0 %.4f 1 1 0 1\n" % (rng.uniform(1, 9), rng.uniform(1, 9),
+                                                                   rng.uniform(12, 20), rng.uniform(1, 9)))
+        cases.append(("2", f"navmesh, {n:,} two-way links between two floors", ["navmesh", "--obj", tmp + "/two_floors.obj",
+                      "--links", f"{tmp}/links{n}.gset", "--from", "1,0,1", "--to", "35,0,5", "--mode", "funnel"], slow))
+        cases.append(("2", "the same, shortest mode, a goal across the links", ["navmesh", "--obj", tmp + "/two_floors.obj",
+                      "--links", f"{tmp}/links{n}.gset", "--from", "1,0,1", "--to", "20,0,9"], slow))
     cells = passable_cells(DEN520D)
     # Up to four agents of radius 0.1 a cell, a quarter cell from its centre: no two start discs
     # overlap; goals at random cell centres.

@@ -13,6 +13,7 @@
 //   waymark_bench_navmesh_links [--links N,N,...] [--modes shortest,funnel,centroids] [--cost C]
 //   (default: 1000,2000,5000,10000,20000,50000,100000,200000,1048576; shortest and funnel; each
 //   link costing its length, or C > 0 each: teleporters for C below the 1 between the squares)
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -70,12 +71,15 @@ int main(int argc, char** argv) {
         const Stopwatch t;
         const Status s = q.find_path({1, 0, 1}, c.to, c.filter);
         const double seconds = t.seconds();
+        char text[32] = "null";  // no path: JSON has no infinity
+        if (std::isfinite(q.path().length)) std::snprintf(text, sizeof text, "%.9g", q.path().length);
+        const std::string length = text;
         std::printf("{\"links\":%zu,\"cost\":%g,\"case\":\"%s\",\"mode\":\"%s\",\"build_s\":%.3f,\"query_s\":%.6f,\"expanded\":%llu,"
-                    "\"generated\":%llu,\"scanned\":%llu,\"succeeded\":%s,\"path_length\":%.9g,\"links_taken\":%zu}\n",
+                    "\"generated\":%llu,\"scanned\":%llu,\"succeeded\":%s,\"path_length\":%s,\"links_taken\":%zu}\n",
                     n, cost, c.name, mode_name.c_str(), build_s, seconds, static_cast<unsigned long long>(q.stats().expanded),
                     static_cast<unsigned long long>(q.stats().generated),
                     static_cast<unsigned long long>(q.stats().scanned), s.succeeded() ? "true" : "false",
-                    q.path().length, q.path().links.size());
+                    length.c_str(), q.path().links.size());
         std::fflush(stdout);
       }
     }
