@@ -130,8 +130,11 @@ struct NavPath {
 /// tables, where each portal node stands (40 bytes per mesh corner: point, polygon, onward list)
 /// and portal lists (32 bytes per entry: each polygon's portals, then each portal's onward ones;
 /// 1.1–1.4 entries per corner on Recast meshes), and the portals of each island (32 bytes each),
-/// for partial paths. Not thread-safe: one per thread; any number may share the mesh, which
-/// must outlive them.
+/// for partial paths; on a mesh with off-mesh links, about 200 bytes per link traversal (each
+/// polygon's link starts in a tree of boxes and both searches' memory of the landings reached:
+/// a query relaxes the links a node can still improve, not every link from every node;
+/// docs/navmesh.md, "Off-mesh links in bulk"). Not thread-safe: one per thread; any number may
+/// share the mesh, which must outlive them.
 class NavMeshQuery {
  public:
   explicit NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options = {});
