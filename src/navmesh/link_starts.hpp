@@ -9,9 +9,13 @@
 // the landing's g is wasted: LinkRelaxer keeps, per query, the g each landing was reached at
 // (w), and per box of the tree the most that any landing in it may still be lowered from
 // (its links' w less their cost); a node that cannot walk into a box for less than that skips
-// the box whole. The relaxations left are exactly those that lower a landing's g, as the search
-// engine would keep them: the search runs as before (the same nodes expanded, in the same
-// order), and work goes as the landings lowered plus the boxes looked at.
+// the box whole, and one that a node seeing the whole polygon dominates stops at once. A
+// landing that its polygon's anchor (the start, or a landing there) reaches for less is left
+// out: every successor of it is reached from the anchor for less. What is left are the
+// relaxations that lower a landing's g and may matter, handed on in link order: the paths'
+// costs are those of the search that relaxed everything (OffMeshLinks.ManyLinksMatchAReference-
+// Search), and work goes as the landings lowered plus the boxes looked at (docs/navmesh.md,
+// "Off-mesh links in bulk").
 
 #include <algorithm>
 #include <cmath>
