@@ -502,7 +502,8 @@ struct HttpServer::State {
     if (x.target.path.starts_with("/api/")) {
       web::Request request{x.method, x.target.path, x.target.params, x.body, x.remote};
       web::Response response = api.handle(request);
-      return {response.status, std::move(response.body), "application/json", {}, false, false};
+      const bool busy = response.status == web::http_unavailable;  // the API ran out of memory: every 503 says when to retry
+      return {response.status, std::move(response.body), "application/json", {}, false, busy};
     }
     const auto file = file_for(x.target.path);
     if (!file) return json_error(web::http_not_found, "no such file or API: " + x.target.path);

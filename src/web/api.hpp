@@ -95,7 +95,7 @@ struct Request {
 };
 
 struct Response {
-  int status = 200;  ///< HTTP status: 200, 400 bad request, 404, 405, 413 too large
+  int status = 200;  ///< HTTP status: 200, 400 bad request, 404, 405, 413 too large, 429, 503 out of memory
   std::string body;  ///< JSON; errors are {"error": "reason"}
 };
 
