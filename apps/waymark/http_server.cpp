@@ -48,7 +48,7 @@ constexpr int listen_backlog = 128;
 /// Seconds a 503's Retry-After asks a client to wait: bodies in flight are answered within a
 /// request's time, and memory comes back as they are.
 constexpr int retry_after_seconds = 1;
-/// The only libmicrohttpd whose parsed request head check_head() knows how to read.
+/// The only libmicrohttpd whose parsed request head HeadWalk knows how to read.
 constexpr std::string_view known_head_layout = "0.9.75";
 
 /// Replies made at start, sent when a request cannot get one of its own: they need no
@@ -129,7 +129,7 @@ class BodyBudget {
 struct Exchange {
   std::string raw_target;  ///< as sent: percent-encoded, with the query
   /// Where libmicrohttpd held the target when it was logged, and its length then (a NUL in it
-  /// ends it early): check_head() reads the head around it. Compared, never dereferenced.
+  /// ends it early): head_problem() checks the head around it. Compared, never dereferenced.
   const char* target_at = nullptr;
   web::Target target;
   std::string method;

@@ -578,6 +578,15 @@ TEST(Serve, RequestHeadsAreFramedAsRfc9112Says) {
             200);
   EXPECT_EQ(send_raw(server.port(), "GET /api/maps HTTP/1.0\r\n\r\n").status, 200);  // no headers at all
   EXPECT_EQ(post(server.port(), "/api/path", body).status, 200);
+  // Requests after the first on a connection, pipelined, are read where they were moved to.
+  const std::string maps = "GET /api/maps HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: */*\r\n\r\n";
+  const HttpReply pipelined = send_raw(server.port(), maps + post_start.substr(0, post_start.find("Connection")) +
+                                                          "Content-Type: application/json\r\n" + length + "\r\n" + body + maps +
+                                                          waymark::test::get_text("/js/app.js"));
+  std::size_t answered = 0;
+  for (std::size_t at = 0; (at = pipelined.body.find("HTTP/1.1 200 OK", at)) != std::string::npos; ++at) ++answered;
+  EXPECT_EQ(pipelined.status, 200);
+  EXPECT_EQ(answered, 3u) << "the three after the first";
   // HEAD is answered as GET on every GET route, files and API alike: the head, no body.
   for (const char* target : {"/", "/js/app.js", "/api/maps", "/api/map?name=arena", "/api/graph", "/api/navmesh"}) {
     SCOPED_TRACE(target);
