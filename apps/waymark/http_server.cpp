@@ -497,10 +497,11 @@ struct HttpServer::State {
     return file;
   }
 
-  /// The answer to a request that has arrived whole (on a worker thread).
-  Reply answer(const Exchange& x) const {
+  /// The answer to a request that has arrived whole (on a worker thread); the API's request
+  /// takes its body over (no copy of it).
+  Reply answer(Exchange& x) const {
     if (x.target.path.starts_with("/api/")) {
-      web::Request request{x.method, x.target.path, x.target.params, x.body, x.remote};
+      web::Request request{x.method, x.target.path, x.target.params, std::move(x.body), x.remote};
       web::Response response = api.handle(request);
       const bool busy = response.status == web::http_unavailable;  // the API ran out of memory: every 503 says when to retry
       return {response.status, std::move(response.body), "application/json", {}, false, busy};
