@@ -110,6 +110,7 @@ void check_answer(const waymark::web::Response& response, const std::string& bod
     case 404:
     case 413:
     case 429:  // every edited copy of a level taken
+    case 503:  // out of memory (web::guarded)
       if (!reply.contains("error") || !reply["error"].is_string() || reply["error"].get<std::string>().empty()) finding();
       break;
     default: finding();

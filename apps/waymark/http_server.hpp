@@ -4,8 +4,9 @@
 // by that thread, within the limits below, and refused before its body is read when it is over
 // one; only then is it answered, by a pool of worker threads (API requests that POST) or of
 // file threads (the page's files and the API's GETs), while the poll thread goes on with the
-// other connections. docs/viewer.md, "The server under attack", has the limits and what each
-// hostile pattern gets.
+// other connections. No exception leaves a libmicrohttpd callback or a worker: out of memory is
+// 503, anything else 500. docs/viewer.md, "The server under attack", has the limits and what
+// each hostile pattern gets.
 
 #include <chrono>
 #include <cstddef>
@@ -28,6 +29,16 @@ struct HttpLimits {
   /// read. Bodies come with a Content-Length only: chunked ones are refused (411) and encoded
   /// ones (Content-Encoding: gzip, ...) too (415), so a small body never inflates.
   std::size_t max_body_bytes = std::size_t{16} << 20;
+  /// Memory every request body being read or answered may hold together, bytes
+  /// (`--max-body-memory`, MiB). A body grows as its bytes arrive, never reserved from its
+  /// Content-Length; one that does not fit is refused, 503 with Retry-After: at its head when
+  /// its declared length is over what is left, else when a chunk would take the bodies over
+  /// (the rest of it is then read and dropped). [Limit: >= max_body_bytes]
+  std::size_t max_body_memory = std::size_t{256} << 20;
+  /// The share of max_body_memory one client's (one remote address's) bodies may hold, and at
+  /// least one largest body, so that one client holding bodies open cannot have every other's
+  /// refused. [Limit: (0, 1]; else 1]
+  double max_client_body_share = 0.5;
   /// Memory for one connection's request line, headers and read buffer, bytes (libmicrohttpd's
   /// connection pool): a request head larger than this, in one line or in a million short
   /// ones, is refused (431 or 414) as it arrives.
@@ -35,6 +46,10 @@ struct HttpLimits {
   /// Connections held at once (more wait in the kernel's accept queue); lowered to what the
   /// process's file limit allows.
   unsigned max_connections = 1000;
+  /// Connections one client (one remote address) may hold at once (`--max-client-connections`);
+  /// libmicrohttpd closes more as soon as they are accepted, unanswered
+  /// (MHD_OPTION_PER_IP_CONNECTION_LIMIT). A browser opens at most 6 to one server.
+  unsigned max_client_connections = 64;
   /// A connection that sends or reads nothing for this long is closed.
   std::chrono::seconds idle_timeout{10};
   /// A request must arrive whole, head and body, within this of its first byte (or of the end

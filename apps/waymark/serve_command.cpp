@@ -22,6 +22,9 @@ constexpr int max_server_threads = 256;
 constexpr int max_port = 65535;
 /// Longest --request-timeout, seconds.
 constexpr int max_request_timeout = 3600;
+/// Most --max-body-memory, MiB (64 GiB).
+constexpr std::int64_t max_body_memory_mib = 65536;
+constexpr int mib_shift = 20;
 
 std::filesystem::path folder_arg(const std::string& given, const char* built_in, const char* what) {
   const std::filesystem::path dir = given.empty() ? std::filesystem::path(built_in) : std::filesystem::path(given);
@@ -45,6 +48,12 @@ CLI::App* add_serve_command(CLI::App& app, ServeArgs& a) {
   cmd->add_option("--request-timeout", a.request_timeout,
                   "seconds a request may take to arrive whole, and a connection may stay idle, before it is closed")
       ->capture_default_str();
+  cmd->add_option("--max-body-memory", a.max_body_memory,
+                  "MiB all request bodies being read or answered may hold together (503 beyond it; at least one largest body, 16)")
+      ->capture_default_str();
+  cmd->add_option("--max-client-connections", a.max_client_connections,
+                  "connections one client address may hold at once (more are closed unanswered)")
+      ->capture_default_str();
   return cmd;
 }
 
@@ -53,6 +62,10 @@ int run_serve(const ServeArgs& a) {
     checked_count(a.port, 0, max_port, "--port");
     checked_count(a.threads, 0, max_server_threads, "--threads (0: the default, 8)");
     checked_count(a.request_timeout, 1, max_request_timeout, "--request-timeout");
+    HttpLimits limits;
+    checked_count(a.max_body_memory, static_cast<std::int64_t>(limits.max_body_bytes >> mib_shift), max_body_memory_mib,
+                  "--max-body-memory (MiB)");
+    checked_count(a.max_client_connections, 1, limits.max_connections, "--max-client-connections");
     const auto compress = value_of(web::compression_names, a.compress);
     if (!compress) throw UsageError("--compress must be " + choices(web::compression_names) + ", got " + waymark::quoted(a.compress));
     const std::filesystem::path data = folder_arg(a.data, WAYMARK_DATA_DIR, "--data");
@@ -61,8 +74,9 @@ int run_serve(const ServeArgs& a) {
       throw UsageError("--web " + web.string() + " has no index.html");
     const web::Api api(data);
 
-    HttpLimits limits;
     limits.max_body_bytes = api.limits().max_body_bytes;
+    limits.max_body_memory = static_cast<std::size_t>(a.max_body_memory) << mib_shift;
+    limits.max_client_connections = static_cast<unsigned>(a.max_client_connections);
     limits.post_threads = a.threads == 0 ? default_server_threads : a.threads;
     limits.request_timeout = limits.idle_timeout = std::chrono::seconds(a.request_timeout);
     HttpServer server(api, web, *compress, limits);

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <string>
 
 namespace waymark::cli {
@@ -19,6 +20,8 @@ struct ServeArgs {
   int threads = 0;   ///< 0: the server's default
   std::string compress = "auto";  ///< web::compression_names
   int request_timeout = 10;       ///< seconds a request may take to arrive, or a connection idle
+  std::int64_t max_body_memory = 256;   ///< MiB all request bodies in flight may hold (HttpLimits::max_body_memory)
+  std::int64_t max_client_connections = 64;  ///< connections one remote address may hold (HttpLimits)
 };
 
 CLI::App* add_serve_command(CLI::App& app, ServeArgs& args);

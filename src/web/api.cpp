@@ -39,13 +39,13 @@ constexpr std::array routes{
     Route{"GET", "/api/navmesh",
           [](const Api& api, const Request& r) { return api.navmesh(param(r, "name", Api::default_level)); }},
     Route{"POST", "/api/navmesh/path", [](const Api& api, const Request& r) { return api.navmesh_path(r.body); }},
-    Route{"POST", "/api/navmesh/obstacle", [](const Api& api, const Request& r) { return api.navmesh_obstacle(r.body); }},
+    Route{"POST", "/api/navmesh/obstacle", [](const Api& api, const Request& r) { return api.navmesh_obstacle(r.body, r.client); }},
     Route{"POST", "/api/navmesh/obstacle/remove",
           [](const Api& api, const Request& r) { return api.navmesh_obstacle_remove(r.body); }},
     Route{"POST", "/api/navmesh/stop", [](const Api& api, const Request& r) { return api.navmesh_stop(r.body); }},
     Route{"POST", "/api/visibility", [](const Api& api, const Request& r) { return api.visibility(r.body); }},
     Route{"POST", "/api/regions", [](const Api& api, const Request& r) { return api.regions(r.body); }},
-    Route{"POST", "/api/sim/start", [](const Api& api, const Request& r) { return api.sim_start(r.body); }},
+    Route{"POST", "/api/sim/start", [](const Api& api, const Request& r) { return api.sim_start(r.body, r.client); }},
     Route{"POST", "/api/sim/step", [](const Api& api, const Request& r) { return api.sim_step(r.body); }},
     Route{"POST", "/api/sim/add", [](const Api& api, const Request& r) { return api.sim_add(r.body); }},
     Route{"POST", "/api/sim/stop", [](const Api& api, const Request& r) { return api.sim_stop(r.body); }},
@@ -63,7 +63,8 @@ Response Api::handle(const Request& request) const {
   return guarded([&] {
     for (const Route& route : routes) {
       if (route.path != request.path) continue;
-      if (route.method != request.method)
+      // HEAD is answered as GET (RFC 9110 §9.3.2); the server sends the head of the reply only.
+      if (route.method != request.method && !(request.method == "HEAD" && route.method == "GET"))
         throw ApiError(http_method_not_allowed,
                        request.path + " takes " + std::string(route.method) + ", not " + request.method);
       return route.handle(*this, request);

@@ -68,6 +68,12 @@ struct ApiLimits {
   /// (world units): an obstacle rebuilds only the tiles it touches, so this bounds a request's work.
   std::size_t max_navmesh_obstacles = 32;
   double max_navmesh_obstacle_size = 20;
+  /// The share of max_simulations and of max_navmesh_sessions one client (a remote address)
+  /// may keep, rounded down but at least one: 8 simulations and 4 edited levels by default, so
+  /// that one client cannot hold every slot for sim_idle_seconds (429 beyond it, naming this).
+  /// A call without a client (Request::client empty: a program calling the API itself) has no
+  /// share of its own. [Limit: (0, 1]]
+  double max_client_session_share = 0.5;
   /// Most entries a route request's "algorithms" may list (POST /api/route): room for each
   /// of the five algorithms and a few repeats, which run once each (the list is deduplicated,
   /// first-seen order kept). A longer list is refused (400) before any search runs.
@@ -83,10 +89,13 @@ struct Request {
   std::string path;                           ///< "/api/path"
   std::map<std::string, std::string> params;  ///< query string
   std::string body;
+  /// Who asks: the server gives the remote address, numeric; sessions are shared out by it
+  /// (ApiLimits::max_client_session_share). Empty: no client of its own.
+  std::string client;
 };
 
 struct Response {
-  int status = 200;  ///< HTTP status: 200, 400 bad request, 404, 405, 413 too large
+  int status = 200;  ///< HTTP status: 200, 400 bad request, 404, 405, 413 too large, 429, 503 out of memory
   std::string body;  ///< JSON; errors are {"error": "reason"}
 };
 
@@ -138,12 +147,14 @@ class Api {
   [[nodiscard]] Response route(std::string_view body) const;
   [[nodiscard]] Response navmesh(std::string_view name) const;
   [[nodiscard]] Response navmesh_path(std::string_view body) const;
-  [[nodiscard]] Response navmesh_obstacle(std::string_view body) const;
+  /// `client`: who starts a new edited level (Request::client).
+  [[nodiscard]] Response navmesh_obstacle(std::string_view body, std::string_view client = {}) const;
   [[nodiscard]] Response navmesh_obstacle_remove(std::string_view body) const;
   [[nodiscard]] Response navmesh_stop(std::string_view body) const;
   [[nodiscard]] Response regions(std::string_view body) const;
   [[nodiscard]] Response visibility(std::string_view body) const;
-  [[nodiscard]] Response sim_start(std::string_view body) const;
+  /// `client`: who starts it (Request::client).
+  [[nodiscard]] Response sim_start(std::string_view body, std::string_view client = {}) const;
   [[nodiscard]] Response sim_step(std::string_view body) const;
   [[nodiscard]] Response sim_add(std::string_view body) const;
   [[nodiscard]] Response sim_stop(std::string_view body) const;

@@ -1,6 +1,7 @@
 // The grid resource: the bundled maps (GET /api/maps, GET /api/map) and grid path queries
 // (POST /api/path), read and answered by io::PathQuery like `waymark path`.
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <utility>
@@ -80,6 +81,13 @@ std::string maps_listing(const std::filesystem::path& data_dir, const std::vecto
                         {"max_sim_seconds", limits.max_sim_seconds}}}});
 }
 
+/// How many of a store's `capacity` sessions one client may keep: the limits' share of it,
+/// rounded down, at least one (a share outside (0, 1] counts as 1).
+std::size_t client_share(std::size_t capacity, const ApiLimits& limits) {
+  const double share = limits.max_client_session_share > 0 && limits.max_client_session_share <= 1 ? limits.max_client_session_share : 1.0;
+  return std::max<std::size_t>(1, static_cast<std::size_t>(std::floor(static_cast<double>(capacity) * share)));
+}
+
 }  // namespace
 
 Api::Api(std::filesystem::path data_dir, ApiLimits limits)
@@ -89,8 +97,10 @@ Api::Api(std::filesystem::path data_dir, ApiLimits limits)
       mesh_names_(bundled_names(data_dir_ / "meshes", ".obj")),
       polygon_names_(bundled_names(data_dir_ / "polygons", ".json")),
       maps_reply_(maps_listing(data_dir_, map_names_, mesh_names_, polygon_names_, limits_)),
-      sessions_(std::make_unique<SessionStore>(limits_.max_simulations, limits_.sim_idle_seconds)),
-      nav_sessions_(std::make_unique<NavSessionStore>(limits_.max_navmesh_sessions, limits_.sim_idle_seconds)) {}
+      sessions_(std::make_unique<SessionStore>(limits_.max_simulations, client_share(limits_.max_simulations, limits_),
+                                               limits_.sim_idle_seconds)),
+      nav_sessions_(std::make_unique<NavSessionStore>(limits_.max_navmesh_sessions,
+                                                      client_share(limits_.max_navmesh_sessions, limits_), limits_.sim_idle_seconds)) {}
 
 Response Api::maps() const { return Response{http_ok, maps_reply_}; }
 

@@ -13,5 +13,6 @@ inline constexpr int http_too_large = 413;
 inline constexpr int http_unsupported_media_type = 415;
 inline constexpr int http_too_many = 429;
 inline constexpr int http_internal_error = 500;
+inline constexpr int http_unavailable = 503;
 
 }  // namespace waymark::web

@@ -45,8 +45,8 @@ struct NavSession : TimedSession {
 
 class NavSessionStore : public SessionStoreOf<NavSession> {
  public:
-  NavSessionStore(std::size_t capacity, double idle_seconds)
-      : SessionStoreOf(capacity, idle_seconds, "edited levels", "stop one (POST /api/navmesh/stop)") {}
+  NavSessionStore(std::size_t capacity, std::size_t per_client, double idle_seconds)
+      : SessionStoreOf(capacity, per_client, idle_seconds, "edited levels", "stop one (POST /api/navmesh/stop)") {}
 };
 
 /// The request's "session" (a number POST /api/navmesh/obstacle gave) in `store`, or null when

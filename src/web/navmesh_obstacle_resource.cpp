@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "waymark/core/text.hpp"
 #include "waymark/navmesh/nav_obstacle.hpp"
 #include "web/navmesh_level.hpp"
 
@@ -25,7 +26,7 @@ namespace {
 /// The request's positive size `key` (`fallback` when absent), at most `max`.
 double obstacle_size(const Field& request, const char* key, double fallback, double max) {
   const double v = request.number(key, fallback);
-  if (!(v > 0 && v <= max)) request.fail_at(key, "must be in (0, " + json(max).dump() + "] world units");
+  if (!(v > 0 && v <= max)) request.fail_at(key, "must be in (0, " + number_text(max) + "] world units");
   return v;
 }
 
@@ -44,7 +45,7 @@ navmesh::NavObstacle request_obstacle(const Field& request, const navmesh::NavMe
   std::size_t n = 0;
   size.for_each_item([&](const Field& side) {
     if (!side.value().is_number() || !(side.value().number() > 0 && side.value().number() <= max_size))
-      side.fail("must be a number in (0, " + json(max_size).dump() + "]");
+      side.fail("must be a number in (0, " + number_text(max_size) + "]");
     sides[n++] = side.value().number();
   });
   const Vec3 half{sides[0] / 2, 0, sides[2] / 2};
@@ -72,7 +73,7 @@ json session_json(std::uint64_t id, NavSession& s) {
 
 }  // namespace
 
-Response Api::navmesh_obstacle(std::string_view body) const {
+Response Api::navmesh_obstacle(std::string_view body, std::string_view client) const {
   return guarded([&] {
     const RequestBody read(body, limits_);
     const Field request = read.root();
@@ -81,7 +82,7 @@ Response Api::navmesh_obstacle(std::string_view body) const {
     if (s) {
       id = request.field("session").value().magnitude();
     } else {  // a new copy of the level
-      nav_sessions_->check_room();  // before any work
+      nav_sessions_->check_room(client);  // before any work
       s = std::make_shared<NavSession>();
       s->level = level(request.text("mesh", default_level));
     }
@@ -95,7 +96,7 @@ Response Api::navmesh_obstacle(std::string_view body) const {
     const auto added = s->carved->add_obstacle(obstacle);
     if (!added) throw ApiError(http_bad_request, "the obstacle was refused: " + navmesh::find_obstacle_problem(obstacle).value_or("too many"));
     s->touch();
-    if (fresh) id = nav_sessions_->add(s);  // kept only once it holds an obstacle
+    if (fresh) id = nav_sessions_->add(s, client);  // kept only once it holds an obstacle
     json reply = session_json(id, *s);
     reply["id"] = *added;
     return Response{http_ok, text_of(reply)};

@@ -60,8 +60,8 @@ Response guarded(F&& handler) {
     return error(e.status, e.what());
   } catch (const LoadError& e) {  // the request's JSON or a value in it; a map in it
     return error(http_bad_request, e.what());
-  } catch (const std::bad_alloc&) {
-    return error(http_too_large, "the request needs more memory than the server has");
+  } catch (const std::bad_alloc&) {  // every request is bounded by the limits: the server is short of memory now
+    return error(http_unavailable, "the server ran out of memory answering this request; try again (Retry-After)");
   } catch (const std::exception& e) {
     return error(http_bad_request, e.what());
   }

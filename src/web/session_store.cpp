@@ -1,5 +1,6 @@
 #include "web/session_store.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -12,28 +13,30 @@ using SessionClock = std::chrono::steady_clock;
 
 }  // namespace
 
-bool SessionStoreBase::full() const {
+void SessionStoreBase::refuse_when_full(std::string_view client) const {
   const auto idle = std::chrono::duration_cast<SessionClock::duration>(std::chrono::duration<double>(idle_seconds_));
   const SessionClock::rep now = SessionClock::now().time_since_epoch().count();
-  std::erase_if(sessions_, [&](const auto& entry) { return now - entry.second->used.load() > idle.count(); });
-  return sessions_.size() >= capacity_;
-}
-
-void SessionStoreBase::refuse_when_full() const {
-  if (full())
+  std::erase_if(sessions_, [&](const auto& entry) { return now - entry.second.session->used.load() > idle.count(); });
+  if (sessions_.size() >= capacity_)
     throw ApiError(http_too_many, "the server keeps " + std::to_string(capacity_) + " " + what_ + " already; " + stop_);
+  if (client.empty()) return;
+  const auto own = static_cast<std::size_t>(
+      std::count_if(sessions_.begin(), sessions_.end(), [&](const auto& entry) { return entry.second.client == client; }));
+  if (own >= per_client_)
+    throw ApiError(http_too_many, "this client keeps " + std::to_string(own) + " of the server's " + std::to_string(capacity_) + " " +
+                                      what_ + " already, as many as one client may (the server's max_client_session_share); " + stop_);
 }
 
-void SessionStoreBase::check_room() const {
+void SessionStoreBase::check_room(std::string_view client) const {
   const std::lock_guard lock(mutex_);
-  refuse_when_full();
+  refuse_when_full(client);
 }
 
-std::uint64_t SessionStoreBase::add(std::shared_ptr<TimedSession> session) const {
+std::uint64_t SessionStoreBase::add(std::shared_ptr<TimedSession> session, std::string_view client) const {
   const std::lock_guard lock(mutex_);
-  refuse_when_full();
+  refuse_when_full(client);
   const std::uint64_t id = next_++;
-  sessions_.emplace(id, std::move(session));
+  sessions_.emplace(id, Kept{std::move(session), std::string(client)});
   return id;
 }
 
@@ -41,12 +44,12 @@ std::shared_ptr<TimedSession> SessionStoreBase::find_kept(std::uint64_t id) cons
   const std::lock_guard lock(mutex_);
   const auto it = sessions_.find(id);
   if (it == sessions_.end()) throw ApiError(http_not_found, "no " + what_.substr(0, what_.size() - 1) + " " + std::to_string(id) + " (stopped, or idle too long)");
-  return it->second;
+  return it->second.session;
 }
 
 void SessionStoreBase::remove(const std::shared_ptr<TimedSession>& session) const {
   const std::lock_guard lock(mutex_);
-  std::erase_if(sessions_, [&](const auto& entry) { return entry.second == session; });
+  std::erase_if(sessions_, [&](const auto& entry) { return entry.second.session == session; });
 }
 
 }  // namespace waymark::web

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -53,18 +54,20 @@ struct Session : TimedSession {
   std::vector<SessionObstacle> obstacles;
 };
 
-/// At most `capacity` sessions; those untouched for `idle_seconds` make room. Thread-safe.
-/// `what` names them in refusals ("simulations"), `stop` says how to end one.
+/// At most `capacity` sessions, and at most `per_client` of them started by one client (a
+/// remote address; an unnamed client, "", has no share of its own); those untouched for
+/// `idle_seconds` make room. Thread-safe. `what` names them in refusals ("simulations"),
+/// `stop` says how to end one.
 class SessionStoreBase {
  public:
-  SessionStoreBase(std::size_t capacity, double idle_seconds, std::string what, std::string stop)
-      : capacity_(capacity), idle_seconds_(idle_seconds), what_(std::move(what)), stop_(std::move(stop)) {}
+  SessionStoreBase(std::size_t capacity, std::size_t per_client, double idle_seconds, std::string what, std::string stop)
+      : capacity_(capacity), per_client_(per_client), idle_seconds_(idle_seconds), what_(std::move(what)), stop_(std::move(stop)) {}
 
-  /// Refuses (ApiError 429) when the store is full once idle sessions are dropped: called
-  /// before a new session's work, and again by add().
-  void check_room() const;
-  /// Keeps `session` and returns its id (429 when full).
-  std::uint64_t add(std::shared_ptr<TimedSession> session) const;
+  /// Refuses (ApiError 429) when the store is full once idle sessions are dropped, or when
+  /// `client` keeps its share already: called before a new session's work, and again by add().
+  void check_room(std::string_view client) const;
+  /// Keeps `session`, started by `client`, and returns its id (429 as check_room()).
+  std::uint64_t add(std::shared_ptr<TimedSession> session, std::string_view client) const;
   /// Drops `session` (nothing when it is gone already).
   void remove(const std::shared_ptr<TimedSession>& session) const;
 
@@ -73,17 +76,20 @@ class SessionStoreBase {
   [[nodiscard]] std::shared_ptr<TimedSession> find_kept(std::uint64_t id) const;
 
  private:
-  /// Under mutex_: drops idle sessions, then says whether there is room.
-  [[nodiscard]] bool full() const;
-  /// Under mutex_: ApiError 429 when full().
-  void refuse_when_full() const;
+  struct Kept {
+    std::shared_ptr<TimedSession> session;
+    std::string client;  ///< who started it
+  };
+  /// Under mutex_: drops idle sessions, then ApiError 429 when there is no room for `client`.
+  void refuse_when_full(std::string_view client) const;
 
   std::size_t capacity_;
+  std::size_t per_client_;
   double idle_seconds_;
   std::string what_;
   std::string stop_;
   mutable std::mutex mutex_;
-  mutable std::map<std::uint64_t, std::shared_ptr<TimedSession>> sessions_;
+  mutable std::map<std::uint64_t, Kept> sessions_;
   mutable std::uint64_t next_ = 1;
 };
 
@@ -99,8 +105,8 @@ class SessionStoreOf : public SessionStoreBase {
 /// The live simulations.
 class SessionStore : public SessionStoreOf<Session> {
  public:
-  SessionStore(std::size_t capacity, double idle_seconds)
-      : SessionStoreOf(capacity, idle_seconds, "simulations", "stop one (POST /api/sim/stop)") {}
+  SessionStore(std::size_t capacity, std::size_t per_client, double idle_seconds)
+      : SessionStoreOf(capacity, per_client, idle_seconds, "simulations", "stop one (POST /api/sim/stop)") {}
 };
 
 }  // namespace waymark::web

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "waymark/core/text.hpp"
 #include "waymark/steer/path_service.hpp"
 #include "waymark/steer/simulation.hpp"
 #include "web/request.hpp"
@@ -27,8 +28,8 @@ void add_sim_agent(Session& s, const Field& agent, std::size_t max_agents) {
   params.radius = agent.number("radius", params.radius);
   params.max_speed = agent.number("max_speed", params.max_speed);
   if (!params.valid() || params.radius > max_sim_agent_radius || params.max_speed > max_sim_agent_speed)
-    agent.fail("agent radius must be in (0, " + std::to_string(max_sim_agent_radius) + "] world units and max_speed in (0, " +
-               std::to_string(max_sim_agent_speed) + "] units/s");
+    agent.fail("agent radius must be in (0, " + number_text(max_sim_agent_radius) + "] world units and max_speed in (0, " +
+               number_text(max_sim_agent_speed) + "] units/s");
   const Vec2 start = sim_point(agent, "start", s);
   const Vec2 goal = sim_point(agent, "goal", s);
   s.sim->add_agent(params, start, goal);
@@ -46,11 +47,11 @@ std::unique_ptr<steer::Simulation> navmesh_simulation(const navmesh::NavMesh& me
 
 }  // namespace
 
-Response Api::sim_start(std::string_view body) const {
+Response Api::sim_start(std::string_view body, std::string_view client) const {
   return guarded([&] {
     const RequestBody read(body, limits_);
     const Field request = read.root();
-    sessions_->check_room();  // before any work
+    sessions_->check_room(client);  // before any work
     const auto agents = request.find("agents");
     if (agents && agents->kind() != io::json::Kind::array) agents->fail("must be an array");
     if (agents && agents->size() > limits_.max_sim_agents)  // before the map is read
@@ -81,7 +82,7 @@ Response Api::sim_start(std::string_view body) const {
     // The reply is made before the session is published: from then on other requests may change it.
     json reply = sim_state(*session);
     reply.update(world_json(*session, false));
-    reply["id"] = sessions_->add(session);
+    reply["id"] = sessions_->add(session, client);
     return Response{http_ok, text_of(reply)};
   });
 }

@@ -58,7 +58,6 @@ bool in_world(const Session& s, double x, double y) {
 /// The obstacle the request describes: "circle": [x, y, r] or "box": [x0, y0, x1, y1], at most
 /// max_sim_obstacle_size across, inside the world.
 steer::Shape obstacle_shape(const Field& request, const Session& s) {
-  const std::string size = std::to_string(max_sim_obstacle_size);
   if (const auto circle = request.find("circle")) {
     const auto [x, y, r] = numbers<3>(*circle, "[x, y, radius]");
     if (!(r > 0 && 2 * r <= max_sim_obstacle_size && in_world(s, x, y)))
@@ -69,7 +68,7 @@ steer::Shape obstacle_shape(const Field& request, const Session& s) {
   const auto [x0, y0, x1, y1] = numbers<4>(box, "[x0, y0, x1, y1]");
   if (!(x0 < x1 && y0 < y1 && x1 - x0 <= max_sim_obstacle_size && y1 - y0 <= max_sim_obstacle_size && in_world(s, x0, y0) &&
         in_world(s, x1, y1)))
-    box.fail("must lie in the world with x0 < x1, y0 < y1 and sides of at most " + size);
+    box.fail("must lie in the world with x0 < x1, y0 < y1 and sides of at most " + number_text(max_sim_obstacle_size));
   return steer::Box{{x0, y0}, {x1, y1}};
 }
 

@@ -163,13 +163,26 @@ struct HttpReply {
   }
 };
 
-/// A socket connected to 127.0.0.1:port, -1 when it cannot connect. Reads and writes wait at
-/// most 30 s: a wedged server fails the test instead of hanging it.
-inline int connect_to(int port) {
+/// A second loopback address (Linux routes all of 127.0.0.0/8 to lo): a client that is not
+/// 127.0.0.1 to the server, for its per-client limits.
+inline constexpr const char* other_client = "127.0.0.2";
+
+/// A socket connected to 127.0.0.1:port, from the IPv4 address `from` when given, -1 when it
+/// cannot connect. Reads and writes wait at most 30 s: a wedged server fails the test instead
+/// of hanging it.
+inline int connect_to(int port, const char* from = nullptr) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
   const timeval wait{30, 0};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
   setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, sizeof wait);
+  if (from != nullptr) {
+    sockaddr_in source{};
+    source.sin_family = AF_INET;
+    if (inet_pton(AF_INET, from, &source.sin_addr) != 1 || bind(fd, reinterpret_cast<sockaddr*>(&source), sizeof source) != 0) {
+      close(fd);
+      return -1;
+    }
+  }
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<std::uint16_t>(port));
@@ -181,34 +194,44 @@ inline int connect_to(int port) {
   return fd;
 }
 
-/// Sends `raw` (a whole HTTP request, as written) to 127.0.0.1:port and reads the reply until
-/// the server closes the connection.
-inline HttpReply send_raw(int port, const std::string& raw) {
+/// The reply on `fd`, read until the server closes the connection; its first byte's time is
+/// counted from `started`.
+inline HttpReply read_reply(int fd, std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now()) {
   HttpReply reply;
-  const auto started = std::chrono::steady_clock::now();
-  const auto since = [&started] {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  };
-  const int fd = connect_to(port);
-  if (fd < 0) return reply;
-  for (std::size_t sent = 0; sent < raw.size();) {
-    const ssize_t n = send(fd, raw.data() + sent, raw.size() - sent, MSG_NOSIGNAL);
-    if (n <= 0) break;  // the server may answer and close before reading a refused body
-    sent += static_cast<std::size_t>(n);
-  }
   std::string text;
   char buf[65536];
   for (ssize_t n; (n = recv(fd, buf, sizeof buf, 0)) > 0;) {
-    if (text.empty()) reply.first_byte_ms = since();
+    if (text.empty()) reply.first_byte_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     text.append(buf, static_cast<std::size_t>(n));
   }
-  close(fd);
   if (text.rfind("HTTP/1.1 ", 0) == 0) reply.status = std::stoi(text.substr(9, 3));
   if (const auto at = text.find("\r\n\r\n"); at != std::string::npos) {
     const std::size_t line_end = text.find("\r\n");
     reply.headers = at > line_end ? text.substr(line_end + 2, at - line_end - 2) : "";
     reply.body = text.substr(at + 4);
   }
+  return reply;
+}
+
+/// Sends all of `bytes` on `fd`; false when the server closed the connection first.
+inline bool send_all(int fd, const std::string& bytes) {
+  for (std::size_t sent = 0; sent < bytes.size();) {
+    const ssize_t n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) return false;
+    sent += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+/// Sends `raw` (a whole HTTP request, as written) to 127.0.0.1:port (from `from`, when given)
+/// and reads the reply until the server closes the connection.
+inline HttpReply send_raw(int port, const std::string& raw, const char* from = nullptr) {
+  const auto started = std::chrono::steady_clock::now();
+  const int fd = connect_to(port, from);
+  if (fd < 0) return {};
+  send_all(fd, raw);  // the server may answer and close before reading a refused body
+  HttpReply reply = read_reply(fd, started);
+  close(fd);
   return reply;
 }
 

@@ -481,6 +481,77 @@ TEST(WebApi, SimulationSessionsStepAddAndStop) {
   EXPECT_EQ(Api(data, tiny).sim_start(start.dump()).status, 413);  // 32×24 cells
 }
 
+// Issue 41: one client (a remote address, Request::client) held every simulation and every
+// edited level for sim_idle_seconds; it keeps max_client_session_share of each kind now.
+TEST(WebApi, OneClientKeepsAShareOfEachKindOfSession) {
+  ApiLimits limits;
+  limits.max_simulations = 4;
+  limits.max_navmesh_sessions = 2;
+  const Api api(data, limits);
+  const std::string sim = json{{"map", {{"width", 4}, {"height", 4}, {"rows", {"....", "....", "....", "...."}}}}}.dump();
+  const auto start = [&](const std::string& client) { return api.handle(Request{"POST", "/api/sim/start", {}, sim, client}); };
+  EXPECT_EQ(start("10.0.0.1").status, 200);
+  EXPECT_EQ(start("10.0.0.1").status, 200);
+  const Response third = start("10.0.0.1");  // half of 4
+  EXPECT_EQ(third.status, 429);
+  EXPECT_NE(body_of(third)["error"].get<std::string>().find("this client keeps 2 of the server's 4 simulations already"),
+            std::string::npos)
+      << third.body;
+  EXPECT_NE(third.body.find("max_client_session_share"), std::string::npos) << third.body;
+  EXPECT_EQ(start("10.0.0.2").status, 200);
+  EXPECT_EQ(api.sim_start(sim).status, 200);  // no client: no share of its own, the store's room only
+  EXPECT_EQ(start("10.0.0.3").status, 429);   // full
+  EXPECT_NE(body_of(start("10.0.0.3"))["error"].get<std::string>().find("the server keeps 4 simulations already"), std::string::npos);
+
+  const std::string level = json{{"mesh", "nav_test"}, {"at", {-1.564062, -20.452827}}, {"radius", 0.5}}.dump();
+  const auto edit = [&](const std::string& client) { return api.handle(Request{"POST", "/api/navmesh/obstacle", {}, level, client}); };
+  const Response first = edit("10.0.0.1");
+  ASSERT_EQ(first.status, 200) << first.body;
+  const Response second = edit("10.0.0.1");  // half of 2
+  EXPECT_EQ(second.status, 429);
+  EXPECT_NE(second.body.find("this client keeps 1 of the server's 2 edited levels already"), std::string::npos) << second.body;
+  // Its own level it edits on: the share counts levels, not obstacles.
+  EXPECT_EQ(api.handle(Request{"POST", "/api/navmesh/obstacle", {},
+                               json{{"session", body_of(first)["session"]}, {"at", {-1.564062, -20.452827}}, {"radius", 0.5}}.dump(),
+                               "10.0.0.1"})
+                .status,
+            200);
+  EXPECT_EQ(edit("10.0.0.2").status, 200);
+}
+
+// Issue 41: HEAD on an API GET was 405; it is answered as GET (the server drops the body).
+TEST(WebApi, HeadIsAnsweredAsGet) {
+  const Api api(data);
+  const Response head = api.handle(Request{"HEAD", "/api/maps", {}, ""});
+  EXPECT_EQ(head.status, 200);
+  EXPECT_EQ(head.body, api.maps().body);
+  EXPECT_EQ(api.handle(Request{"HEAD", "/api/map", {{"name", "arena"}}, ""}).status, 200);
+  const Response post_route = api.handle(Request{"HEAD", "/api/path", {}, ""});
+  EXPECT_EQ(post_route.status, 405);
+  EXPECT_NE(post_route.body.find("takes POST, not HEAD"), std::string::npos) << post_route.body;
+}
+
+// Issue 41: refusals wrote their limits with std::to_string ("8.000000") or as JSON ("20.0").
+TEST(WebApi, RefusalsWriteTheirLimitsAsNumbersRead) {
+  const Api api(data);
+  const json started = body_of(api.sim_start(json{{"map", {{"width", 16}, {"height", 16}, {"rows", json(std::vector<std::string>(16, std::string(16, '.')))}}}}.dump()));
+  ASSERT_TRUE(started.contains("id")) << started;
+  const Response box = api.sim_obstacle(json{{"id", started["id"]}, {"box", {1, 1, 12, 12}}}.dump());
+  EXPECT_EQ(box.status, 400);
+  EXPECT_NE(box.body.find("sides of at most 8\""), std::string::npos) << box.body;
+  const Response agent = api.sim_add(json{{"id", started["id"]}, {"start", {1.5, 1.5}}, {"goal", {5.5, 5.5}}, {"radius", 9}}.dump());
+  EXPECT_EQ(agent.status, 400);
+  EXPECT_NE(agent.body.find("radius must be in (0, 4] world units and max_speed in (0, 100] units/s"), std::string::npos) << agent.body;
+  const Response big = api.navmesh_obstacle(json{{"mesh", "nav_test"}, {"at", {-1.564062, -20.452827}}, {"radius", 1e6}}.dump());
+  EXPECT_EQ(big.status, 400);
+  EXPECT_NE(big.body.find("radius: must be in (0, 20] world units"), std::string::npos) << big.body;
+  const Response side = api.navmesh_obstacle(
+      json{{"mesh", "nav_test"}, {"at", {-1.564062, -20.452827}}, {"shape", "box"}, {"size", {1, 1, 99}}}.dump());
+  EXPECT_EQ(side.status, 400);
+  EXPECT_NE(side.body.find("must be a number in (0, 20]"), std::string::npos) << side.body;
+  for (const Response* r : {&box, &agent, &big, &side}) EXPECT_EQ(r->body.find(".000000"), std::string::npos) << r->body;
+}
+
 TEST(WebApi, SimulationAgentsArePlannedWhenAdded) {
   // Long paths on den520d, more agents than the request queue runs searches at once: every
   // one is planned before the answer (one queue frame would leave most of them waiting).

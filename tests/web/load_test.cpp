@@ -147,8 +147,11 @@ int main(int argc, char** argv) {
   // Known answers: Moving AI optima for arena, a road cost from the server's own Dijkstra
   // (WebApi.RoadRoutesMatchBoostDijkstra checks that against Boost), puzzle lengths.
   const auto scen = waymark::io::load_movingai_scenario(data + "/maps/arena.map.scen");
-  // Slow clients are cut off after 2 s here (10 by default), so that a short run sees it.
-  waymark::test::ServeProcess server(cli, {"--request-timeout", "2"});
+  // Slow clients are cut off after 2 s here (10 by default), so that a short run sees it. Every
+  // client here is 127.0.0.1: room for all of their connections (the clients, the 50 slow and
+  // idle sockets, the steppers, the warm-up) above the server's cap for one client.
+  const int connections = clients + 64 + server_threads;
+  waymark::test::ServeProcess server(cli, {"--request-timeout", "2", "--max-client-connections", std::to_string(connections)});
   if (server.port() <= 0) {
     std::fprintf(stderr, "waymark_serve_load: the server did not start: %s\n", server.log().c_str());
     return 1;
