@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "waymark/core/text.hpp"
 #include "waymark/steer/path_service.hpp"
 #include "waymark/steer/simulation.hpp"
 #include "web/request.hpp"
@@ -27,8 +28,8 @@ void add_sim_agent(Session& s, const Field& agent, std::size_t max_agents) {
   params.radius = agent.number("radius", params.radius);
   params.max_speed = agent.number("max_speed", params.max_speed);
   if (!params.valid() || params.radius > max_sim_agent_radius || params.max_speed > max_sim_agent_speed)
-    agent.fail("agent radius must be in (0, " + std::to_string(max_sim_agent_radius) + "] world units and max_speed in (0, " +
-               std::to_string(max_sim_agent_speed) + "] units/s");
+    agent.fail("agent radius must be in (0, " + number_text(max_sim_agent_radius) + "] world units and max_speed in (0, " +
+               number_text(max_sim_agent_speed) + "] units/s");
   const Vec2 start = sim_point(agent, "start", s);
   const Vec2 goal = sim_point(agent, "goal", s);
   s.sim->add_agent(params, start, goal);

@@ -58,7 +58,7 @@ bool in_world(const Session& s, double x, double y) {
 /// The obstacle the request describes: "circle": [x, y, r] or "box": [x0, y0, x1, y1], at most
 /// max_sim_obstacle_size across, inside the world.
 steer::Shape obstacle_shape(const Field& request, const Session& s) {
-  const std::string size = std::to_string(max_sim_obstacle_size);
+  const std::string size = number_text(max_sim_obstacle_size);
   if (const auto circle = request.find("circle")) {
     const auto [x, y, r] = numbers<3>(*circle, "[x, y, radius]");
     if (!(r > 0 && 2 * r <= max_sim_obstacle_size && in_world(s, x, y)))
