@@ -383,20 +383,23 @@ bool Simulation::step(double dt) {
   separate_agents();
   measure();  // before the arrivals: goal_taken() reads the hash it builds
 
+  // The stuck rule's pace, stuck_distance per stuck_time, over this tick.
+  const double pace = params_.stuck_distance * dt / params_.stuck_time;
   for (Agent& a : agents_) {
-    if (a.removed || a.on_link) continue;
+    if (a.removed || a.on_link || a.arrived) continue;
     // At the end of its path: the goal, or the nearest place its size class fits when the goal
     // itself does not (PathService::submit moves such a goal). Short of a goal another agent
     // stands on: within crowded_stop_distance of it (Unity's stopping distance) once the crowd
     // holds it back, coming nearer slower than the stuck rule's pace.
-    if (!a.arrived && a.follower.on_last()) {
-      const double to_end = distance(a.state.position, a.follower.waypoints().back());
+    const bool last = a.follower.on_last();
+    const Vec2 end = last ? a.follower.waypoints().back() : Vec2{};
+    const double to_end = last ? distance(a.state.position, end) : 0;
+    if (last) {
       const double came = a.last_to_end - to_end;
       a.last_to_end = to_end;
       if (to_end <= a.params.radius) {
         set_arrived(a, true);
-      } else if (to_end <= params_.crowded_stop_distance && came < params_.stuck_distance * dt / params_.stuck_time &&
-                 goal_taken(a)) {
+      } else if (to_end <= params_.crowded_stop_distance && came < pace && goal_taken(a)) {
         set_arrived(a, true);
         a.crowded = true;  // it brakes and stands where it is
         if (a.request.valid()) paths_->release(a.request);  // a stuck re-plan it no longer needs
@@ -407,11 +410,8 @@ bool Simulation::step(double dt) {
     // Stuck: following a path, yet no progress (SimulationParams' stuck rule) for stuck_time.
     if (a.arrived || a.stopped || !a.plans || a.unreachable || a.request.valid() || a.follower.empty()) continue;
     // On the last stretch, progress is coming nearer the goal; elsewhere, leaving the anchor.
-    const bool progressed =
-        a.follower.on_last()
-            ? distance(a.state.position, a.follower.waypoints().back()) <=
-                  distance(a.anchor, a.follower.waypoints().back()) - params_.stuck_distance
-            : distance(a.state.position, a.anchor) >= params_.stuck_distance;
+    const bool progressed = last ? to_end <= distance(a.anchor, end) - params_.stuck_distance
+                                 : distance(a.state.position, a.anchor) >= params_.stuck_distance;
     if (progressed) {
       a.anchor = a.state.position;
       a.still_for = 0;
