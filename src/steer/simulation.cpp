@@ -130,11 +130,11 @@ AgentId Simulation::add_follower(const AgentParams& params, Vec2 start, std::spa
 
 void Simulation::submit_plan(Agent& a) {
   if (a.request.valid()) paths_->release(a.request);
-  // Refused (a full queue, or an end off the world): the agent asks again next tick.
   a.request = paths_->submit(a.state.position, a.goal, a.size_class);
   if (a.request.valid()) return;
-  // Refused for its ends (off the world, closed with no place near): it cannot be placed, and
-  // no later tick would place it without an order or an edit. A full queue: it asks again.
+  // Refused for a full queue: it asks again at the next call. For its ends (off the world,
+  // closed with no place near): it cannot be placed, and no later tick would place it without
+  // an order or an edit, so it is unreachable now.
   const PlanFailure why = paths_->last_failure();
   if (why == PlanFailure::queue_full) return;
   ++stats_.refused_plans;
