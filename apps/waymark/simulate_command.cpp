@@ -7,9 +7,12 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "cli_support.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/io/scene.hpp"
 #include "waymark/render/grid_png.hpp"
@@ -25,9 +28,11 @@ namespace {
 ///   {"tick":0,"p":[[x,y],…],"arrived":[0,1,…]}
 /// Positions with 9 significant digits: a fixed text for a fixed run (the determinism tests
 /// compare traces byte for byte). A scene with events adds to the header
-/// "status_codes":["planning","moving",…] (steer::AgentStatus by value) and to each tick
-/// "status":"0112…", one digit per agent, the code of its status; a removed agent keeps its
-/// last position in "p" (and its "arrived" flag).
+/// "status_codes":["planning","moving",…] (steer::AgentStatus by value) and
+/// "reason_codes":["none","start_outside",…] (steer::AgentReason by value), and to each tick
+/// "status":"0112…" and "reason":"0007…", one digit per agent, the codes of its status and of
+/// its reason (Simulation::reason); a removed agent keeps its last position in "p" (and its
+/// "arrived" flag).
 class SceneTrace {
  public:
   SceneTrace(const std::string& path, const std::string& scene, const steer::SceneSpec& spec,
@@ -51,6 +56,11 @@ class SceneTrace {
            ++code)
         codes.push_back(steer::to_string(static_cast<steer::AgentStatus>(code)));
       head["status_codes"] = std::move(codes);
+      nlohmann::ordered_json reasons = nlohmann::ordered_json::array();
+      for (auto code = static_cast<int>(steer::AgentReason::none); code <= static_cast<int>(steer::AgentReason::no_progress);
+           ++code)
+        reasons.push_back(steer::to_string(static_cast<steer::AgentReason>(code)));
+      head["reason_codes"] = std::move(reasons);
     }
     out_ << head.dump() << '\n';
   }
@@ -73,6 +83,9 @@ class SceneTrace {
       line_ += ",\"status\":\"";
       for (std::size_t i = 0; i < sim.size(); ++i)
         line_ += static_cast<char>('0' + static_cast<int>(sim.status(steer::AgentId{static_cast<std::uint32_t>(i)})));
+      line_ += "\",\"reason\":\"";
+      for (std::size_t i = 0; i < sim.size(); ++i)
+        line_ += static_cast<char>('0' + static_cast<int>(sim.reason(steer::AgentId{static_cast<std::uint32_t>(i)})));
       line_ += '"';
     }
     line_ += "}\n";
@@ -116,6 +129,27 @@ class Trails {
   std::vector<std::vector<Vec2>> trails_;
 };
 
+/// The agents that ended with a reason (Simulation::reason), counted by reason, in code order.
+std::vector<std::pair<steer::AgentReason, std::size_t>> reason_counts(const steer::Simulation& sim) {
+  constexpr auto last = static_cast<std::size_t>(steer::AgentReason::no_progress);
+  std::vector<std::size_t> counts(last + 1, 0);
+  for (std::size_t i = 0; i < sim.size(); ++i) ++counts[static_cast<std::size_t>(sim.reason(steer::AgentId{static_cast<std::uint32_t>(i)}))];
+  std::vector<std::pair<steer::AgentReason, std::size_t>> out;
+  for (std::size_t r = 1; r <= last; ++r) {
+    if (counts[r] > 0) out.emplace_back(static_cast<steer::AgentReason>(r), counts[r]);
+  }
+  return out;
+}
+
+/// The status a reason goes with.
+steer::AgentStatus reason_status(steer::AgentReason reason) {
+  switch (reason) {
+    case steer::AgentReason::crowded_goal: return steer::AgentStatus::arrived;
+    case steer::AgentReason::no_progress: return steer::AgentStatus::stuck;
+    default: return steer::AgentStatus::unreachable;
+  }
+}
+
 }  // namespace
 
 CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& a) {
@@ -147,8 +181,19 @@ int run_simulate(const SimulateArgs& a) {
     steer::SceneEvents events(spec, *sim);
     events.apply_due(*sim, 0);
     // Every path planned before the first tick (a game would spread this over frames; the
-    // request queue does, with the simulation's planning budget, for re-plans).
-    while (sim->plan_pending(deadline.left()) > 0 && !out_of_time()) {
+    // request queue does, with the simulation's planning budget, for re-plans). Each round
+    // ends every search in flight, so one that leaves as many waiting as before made no
+    // progress: the steps go on from there (the simulation marks an agent it cannot place
+    // unreachable, so this is a backstop that no agent can turn into a wait without end).
+    for (std::size_t waiting = sim->plan_pending(deadline.left()), before = waiting + 1;
+         waiting > 0 && waiting < before && !out_of_time(); before = waiting, waiting = sim->plan_pending(deadline.left())) {
+    }
+    if (const std::optional<steer::LateEvents> late = steer::late_events(events, *sim, spec.dt, steps)) {
+      std::cerr << "waymark: warning: " << a.scene << ": the last event, at tick " << late->last_tick
+                << ", lies far past tick " << late->arrival_tick << " ("
+                << number_text(static_cast<double>(late->arrival_tick) * spec.dt)
+                << " s), by which every agent can have arrived along its planned path at its top speed: the run idles until tick "
+                << late->idle_until << (late->idle_until < late->last_tick ? " (the step limit)" : "") << '\n';
     }
     std::unique_ptr<SceneTrace> trace;
     if (!a.trace.empty()) {
@@ -157,8 +202,10 @@ int run_simulate(const SimulateArgs& a) {
     }
     std::optional<Trails> trails;
     if (!a.png.empty() || !a.svg.empty()) trails.emplace(*sim);
-    // Until every agent not removed has arrived and no event is left, or `steps` ticks.
-    while (sim->stats().ticks < steps && (!sim->all_arrived() || events.pending() > 0) && !out_of_time()) {
+    // Until no event is left and every agent not removed has arrived — or stands where only an
+    // order or an edit could move it on (unreachable, stopped: Simulation::settled) — or
+    // `steps` ticks.
+    while (sim->stats().ticks < steps && (events.pending() > 0 || !sim->settled()) && !out_of_time()) {
       events.apply_due(*sim, sim->stats().ticks);
       sim->step(spec.dt);
       if (trace) trace->tick(*sim);
@@ -184,8 +231,17 @@ int run_simulate(const SimulateArgs& a) {
       out["plans"] = s.plans;
       out["replans"] = s.replans;
       out["failed_plans"] = s.failed_plans;
+      out["refused_plans"] = s.refused_plans;
       out["wall_pushes"] = s.wall_pushes;
-      if (out_of_time()) out["stopped"] = "time-limit";
+      if (out_of_time()) {
+        out["stopped"] = "time-limit";
+      } else if (!sim->all_arrived() && events.pending() == 0 && sim->settled()) {
+        out["stopped"] = "settled";  // the agents left stand until an order or an edit, and none is to come
+      }
+      // How the agents that did not simply arrive ended: each reason and its count.
+      nlohmann::ordered_json reasons = nlohmann::ordered_json::object();
+      for (const auto& [reason, count] : reason_counts(*sim)) reasons[std::string(steer::to_string(reason))] = count;
+      out["reasons"] = std::move(reasons);
       char hash[17];
       std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(sim->state_hash()));
       out["state_hash"] = hash;  // the exact final state (Simulation::state_hash), for lockstep checks
@@ -196,7 +252,12 @@ int run_simulate(const SimulateArgs& a) {
       std::printf("%llu collisions, min clearance %.3f, %llu ticks (%.2f s simulated), mean tick %.1f us\n",
                   static_cast<unsigned long long>(s.collisions), clearance,
                   static_cast<unsigned long long>(s.ticks), static_cast<double>(s.ticks) * spec.dt, s.mean_tick_us());
-      if (out_of_time()) std::printf("stopped at the time limit (--time-limit %g)\n", a.time_limit_s);
+      for (const auto& [reason, count] : reason_counts(*sim))
+        std::printf("%zu %s (%s)\n", count, std::string(steer::to_string(reason_status(reason))).c_str(),
+                    std::string(steer::to_string(reason)).c_str());
+      if (out_of_time()) std::printf("stopped at the time limit (--time-limit %s)\n", number_text(a.time_limit_s).c_str());
+      if (!out_of_time() && !sim->all_arrived() && events.pending() == 0 && sim->settled())
+        std::printf("stopped: every agent left is unreachable or stopped, and no event is to come\n");
     }
     return sim->all_arrived() ? exit_ok : exit_not_found;
   });

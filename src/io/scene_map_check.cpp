@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "scene_text.hpp"
+#include "waymark/core/errors.hpp"
 #include "waymark/io/scene.hpp"
 #include "waymark/steer/obstacle_world.hpp"
 #include "waymark/steer/simulation.hpp"
@@ -114,10 +115,24 @@ std::optional<std::pair<std::size_t, std::size_t>> overlapping_starts(const std:
 }
 
 /// The events against the map: rectangles inside it, agents that exist, goal and warp points
-/// on passable cells of the map as loaded, obstacles to remove that exist by then.
+/// on passable cells of the map as loaded and outside every obstacle there is at their tick
+/// (the scene's and those earlier events added, less those they removed), obstacles to remove
+/// that exist by then.
 void check_events(const steer::SceneSpec& scene, const grid::GridMap& map, const std::string& source) {
   using Kind = steer::SceneEvent::Kind;
   std::size_t obstacles = scene.obstacles.size();
+  // The obstacles as the events change them, built only when some goal or warp could meet one.
+  const bool points = std::any_of(scene.events.begin(), scene.events.end(),
+                                  [](const steer::SceneEvent& e) { return e.kind == Kind::goal || e.kind == Kind::warp; });
+  const bool any_obstacle = !scene.obstacles.empty() || std::any_of(scene.events.begin(), scene.events.end(), [](const steer::SceneEvent& e) {
+                              return e.kind == Kind::add_obstacle;
+                            });
+  std::optional<steer::ObstacleWorld> solids;
+  std::vector<steer::ColliderId> colliders;  // by obstacle index, as steer::SceneEvents counts them
+  if (points && any_obstacle) {
+    solids.emplace();
+    for (const steer::ObstacleSpec& o : scene.obstacles) colliders.push_back(solids->add(steer::obstacle_shape(o), o.layer));
+  }
   for (std::size_t i = 0; i < scene.events.size(); ++i) {
     const steer::SceneEvent& e = scene.events[i];
     const auto fail = [&](const std::string& what) {
@@ -143,12 +158,26 @@ void check_events(const steer::SceneSpec& scene, const grid::GridMap& map, const
       case Kind::goal:
       case Kind::warp:
         if (const std::string why = placement_problem(map, e.point); !why.empty()) fail("." + action + " " + why);
+        // As an agent's goal: not inside an obstacle (the simulation would find it closed, or
+        // push a warped agent out to the nearest free cell).
+        if (solids && solids->clearance(e.point, 1) <= 0)
+          fail("." + action + " " + spell(e.point) + " lies inside an obstacle at tick " + std::to_string(e.tick));
         break;
-      case Kind::add_obstacle: ++obstacles; break;
+      case Kind::add_obstacle:
+        ++obstacles;
+        if (solids) {
+          try {
+            colliders.push_back(solids->add(steer::obstacle_shape(e.obstacle), e.obstacle.layer));
+          } catch (const BuildError&) {
+            colliders.push_back(steer::ColliderId::invalid());  // refused by the simulation too
+          }
+        }
+        break;
       case Kind::remove_obstacle:
         if (e.index >= obstacles)
           fail("." + action + ": there is no obstacle " + std::to_string(e.index) + " (" +
                count_text(obstacles, "obstacles by then") + ")");
+        if (solids && colliders[e.index].valid() && solids->contains(colliders[e.index])) solids->remove(colliders[e.index]);
         break;
       case Kind::stop:
       case Kind::resume:

@@ -30,6 +30,20 @@ double clearance_step_at_least(double radius, double cell) {
 
 }  // namespace
 
+std::string_view to_string(PlanFailure failure) {
+  switch (failure) {
+    case PlanFailure::none: return "none";
+    case PlanFailure::queue_full: return "queue_full";
+    case PlanFailure::start_outside: return "start_outside";
+    case PlanFailure::goal_outside: return "goal_outside";
+    case PlanFailure::start_closed: return "start_closed";
+    case PlanFailure::goal_closed: return "goal_closed";
+    case PlanFailure::no_path: return "no_path";
+    case PlanFailure::search_failed: return "search_failed";
+  }
+  return "search_failed";
+}
+
 GridPathService::GridPathService(const grid::GridMap& map, const grid::GridPlannerOptions& planner,
                                  const search::RequestQueueOptions& queue)
     : QueuedPathService(queue), map_(&map), options_(planner) {
@@ -67,10 +81,11 @@ std::optional<std::size_t> GridPathService::size_class(double radius) {
 }
 
 search::RequestId GridPathService::submit(Vec2 from, Vec2 to, std::size_t size_class) {
-  if (size_class >= classes_.size()) return {};
+  if (size_class >= classes_.size()) return refuse(PlanFailure::search_failed);
   const std::optional<grid::CellCoord> a = map_->world_to_cell(from);
   const std::optional<grid::CellCoord> b = map_->world_to_cell(to);
-  if (!a || !b) return {};
+  if (!a) return refuse(PlanFailure::start_outside);
+  if (!b) return refuse(PlanFailure::goal_outside);
   const SizeClass& c = classes_[size_class];
   const grid::GridMap& m = class_map(size_class);
   const int rings = static_cast<int>(std::ceil(c.radius / map_->cell_size())) + 1;
@@ -83,7 +98,8 @@ search::RequestId GridPathService::submit(Vec2 from, Vec2 to, std::size_t size_c
   // the search finds it unreachable; only a goal too narrow for the class's disc moves.
   const std::optional<CellId> goal =
       map_->passable(b->x, b->y) ? open_near(*b) : std::optional<CellId>{map_->cell(b->x, b->y)};
-  if (!start || !goal) return {};
+  if (!start) return refuse(PlanFailure::start_closed);
+  if (!goal) return refuse(PlanFailure::goal_closed);
   const Vec2 end = *goal == map_->cell(b->x, b->y) ? to : map_->cell_center(*goal);
   return submit_on(*c.planner, *start, *goal, from, end);
 }
@@ -130,9 +146,15 @@ std::optional<std::size_t> NavMeshPathService::size_class(double radius) {
 }
 
 search::RequestId NavMeshPathService::submit(Vec2 from, Vec2 to, std::size_t size_class) {
-  if (size_class >= classes_.size()) return {};
+  if (size_class >= classes_.size()) return refuse(PlanFailure::search_failed);
   const Class& c = classes_[size_class];
-  return submit_on(*c.source, Vec3{from.x, c.height, from.y}, Vec3{to.x, c.height, to.y}, from, to);
+  const Vec3 start{from.x, c.height, from.y}, goal{to.x, c.height, to.y};
+  // Ends off the mesh are refused here, each by name (the search would fail them both alike).
+  const navmesh::NavMesh& mesh = c.source->mesh();
+  const Vec3 reach = c.source->options().half_extents;
+  if (!mesh.nearest_poly(start, reach)) return refuse(PlanFailure::start_outside);
+  if (!mesh.nearest_poly(goal, reach)) return refuse(PlanFailure::goal_outside);
+  return submit_on(*c.source, start, goal, from, to);
 }
 
 void NavMeshPathService::links_in(std::span<const Vec2> points, std::size_t size_class, std::vector<PathLink>& out) const {

@@ -2,6 +2,9 @@
 // (steer/scene_events.hpp).
 #include "waymark/steer/scene_events.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "waymark/core/errors.hpp"
 #include "waymark/grid/grid_map.hpp"
 
@@ -62,6 +65,22 @@ bool SceneEvents::apply(Simulation& sim, const SceneEvent& e) {
       return e.index < colliders_.size() && colliders_[e.index].valid() && sim.remove_obstacle(colliders_[e.index]);
   }
   return false;
+}
+
+std::optional<LateEvents> late_events(const SceneEvents& events, const Simulation& sim, double dt,
+                                      std::uint64_t step_limit) {
+  if (events.pending() == 0 || !(dt > 0) || !std::isfinite(dt)) return std::nullopt;
+  const std::optional<double> bound = sim.arrival_time_bound();
+  if (!bound) return std::nullopt;
+  // Distances up to max_coordinate over speeds > 0: possibly huge, never NaN.
+  const double ticks = std::ceil(*bound / dt);
+  if (!(ticks < static_cast<double>(SceneLimits::max_steps))) return std::nullopt;
+  const std::uint64_t last = events.events().back().tick;
+  const std::uint64_t idle_until = std::min(last, step_limit);
+  const std::uint64_t arrival = sim.stats().ticks + static_cast<std::uint64_t>(ticks);
+  const double end = static_cast<double>(idle_until), arrive = static_cast<double>(arrival);
+  if (!(end > late_event_factor * std::max(arrive, 1.0) && (end - arrive) * dt > late_event_slack)) return std::nullopt;
+  return LateEvents{last, idle_until, arrival};
 }
 
 }  // namespace waymark::steer

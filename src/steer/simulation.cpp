@@ -21,7 +21,8 @@ bool SimulationParams::valid() const {
          at_least(a.whisker_share, 0) && a.whisker_share <= 1 && at_least(a.strength, 0) &&
          at_least(preferred_jitter, 0) && preferred_jitter <= std::numbers::pi && smoothing_window >= 1 &&
          at_least(stuck_time, 0) && stuck_time > 0 && at_least(stuck_distance, 0) && separation_passes >= 0 &&
-         at_least(collision_tolerance, 0) && at_least(clearance_cap, 0) && clearance_cap > 0 && stuck_replans >= 1;
+         at_least(collision_tolerance, 0) && at_least(clearance_cap, 0) && clearance_cap > 0 && stuck_replans >= 1 &&
+         at_least(crowded_stop_distance, 0);
 }
 
 std::string_view to_string(AgentStatus status) {
@@ -34,6 +35,21 @@ std::string_view to_string(AgentStatus status) {
     case AgentStatus::stopped: return "stopped";
     case AgentStatus::removed: return "removed";
     case AgentStatus::on_link: return "on_link";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(AgentReason reason) {
+  switch (reason) {
+    case AgentReason::none: return "none";
+    case AgentReason::start_outside: return "start_outside";
+    case AgentReason::goal_outside: return "goal_outside";
+    case AgentReason::start_closed: return "start_closed";
+    case AgentReason::goal_closed: return "goal_closed";
+    case AgentReason::no_path: return "no_path";
+    case AgentReason::search_failed: return "search_failed";
+    case AgentReason::crowded_goal: return "crowded_goal";
+    case AgentReason::no_progress: return "no_progress";
   }
   return "unknown";
 }
@@ -80,7 +96,7 @@ Simulation::~Simulation() = default;
 AgentId Simulation::add_agent(const AgentParams& params, Vec2 start, Vec2 goal) {
   if (!params.valid()) throw BuildError("agent parameters out of range");
   if (!within_world(start) || !within_world(goal)) {
-    throw BuildError("an agent's start and goal must be finite and within +-" + std::to_string(max_coordinate));
+    throw BuildError("an agent's start and goal must be finite and within +-" + number_text(max_coordinate));
   }
   const std::optional<std::size_t> size_class = paths_->size_class(params.radius);
   if (!size_class) {
@@ -103,7 +119,7 @@ AgentId Simulation::add_follower(const AgentParams& params, Vec2 start, std::spa
                                  std::uint64_t laps) {
   if (waypoints.empty()) throw BuildError("a follower needs at least one waypoint");
   for (const Vec2 w : waypoints) {
-    if (!within_world(w)) throw BuildError("a follower's waypoints must be finite and within +-" + std::to_string(max_coordinate));
+    if (!within_world(w)) throw BuildError("a follower's waypoints must be finite and within +-" + number_text(max_coordinate));
   }
   const AgentId id = add_agent(params, start, waypoints.back());
   Agent& a = agents_[id.value];
@@ -114,8 +130,27 @@ AgentId Simulation::add_follower(const AgentParams& params, Vec2 start, std::spa
 
 void Simulation::submit_plan(Agent& a) {
   if (a.request.valid()) paths_->release(a.request);
-  // Refused (a full queue, or an end off the world): the agent asks again next tick.
   a.request = paths_->submit(a.state.position, a.goal, a.size_class);
+  if (a.request.valid()) return;
+  // Refused for a full queue: it asks again at the next call. For its ends (off the world,
+  // closed with no place near): it cannot be placed, and no later tick would place it without
+  // an order or an edit, so it is unreachable now.
+  const PlanFailure why = paths_->last_failure();
+  if (why == PlanFailure::queue_full) return;
+  ++stats_.refused_plans;
+  set_unreachable(a, why);
+}
+
+void Simulation::set_unreachable(Agent& a, PlanFailure why) {
+  a.unreachable = true;
+  a.failure = why;
+  a.stuck = false;
+  a.fruitless_replans = 0;
+  a.follower.clear();  // it stands: the old path (a stuck re-plan keeps it until now) leads nowhere
+  a.links.clear();
+  a.next_link = 0;
+  a.anchor = a.state.position;
+  a.still_for = 0;
 }
 
 void Simulation::replan(Agent& a) {
@@ -125,13 +160,16 @@ void Simulation::replan(Agent& a) {
   a.links.clear();
   a.next_link = 0;
   a.unreachable = false;
+  a.failure = PlanFailure::none;
   a.stuck = false;
   a.fruitless_replans = 0;
   a.anchor = a.state.position;
   a.still_for = 0;
+  a.last_to_end = std::numeric_limits<double>::infinity();
 }
 
 void Simulation::set_arrived(Agent& a, bool arrived) {
+  if (!arrived) a.crowded = false;
   if (a.arrived == arrived) return;
   a.arrived = arrived;
   if (arrived) {
@@ -156,6 +194,27 @@ AgentStatus Simulation::status(AgentId id) const {
   if (a.plans && (a.request.valid() || a.follower.empty())) return AgentStatus::planning;
   if (a.stuck) return AgentStatus::stuck;
   return AgentStatus::moving;
+}
+
+AgentReason Simulation::reason(AgentId id) const {
+  const Agent& a = agents_[id.value];
+  switch (status(id)) {
+    case AgentStatus::arrived: return a.crowded ? AgentReason::crowded_goal : AgentReason::none;
+    case AgentStatus::stuck: return AgentReason::no_progress;
+    case AgentStatus::unreachable:
+      switch (a.failure) {
+        case PlanFailure::start_outside: return AgentReason::start_outside;
+        case PlanFailure::goal_outside: return AgentReason::goal_outside;
+        case PlanFailure::start_closed: return AgentReason::start_closed;
+        case PlanFailure::goal_closed: return AgentReason::goal_closed;
+        case PlanFailure::no_path: return AgentReason::no_path;
+        case PlanFailure::none:
+        case PlanFailure::queue_full:
+        case PlanFailure::search_failed: return AgentReason::search_failed;
+      }
+      return AgentReason::search_failed;
+    default: return AgentReason::none;
+  }
 }
 
 std::optional<Vec2> Simulation::corner(AgentId id) const {
@@ -212,12 +271,24 @@ bool Simulation::remove_agent(AgentId id) {
 bool Simulation::warp(AgentId id, Vec2 position) {
   Agent* a = live(id);
   if (a == nullptr || !within_world(position)) return false;
+  const AgentState was = a->state;
   a->state.position = position;
+  if (plan_map_) {
+    // Off the map: refused, as Unity's Warp refuses a point off the navmesh. In a solid: put
+    // at the nearest free cell, as an edit closing its cell would (the edits since the last
+    // step first, so that a door closed this frame counts); refused when none is free.
+    if (map_->version() != map_seen_) copy_map_edits();
+    if (!plan_map_->world_to_cell(position) || !push_out_of_solid(*a)) {
+      a->state = was;
+      return false;
+    }
+  }
   a->state.velocity = {};
+  a->last_to_end = std::numeric_limits<double>::infinity();
   a->on_link = false;
   set_arrived(*a, false);  // a follower too: it was moved away from where it stood
   if (a->plans) replan(*a);
-  a->anchor = position;
+  a->anchor = a->state.position;
   a->still_for = 0;
   return true;
 }
@@ -235,14 +306,15 @@ void Simulation::collect_plans() {
     if (answer == PathService::Answer::pending) continue;
     a.request = {};
     ++stats_.plans;
-    a.unreachable = answer == PathService::Answer::failed;
     a.anchor = a.state.position;
     a.still_for = 0;
-    if (a.unreachable) {
-      a.follower.clear();  // it stands: the old path (a stuck re-plan keeps it until now) leads nowhere
+    if (answer == PathService::Answer::failed) {
       ++stats_.failed_plans;
+      set_unreachable(a, paths_->last_failure());
       continue;
     }
+    a.unreachable = false;
+    a.failure = PlanFailure::none;
     // The path starts where the agent was when it asked: it goes on from where it is now.
     raw_path_.front() = a.state.position;
     set_planned_path(a);
@@ -268,8 +340,9 @@ bool Simulation::step(double dt) {
     p.response_time = std::max(p.response_time, dt);  // a faster response would overshoot in one step
     AgentParams wall_p = p;  // walls already eroded: they keep the centre off, not the rim
     wall_p.radius = wall_radius(a);
-    // Without a path yet (or at all), or stopped, it brakes to a stand.
-    const Vec2 follow = a.follower.empty() || a.stopped ? steer_toward(p, a.state, {}) : a.follower.force(p, a.state, dt);
+    // Without a path yet (or at all), stopped, or stopped short of a crowded goal, it brakes to a stand.
+    const Vec2 follow = a.follower.empty() || a.stopped || a.crowded ? steer_toward(p, a.state, {})
+                                                                     : a.follower.force(p, a.state, dt);
     // The rays cost three raycasts an agent: skipped when their weight is 0.
     const Vec2 avoid = params_.avoidance_weight > 0 ? avoid_obstacles(wall_p, a.state, obstacles_, params_.avoidance) : Vec2{};
     const WeightedForce forces[] = {{follow, params_.path_weight}, {avoid, params_.avoidance_weight}};
@@ -308,18 +381,38 @@ bool Simulation::step(double dt) {
     stats_.wall_pushes += (moved.blocked || moved.pushed) ? 1 : 0;
   }
   separate_agents();
+  measure();  // before the arrivals: goal_taken() reads the hash it builds
 
+  // The stuck rule's pace, stuck_distance per stuck_time, over this tick.
+  const double pace = params_.stuck_distance * dt / params_.stuck_time;
   for (Agent& a : agents_) {
-    if (a.removed || a.on_link) continue;
+    if (a.removed || a.on_link || a.arrived) continue;
     // At the end of its path: the goal, or the nearest place its size class fits when the goal
-    // itself does not (PathService::submit moves such a goal).
-    if (!a.arrived && a.follower.on_last() &&
-        distance(a.state.position, a.follower.waypoints().back()) <= a.params.radius) {
-      set_arrived(a, true);
+    // itself does not (PathService::submit moves such a goal). Short of a goal another agent
+    // stands on: within crowded_stop_distance of it (Unity's stopping distance) once the crowd
+    // holds it back, coming nearer slower than the stuck rule's pace.
+    const bool last = a.follower.on_last();
+    const Vec2 end = last ? a.follower.waypoints().back() : Vec2{};
+    const double to_end = last ? distance(a.state.position, end) : 0;
+    if (last) {
+      const double came = a.last_to_end - to_end;
+      a.last_to_end = to_end;
+      if (to_end <= a.params.radius) {
+        set_arrived(a, true);
+      } else if (to_end <= params_.crowded_stop_distance && came < pace && goal_taken(a)) {
+        set_arrived(a, true);
+        a.crowded = true;  // it brakes and stands where it is
+        if (a.request.valid()) paths_->release(a.request);  // a stuck re-plan it no longer needs
+        a.request = {};
+        a.stuck = false;
+      }
     }
-    // Stuck: following a path, yet within stuck_distance of where it was stuck_time ago.
+    // Stuck: following a path, yet no progress (SimulationParams' stuck rule) for stuck_time.
     if (a.arrived || a.stopped || !a.plans || a.unreachable || a.request.valid() || a.follower.empty()) continue;
-    if (distance(a.state.position, a.anchor) >= params_.stuck_distance) {
+    // On the last stretch, progress is coming nearer the goal; elsewhere, leaving the anchor.
+    const bool progressed = last ? to_end <= distance(a.anchor, end) - params_.stuck_distance
+                                 : distance(a.state.position, a.anchor) >= params_.stuck_distance;
+    if (progressed) {
       a.anchor = a.state.position;
       a.still_for = 0;
       a.stuck = false;
@@ -336,7 +429,6 @@ bool Simulation::step(double dt) {
       submit_plan(a);
     }
   }
-  measure();
   ++stats_.ticks;
   stats_.tick_time += std::chrono::steady_clock::now() - started;
   return true;
@@ -399,6 +491,50 @@ std::size_t Simulation::waiting_for_paths() const {
   return n;
 }
 
+bool Simulation::goal_taken(const Agent& a) const {
+  const Vec2 goal = a.follower.waypoints().back();
+  bool taken = false;
+  // measure()'s hash: every live agent off links, by its index in positions_.
+  hash_.for_each_within(goal, a.params.radius + max_live_radius_, [&](std::size_t j, double d2) {
+    const Agent& b = agents_[position_index_[j]];
+    if (taken || &b == &a || !(b.arrived || b.stopped)) return;
+    const double room = a.params.radius + b.params.radius;
+    taken = d2 < room * room;
+  });
+  return taken;
+}
+
+bool Simulation::settled() const {
+  for (std::size_t i = 0; i < agents_.size(); ++i) {
+    const AgentStatus st = status(AgentId{static_cast<std::uint32_t>(i)});
+    if (st != AgentStatus::arrived && st != AgentStatus::unreachable && st != AgentStatus::stopped && st != AgentStatus::removed)
+      return false;
+  }
+  return true;
+}
+
+std::optional<double> Simulation::arrival_time_bound() const {
+  double longest = 0;
+  for (std::size_t i = 0; i < agents_.size(); ++i) {
+    const Agent& a = agents_[i];
+    if (a.removed || a.arrived) continue;
+    const AgentStatus st = status(AgentId{static_cast<std::uint32_t>(i)});
+    if (st != AgentStatus::moving) return std::nullopt;  // planning, unreachable, stuck, stopped, on a link
+    const PathFollower& f = a.follower;
+    if (f.empty() || (f.loops() && f.max_laps() == 0)) return std::nullopt;
+    const std::span<const Vec2> w = f.waypoints();
+    double rest = distance(a.state.position, w[f.current()]);
+    for (std::size_t k = f.current(); k + 1 < w.size(); ++k) rest += distance(w[k], w[k + 1]);
+    if (f.wraps()) {  // the laps after this one, each closing the loop and going round again
+      double lap = distance(w.back(), w.front());
+      for (std::size_t k = 0; k + 1 < w.size(); ++k) lap += distance(w[k], w[k + 1]);
+      rest += lap * static_cast<double>(f.max_laps() - f.laps() - 1);
+    }
+    longest = std::max(longest, rest / a.params.max_speed);
+  }
+  return longest;
+}
+
 double Simulation::gather_live_positions() {
   positions_.clear();
   position_index_.clear();
@@ -458,6 +594,7 @@ double Simulation::push_apart(Agent& a, Vec2 move) {
 
 void Simulation::measure() {
   const double max_radius = gather_live_positions();
+  max_live_radius_ = max_radius;
   const std::size_t n = positions_.size();
   const double cap = params_.clearance_cap;
   hash_.rebuild(positions_, 2 * max_radius + cap);

@@ -138,20 +138,25 @@ bool Simulation::in_changed_cell(Vec2 p) const {
   return std::any_of(changed_.begin(), changed_.end(), [&](const grid::CellRect& r) { return r.contains(at->x, at->y); });
 }
 
-void Simulation::push_out_of_closed_cell(Agent& a) {
+bool Simulation::push_out_of_solid(Agent& a) {
   const grid::GridMap& map = *plan_map_;
   const std::optional<grid::CellCoord> at = map.world_to_cell(a.state.position);
-  if (!at || map.passable(at->x, at->y)) return;  // outside the map the walls push it back
+  if (!at) return false;  // outside the map the walls push it back
+  // A closed cell, or a centre inside a collider (one too small to close a cell, or one only
+  // avoidance sees): from there no move of the disc gets out.
+  const bool inside = !map.passable(at->x, at->y) || !(obstacles_.clearance(a.state.position, map.cell_size(), a.params.avoid_mask) > 0);
+  if (!inside) return true;
   // Any free cell of the map: the nearest to the agent.
   const std::optional<grid::CellCoord> free =
       detail::nearest_passable_cell(map, *at, a.state.position, std::max(map.width(), map.height()));
-  if (!free) return;  // no free cell anywhere: it stays
+  if (!free) return false;  // no free cell anywhere: it stays
   const Vec2 target = map.cell_center(*free);
   a.state.position = target;
   a.state.velocity = {};
   a.anchor = target;
   a.still_for = 0;
   ++stats_.pushed_out;
+  return true;
 }
 
 void Simulation::absorb_edits() {
@@ -163,7 +168,7 @@ void Simulation::absorb_edits() {
   const Vec2 origin = map_ ? map_->params().origin : Vec2{};
   for (Agent& a : agents_) {
     if (a.removed) continue;
-    if (plan_map_ && in_changed_cell(a.state.position)) push_out_of_closed_cell(a);
+    if (plan_map_ && in_changed_cell(a.state.position)) push_out_of_solid(a);
     if (!a.plans || a.arrived) continue;
     // An agent whose goal was unreachable, or that was stuck, tries again: the edit may have
     // opened a way. One asking (or about to ask) gets its answer on the synced world.

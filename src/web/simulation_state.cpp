@@ -73,12 +73,14 @@ json sim_state(const Session& s, std::span<const steer::AgentId> paths) {
   const steer::Simulation& sim = *s.sim;
   json agents = json::array();
   json status = json::array();
+  json reason = json::array();
   json corners = json::array();
   for (std::size_t i = 0; i < sim.size(); ++i) {
     const steer::AgentId id{static_cast<std::uint32_t>(i)};
     const Vec2 p = sim.state(id).position;
     agents.push_back({p.x, p.y, sim.arrived(id) ? 1 : 0});
     status.push_back(to_string(sim.status(id)));
+    reason.push_back(to_string(sim.reason(id)));
     const auto corner = sim.corner(id);
     corners.push_back(corner ? rounded_point(*corner) : json(nullptr));
   }
@@ -95,6 +97,7 @@ json sim_state(const Session& s, std::span<const steer::AgentId> paths) {
   json reply = {{"tick", st.ticks},
                 {"agents", agents},
                 {"status", status},
+                {"reason", reason},
                 {"corners", corners},
                 {"paths", shown},
                 {"world", s.world},

@@ -157,5 +157,84 @@ TEST(CliSimulateEvents, NoEventsNoStatusInTheTrace) {
   EXPECT_FALSE(lines[1].contains("status"));
 }
 
+// ---- Every agent's state ends, with a reason (issue 41). Each run has --time-limit, so that a
+// regression fails instead of hanging.
+
+// Tick-0 events that close every start — a block over the whole map, a circle over all of it —
+// leave no agent a free cell: each is unreachable (start_closed) at once and the run ends
+// before its first tick, settled. (The warm-up once waited for their paths for ever, at 0 ticks.)
+TEST(CliSimulateEvents, TickZeroEventsClosingEveryStartEndAtOnce) {
+  for (const std::string events : {R"({"tick": 0, "block": [0, 0, 13, 8]})",
+                                   R"({"tick": 0, "add_obstacle": {"circle": {"centre": [7, 4.5], "radius": 20}}})"}) {
+    const std::string trace = temp_file("events_closed.jsonl", "");
+    const CliRun r = run("simulate --scene " + door_scene("events_closed.json", three_agents, events) +
+                         " --json --time-limit 5 --trace " + trace);
+    EXPECT_EQ(r.exit_code, 1) << r.out;
+    const nlohmann::json s = summary(r);
+    EXPECT_EQ(s.value("stopped", ""), "settled") << r.out;
+    EXPECT_EQ(s["ticks"], 0);
+    EXPECT_EQ(s.value("refused_plans", -1), 3);
+    EXPECT_EQ(s.value("reasons", nlohmann::json()), (nlohmann::json{{"start_closed", 3}})) << r.out;
+    const std::vector<nlohmann::json> lines = test::read_trace(trace);
+    ASSERT_EQ(lines.size(), 2u);
+    ASSERT_TRUE(lines[0].contains("reason_codes") && lines[1].contains("reason"));
+    EXPECT_EQ(lines[0]["status_codes"][3], "unreachable");
+    EXPECT_EQ(lines[0]["reason_codes"].size(), 9u);
+    EXPECT_EQ(lines[0]["reason_codes"][3], "start_closed");
+    EXPECT_EQ(lines[1]["status"], "333");
+    EXPECT_EQ(lines[1]["reason"], "333");
+  }
+}
+
+// Two agents sent to one goal cell: the first arrives on it, the second stops within
+// crowded_stop_distance and counts as arrived (crowded_goal). It once went round the first
+// for ever, "moving", and the run lasted max_steps.
+TEST(CliSimulateEvents, TwoAgentsSentToOneGoalBothArrive) {
+  const std::string scene = door_scene("events_one_goal.json",
+                                       R"({"start": [2.5, 1.5], "goal": [3.5, 4.5]}, {"start": [2.5, 7.5], "goal": [3.5, 4.5]})", "");
+  const CliRun r = run("simulate --scene " + scene + " --json --time-limit 20");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  const nlohmann::json s = summary(r);
+  EXPECT_EQ(s["arrived"], 2);
+  EXPECT_LT(s["ticks"].get<int>(), 300);
+  EXPECT_EQ(s["collisions"], 0);
+  EXPECT_EQ(s.value("reasons", nlohmann::json()), (nlohmann::json{{"crowded_goal", 1}})) << r.out;
+}
+
+// A warp into a cell an earlier event closed puts the agent at the nearest free cell (it once
+// stayed inside, colliding every tick, and never arrived); into a scene obstacle, or a goal
+// inside one, is bad input, as an agent's goal inside one is.
+TEST(CliSimulateEvents, AWarpIntoAClosedCellIsPushedOutAndOneIntoAnObstacleRefused) {
+  const Simulated r = simulate("events_warp_closed", R"({"tick": 2, "block": [8, 1, 10, 7]}, {"tick": 4, "agent": 0, "warp": [9.5, 4.5]},
+                                                       {"tick": 30, "open": [8, 1, 10, 7]})");
+  expect_counts(r, 3, 0);
+  EXPECT_EQ(r.summary["collisions"], 0) << r.cli.out;
+  ASSERT_GT(r.trace.size(), 6u);
+  const Vec2 put = position(r.trace[5], 0);  // after step 5, the warp applied before it
+  EXPECT_FALSE(put.x >= 8 && put.x < 11 && put.y >= 1 && put.y < 8) << put.x << ", " << put.y;
+  const std::string obstacle = R"(, "obstacles": [{"box": {"min": [9, 3], "max": [11, 6]}}]})";
+  for (const std::string& order : {std::string(R"("warp": [10, 4.5])"), std::string(R"("goal": [10, 4.5])")}) {
+    std::string text = R"({"map": ")" + door_map() + R"(", "dt": 0.05, "max_steps": 3000, "seed": 3, "agents": [)" +
+                       three_agents + R"(], "events": [{"tick": 5, "agent": 1, )" + order + "}]" + obstacle;
+    const CliRun bad = run("simulate --time-limit 5 --scene " + temp_file("events_in_obstacle.json", text));
+    EXPECT_EQ(bad.exit_code, 2) << bad.out;
+    EXPECT_NE(bad.out.find("events[0]." + order.substr(1, 4) + " (10, 4.5) lies inside an obstacle at tick 5"), std::string::npos)
+        << bad.out;
+  }
+}
+
+// A last event far past every agent's arrival is said up front (the run then idles until it);
+// events near the agents' arrival say nothing.
+TEST(CliSimulateEvents, ALastEventFarPastEveryArrivalIsWarnedAboutUpFront) {
+  const Simulated late = simulate("events_late", R"({"tick": 2900, "agent": 0, "stop": true})");
+  EXPECT_EQ(late.cli.exit_code, 0) << late.cli.out;
+  EXPECT_NE(late.cli.out.find("waymark: warning: "), std::string::npos) << late.cli.out;
+  EXPECT_NE(late.cli.out.find("the last event, at tick 2900, lies far past tick "), std::string::npos) << late.cli.out;
+  EXPECT_NE(late.cli.out.find("the run idles until tick 2900"), std::string::npos) << late.cli.out;
+  EXPECT_EQ(late.summary["ticks"], 2901) << "the step after the event";
+  const Simulated near = simulate("events_near", R"({"tick": 40, "agent": 0, "stop": true})");
+  EXPECT_EQ(near.cli.out.find("warning"), std::string::npos) << near.cli.out;
+}
+
 }  // namespace
 }  // namespace waymark::apps_cli_simulate_test

@@ -205,5 +205,21 @@ TEST(SceneEvents, MapCheckCoversEvents) {
             "s.json: events[0].remove_obstacle: there is no obstacle 1 (1 obstacles by then)");
 }
 
+// A goal or warp inside an obstacle is refused as an agent's goal inside one is: against the
+// obstacles there are at the event's tick — the scene's, less those removed before, and those
+// earlier events added (it was once checked against the map as loaded only).
+TEST(SceneEvents, MapCheckCoversObstaclesAtTheEventsTick) {
+  EXPECT_EQ(map_error(R"({"tick": 1, "agent": 0, "goal": [5, 7.8]})"),
+            "s.json: events[0].goal (5, 7.8) lies inside an obstacle at tick 1");
+  EXPECT_EQ(map_error(R"({"tick": 1, "remove_obstacle": 0}, {"tick": 2, "agent": 0, "goal": [5, 7.8]})"), "")
+      << "removed by then";
+  const std::string crate = R"({"tick": 3, "add_obstacle": {"box": {"min": [6, 1], "max": [7, 2]}}})";
+  EXPECT_EQ(map_error(crate + R"(, {"tick": 3, "agent": 1, "warp": [6.5, 1.5]})"),
+            "s.json: events[1].warp (6.5, 1.5) lies inside an obstacle at tick 3");
+  EXPECT_EQ(map_error(R"({"tick": 2, "agent": 1, "warp": [6.5, 1.5]}, )" + crate), "") << "the crate comes later";
+  EXPECT_EQ(map_error(crate + R"(, {"tick": 4, "remove_obstacle": 1}, {"tick": 5, "agent": 2, "goal": [6.5, 1.5]})"), "");
+  EXPECT_EQ(map_error(R"({"tick": 1, "agent": 2, "goal": [6.5, 1.5]})"), "") << "no obstacle there";
+}
+
 }  // namespace
 }  // namespace waymark::io::scene_events_test

@@ -95,7 +95,26 @@ TEST(LinkTravel, NoWayUpAOneWayLink) {
   // heights may be a bend: docs/navmesh.md).
   for (int i = 0; i < 100 && sim.status(id) == AgentStatus::planning; ++i) sim.step(0.05);
   EXPECT_EQ(sim.status(id), AgentStatus::unreachable);
+  EXPECT_EQ(sim.reason(id), AgentReason::no_path);
   EXPECT_FALSE(sim.link_travel(id).has_value());
+}
+
+// Ends with no polygon near them are refused by the path service, each by name, and the agent
+// is unreachable at its first planning round, without a search (issue 41).
+TEST(LinkTravel, EndsOffTheMeshAreUnreachableAtOnce) {
+  const navmesh::NavMesh mesh = ledge();
+  ObstacleWorld walls;
+  add_navmesh_walls(walls, mesh);
+  Simulation sim(std::make_unique<NavMeshPathService>(mesh, navmesh::NavQueryOptions{}, search::RequestQueueOptions{}),
+                 std::move(walls), SimulationParams{.walls_eroded = true});
+  const AgentId off_start = sim.add_agent(AgentParams{.radius = 0.3}, {5, 40}, {2, 5});
+  const AgentId off_goal = sim.add_agent(AgentParams{.radius = 0.3}, {5, 5}, {-30, 5});
+  EXPECT_EQ(sim.plan_pending(), 0u);
+  EXPECT_EQ(sim.reason(off_start), AgentReason::start_outside);
+  EXPECT_EQ(sim.reason(off_goal), AgentReason::goal_outside);
+  EXPECT_EQ(sim.stats().refused_plans, 2u);
+  EXPECT_EQ(sim.stats().plans, 0u);
+  EXPECT_TRUE(sim.settled());
 }
 
 }  // namespace

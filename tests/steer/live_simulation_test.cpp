@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -394,6 +395,227 @@ TEST(LiveSimulation, StatusNamesAreDistinct) {
   EXPECT_EQ(to_string(AgentStatus::unreachable), "unreachable");
   EXPECT_EQ(to_string(AgentStatus::removed), "removed");
   EXPECT_NE(to_string(AgentStatus::stuck), to_string(AgentStatus::stopped));
+}
+
+// ---- Every agent's state ends, with a reason (issue 41) ------------------------------------
+
+/// Calls plan_pending() as a host's warm-up loop would, at most `rounds` times; returns how
+/// many agents still wait after the last.
+std::size_t warm_up(Simulation& sim, int rounds) {
+  std::size_t waiting = sim.plan_pending();
+  for (int i = 1; i < rounds && waiting > 0; ++i) waiting = sim.plan_pending();
+  return waiting;
+}
+
+// A block over the whole map, or a collider over all of it, leaves an agent no free cell: the
+// path service refuses it, and it is unreachable at once (it once waited for a path forever,
+// and `waymark simulate`'s warm-up with it). An edit that opens a cell lets it try again.
+TEST(LiveSimulation, AnAgentWithNoFreeCellIsUnreachableAtOnce) {
+  Simulation sim(two_rooms());
+  const AgentId a = sim.add_agent(small, {2.5, 4.5}, {18.5, 4.5});
+  sim.edit_map()->set_passable(CellRect{0, 0, 21, 11}, false);
+  EXPECT_EQ(warm_up(sim, 50), 0u);
+  EXPECT_EQ(sim.status(a), AgentStatus::unreachable);
+  EXPECT_EQ(sim.reason(a), AgentReason::start_closed);
+  EXPECT_EQ(sim.stats().refused_plans, 1u);
+  EXPECT_EQ(sim.stats().failed_plans, 0u);  // no search ran
+  EXPECT_TRUE(sim.settled());
+  for (int i = 0; i < 20; ++i) sim.step(dt);
+  EXPECT_EQ(sim.stats().refused_plans, 1u);  // it does not ask again by itself
+  sim.edit_map()->set_passable(CellRect{1, 1, 20, 7}, true);
+  sim.edit_map()->set_passable(CellRect{10, 1, 11, 4}, false);
+  run_until_arrived(sim, 2000);
+  EXPECT_TRUE(sim.arrived(a));
+  EXPECT_EQ(sim.reason(a), AgentReason::none);
+
+  Simulation covered(two_rooms());
+  const AgentId b = covered.add_agent(small, {2.5, 4.5}, {18.5, 4.5});
+  covered.add_obstacle(Circle{{10.5, 5.5}, 40});
+  EXPECT_EQ(warm_up(covered, 50), 0u);
+  EXPECT_EQ(covered.status(b), AgentStatus::unreachable);
+  EXPECT_EQ(covered.reason(b), AgentReason::start_closed);
+}
+
+// A start or goal off the map: unreachable at once, saying which end (both once waited for a
+// path forever). A goal on the map again plans.
+TEST(LiveSimulation, StartsAndGoalsOffTheMapAreUnreachableAtOnce) {
+  Simulation sim(two_rooms());
+  const AgentId off_start = sim.add_agent(small, {-5, 3.5}, {4.5, 3.5});
+  const AgentId off_goal = sim.add_agent(small, {2.5, 2.5}, {50.5, 3.5});
+  const AgentId later = sim.add_agent(small, {2.5, 5.5}, {6.5, 5.5});
+  EXPECT_EQ(warm_up(sim, 50), 0u);
+  EXPECT_EQ(sim.status(off_start), AgentStatus::unreachable);
+  EXPECT_EQ(sim.reason(off_start), AgentReason::start_outside);
+  EXPECT_EQ(sim.status(off_goal), AgentStatus::unreachable);
+  EXPECT_EQ(sim.reason(off_goal), AgentReason::goal_outside);
+  EXPECT_EQ(sim.status(later), AgentStatus::moving);
+  ASSERT_TRUE(sim.set_goal(later, {6.5, -20}));
+  sim.step(dt);
+  EXPECT_EQ(sim.status(later), AgentStatus::unreachable);
+  EXPECT_EQ(sim.reason(later), AgentReason::goal_outside);
+  ASSERT_TRUE(sim.set_goal(off_goal, {8.5, 3.5}));
+  run_until_arrived(sim, 1000);
+  EXPECT_TRUE(sim.arrived(off_goal));
+  EXPECT_EQ(sim.status(off_start), AgentStatus::unreachable);
+  EXPECT_EQ(sim.stats().refused_plans, 3u);
+}
+
+// A goal in a closed cell: unreachable at once (the search refuses the blocked goal without
+// expanding anything), with the reason; an edit that opens the cell lets it arrive.
+TEST(LiveSimulation, AGoalInAClosedCellIsUnreachableUntilTheCellOpens) {
+  Simulation sim(two_rooms());
+  const AgentId a = sim.add_agent(small, {2.5, 4.5}, {8.5, 2.5});
+  const ColliderId crate = sim.add_obstacle(Box{{8.1, 2.1}, {8.9, 2.9}});
+  sim.plan_pending();
+  EXPECT_EQ(sim.status(a), AgentStatus::unreachable);
+  EXPECT_EQ(sim.reason(a), AgentReason::goal_closed);
+  ASSERT_TRUE(sim.remove_obstacle(crate));
+  run_until_arrived(sim, 1000);
+  EXPECT_TRUE(sim.arrived(a));
+  // A goal no way leads to: no_path.
+  GridMap walled = two_rooms();
+  walled.set_passable(CellRect::cell(10, 4), false);
+  walled.set_passable(CellRect::cell(13, 7), false);
+  Simulation apart(std::move(walled));
+  const AgentId b = apart.add_agent(small, {2.5, 4.5}, {18.5, 4.5});
+  apart.plan_pending();
+  EXPECT_EQ(apart.status(b), AgentStatus::unreachable);
+  EXPECT_EQ(apart.reason(b), AgentReason::no_path);
+}
+
+// A warp into a solid — a wall, a collider's closed cells, a cell an edit closed this frame,
+// a small collider that closes no cell — puts the agent at the nearest free cell's centre, as
+// an edit closing its cell would (it once stayed inside, colliding every tick). Off the map,
+// or with no free cell, the warp is refused and nothing changes.
+TEST(LiveSimulation, AWarpIntoASolidPutsTheAgentAtTheNearestFreeCell) {
+  Simulation sim(two_rooms());
+  const AgentId a = sim.add_agent(small, {2.5, 4.5}, {18.5, 1.5});
+  sim.add_obstacle(Box{{14.1, 2.1}, {16.9, 4.9}});   // closes cells 14-16 × 2-4
+  sim.add_obstacle(Circle{{5.0, 2.0}, 0.2});          // closes no cell centre
+  sim.plan_pending();
+  sim.step(dt);
+  const auto solid = [&](Vec2 p) { return !(sim.obstacles().clearance(p, 1.0, sim.params(a).avoid_mask) > 0); };
+  std::uint64_t pushed = 0;
+  for (const Vec2 into : {Vec2{10.5, 2.5}, Vec2{15.5, 3.5}, Vec2{5.0, 2.0}, Vec2{7.5, 5.5}}) {
+    if (into == Vec2{7.5, 5.5}) sim.edit_map()->set_passable(CellRect{6, 4, 9, 7}, false);  // closed this frame
+    ASSERT_TRUE(sim.warp(a, into)) << into.x << ", " << into.y;
+    EXPECT_EQ(sim.stats().pushed_out, ++pushed);
+    EXPECT_FALSE(in_blocked_cell(sim, sim.position(a))) << into.x << ", " << into.y;
+    EXPECT_FALSE(solid(sim.position(a))) << into.x << ", " << into.y;
+    EXPECT_LT(distance(sim.position(a), into), 2.5);  // a free cell near it, not anywhere
+    sim.step(dt);
+  }
+  ASSERT_TRUE(sim.warp(a, {3.5, 3.5}));  // a free place: no push
+  EXPECT_EQ(sim.position(a), (Vec2{3.5, 3.5}));
+  EXPECT_EQ(sim.stats().pushed_out, pushed);
+  EXPECT_FALSE(sim.warp(a, {-3.5, 3.5}));  // off the map: refused
+  EXPECT_EQ(sim.position(a), (Vec2{3.5, 3.5}));
+  const std::uint64_t collisions = sim.stats().collisions;
+  run_until_arrived(sim, 2000);
+  EXPECT_TRUE(sim.arrived(a));
+  EXPECT_EQ(sim.stats().collisions, collisions);
+
+  sim.edit_map()->set_passable(CellRect{0, 0, 21, 11}, false);
+  EXPECT_FALSE(sim.warp(a, {3.5, 3.5}));  // no free cell anywhere: refused
+  EXPECT_EQ(sim.stats().pushed_out, pushed);
+}
+
+// Two agents sent to one goal: one arrives on it, the other stops within crowded_stop_distance
+// and reports arrived for the reason crowded_goal (it once circled the first for ever,
+// "moving"). With the stopping distance off, the stuck rule ends it: no progress toward the
+// goal through stuck_replans re-plans, stuck for the reason no_progress.
+TEST(LiveSimulation, TwoAgentsSentToOneGoalBothEndWithAReason) {
+  const Vec2 goal{5.5, 3.5};
+  for (const double stop : {1.5, 0.0}) {
+    SimulationParams params;
+    params.crowded_stop_distance = stop;
+    Simulation sim(two_rooms(), params);
+    const AgentId a = sim.add_agent(small, {1.5, 1.5}, goal);
+    const AgentId b = sim.add_agent(small, {8.5, 5.5}, goal);
+    sim.plan_pending();
+    // stuck_time · (stuck_replans + 1) = 12 s without progress, and the walk there: 400 ticks.
+    while (sim.stats().ticks < 600 && !(sim.settled() || sim.status(a) == AgentStatus::stuck || sim.status(b) == AgentStatus::stuck))
+      sim.step(dt);
+    const AgentId first = sim.reason(a) == AgentReason::none ? a : b, second = first == a ? b : a;
+    EXPECT_EQ(sim.status(first), AgentStatus::arrived) << "stop " << stop;
+    EXPECT_EQ(sim.reason(first), AgentReason::none);
+    if (stop > 0) {
+      EXPECT_EQ(sim.status(second), AgentStatus::arrived);
+      EXPECT_EQ(sim.reason(second), AgentReason::crowded_goal);
+      EXPECT_LE(distance(sim.position(second), goal), stop);
+      EXPECT_TRUE(sim.all_arrived());
+      // It brakes (from its speed when the crowd held it back) and stands.
+      for (int i = 0; i < 20; ++i) sim.step(dt);
+      const Vec2 at = sim.position(second);
+      for (int i = 0; i < 100; ++i) sim.step(dt);
+      EXPECT_LT(distance(sim.position(second), at), 0.05);
+      EXPECT_EQ(sim.status(second), AgentStatus::arrived);
+    } else {
+      EXPECT_EQ(sim.status(second), AgentStatus::stuck);
+      EXPECT_EQ(sim.reason(second), AgentReason::no_progress);
+      EXPECT_EQ(sim.stats().replans, params.stuck_replans);
+    }
+    EXPECT_EQ(sim.stats().collisions, 0u);
+    // A new goal clears the reason.
+    ASSERT_TRUE(sim.set_goal(second, {2.5, 5.5}));
+    EXPECT_EQ(sim.reason(second), AgentReason::none);
+    run_until_arrived(sim, sim.stats().ticks + 400);
+    EXPECT_EQ(sim.status(second), AgentStatus::arrived);
+    EXPECT_EQ(sim.reason(second), AgentReason::none);
+  }
+  EXPECT_FALSE(SimulationParams{.crowded_stop_distance = -1}.valid());
+  EXPECT_FALSE(SimulationParams{.crowded_stop_distance = std::numeric_limits<double>::infinity()}.valid());
+}
+
+// The bound on arrival: the longest remaining path over its agent's top speed; none while an
+// agent waits, is unreachable or loops forever.
+TEST(LiveSimulation, ArrivalTimeBoundIsTheLongestRemainingPathAtTopSpeed) {
+  Simulation sim(two_rooms());
+  EXPECT_EQ(sim.arrival_time_bound(), 0.0);  // nobody to wait for
+  const AgentId a = sim.add_agent(small, {2.5, 2.5}, {8.5, 2.5});  // 6 units, straight
+  EXPECT_FALSE(sim.arrival_time_bound().has_value());               // not planned yet
+  sim.plan_pending();
+  ASSERT_TRUE(sim.arrival_time_bound().has_value());
+  EXPECT_NEAR(*sim.arrival_time_bound(), 6.0 / small.max_speed, 1e-9);
+  const std::vector<Vec2> lap{{12.5, 2.5}, {16.5, 2.5}};
+  sim.add_follower(small, {12.5, 5.5}, lap, true, 2);  // 3 + 4, then back 4 and on 4 again
+  EXPECT_NEAR(*sim.arrival_time_bound(), 15.0 / small.max_speed, 1e-9);
+  sim.add_follower(small, {12.5, 6.5}, lap, true);  // forever
+  EXPECT_FALSE(sim.arrival_time_bound().has_value());
+  EXPECT_FALSE(sim.settled());
+  sim.remove_agent(id(2));
+  sim.set_goal(a, {50, 2.5});
+  sim.step(dt);
+  EXPECT_FALSE(sim.arrival_time_bound().has_value());  // unreachable
+}
+
+// Limits in messages are spelt shortest (number_text: "1e+09"), never std::to_string's
+// "1000000000.000000".
+TEST(LiveSimulation, RefusalsSpellTheirLimitsShortest) {
+  Simulation sim(two_rooms());
+  const auto message = [&](auto&& call) {
+    try {
+      call();
+    } catch (const BuildError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string far = message([&] { sim.add_agent(small, {2e9, 1.5}, {2.5, 1.5}); });
+  EXPECT_NE(far.find("within +-1e+09"), std::string::npos) << far;
+  const std::vector<Vec2> beyond{{2.5, 3e9}};
+  const std::string waypoint = message([&] { sim.add_follower(small, {2.5, 1.5}, beyond, false); });
+  EXPECT_NE(waypoint.find("within +-1e+09"), std::string::npos) << waypoint;
+  EXPECT_EQ(far.find(".000000"), std::string::npos) << far;
+}
+
+TEST(LiveSimulation, ReasonNamesAreDistinct) {
+  EXPECT_EQ(to_string(AgentReason::none), "none");
+  EXPECT_EQ(to_string(AgentReason::start_closed), "start_closed");
+  EXPECT_EQ(to_string(AgentReason::crowded_goal), "crowded_goal");
+  EXPECT_EQ(to_string(AgentReason::no_progress), "no_progress");
+  EXPECT_EQ(to_string(PlanFailure::goal_outside), "goal_outside");
+  EXPECT_NE(to_string(AgentReason::start_outside), to_string(AgentReason::goal_outside));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -213,6 +214,37 @@ TEST(SceneEventsApplied, WhatTheSimulationRefusesIsCounted) {
   EXPECT_EQ(events.refused(), 8u);
   EXPECT_EQ(sim.stats().removed, 1u);
   EXPECT_TRUE(sim.map()->passable(0, 0));
+}
+
+// A last event far past the agents' arrival (late_event_factor times their ticks, and
+// late_event_slack seconds after) is found once their paths are planned; one near it, or past
+// a step limit that comes first, is not.
+TEST(SceneEventsApplied, ALastEventFarPastEveryArrivalIsFound) {
+  using Kind = SceneEvent::Kind;
+  for (const std::uint64_t last : {5000u, 1000u}) {
+    Loaded l = small_scene({order(0, Kind::stop, 0), order(0, Kind::resume, 0), order(last, Kind::stop, 1)});
+    Simulation& sim = *l.sim;
+    SceneEvents events(l.spec, sim);
+    events.apply_due(sim, 0);
+    EXPECT_FALSE(late_events(events, sim, l.spec.dt).has_value()) << "no paths yet: no bound";
+    sim.plan_pending();
+    const std::optional<LateEvents> late = late_events(events, sim, l.spec.dt);
+    if (last == 1000) {  // 940 ticks, 47 s after the arrival: within the slack
+      EXPECT_FALSE(late.has_value());
+      continue;
+    }
+    ASSERT_TRUE(late.has_value());
+    EXPECT_EQ(late->last_tick, last);
+    EXPECT_EQ(late->idle_until, last);
+    // 9 units straight at 3 units/s: 3 s, 60 ticks of 0.05 s.
+    EXPECT_NEAR(static_cast<double>(late->arrival_tick), 60.0, 1.0);
+    const std::optional<LateEvents> limited = late_events(events, sim, l.spec.dt, 3000);
+    ASSERT_TRUE(limited.has_value());
+    EXPECT_EQ(limited->idle_until, 3000u);
+    EXPECT_FALSE(late_events(events, sim, l.spec.dt, 1000).has_value()) << "the step limit comes first";
+    events.apply_due(sim, last);
+    EXPECT_FALSE(late_events(events, sim, l.spec.dt).has_value()) << "no event left";
+  }
 }
 
 }  // namespace

@@ -265,6 +265,12 @@ TEST(WebSimApi, EditsAndObstaclesRefuseBadInput) {
   EXPECT_EQ(edit({{"id", id}, {"block", {0, 0, 32, 24}}}), 200);  // the whole map at once is bounded
 
   const auto obstacle = [&](const json& body) { return api.sim_obstacle(body.dump()).status; };
+  // Limits in messages are spelt shortest ("8", never std::to_string's "8.000000").
+  const Response long_box = api.sim_obstacle(json{{"id", id}, {"box", {1, 1, 10, 2}}}.dump());
+  EXPECT_NE(long_box.body.find("sides of at most 8\""), std::string::npos) << long_box.body;
+  const Response wide = api.sim_add(json{{"id", id}, {"start", {3.5, 3.5}}, {"goal", {5.5, 3.5}}, {"radius", 9}}.dump());
+  EXPECT_EQ(wide.status, 400);
+  EXPECT_NE(wide.body.find("in (0, 4] world units and max_speed in (0, 100] units/s"), std::string::npos) << wide.body;
   EXPECT_EQ(obstacle({{"id", id}, {"box", {1, 1, 10, 2}}}), 400);    // 9 long: over 8
   EXPECT_EQ(obstacle({{"id", id}, {"box", {2, 2, 1, 3}}}), 400);     // x0 > x1
   EXPECT_EQ(obstacle({{"id", id}, {"box", {31, 1, 33, 2}}}), 400);   // out of the map

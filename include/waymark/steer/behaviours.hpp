@@ -87,6 +87,9 @@ class PathFollower {
   [[nodiscard]] bool on_last() const { return !wraps() && !waypoints_.empty() && current_ + 1 == waypoints_.size(); }
   /// Whether reaching the last waypoint leads on to the first.
   [[nodiscard]] bool wraps() const { return loop_ && (max_laps_ == 0 || laps_ + 1 < max_laps_); }
+  /// Whether the path loops, and the laps it goes round in all (0: forever).
+  [[nodiscard]] bool loops() const { return loop_; }
+  [[nodiscard]] std::uint64_t max_laps() const { return max_laps_; }
   /// Advances past every waypoint reached from `position` (called by force()).
   void advance(const AgentParams& p, Vec2 position);
 

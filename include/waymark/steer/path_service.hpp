@@ -10,6 +10,7 @@
 #include <optional>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "waymark/core/geometry.hpp"
@@ -32,6 +33,25 @@ struct PathLink {
   std::uint32_t user_id = 0;  ///< the link's OffMeshLink::user_id
   double length = 0;          ///< the 3D distance between its ends: what an agent travels
 };
+
+/// Why a path service refused a request (PathService::submit returned an invalid id) or found
+/// no path (take() answered failed): PathService::last_failure().
+enum class PlanFailure : std::uint8_t {
+  none,           ///< no failure: the last submit was accepted, the last take found a path
+  queue_full,     ///< submit: every request slot is held (PathService::full): ask again later
+  start_outside,  ///< the start lies outside the world (off the map, no polygon of the mesh near it)
+  goal_outside,   ///< the goal lies outside the world
+  start_closed,   ///< no place of the size class at or near the start: walls, a shut door, the cells colliders
+                  ///< close, or a disc too wide for every cell near it
+  goal_closed,    ///< the goal lies in a closed place (a wall, a shut door, a collider's cells), or no place of
+                  ///< the size class lies near it
+  no_path,        ///< the search found no way from start to goal
+  search_failed,  ///< the search ended without a path for another reason (its node limit, a world that kept
+                  ///< changing, a query the search refused), or a service that does not say why refused it
+};
+/// "none", "queue_full", "start_outside", "goal_outside", "start_closed", "goal_closed", "no_path" or
+/// "search_failed".
+[[nodiscard]] std::string_view to_string(PlanFailure failure);
 
 class PathService {
  public:
@@ -64,6 +84,10 @@ class PathService {
   virtual Answer take(search::RequestId id, std::vector<Vec2>& points) = 0;
   /// Frees a request that is no longer wanted (cancelling it when it runs).
   virtual void release(search::RequestId id) = 0;
+  /// Why the last submit() returned an invalid id, or the last take() answered failed; none
+  /// after an accepted submit or a found take (a pending take changes nothing). A service that
+  /// does not say says search_failed for every refusal but a full queue.
+  [[nodiscard]] virtual PlanFailure last_failure() const { return full() ? PlanFailure::queue_full : PlanFailure::search_failed; }
   /// The off-mesh links the points of a path found in `size_class` take (`out` cleared first,
   /// its capacity reused): each pair of consecutive points that are a link's two ends. None
   /// for worlds without links.
@@ -83,6 +107,7 @@ class QueuedPathService : public PathService {
   [[nodiscard]] std::size_t in_flight() const override { return queue_.in_flight(); }
   [[nodiscard]] bool full() const override { return queue_.full(); }
   void release(search::RequestId id) override { queue_.release(id); }
+  [[nodiscard]] PlanFailure last_failure() const override { return failure_; }
   void reserve() override {
     const std::size_t worlds = world_count();
     const std::size_t share = std::max<std::size_t>(1, queue_.options().max_searches / std::max<std::size_t>(worlds, 1));
@@ -97,7 +122,11 @@ class QueuedPathService : public PathService {
                        !result_.status.has(StatusDetail::partial_result) && !result_.path.nodes.empty();
     const Ends ends = id.slot < ends_.size() ? ends_[id.slot] : Ends{};
     queue_.release(id);
-    if (!found) return Answer::failed;
+    if (!found) {
+      failure_ = failure_of(result_.status);
+      return Answer::failed;
+    }
+    failure_ = PlanFailure::none;
     points.push_back(ends.from);
     for (std::size_t i = 1; i + 1 < result_.path.nodes.size(); ++i) points.push_back(point(result_.path.nodes[i]));
     points.push_back(ends.to);
@@ -110,7 +139,23 @@ class QueuedPathService : public PathService {
   search::RequestId submit_on(const search::SearchSource<Node>& world, Node start, Node goal, Vec2 from, Vec2 to) {
     const search::RequestId id = queue_.submit(world, start, goal);
     if (id.valid()) ends_[id.slot] = {from, to};
+    failure_ = id.valid() ? PlanFailure::none : PlanFailure::queue_full;
     return id;
+  }
+  /// A refusal of submit(): records why and returns the invalid id.
+  search::RequestId refuse(PlanFailure why) {
+    failure_ = why;
+    return {};
+  }
+  /// Why a finished search found no path (a partial path is none).
+  [[nodiscard]] static PlanFailure failure_of(const Status& status) {
+    switch (status.reason()) {
+      case FailureReason::none:         // succeeded with a partial path: the goal is out of reach
+      case FailureReason::unreachable: return PlanFailure::no_path;
+      case FailureReason::start_blocked: return PlanFailure::start_closed;
+      case FailureReason::goal_blocked: return PlanFailure::goal_closed;
+      default: return PlanFailure::search_failed;
+    }
   }
   /// A path node as a point of the plane.
   [[nodiscard]] virtual Vec2 point(const Node& node) const = 0;
@@ -126,6 +171,7 @@ class QueuedPathService : public PathService {
   search::PathRequestQueue<Node> queue_;
   std::vector<Ends> ends_;  ///< by request slot
   search::SearchResult<Node> result_;
+  PlanFailure failure_ = PlanFailure::none;
 };
 
 /// Paths on a grid map, for agents of several sizes (docs/clearance.md): class 0 plans on the
@@ -156,8 +202,10 @@ class GridPathService final : public QueuedPathService<CellId> {
   /// disc too large for it; a cell a collider closes to planning beside the agent), and a goal
   /// in a cell too narrow for the class's disc, move to the nearest cell the disc fits within
   /// (radius / cell_size + 1) cells (the path then ends at that cell's centre); refused
-  /// (invalid id) when there is none. A goal in a cell the service's map closes stays: its
-  /// search fails (unreachable).
+  /// (invalid id, last_failure() start_closed or goal_closed) when there is none, and refused
+  /// for an end outside the map (start_outside, goal_outside). A goal in a cell the service's
+  /// map closes stays: its search fails at once (goal_closed), and an edit that opens the cell
+  /// lets it be found.
   search::RequestId submit(Vec2 from, Vec2 to, std::size_t size_class) override;
   /// Syncs every class's clearance and map with the map's edits, then its planner.
   void sync() override;
@@ -207,6 +255,9 @@ class NavMeshPathService final : public QueuedPathService<Vec3> {
 
   /// The class of the smallest mesh radius >= `radius` (the one-mesh form: always 0).
   [[nodiscard]] std::optional<std::size_t> size_class(double radius) override;
+  /// Refused (last_failure() start_outside, goal_outside) for an end with no polygon of the
+  /// class's mesh within the query's half extents; an end whose polygons the filter excludes
+  /// fails its search (start_closed, goal_closed).
   search::RequestId submit(Vec2 from, Vec2 to, std::size_t size_class) override;
   /// The class mesh's link traversals whose two ends (in plan) are consecutive points.
   /// O(points × links).

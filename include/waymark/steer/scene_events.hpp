@@ -68,4 +68,26 @@ class SceneEvents {
   std::vector<ColliderId> colliders_;
 };
 
+/// When a scene's last event lies far past its agents' arrival (late_events): more than
+/// late_event_factor times the ticks by which every agent can have arrived, and more than
+/// late_event_slack seconds of simulated time after them.
+inline constexpr double late_event_factor = 10;
+inline constexpr double late_event_slack = 60;  ///< seconds
+
+/// A scene whose events outlast its agents: the run idles from the agents' arrival until its
+/// last event is applied (or the step limit ends it).
+struct LateEvents {
+  std::uint64_t last_tick = 0;     ///< the tick of the scene's last event
+  std::uint64_t idle_until = 0;    ///< where the run ends at the earliest: that tick, or the step limit before it
+  std::uint64_t arrival_tick = 0;  ///< the tick by which every agent can have arrived: now plus
+                                   ///< Simulation::arrival_time_bound() in ticks, rounded up
+};
+/// Whether a run that goes on until the last of `events` is applied (or `step_limit` ticks)
+/// idles far past the time every agent needs to arrive as `sim` stands now: call it after the
+/// warm-up plan_pending(), as `waymark simulate` does, which prints it as a warning. nullopt
+/// when not, when no event is left, or when some agent's arrival has no bound
+/// (arrival_time_bound). `dt`: the scene's seconds per tick [> 0]. O(agents + waypoints).
+[[nodiscard]] std::optional<LateEvents> late_events(const SceneEvents& events, const Simulation& sim, double dt,
+                                                    std::uint64_t step_limit = SceneLimits::max_steps);
+
 }  // namespace waymark::steer

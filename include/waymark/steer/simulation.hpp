@@ -39,13 +39,36 @@ enum class AgentStatus : std::uint8_t {
   planning,     ///< waiting for a path: asked for one, or about to ask
   moving,       ///< following its path
   arrived,      ///< at its goal; it stays until given a new one
-  unreachable,  ///< its last plan found no path: it stands until a new goal, or an edit of the world, lets it try again
-  stuck,        ///< following its path without progress after SimulationParams::stuck_replans re-plans; moving again once it progresses
+  unreachable,  ///< its last plan found no path, or the path service refused it (an end off the world or closed:
+                ///< Simulation::reason says which), at once and without a search: it stands until a new goal,
+                ///< a warp, or an edit of the world lets it try again
+  stuck,        ///< following its path without progress (SimulationParams' stuck rule) after stuck_replans
+                ///< re-plans: it stops asking; moving again once it progresses
   stopped,      ///< told to stop(): brakes and holds until resume()
   removed,      ///< removed; its id is not reused
   on_link,      ///< travelling an off-mesh link of its path (Simulation::link_travel): a jump, a drop, a ladder
 };
 [[nodiscard]] std::string_view to_string(AgentStatus status);
+
+/// Why an agent is in the state it ends in (Simulation::reason): each final state says why.
+enum class AgentReason : std::uint8_t {
+  none,           ///< no state to explain: planning, moving, stopped, removed, on a link, or arrived at its path's end
+  start_outside,  ///< unreachable: it stands outside the world the paths are planned on (off the map, off the mesh)
+  goal_outside,   ///< unreachable: its goal lies outside that world
+  start_closed,   ///< unreachable: no free place its disc fits at or near where it stands (walls, shut doors,
+                  ///< the cells colliders close, a disc too wide), and none to push it to
+  goal_closed,    ///< unreachable: its goal lies in a closed place (a wall, a shut door, a collider's cells),
+                  ///< or no place its disc fits lies near it
+  no_path,        ///< unreachable: the search found no way there
+  search_failed,  ///< unreachable: the search ended without a path for another reason (its node limit, a world
+                  ///< that kept changing; PathService::last_failure)
+  crowded_goal,   ///< arrived: another agent stands on its goal, and it stopped within
+                  ///< SimulationParams::crowded_stop_distance of it
+  no_progress,    ///< stuck: the stuck rule saw no progress through SimulationParams::stuck_replans re-plans
+};
+/// "none", "start_outside", "goal_outside", "start_closed", "goal_closed", "no_path", "search_failed",
+/// "crowded_goal" or "no_progress".
+[[nodiscard]] std::string_view to_string(AgentReason reason);
 
 struct SimulationParams {
   std::uint64_t seed = 1;
@@ -80,14 +103,30 @@ struct SimulationParams {
   /// allocates nothing for paths up to this long (16 bytes each; longer paths grow the room
   /// once).
   std::size_t reserve_waypoints = 32;
-  /// An agent following a path that has stayed within stuck_distance of one spot for
-  /// stuck_time plans again from where it is (an agent whose goal proved unreachable tries
-  /// again only after an order or an edit of the world). [s, world units]
+  /// The stuck rule. An agent following a path makes progress when it gets stuck_distance
+  /// away from where it last progressed (its anchor) or, on the last stretch of its path (the
+  /// straight line to its goal), when it gets stuck_distance nearer its goal than the anchor is:
+  /// there, circling a goal it cannot reach is no progress. Without progress for stuck_time
+  /// it plans again from where it is (an agent whose goal proved unreachable tries again only
+  /// after an order or an edit of the world). [s > 0, world units >= 0]
   double stuck_time = 3.0;
   double stuck_distance = 0.5;
-  /// Re-plans in a row without progress before an agent reports AgentStatus::stuck and stops
-  /// asking (it keeps following its path; progress, an order or an edit clears it). [>= 1]
+  /// Re-plans in a row without progress before an agent reports AgentStatus::stuck (reason
+  /// no_progress) and stops asking: stuck_time · (stuck_replans + 1) seconds without progress,
+  /// 12 s by default (it keeps following its path; progress, an order or an edit clears it).
+  /// [>= 1]
   std::uint32_t stuck_replans = 3;
+  /// Unity's stopping distance, for a crowded goal: an agent whose goal another agent stands
+  /// on (one that arrived or was stopped there, its centre nearer the goal than the two radii:
+  /// no room for this agent's disc) has arrived when it is on the last stretch of its path with
+  /// its centre within this distance of the goal and the crowd holds it back (in the last tick
+  /// it came nearer by less than the stuck rule's pace, stuck_distance per stuck_time). It then
+  /// brakes and stands (status arrived, reason crowded_goal) until a new goal; farther out it
+  /// goes on and, if it cannot come nearer, ends stuck by the rule above. The default leaves
+  /// room for two rings of agents of the default radius (0.35) round the one on the goal; 0
+  /// turns it off (every agent but the first at a shared goal then ends stuck). [world units,
+  /// >= 0]
+  double crowded_stop_distance = 1.5;
   /// Grid worlds: colliders added with add_obstacle() (and a scene's obstacles) close every
   /// cell whose centre lies within half a cell of them to planning: a gap a crate fills is
   /// routed around, not walked into. false: only avoidance sees them.
@@ -116,10 +155,12 @@ struct SimulationStats {
   std::uint64_t plans = 0;          ///< paths planned, re-plans included
   std::uint64_t replans = 0;        ///< of those, because an agent could not progress
   std::uint64_t failed_plans = 0;   ///< searches that found no path
+  std::uint64_t refused_plans = 0;  ///< requests the path service refused (an end off the world or closed):
+                                    ///< the agent became unreachable without a search
   std::uint64_t wall_pushes = 0;    ///< moves that were cut short or pushed out by a solid
   std::size_t removed = 0;          ///< agents removed (neither arrived nor failed)
   std::uint64_t edit_replans = 0;   ///< of the plans, because an edit crossed the agent's remaining path
-  std::uint64_t pushed_out = 0;     ///< agents moved to the nearest free cell when theirs closed
+  std::uint64_t pushed_out = 0;     ///< agents moved to the nearest free cell when theirs closed, or warped into a solid
   std::uint64_t edits = 0;          ///< world changes absorbed (map edits, obstacles added or removed)
   std::chrono::nanoseconds tick_time{};  ///< Σ wall time of step()
   [[nodiscard]] double mean_tick_us() const {
@@ -185,7 +226,10 @@ class Simulation {
 
   /// An agent that plans a path from `start` to `goal` and follows it. Throws BuildError (data
   /// outside the documented limits, as every call that adds to a world) when the parameters
-  /// are not valid(), a point is not finite, or no size class of the world fits its radius.
+  /// are not valid(), a point is not finite or beyond max_coordinate, or no size class of the
+  /// world fits its radius. A start or goal the path service refuses — off the map or the
+  /// mesh, in a closed place with no place near — is kept: the agent is unreachable at its
+  /// first planning round, without a search (reason() says which end and why).
   AgentId add_agent(const AgentParams& params, Vec2 start, Vec2 goal);
   /// An agent that follows `waypoints` (no planning); looping `laps` times when `loop` (0:
   /// forever), its goal the last waypoint.
@@ -196,6 +240,10 @@ class Simulation {
   /// A new goal: the agent plans again from where it is, through the request queue, and
   /// stands until the path comes (usually the next step). A follower becomes a planning agent.
   /// Clears stopped. False for an id that is not a live agent or a point beyond max_coordinate.
+  /// The goal is kept as given (Unity's SetDestination would move it): one outside the world,
+  /// or in a closed place, makes the agent unreachable at once (goal_outside, goal_closed) — a
+  /// closed one until an edit opens it; one in a cell too narrow for the agent's disc moves to
+  /// the nearest cell it fits (GridPathService::submit), where the path then ends.
   bool set_goal(AgentId id, Vec2 goal);
   /// The agent brakes and holds where it is (it is still avoided, and still yields to others).
   bool stop(AgentId id);
@@ -204,7 +252,13 @@ class Simulation {
   /// Takes an agent out of the simulation: nothing sees it again, its request is released.
   bool remove_agent(AgentId id);
   /// Moves the agent to `position` at once (the game moved the unit), at rest; a planning
-  /// agent plans again from there.
+  /// agent plans again from there. On a grid, as Unity's NavMeshAgent.Warp: a point outside
+  /// the map is refused (false, nothing changes), and one in a solid — a closed cell of the
+  /// planning map (a wall, a shut door, a cell a collider closes, edits since the last step
+  /// included) or inside a collider — puts the agent at the centre of the nearest free cell
+  /// instead, as an edit pushes agents out (SimulationStats::pushed_out); refused when no cell
+  /// is free. Other worlds take any point; one off the world makes a planning agent
+  /// unreachable (start_outside).
   bool warp(AgentId id, Vec2 position);
 
   /// Warms planning up before the first step: the request queue's searches are made and sized
@@ -232,6 +286,10 @@ class Simulation {
   [[nodiscard]] std::size_t live_agents() const { return agents_.size() - stats_.removed; }
   [[nodiscard]] bool contains(AgentId id) const { return id.value < agents_.size(); }
   [[nodiscard]] AgentStatus status(AgentId id) const;
+  /// Why it is in its status: for unreachable which end the path service refused or what the
+  /// search found, for stuck no_progress, for arrived crowded_goal when it stopped short of a
+  /// goal another agent stands on; none for every other status.
+  [[nodiscard]] AgentReason reason(AgentId id) const;
   [[nodiscard]] const AgentState& state(AgentId id) const { return agents_[id.value].state; }
   [[nodiscard]] Vec2 position(AgentId id) const { return agents_[id.value].state.position; }
   [[nodiscard]] Vec2 velocity(AgentId id) const { return agents_[id.value].state.velocity; }
@@ -267,6 +325,17 @@ class Simulation {
   [[nodiscard]] std::uint64_t state_hash() const;
   /// Agents that wait for a path (asked or about to ask), O(agents).
   [[nodiscard]] std::size_t waiting_for_paths() const;
+  /// Every live agent has arrived, is unreachable or is stopped: no step changes any status
+  /// again without an order or an edit of the world (stuck agents still follow their paths and
+  /// may arrive; waiting ones get their paths). A run loop with no order or edit to come can
+  /// end here, as `waymark simulate` does. O(agents).
+  [[nodiscard]] bool settled() const;
+  /// A lower bound on the seconds until every live agent has arrived: the longest remaining
+  /// path (the way to its current corner and on along its waypoints; a looping follower's
+  /// laps left included) over that agent's max_speed, 0 when all have arrived. nullopt when
+  /// some live agent cannot be bounded: it waits for a path, is unreachable, stuck, stopped,
+  /// on a link, or loops forever. O(agents + waypoints).
+  [[nodiscard]] std::optional<double> arrival_time_bound() const;
   [[nodiscard]] const SimulationParams& params() const { return params_; }
   [[nodiscard]] const PathService& paths() const { return *paths_; }
 
@@ -284,6 +353,8 @@ class Simulation {
     bool stopped = false;
     bool stuck = false;
     bool removed = false;
+    bool crowded = false;      ///< arrived short of a goal another agent stands on (crowded_stop_distance)
+    PlanFailure failure = PlanFailure::none;  ///< why it is unreachable
     std::uint32_t fruitless_replans = 0;  ///< stuck re-plans since it last progressed
     std::vector<PathLink> links;  ///< its path's off-mesh links (point: a waypoint index)
     std::size_t next_link = 0;    ///< the first of them not yet travelled
@@ -294,11 +365,18 @@ class Simulation {
     search::RequestId request{};
     Vec2 anchor;             ///< where it was when it last moved stuck_distance
     double still_for = 0;    ///< seconds since then
+    /// On the last stretch of its path: its distance to the path's end after the last tick.
+    double last_to_end = std::numeric_limits<double>::infinity();
   };
   /// A live agent's slot, or null for an id that is not one.
   [[nodiscard]] Agent* live(AgentId id);
   [[nodiscard]] double wall_radius(const Agent& a) const { return params_.walls_eroded ? 0.0 : a.params.radius; }
   void submit_plan(Agent& a);
+  /// Marks the agent unreachable for `why` (a refused request or a failed search): it stands.
+  void set_unreachable(Agent& a, PlanFailure why);
+  /// Whether another agent that arrived or was stopped stands on `a`'s path end (within the
+  /// two radii of it); reads the spatial hash measure() built this tick.
+  [[nodiscard]] bool goal_taken(const Agent& a) const;
   // Off-mesh links (simulation_links.cpp).
   /// Smooths raw_path_ into the agent's follower, stretch by stretch between the links it
   /// takes, keeping each link's two ends as waypoints.
@@ -335,7 +413,10 @@ class Simulation {
   /// Whether `p` lies in a cell that changed since the last step.
   [[nodiscard]] bool in_changed_cell(Vec2 p) const;
   [[nodiscard]] bool path_crosses(const Agent& a, Vec2 lo, Vec2 hi) const;
-  void push_out_of_closed_cell(Agent& a);
+  /// Grids: moves an agent standing in a closed cell of the planning map, or with its centre
+  /// inside a solid, to the centre of the nearest free cell, at rest. True when it stands clear
+  /// now (it did, or it was moved); false off the map or when no cell is free.
+  bool push_out_of_solid(Agent& a);
   /// Rebuilds lines_ when the obstacle world (its version) or its map (the map's version)
   /// changed since the last build.
   void refresh_lines();
@@ -351,6 +432,7 @@ class Simulation {
   std::uint64_t lines_map_version_ = 0;    ///< and its map's
   bool lines_built_ = false;
   SpatialHash hash_;
+  double max_live_radius_ = 0;  ///< the largest radius of the agents in measure()'s hash
   std::vector<Agent> agents_;
   SimulationStats stats_;
   double tick_dt_ = 0;
