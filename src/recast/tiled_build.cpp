@@ -4,6 +4,7 @@
 #include <recastnavigation/Recast.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <exception>
 #include <limits>
@@ -29,6 +30,23 @@ namespace {
 
 void require(bool ok, const std::string& what) {
   if (!ok) throw BuildError("tiled build: " + what);
+}
+
+/// Whether the triangle `c` (in plan) meets the closed box [lo, hi]: no axis separates them,
+/// neither the box's two nor the normals of the triangle's three edges.
+bool triangle_meets_box(const std::array<Vec2, 3>& c, Vec2 lo, Vec2 hi) {
+  if (std::max({c[0].x, c[1].x, c[2].x}) < lo.x || std::min({c[0].x, c[1].x, c[2].x}) > hi.x ||
+      std::max({c[0].y, c[1].y, c[2].y}) < lo.y || std::min({c[0].y, c[1].y, c[2].y}) > hi.y)
+    return false;
+  const Vec2 centre = (lo + hi) * 0.5, half = (hi - lo) * 0.5;
+  for (std::size_t k = 0; k < 3; ++k) {
+    const Vec2 e = c[(k + 1) % 3] - c[k];
+    const Vec2 n{-e.y, e.x};
+    const double a = dot(n, c[k]), b = dot(n, c[(k + 2) % 3]);  // the edge's two ends project to a
+    const double box_c = dot(n, centre), box_r = std::abs(n.x) * half.x + std::abs(n.y) * half.y;
+    if (std::max(a, b) < box_c - box_r || std::min(a, b) > box_c + box_r) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -60,34 +78,42 @@ TiledInput::TiledInput(const TriangleMesh& mesh, const TiledParams& params) : pa
   layout_.tiles_x = static_cast<int>(tw);
   layout_.tiles_z = static_cast<int>(th);
 
-  // The broad phase: each triangle listed under the tiles its plan box, grown by the border, meets.
+  // The broad phase: each triangle listed under the tiles whose rectangle, grown by the border,
+  // it meets (its plan box picks the candidates, an exact test keeps those it reaches): a long
+  // thin triangle across the level lists a few tiles along it, not all those under its box.
   const double pad = cs * border;
   const UniformGrid grid = layout_.grid();
-  const auto tiles_of = [&](std::size_t i) {
-    double lo_x = std::numeric_limits<double>::infinity(), lo_z = lo_x, hi_x = -lo_x, hi_z = -lo_x;
-    for (std::size_t c = 0; c < 3; ++c) {
-      const float* v = &in.verts[static_cast<std::size_t>(in.tris[i * 3 + c]) * 3];  // relative to in.origin
-      lo_x = std::min(lo_x, in.origin.x + v[0]);
-      hi_x = std::max(hi_x, in.origin.x + v[0]);
-      lo_z = std::min(lo_z, in.origin.z + v[2]);
-      hi_z = std::max(hi_z, in.origin.z + v[2]);
+  const auto corners_of = [&](std::size_t i) {
+    std::array<Vec2, 3> c;
+    for (std::size_t k = 0; k < 3; ++k) {
+      const float* v = &in.verts[static_cast<std::size_t>(in.tris[i * 3 + k]) * 3];  // relative to in.origin
+      c[k] = {in.origin.x + v[0], in.origin.z + v[2]};
     }
-    return grid.cells_of({lo_x - pad, lo_z - pad}, {hi_x + pad, hi_z + pad});
+    return c;
+  };
+  // A tile's grown rectangle, and a quarter cell more: the exact test never drops a triangle
+  // that the tile's heightfield (its bounds rounded to floats) would rasterise.
+  const double reach = pad + cs / 4;
+  const auto for_tiles_of = [&](std::size_t i, auto&& visit) {
+    const std::array<Vec2, 3> c = corners_of(i);
+    const Vec2 lo{std::min({c[0].x, c[1].x, c[2].x}), std::min({c[0].y, c[1].y, c[2].y})};
+    const Vec2 hi{std::max({c[0].x, c[1].x, c[2].x}), std::max({c[0].y, c[1].y, c[2].y})};
+    const UniformGrid::Range r = grid.cells_of(lo - Vec2{pad, pad}, hi + Vec2{pad, pad});
+    const bool one = r.x0 == r.x1 && r.y0 == r.y1;
+    for (int z = r.y0; z <= r.y1; ++z) {
+      for (int x = r.x0; x <= r.x1; ++x) {
+        const Vec2 tile_lo = grid.cell_min(x, z) - Vec2{reach, reach};
+        const Vec2 tile_hi = grid.cell_min(x, z) + Vec2{grid.side + reach, grid.side + reach};
+        if (one || triangle_meets_box(c, tile_lo, tile_hi)) visit(grid.index(x, z));
+      }
+    }
   };
   const auto triangles = static_cast<std::size_t>(in.triangle_count);
   std::size_t listings = 0;
-  for (std::size_t i = 0; i < triangles; ++i) {
-    const UniformGrid::Range r = tiles_of(i);
-    listings += static_cast<std::size_t>(r.x1 - r.x0 + 1) * static_cast<std::size_t>(r.y1 - r.y0 + 1);
-  }
+  for (std::size_t i = 0; i < triangles; ++i) for_tiles_of(i, [&](std::size_t) { ++listings; });
   require(listings < std::numeric_limits<std::uint32_t>::max(),
           "the triangles overlap tiles " + std::to_string(listings) + " times, more than 2^32 - 1 (raise tile_size)");
-  tile_triangles_.build(grid.cell_count(), triangles, [&](std::size_t i, auto&& add) {
-    const UniformGrid::Range r = tiles_of(i);
-    for (int z = r.y0; z <= r.y1; ++z) {
-      for (int x = r.x0; x <= r.x1; ++x) add(grid.index(x, z));
-    }
-  });
+  tile_triangles_.build(grid.cell_count(), triangles, [&](std::size_t i, auto&& add) { for_tiles_of(i, add); });
 }
 
 Vec3 TiledInput::recast_origin() const { return level_->in.origin; }
@@ -145,6 +171,9 @@ std::optional<CompactTile> CompactTile::rasterize(const TiledInput& input, TileC
     throw BuildError("tiled build: tile (" + std::to_string(t.x) + ", " + std::to_string(t.z) + ") has " + std::to_string(spans) +
                      " walkable spans, more than " + std::to_string(max_tile_spans) + " (recast::max_tile_spans; lower tile_size)");
   }
+  // No walkable span: the filters only take walkability away (but for a ledge within a climb
+  // above a walkable span), so the tile has no polygons; its triangles only passed by it.
+  if (spans == 0) return std::nullopt;
   return CompactTile(t, detail::compact_walkable(ctx, *solid, p).release());
 }
 

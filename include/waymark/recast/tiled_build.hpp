@@ -129,8 +129,9 @@ class CompactTile {
   ~CompactTile();
 
   /// Rasterises tile `t` from the triangles overlapping it and its border, filters ledges and
-  /// low spans, compacts and erodes by the agent radius. nullopt when no triangle overlaps the
-  /// tile. Throws BuildError when `t` is outside the layout, the tile has more than
+  /// low spans, compacts and erodes by the agent radius. nullopt when no walkable span lies in
+  /// the tile and its border (no triangle overlaps it, or none that faces up). Throws
+  /// BuildError when `t` is outside the layout, the tile has more than
   /// max_tile_spans spans (or, filtered, more than max_column_spans over one cell), or a
   /// Recast step fails.
   [[nodiscard]] static std::optional<CompactTile> rasterize(const TiledInput& input, navmesh::TileCoord t);
