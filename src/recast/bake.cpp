@@ -68,7 +68,7 @@ navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> cla
         place_links(baked.tiles, links);
         baked.mesh.emplace(navmesh::stitch_tiles(baked.tiles));
       } else {
-        baked.mesh.emplace(build_nav_mesh(model, classes[i].params));
+        baked.mesh.emplace(build_nav_mesh(model, classes[i].params, deadline));
         baked.tiles.push_back(navmesh::solo_tile(*baked.mesh));
         if (!links.empty()) {
           place_links(baked.tiles, links);

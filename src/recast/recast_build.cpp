@@ -21,7 +21,8 @@ RecastMeshes::~RecastMeshes() = default;
 void RecastMeshes::Free::operator()(rcPolyMesh* p) const { rcFreePolyMesh(p); }
 void RecastMeshes::Free::operator()(rcPolyMeshDetail* p) const { rcFreePolyMeshDetail(p); }
 
-RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& params) {
+RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& params,
+                                 std::chrono::steady_clock::time_point deadline) {
   detail::check(params);
   const detail::RecastInput in = detail::recast_input(mesh, params);
   const double width = std::floor((static_cast<double>(in.bmax[0]) - in.bmin[0]) / params.cell_size + 0.5);
@@ -41,10 +42,12 @@ RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& p
     throw BuildError("no walkable area: the geometry is narrower than half a cell in plan");
   }
 
-  detail::Context ctx;
+  detail::Context ctx(deadline);
   const detail::Owned<rcHeightfield> solid(rcAllocHeightfield());
   if (!solid) throw std::bad_alloc();
+  ctx.begin("create its heightfield");
   ctx.step(rcCreateHeightfield(&ctx, *solid, w, h, in.bmin, in.bmax, cs, ch), "create its heightfield");
+  ctx.begin("rasterise the triangles");
   ctx.step(rcRasterizeTriangles(&ctx, in.verts.data(), in.vertex_count, in.tris.data(), in.areas.data(), in.triangle_count,
                                 *solid, detail::voxels(params).walkable_climb),
            "rasterise the triangles");
@@ -69,8 +72,9 @@ navmesh::NavMesh to_nav_mesh(const RecastMeshes& meshes) {
                                                  }));
 }
 
-navmesh::NavMesh build_nav_mesh(const TriangleMesh& mesh, const RecastParams& params) {
-  return to_nav_mesh(build_recast_meshes(mesh, params));
+navmesh::NavMesh build_nav_mesh(const TriangleMesh& mesh, const RecastParams& params,
+                                std::chrono::steady_clock::time_point deadline) {
+  return to_nav_mesh(build_recast_meshes(mesh, params, deadline));
 }
 
 }  // namespace waymark::recast

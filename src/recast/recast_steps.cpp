@@ -73,6 +73,18 @@ void Context::step(bool ok, const char* what) const {
   if (!ok) throw BuildError(std::string("Recast could not ") + what + (last_error.empty() ? "" : ": " + last_error));
 }
 
+void Context::begin(const char* what) const {
+  if (passed(deadline_)) {
+    throw BuildError(std::string("the solo build passed its deadline (a time limit) before Recast could ") + what +
+                     ": give it more time, a larger cell size, or build in tiles (--tile-size)");
+  }
+}
+
+BuildError deadline_error(std::size_t begun, std::size_t tiles) {
+  return BuildError("the tiled build passed its deadline (a time limit) with " + std::to_string(begun) + " of " +
+                    std::to_string(tiles) + " tiles begun: give it more time, a larger cell or tile size, or a smaller level");
+}
+
 void Context::doLog(const rcLogCategory category, const char* msg, const int len) {
   if (category == RC_LOG_ERROR) last_error.assign(msg, static_cast<std::size_t>(std::max(len, 0)));
 }
@@ -190,28 +202,35 @@ Voxels voxels(const RecastParams& p) {
 
 Owned<rcCompactHeightfield> compact_walkable(Context& ctx, rcHeightfield& solid, const RecastParams& params) {
   const Voxels v = voxels(params);
+  ctx.begin("filter the heightfield");
   rcFilterLowHangingWalkableObstacles(&ctx, v.walkable_climb, solid);
   rcFilterLedgeSpans(&ctx, v.walkable_height, v.walkable_climb, solid);
   rcFilterWalkableLowHeightSpans(&ctx, v.walkable_height, solid);
   check_spans(solid);
   auto chf = owned(rcAllocCompactHeightfield());
+  ctx.begin("build its compact heightfield");
   ctx.step(rcBuildCompactHeightfield(&ctx, v.walkable_height, v.walkable_climb, solid, *chf), "build its compact heightfield");
+  ctx.begin("erode the walkable area");
   ctx.step(rcErodeWalkableArea(&ctx, v.walkable_radius, *chf), "erode the walkable area");
   return chf;
 }
 
 void build_polygons(Context& ctx, rcCompactHeightfield& chf, const RecastParams& params, int border_size, rcPolyMesh& poly,
                     rcPolyMeshDetail& detail) {
+  ctx.begin("build the distance field");
   ctx.step(rcBuildDistanceField(&ctx, chf), "build the distance field");
+  ctx.begin("build regions");
   const auto squared = [](double v) { return static_cast<int>(v * v); };
   ctx.step(rcBuildRegions(&ctx, chf, border_size, squared(params.region_min_size), squared(params.region_merge_size)),
            "build regions");
   check_regions(chf);
   const auto contours = owned(rcAllocContourSet());
+  ctx.begin("build contours");
   ctx.step(rcBuildContours(&ctx, chf, static_cast<float>(params.edge_max_error),
                            static_cast<int>(params.edge_max_len / params.cell_size), *contours),
            "build contours");
   check_contours(*contours);
+  ctx.begin("build the polygon mesh");
   ctx.step(rcBuildPolyMesh(&ctx, *contours, params.verts_per_poly, poly), "build the polygon mesh");
   // Below min_detail_sample_dist, no samples. Recast 1.5.1 hangs on 0 (its hull stays empty and
   // triangulateHull loops, allocating), so "none" is a spacing longer than any polygon: each
@@ -221,6 +240,7 @@ void build_polygons(Context& ctx, rcCompactHeightfield& chf, const RecastParams&
   const double sample = params.detail_sample_dist < min_detail_sample_dist
                             ? float_max
                             : std::min(params.cell_size * params.detail_sample_dist, float_max);
+  ctx.begin("build the detail mesh");
   ctx.step(rcBuildPolyMeshDetail(&ctx, poly, chf, static_cast<float>(sample),
                                  static_cast<float>(std::min(params.cell_height * params.detail_sample_max_error, float_max)), detail),
            "build the detail mesh");

@@ -6,6 +6,8 @@
 #include <recastnavigation/Recast.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstddef>
 #include <exception>
 #include <limits>
 #include <memory>
@@ -19,14 +21,21 @@
 
 namespace waymark::recast::detail {
 
-/// Keeps Recast's last error message for the BuildError.
+/// Keeps Recast's last error message for the BuildError, and the build's deadline.
 class Context : public rcContext {
  public:
   Context() : rcContext(true) {}
+  explicit Context(std::chrono::steady_clock::time_point deadline) : rcContext(true), deadline_(deadline) {}
   std::string last_error;
 
   /// BuildError "Recast could not <what>: <Recast's message>" unless ok.
   void step(bool ok, const char* what) const;
+  /// Before the step that would <what>: a BuildError saying so when the deadline has passed
+  /// (never, for a Context without one: the tiled build checks its deadline per tile).
+  void begin(const char* what) const;
+
+ private:
+  std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
 
  protected:
   void doLog(rcLogCategory category, const char* msg, int len) override;
@@ -90,6 +99,14 @@ void build_polygons(Context& ctx, rcCompactHeightfield& chf, const RecastParams&
 /// tile's (0x8000) is a wall.
 template <class PlaceVertex>
 navmesh::NavMeshData poly_mesh_data(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, double climb, Vec3 origin, PlaceVertex&& vertex);
+
+/// Whether a tiled build's `deadline` (TiledParams::deadline) has passed: a tile not yet begun
+/// is then not begun.
+[[nodiscard]] inline bool passed(std::chrono::steady_clock::time_point deadline) {
+  return deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() >= deadline;
+}
+/// The BuildError of a tiled build that passed its deadline with `begun` of `tiles` tiles begun.
+[[nodiscard]] BuildError deadline_error(std::size_t begun, std::size_t tiles);
 
 /// Runs job(i) for i in [0, count) on `threads` threads (0: one per core), each index once;
 /// after all have run, rethrows the error of the lowest index that threw (whichever thread

@@ -217,7 +217,7 @@ std::vector<NavTile> build_tiles(const TiledInput& input) {
   const auto deadline = input.params().deadline;
   std::atomic<std::size_t> skipped{0};
   detail::each_index_on_threads(l.tile_count(), input.params().threads, [&](std::size_t i) {
-    if (deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() >= deadline) {
+    if (detail::passed(deadline)) {
       ++skipped;
       return;
     }
@@ -226,9 +226,7 @@ std::vector<NavTile> build_tiles(const TiledInput& input) {
     const std::lock_guard<std::mutex> hold(lock);
     tiles.push_back(std::move(*t));
   });
-  if (skipped > 0)
-    throw BuildError("the tiled build passed its deadline (a time limit) with " + std::to_string(l.tile_count() - skipped) +
-                     " of " + std::to_string(l.tile_count()) + " tiles begun: give it more time, a larger cell or tile size, or a smaller level");
+  if (skipped > 0) throw detail::deadline_error(l.tile_count() - skipped, l.tile_count());
   if (tiles.empty()) throw BuildError("no walkable area: Recast made no polygons in any tile");
   std::sort(tiles.begin(), tiles.end(), [](const NavTile& a, const NavTile& b) {
     return a.coord.z != b.coord.z ? a.coord.z < b.coord.z : a.coord.x < b.coord.x;

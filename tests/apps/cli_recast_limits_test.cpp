@@ -73,5 +73,41 @@ TEST(Cli, RecastLimitsExitTwoNamingTheLimit) {
   EXPECT_EQ(tiled.exit_code, 0) << tiled.out;
 }
 
+// `navmesh` and `render --obj` take bake's --time-limit, with its words: a tiled build (carved
+// too) begins no tile after it, a solo build no step of Recast's (a 1,228-unit floor builds
+// solo for 50 s, in tiles of 64 for 15 s: neither had a budget).
+TEST(Cli, NavmeshAndRenderBuildWithinBakesTimeLimit) {
+  const std::string obj = data + "/meshes/nav_test.obj";
+  const std::string query = " --from 0,0,0 --to 1,0,1";
+  const std::string tiles = obj + ": the tiled build passed its deadline (a time limit) with 0 of 90 tiles begun: give it more "
+                                  "time, a larger cell or tile size, or a smaller level\n";
+  const std::string solo = "the solo build passed its deadline (a time limit) before Recast could create its heightfield: give it "
+                           "more time, a larger cell size, or build in tiles (--tile-size)\n";
+  const auto refused = [](const std::string& args, const std::string& message) {
+    const CliRun r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_EQ(r.out, "waymark: " + message) << args;
+  };
+  refused("navmesh --obj " + obj + query + " --tile-size 32 --time-limit 1e-9", tiles);
+  refused("navmesh --obj " + obj + query + " --time-limit 1e-9", obj + ": " + solo);
+  refused("render --obj " + obj + " --png " + ::testing::TempDir() + "/waymark_cli_late.png --tile-size 32 --time-limit 1e-9", tiles);
+  refused("render --obj " + obj + " --png " + ::testing::TempDir() + "/waymark_cli_late.png --time-limit 1e-9", obj + ": " + solo);
+  refused("bake --obj " + obj + " --out " + ::testing::TempDir() + "/waymark_cli_late.wmnav --time-limit 1e-9",
+          obj + ": agent class '0': " + solo);
+  // Carving builds its tiles first: the same budget.
+  const std::string crates = temp_file("late_crates.txt", "cylinder 0 0 0 1 2\n");
+  refused("navmesh --obj " + obj + query + " --obstacles " + crates + " --time-limit 1e-9", tiles);
+  refused("navmesh --obj " + obj + query + " --time-limit -2",
+          "--time-limit must be a number of seconds from 0 (none) to 604800, got -2\n");
+  refused("render --obj " + obj + " --png x.png --time-limit 1e300",
+          "--time-limit must be a number of seconds from 0 (none) to 604800, got 1e+300\n");
+  // Given time, the same builds answer.
+  const CliRun r = run("navmesh --obj " + obj + " --queries " + data + "/meshes/nav_mesh_test.txt --tile-size 32 --time-limit 600");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("21 queries: 21 succeeded"), std::string::npos) << r.out;
+  const CliRun drawn = run("render --obj " + obj + " --png " + ::testing::TempDir() + "/waymark_cli_timed.png --time-limit 600");
+  EXPECT_EQ(drawn.exit_code, 0) << drawn.out;
+}
+
 }  // namespace
 }  // namespace waymark::apps_cli_recast_limits_test

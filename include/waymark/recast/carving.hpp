@@ -61,8 +61,9 @@ struct CarveUpdate {
 /// it again is the tile first built, bit for bit.
 class CarvedNavMesh {
  public:
-  /// Builds every tile of the level as build_tiles does (on params.threads threads), keeping
-  /// each tile's eroded compact heightfield. Throws BuildError as build_tiles does.
+  /// Builds every tile of the level as build_tiles does (on params.threads threads, none begun
+  /// after params.deadline), keeping each tile's eroded compact heightfield. Throws BuildError
+  /// as build_tiles does.
   CarvedNavMesh(const TriangleMesh& mesh, const TiledParams& params, const CarveOptions& options = {});
   CarvedNavMesh(const CarvedNavMesh&) = delete;
   CarvedNavMesh& operator=(const CarvedNavMesh&) = delete;

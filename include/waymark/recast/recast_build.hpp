@@ -3,6 +3,7 @@
 /// level geometry: the engine-built navmesh a level editor bakes, as RecastDemo builds it.
 /// The optional `recast` component: find_package(waymark COMPONENTS recast), waymark::recast.
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 
@@ -139,13 +140,18 @@ class RecastMeshes {
 /// when `params` break their limits or Recast's (the limits above), the heightfield would
 /// exceed max_heightfield_cells or max_heightfield_side, the level max_level_height_cells or
 /// max_level_extent_cells, a coordinate is not finite, a step fails, or nothing is walkable.
-[[nodiscard]] RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& params = {});
+/// No step of Recast's is begun after `deadline` (one under way finishes: a step of a level
+/// near max_heightfield_cells may take half a minute): the build then throws BuildError
+/// naming the step. Default: none.
+[[nodiscard]] RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& params = {},
+                                               std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
 /// Recast's polygon mesh as a navmesh: the same polygons and vertices (in world units, heights
 /// as Detour places them), wound counter-clockwise in plan, with Recast's neighbour links.
 [[nodiscard]] navmesh::NavMesh to_nav_mesh(const RecastMeshes& meshes);
 
 /// build_recast_meshes, then to_nav_mesh.
-[[nodiscard]] navmesh::NavMesh build_nav_mesh(const TriangleMesh& mesh, const RecastParams& params = {});
+[[nodiscard]] navmesh::NavMesh build_nav_mesh(const TriangleMesh& mesh, const RecastParams& params = {},
+                                              std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
 }  // namespace waymark::recast

@@ -46,10 +46,10 @@ struct TiledParams {
   int tile_size = 64;
   /// Threads building tiles; 0: std::thread::hardware_concurrency(). [>= 0]
   unsigned threads = 0;
-  /// A budget for build_tiles: no tile is begun after this time (those under way finish), and
-  /// the build then throws BuildError saying how many were built. A level may hold up to
-  /// max_tiles tiles of 128² cells: about an hour and a quarter at the large level's rate
-  /// (docs/levels.md). Default: none.
+  /// A budget for build_tiles and CarvedNavMesh's first build: no tile is begun after this
+  /// time (those under way finish), and the build then throws BuildError saying how many were
+  /// begun. A level may hold up to max_tiles tiles of 128² cells: about an hour and a quarter
+  /// at the large level's rate (docs/levels.md). Default: none.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
