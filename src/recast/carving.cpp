@@ -154,16 +154,25 @@ CarvedNavMesh::CarvedNavMesh(const TriangleMesh& mesh, const TiledParams& params
   is_pending_.assign(l.tile_count(), 0);
   std::vector<std::optional<navmesh::NavTile>> built(l.tile_count());
   std::atomic<std::size_t> skipped{0};
+  std::atomic<int> furthest{0};  // how far the tile that got furthest got
   detail::each_index_on_threads(l.tile_count(), params.threads, [&](std::size_t i) {
     if (detail::passed(params.deadline)) {
       ++skipped;
       return;
     }
     std::optional<CompactTile> chf = CompactTile::rasterize(input_, l.coord(i));
-    if (!chf) return;
+    if (!chf) {
+      detail::reach(furthest, detail::reached_by_triangles(input_, l.coord(i)));
+      return;
+    }
     const rcCompactHeightfield& h = chf->heightfield();
     std::vector<unsigned char> areas(h.areas, h.areas + h.spanCount);
-    if (const std::optional<RecastMeshes> meshes = chf->build_meshes(input_)) built[i] = to_nav_tile(*meshes, input_, l.coord(i));
+    if (const std::optional<RecastMeshes> meshes = chf->build_meshes(input_)) {
+      built[i] = to_nav_tile(*meshes, input_, l.coord(i));
+      detail::reach(furthest, detail::Reached::polygon);
+    } else {
+      detail::reach(furthest, detail::reached_by(chf->heightfield()));
+    }
     kept_[i] = std::make_unique<Kept>(Kept{std::move(*chf), std::move(areas)});
   });
   if (skipped > 0) throw detail::deadline_error(l.tile_count() - skipped, l.tile_count());
@@ -174,7 +183,7 @@ CarvedNavMesh::CarvedNavMesh(const TriangleMesh& mesh, const TiledParams& params
       ++kept_tiles_;
     }
   }
-  if (world_.tile_count() == 0) throw BuildError("no walkable area: Recast made no polygons in any tile");
+  if (world_.tile_count() == 0) throw detail::no_polygons(static_cast<detail::Reached>(furthest.load()), params.recast, true);
 }
 
 CarvedNavMesh::~CarvedNavMesh() = default;

@@ -51,12 +51,15 @@ RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& p
   ctx.step(rcRasterizeTriangles(&ctx, in.verts.data(), in.vertex_count, in.tris.data(), in.areas.data(), in.triangle_count,
                                 *solid, detail::voxels(params).walkable_climb),
            "rasterise the triangles");
+  if (std::none_of(in.areas.begin(), in.areas.end(), [](unsigned char a) { return a != RC_NULL_AREA; }))
+    throw detail::no_polygons(detail::Reached::nothing, params, false);
+  if (rcGetHeightFieldSpanCount(&ctx, *solid) == 0) throw detail::no_polygons(detail::Reached::walkable_triangle, params, false);
   const auto chf = detail::compact_walkable(ctx, *solid, params);
   std::unique_ptr<rcPolyMesh, detail::MeshesMaker::Free> poly(rcAllocPolyMesh());
   std::unique_ptr<rcPolyMeshDetail, detail::MeshesMaker::Free> detail_mesh(rcAllocPolyMeshDetail());
   if (!poly || !detail_mesh) throw std::bad_alloc();
   detail::build_polygons(ctx, *chf, params, 0, *poly, *detail_mesh);
-  if (poly->npolys == 0) throw BuildError("no walkable area: Recast made no polygons");
+  if (poly->npolys == 0) throw detail::no_polygons(detail::reached_by(*chf), params, false);
   return detail::MeshesMaker::make(poly.release(), detail_mesh.release(), params, in.origin);
 }
 

@@ -6,6 +6,7 @@
 #include <recastnavigation/Recast.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <exception>
@@ -17,7 +18,12 @@
 #include <vector>
 
 #include "waymark/core/parallel.hpp"
+#include "waymark/navmesh/nav_tile.hpp"
 #include "waymark/recast/recast_build.hpp"
+
+namespace waymark::recast {
+class TiledInput;
+}
 
 namespace waymark::recast::detail {
 
@@ -99,6 +105,30 @@ void build_polygons(Context& ctx, rcCompactHeightfield& chf, const RecastParams&
 /// tile's (0x8000) is a wall.
 template <class PlaceVertex>
 navmesh::NavMeshData poly_mesh_data(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, double climb, Vec3 origin, PlaceVertex&& vertex);
+
+/// How far a build (or one tile) got towards polygons: what says why it made none.
+enum class Reached : int {
+  nothing,             ///< no triangle faces up within the agent's slope
+  walkable_triangle,   ///< walkable triangles, but no walkable span
+  walkable_span,       ///< walkable spans, none left by the ledge and clearance filters
+  filtered_span,       ///< filtered spans, none left by the erosion
+  eroded_span,         ///< eroded spans, in no region
+  region,              ///< regions, none outlined
+  polygon,
+};
+/// How far `chf` got: filtered_span (spans), eroded_span (walkable after erosion), region (a
+/// span in a region that is not the border's); walkable_span when it has no span.
+[[nodiscard]] Reached reached_by(const rcCompactHeightfield& chf);
+/// How far a tile with no heightfield (CompactTile::rasterize's nullopt) got: walkable_triangle
+/// when a triangle listed under it is walkable, else nothing.
+[[nodiscard]] Reached reached_by_triangles(const TiledInput& input, navmesh::TileCoord t);
+/// Raises `furthest` to `reached` (several threads may call it).
+inline void reach(std::atomic<int>& furthest, Reached reached) {
+  for (int f = furthest; static_cast<int>(reached) > f && !furthest.compare_exchange_weak(f, static_cast<int>(reached));) {
+  }
+}
+/// "no walkable area: Recast made no polygons[ in any tile]: <why, and the option that changes it>".
+[[nodiscard]] BuildError no_polygons(Reached reached, const RecastParams& params, bool tiled);
 
 /// Whether a tiled build's `deadline` (TiledParams::deadline) has passed: a tile not yet begun
 /// is then not begun.

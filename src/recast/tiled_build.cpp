@@ -53,8 +53,10 @@ bool triangle_meets_box(const std::array<Vec2, 3>& c, Vec2 lo, Vec2 hi) {
 
 TiledInput::TiledInput(const TriangleMesh& mesh, const TiledParams& params) : params_(params) {
   detail::check(params.recast);
-  require(params.tile_size >= 1 && params.tile_size <= max_tile_size,
-          "tile_size must be from 1 to " + std::to_string(max_tile_size) + " voxels (recast::max_tile_size)");
+  require(params.tile_size >= min_tile_size && params.tile_size <= max_tile_size,
+          "tile_size must be from " + std::to_string(min_tile_size) + " to " + std::to_string(max_tile_size) + " voxels, got " +
+              std::to_string(params.tile_size) + " (recast::min_tile_size: Recast's watershed makes no polygon inside a tile of " +
+              "1 or 2 voxels; recast::max_tile_size)");
   const int border = detail::voxels(params.recast).walkable_radius + 3;  // as RecastDemo's Sample_TileMesh
   const auto side = static_cast<std::size_t>(params.tile_size) + 2 * static_cast<std::size_t>(border);
   require(side * side <= max_tile_cells, "a tile of " + std::to_string(params.tile_size) + " voxels and its border of " +
@@ -117,6 +119,10 @@ TiledInput::TiledInput(const TriangleMesh& mesh, const TiledParams& params) : pa
 }
 
 Vec3 TiledInput::recast_origin() const { return level_->in.origin; }
+
+bool TiledInput::walkable(std::uint32_t triangle) const {
+  return triangle < level_->in.areas.size() && level_->in.areas[triangle] != RC_NULL_AREA;
+}
 
 TiledInput::TiledInput(TiledInput&&) noexcept = default;
 TiledInput& TiledInput::operator=(TiledInput&&) noexcept = default;
@@ -202,12 +208,36 @@ NavTile to_nav_tile(const RecastMeshes& meshes, const TiledInput& input, TileCoo
   return tile;
 }
 
-std::optional<NavTile> build_tile(const TiledInput& input, TileCoord t) {
+namespace detail {
+
+Reached reached_by_triangles(const TiledInput& input, TileCoord t) {
+  const std::span<const std::uint32_t> listed = input.triangles_of(t);
+  return std::any_of(listed.begin(), listed.end(), [&](std::uint32_t i) { return input.walkable(i); }) ? Reached::walkable_triangle
+                                                                                                       : Reached::nothing;
+}
+
+}  // namespace detail
+
+namespace {
+
+/// build_tile, saying how far the tile got in `reached`.
+std::optional<NavTile> build_tile_reaching(const TiledInput& input, TileCoord t, detail::Reached& reached) {
   std::optional<CompactTile> chf = CompactTile::rasterize(input, t);
-  if (!chf) return std::nullopt;
+  if (!chf) {
+    reached = detail::reached_by_triangles(input, t);
+    return std::nullopt;
+  }
   const std::optional<RecastMeshes> meshes = chf->build_meshes(input);
+  reached = meshes ? detail::Reached::polygon : detail::reached_by(chf->heightfield());
   if (!meshes) return std::nullopt;
   return to_nav_tile(*meshes, input, t);
+}
+
+}  // namespace
+
+std::optional<NavTile> build_tile(const TiledInput& input, TileCoord t) {
+  detail::Reached reached{};
+  return build_tile_reaching(input, t, reached);
 }
 
 std::vector<NavTile> build_tiles(const TiledInput& input) {
@@ -216,18 +246,21 @@ std::vector<NavTile> build_tiles(const TiledInput& input) {
   std::mutex lock;
   const auto deadline = input.params().deadline;
   std::atomic<std::size_t> skipped{0};
+  std::atomic<int> furthest{0};  // how far the tile that got furthest got
   detail::each_index_on_threads(l.tile_count(), input.params().threads, [&](std::size_t i) {
     if (detail::passed(deadline)) {
       ++skipped;
       return;
     }
-    std::optional<NavTile> t = build_tile(input, l.coord(i));
+    detail::Reached reached{};
+    std::optional<NavTile> t = build_tile_reaching(input, l.coord(i), reached);
+    detail::reach(furthest, reached);
     if (!t) return;
     const std::lock_guard<std::mutex> hold(lock);
     tiles.push_back(std::move(*t));
   });
   if (skipped > 0) throw detail::deadline_error(l.tile_count() - skipped, l.tile_count());
-  if (tiles.empty()) throw BuildError("no walkable area: Recast made no polygons in any tile");
+  if (tiles.empty()) throw detail::no_polygons(static_cast<detail::Reached>(furthest.load()), input.params().recast, true);
   std::sort(tiles.begin(), tiles.end(), [](const NavTile& a, const NavTile& b) {
     return a.coord.z != b.coord.z ? a.coord.z < b.coord.z : a.coord.x < b.coord.x;
   });

@@ -230,6 +230,24 @@ TEST(RecastLimits, LevelsFarFromTheOriginBuildAsAtTheOrigin) {
   }
 }
 
+// A level past max_world_cells is out of range, said so with the limit (at 10^300 it collapsed to
+// a point: "no walkable area: the geometry is narrower than half a cell in plan"); within it, a
+// quad at 10^13 builds as at the origin.
+TEST(RecastLimits, LevelsBeyondMaxWorldCellsAreOutOfRange) {
+  const std::string plan = "the level is out of range: a coordinate of 1e+300 lies more than recast::max_world_cells = 2^48 cells (of "
+                           "cell_size 0.3) from the world's origin, where a double's step passes 1/8 cell (move the level nearer the origin)";
+  EXPECT_EQ(solo_error(square(1e300, 0, 1e300, 10), {}), plan);
+  EXPECT_EQ(tiled_error(square(1e300, 0, 1e300, 10), {}), plan);
+  EXPECT_EQ(solo_error(square(0, -1e300, 0, 10), {}),
+            "the level is out of range: a coordinate of -1e+300 lies more than recast::max_world_cells = 2^48 cells (of "
+            "cell_height 0.2) from the world's origin, where a double's step passes 1/8 cell (move the level nearer the origin)");
+  EXPECT_NE(solo_error(square(-1e14, 0, 0, 10), {}).find("recast::max_world_cells"), std::string::npos);  // 3.3e14 cells
+  const NavMesh far = build_nav_mesh(square(1e13, 0, 1e13, 10));
+  NavMeshQuery q(far);
+  ASSERT_TRUE(q.find_path({1e13 + 1, 0, 1e13 + 1}, {1e13 + 9, 0, 1e13 + 9}).succeeded());
+  EXPECT_NEAR(q.path().length, std::sqrt(128.0), 1e-2);
+}
+
 // The tiled build (and carving and bake, which share it) moves the level the same way.
 TEST(RecastLimits, TiledLevelsFarFromTheOriginBuildAsAtTheOrigin) {
   const TriangleMesh level = load("nav_test.obj");

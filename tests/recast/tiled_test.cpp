@@ -180,7 +180,16 @@ TEST(TiledBuild, RefusesTilesPastTheirLimits) {
   const auto error = [&](const TriangleMesh& m, const TiledParams& p) {
     return test::error_text<BuildError>([&] { (void)TiledInput(m, p); });
   };
-  EXPECT_EQ(error(mesh, {.tile_size = 0}), "tiled build: tile_size must be from 1 to 4096 voxels (recast::max_tile_size)");
+  // Tiles of 1 or 2 voxels had no polygons (1: "no walkable area"), or holes between them (2).
+  for (const int size : {0, 1, 2, 4097}) {
+    EXPECT_EQ(error(mesh, {.tile_size = size}),
+              "tiled build: tile_size must be from 3 to 4096 voxels, got " + std::to_string(size) +
+                  " (recast::min_tile_size: Recast's watershed makes no polygon inside a tile of 1 or 2 voxels; recast::max_tile_size)");
+  }
+  TriangleMesh floor;
+  floor.vertices = {{0, 0, 0}, {10, 0, 0}, {10, 0, 10}, {0, 0, 10}};
+  floor.triangles = {{0, 2, 1}, {0, 3, 2}};
+  EXPECT_FALSE(build_tiles(floor, {.tile_size = min_tile_size}).empty());
   EXPECT_EQ(error(mesh, {.tile_size = 4096}),
             "tiled build: a tile of 4096 voxels and its border of 5 has more than 16777216 cells (recast::max_tile_cells; lower tile_size)");
   TriangleMesh huge;

@@ -19,7 +19,7 @@ struct AgentClass {
   std::string name;  ///< [navmesh::class_name_problem() empty; unique in the bake]
   RecastParams params;
   /// Build in square tiles of this many voxels (recast::build_tiles, stitched), as Recast's
-  /// tileSize; 0: one solo mesh. [0, or 1 to max_tile_size]
+  /// tileSize; 0: one solo mesh. [0, or min_tile_size to max_tile_size]
   int tile_size = 0;
 };
 
