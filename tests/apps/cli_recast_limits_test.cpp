@@ -61,6 +61,24 @@ TEST(Cli, RecastLimitsExitTwoNamingTheLimit) {
   expect_limit(run("navmesh --obj " + obj + query + " --agent-climb 2000"), "recast::max_climb_cells");
   expect_limit(run("navmesh --obj " + obj + query + " --edge-max-len 20000"), "recast::max_edge_len_cells");
   expect_limit(run("navmesh --obj " + obj + query + " --edge-max-error 65"), "recast::max_edge_error_cells");
+  // Tiles of one voxel made no polygons, and said "no walkable area".
+  expect_limit(run("navmesh --obj " + obj + query + " --tile-size 1"),
+               "tile_size must be from 3 to 4096 voxels, got 1 (recast::min_tile_size: Recast's watershed makes no polygon "
+               "inside a tile of 1 or 2 voxels; recast::max_tile_size)");
+  expect_limit(run("bake --obj " + obj + " --tile-size 2 --out " + ::testing::TempDir() + "/waymark_cli_t2.wmnav"),
+               "recast::min_tile_size");
+  // A level at 10^300 collapses to a point: out of range, not "narrower than half a cell".
+  const std::string lost = square_obj("lost.obj", 1e300, 1e300, 10);
+  expect_limit(run("navmesh --obj " + lost + " --from 0,0,0 --to 1,0,1"),
+               "the level is out of range: a coordinate of 1e+300 lies more than recast::max_world_cells = 2^48 cells");
+  expect_limit(run("render --obj " + lost + " --png " + ::testing::TempDir() + "/waymark_cli_lost.png --tile-size 32"),
+               "recast::max_world_cells");
+  // No polygons: the step that left nothing, and its option.
+  const std::string small = square_obj("small_floor.obj", 0, 0, 4);
+  expect_limit(run("navmesh --obj " + small + " --from 1,0,1 --to 3,0,3"),
+               "no walkable area: Recast made no polygons: every region has fewer than region_min_size squared cells (8 x 8; "
+               "--region-min-size)");
+  EXPECT_EQ(run("navmesh --obj " + small + " --from 1,0,1 --to 3,0,3 --region-min-size 1").exit_code, 0);
   // A 1,235-unit floor: 4117 x 4117 cells, over the 24-bit span index (it was "no walkable area"
   // after seconds and a GB); in tiles it builds.
   const std::string floor = square_obj("floor_1235.obj", 0, 0, 1235);
