@@ -4,10 +4,12 @@ are bench/serve_attacks.py): each input is generated here, run with the given bi
 reported with its exit code, wall time, peak RSS (/usr/bin/time) and the first line it printed.
 Python's standard library only; the inputs go to a temporary folder, removed at the end.
 
-    /usr/bin/python3 bench/cli_attacks.py WAYMARK_BINARY [--quick]
+    /usr/bin/python3 bench/cli_attacks.py WAYMARK_BINARY [--quick] [--section S]
 
---quick skips the inputs that take more than a few seconds (the 4,094-corner comb, the 6,400
-squares, the 2^20 links, the 65,536 triangles, 100,000 agents, the million-triangle mesh).
+--section S runs only section S (1, 1b, 2 or 4). --quick skips the inputs that take more than a
+few seconds (the 4,094-corner comb, the 6,400 squares, the 2^20 links, the 65,536 triangles,
+100,000 agents, the million-triangle mesh, the 1,235-unit floor in tiles without a time limit).
+Section 1b is issue 41's (Recast's builds, carving, bakes).
 """
 import json
 import math
@@ -15,6 +17,7 @@ import os
 import random
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -61,6 +64,61 @@ def write_obj(path, vertices, faces):
 def quad_obj(path, x0, z0, side):
     write_obj(path, [(x0, 0.0, z0), (x0 + side, 0.0, z0), (x0 + side, 0.0, z0 + side), (x0, 0.0, z0 + side)],
               [(0, 3, 2, 1)])
+
+
+def moved_obj(path, source, dx, dz):
+    """`source` (an OBJ) with every vertex moved by (dx, 0, dz)."""
+    with open(source) as f, open(path, "w") as out:
+        for line in f:
+            if line.startswith("v "):
+                x, y, z = map(float, line.split()[1:4])
+                out.write("v %r %r %r\n" % (x + dx, y, z + dz))
+            else:
+                out.write(line)
+
+
+def moved_queries(path, source, dx, dz):
+    """RecastDemo's TestCases file `source` with its 'pf' points moved by (dx, 0, dz)."""
+    with open(source) as f, open(path, "w") as out:
+        for line in f:
+            fields = line.split()
+            if fields and fields[0] == "pf":
+                v = [float(x) for x in fields[1:7]]
+                v[0] += dx; v[2] += dz; v[3] += dx; v[5] += dz
+                line = " ".join(["pf"] + ["%r" % x for x in v] + fields[7:]) + "\n"
+            out.write(line)
+
+
+MASK64 = (1 << 64) - 1
+
+
+def mix64(x):
+    x ^= x >> 30
+    x = (x * 0xbf58476d1ce4e5b9) & MASK64
+    x ^= x >> 27
+    x = (x * 0x94d049bb133111eb) & MASK64
+    return x ^ (x >> 31)
+
+
+def checksum(payload):
+    """waymark's file checksum (core/hash.hpp's Hasher over the bytes), little-endian."""
+    h = 0x243f6a8885a308d3
+    padded = payload + bytes(-len(payload) % 8)
+    for i in range(0, len(padded), 8):
+        word = int.from_bytes(padded[i:i + 8], "little")
+        h = ((((h << 27) | (h >> 37)) & MASK64) ^ mix64(word)) * 0x9e3779b97f4a7c15 & MASK64
+    h = ((((h << 27) | (h >> 37)) & MASK64) ^ mix64(len(payload))) * 0x9e3779b97f4a7c15 & MASK64
+    return mix64(h).to_bytes(8, "little")
+
+
+def forge(source, path, at, packed):
+    """A copy of the .wmnav `source` with `packed` written at byte `at`, its checksum made to match."""
+    with open(source, "rb") as f:
+        b = bytearray(f.read())
+    b[at:at + len(packed)] = packed
+    payload = bytes(b[:-8])
+    with open(path, "wb") as f:
+        f.write(payload + checksum(payload))
 
 
 def rooms_obj(path, n):
@@ -113,6 +171,7 @@ def main():
         sys.exit(__doc__)
     binary = os.path.abspath(sys.argv[1])
     quick = "--quick" in sys.argv
+    only = sys.argv[sys.argv.index("--section") + 1] if "--section" in sys.argv else None
     tmp = tempfile.mkdtemp(prefix="cli_attacks_")
     rng = random.Random(32)
     cases = []  # (section, input, args, skipped in --quick)
@@ -143,6 +202,52 @@ def main():
                                            "--out", tmp + "/rooms.wmnav"], False),
         ("1", "nav_test --agent-height 51.2 (256 cell heights)", ["navmesh", "--obj", NAV_TEST, "--queries",
                                                                   NAV_QUERIES, "--agent-height", "51.2"], False),
+    ]
+
+    # 1b. Issue 41: Recast's builds, carving and bakes.
+    moved_obj(tmp + "/nav_1e8.obj", NAV_TEST, 1e8, 1e8)
+    moved_queries(tmp + "/queries_1e8.txt", NAV_QUERIES, 1e8, 1e8)
+    quad_obj(tmp + "/quad_1e300.obj", 1e300, 1e300, 10)
+    quad_obj(tmp + "/floor_1228.obj", 0, 0, 1228)
+    write_obj(tmp + "/strip.obj", [(0.0, 0.0, 3.0), (3.0, 0.0, 0.0), (4000.0, 0.0, 3997.0), (3997.0, 0.0, 4000.0)],
+              [(0, 3, 2), (0, 2, 1)])
+    with open(tmp + "/everything.txt", "w") as f:
+        f.write("box -1e9 -100 -1e9 1e9 100 1e9\n")
+    with open(tmp + "/far_barrel.txt", "w") as f:
+        f.write("cylinder 1e200 0 0 1 2\n")
+    subprocess.run([binary, "bake", "--obj", NAV_TEST, "--out", tmp + "/nav_test.wmnav"], capture_output=True)
+    params_at, tile_at = 32 + 8, 32 + 120 + 1  # the class "0": its parameters, its tile's header
+    forge(tmp + "/nav_test.wmnav", tmp + "/tile_size.wmnav", params_at + 12 * 8, struct.pack("<d", 1e300))
+    forge(tmp + "/nav_test.wmnav", tmp + "/radius.wmnav", params_at + 3 * 8, struct.pack("<d", 1e308))
+    forge(tmp + "/nav_test.wmnav", tmp + "/tile_at.wmnav", tile_at, struct.pack("<ii", -2**31, 2**31 - 1))
+    ends = ["--from", "18.13855,-2.37,-21.319118", "--to", "-19.206181,-2.369133,24.802742"]
+    cases += [
+        ("1b", "1,235-unit flat floor, --tile-size 64", ["navmesh", "--obj", floor, "--from", "1,0,1", "--to", "9,0,9",
+                                                        "--tile-size", "64"], True),
+        ("1b", "the same, --time-limit 2", ["navmesh", "--obj", floor, "--from", "1,0,1", "--to", "9,0,9",
+                                            "--tile-size", "64", "--time-limit", "2"], False),
+        ("1b", "1,228-unit floor, solo (2^24 cells), --time-limit 2", ["navmesh", "--obj", tmp + "/floor_1228.obj",
+                                                                        "--from", "1,0,1", "--to", "9,0,9",
+                                                                        "--time-limit", "2"], False),
+        ("1b", "render --obj of the 1,235-unit floor, --tile-size 64 --time-limit 2",
+         ["render", "--obj", floor, "--png", tmp + "/floor.png", "--tile-size", "64", "--time-limit", "2"], False),
+        ("1b", "4,000-unit diagonal strip (3 wide), --tile-size 64", ["navmesh", "--obj", tmp + "/strip.obj", "--from",
+                                                                      "10,0,10", "--to", "3990,0,3990",
+                                                                      "--tile-size", "64"], False),
+        ("1b", "nav_test --tile-size 1", ["navmesh", "--obj", NAV_TEST, *ends, "--tile-size", "1"], False),
+        ("1b", "10 x 10 quad at 10^300", ["navmesh", "--obj", tmp + "/quad_1e300.obj", "--from", "0,0,0", "--to",
+                                          "1,0,1"], False),
+        ("1b", "nav_test moved by 10^8, RecastDemo's queries", ["navmesh", "--obj", tmp + "/nav_1e8.obj", "--queries",
+                                                               tmp + "/queries_1e8.txt", "--json"], False),
+        ("1b", "nav_test, a box from -10^9 to 10^9 carved", ["navmesh", "--obj", NAV_TEST, *ends, "--obstacles",
+                                                             tmp + "/everything.txt"], False),
+        ("1b", "nav_test, a barrel at x = 10^200", ["navmesh", "--obj", NAV_TEST, *ends, "--obstacles",
+                                                    tmp + "/far_barrel.txt"], False),
+        ("1b", "a bake forged: tile_size 1e300 on a solo class", ["navmesh", "--navmesh", tmp + "/tile_size.wmnav", *ends],
+         False),
+        ("1b", "a bake forged: agent_radius 1e308", ["navmesh", "--navmesh", tmp + "/radius.wmnav", *ends], False),
+        ("1b", "a bake forged: its tile at (INT_MIN, INT_MAX)", ["navmesh", "--navmesh", tmp + "/tile_at.wmnav", *ends],
+         False),
     ]
 
     # 2. Builds and runs without a budget.
@@ -247,12 +352,15 @@ def main():
     print("| section | input | exit | seconds | peak RSS | first line printed |")
     print("|---|---|---:|---:|---:|---|")
     for section, name, args, slow in cases:
-        if quick and slow:
+        if (quick and slow) or (only is not None and section != only):
             continue
         code, seconds, rss, first = run(binary, args)
         first = first.replace(tmp, "TMP").replace(REPO + "/", "").replace("|", "\\|")
         print(f"| {section} | {name} | {code} | {seconds:.2f} | {rss:.0f} MB | {first} |" if rss is not None else
               f"| {section} | {name} | {code} | {seconds:.2f} | — | {first} |", flush=True)
+    if only is not None:
+        shutil.rmtree(tmp)
+        return
     # serve --host ::1: the URL it prints.
     proc = subprocess.Popen([binary, "serve", "--host", "::1", "--port", "0", "--data", REPO + "/data"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -52,8 +52,7 @@ CLI::App* add_bake_command(CLI::App& app, BakeArgs& a) {
                   "build every class in square tiles of this many voxels (Recast's tileSize), stored as tiles and "
                   "stitched on load; 0: one solo mesh per class")
       ->capture_default_str();
-  cmd->add_option("--time-limit", a.time_limit_s,
-                  "tiled classes: begin no tile after this many seconds, and fail saying so (> 0; default: none)");
+  cmd->add_option("--time-limit", a.time_limit_s, recast_time_limit_help);
   for (CLI::Option* o : add_recast_options(cmd, a.recast)) {
     const std::string name = o->get_name();
     if (name == "--agent-radius" || name == "--agent-height" || name == "--agent-climb" || name == "--agent-slope")
@@ -86,8 +85,9 @@ int run_bake(const BakeArgs& a) {
     bake.save(a.out);
     const double save_ms = save_time.seconds() * milliseconds_per_second;
     for (const navmesh::BakedClass& c : bake.classes) {
-      std::cout << "class '" << c.name << "': radius " << c.params.agent_radius << ", height " << c.params.agent_height
-                << ", climb " << c.params.agent_max_climb << ", slope " << c.params.agent_max_slope << ": "
+      std::cout << "class '" << c.name << "': radius " << number_text(c.params.agent_radius) << ", height "
+                << number_text(c.params.agent_height) << ", climb " << number_text(c.params.agent_max_climb) << ", slope "
+                << number_text(c.params.agent_max_slope) << ": "
                 << c.mesh->poly_count() << " polygons in " << c.tiles.size() << " tile(s)\n";
     }
     std::cout << "baked " << bake.classes.size() << " class(es) of " << a.obj << " in " << build_ms << " ms; wrote "

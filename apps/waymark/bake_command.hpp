@@ -23,7 +23,7 @@ struct BakeArgs {
   std::int64_t threads = 0;  ///< classes built at once; 0: one per core
   int tile_size = 0;         ///< build in tiles of this many voxels; 0: solo
   std::string links;         ///< --links: a .gset file of off-mesh links
-  double time_limit_s = 0;   ///< --time-limit: no tile begun after this many seconds; 0: none
+  double time_limit_s = 0;   ///< --time-limit: no tile (or step of a solo build) begun after this many seconds; 0: none
 };
 
 CLI::App* add_bake_command(CLI::App& app, BakeArgs& args);

@@ -127,10 +127,8 @@ inline constexpr double max_time_limit_s = 7 * 24 * 3600.0;
 /// budget for search::run_within (unlimited for 0).
 inline search::Budget time_limit(double seconds) {
   if (!(seconds >= 0 && seconds <= max_time_limit_s)) {
-    std::ostringstream got;
-    got << seconds;
     throw UsageError("--time-limit must be a number of seconds from 0 (none) to " +
-                     std::to_string(static_cast<long>(max_time_limit_s)) + ", got " + got.str());
+                     std::to_string(static_cast<long>(max_time_limit_s)) + ", got " + waymark::number_text(seconds));
   }
   if (seconds == 0) return {};
   return search::Budget::of_time(

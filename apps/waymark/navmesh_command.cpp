@@ -80,29 +80,37 @@ std::vector<Aabb2> tile_squares(const navmesh::TiledNavMesh& world, const recast
 
 }  // namespace
 
-NavMesh build_nav_mesh(const NavmeshArgs& a, const TriangleMesh& model, const std::string& obj, NavmeshOverlayData* overlays) {
+NavMesh build_nav_mesh(const NavmeshArgs& a, const TriangleMesh& model, const std::string& obj, const search::Deadline& deadline,
+                       NavmeshOverlayData* overlays) {
   if (a.build != "recast" && a.build != "triangles")
     throw UsageError("--build must be recast or triangles, got " + waymark::quoted(a.build));
   if (a.tile_size < 0 || (a.tile_size > 0 && a.build != "recast")) throw UsageError("--tile-size must be >= 0, with --build recast");
   if (!a.obstacles.empty() && a.build != "recast") throw UsageError("--obstacles needs --build recast");
   try {
     if (!a.obstacles.empty()) {  // carved out of a tiled mesh (32 voxels a tile unless told)
-      recast::CarvedNavMesh carved(model, {.recast = a.recast, .tile_size = a.tile_size > 0 ? a.tile_size : 32});
+      recast::CarvedNavMesh carved(
+          model, {.recast = a.recast, .tile_size = a.tile_size > 0 ? a.tile_size : 32, .deadline = deadline.end()});
       for (const io::NavObstacleLine& o : io::load_nav_obstacles(a.obstacles)) {
         if (!carved.add_obstacle(o.obstacle)) throw LoadError(a.obstacles, o.line, "more obstacles than a mesh holds");
         if (overlays != nullptr) overlays->obstacles.push_back(o.obstacle);
       }
-      if (carved.update().failed > 0) throw BuildError("Recast could not rebuild a tile under the obstacles");
+      const std::size_t waiting = carved.pending_tiles();
+      const recast::CarveUpdate done = carved.update({.max_seconds = deadline.seconds_left()});
+      if (done.failed > 0) throw BuildError("Recast could not rebuild a tile under the obstacles");
+      if (!done.up_to_date()) {
+        throw BuildError("the carving passed its deadline (a time limit) with " + std::to_string(waiting - done.pending) + " of " +
+                         std::to_string(waiting) + " tiles under the obstacles rebuilt: give it more time, or fewer obstacles");
+      }
       if (overlays != nullptr) overlays->tiles = tile_squares(carved.world(), carved.input().layout());
       return carved.world().snapshot()->mesh;
     }
     if (a.build == "recast" && a.tile_size > 0) {  // Recast's tiled pipeline on all cores, stitched
-      const recast::TiledInput input(model, {.recast = a.recast, .tile_size = a.tile_size});
+      const recast::TiledInput input(model, {.recast = a.recast, .tile_size = a.tile_size, .deadline = deadline.end()});
       const navmesh::TiledNavMesh world(recast::build_tiles(input));
       if (overlays != nullptr) overlays->tiles = tile_squares(world, input.layout());
       return world.snapshot()->mesh;
     }
-    if (a.build == "recast") return recast::build_nav_mesh(model, a.recast);
+    if (a.build == "recast") return recast::build_nav_mesh(model, a.recast, deadline.end());
     return navmesh::build_from_triangles(model, {.max_slope_degrees = a.recast.agent_max_slope, .weld_distance = a.weld});
   } catch (const BuildError& e) {  // the model is at fault: say which file
     throw LoadError(obj, 0, e.what());
@@ -161,6 +169,7 @@ CLI::App* add_navmesh_command(CLI::App& app, NavmeshArgs& a) {
                                   "recast: build in square tiles of this many voxels (Recast's tileSize), stitched; 0: one "
                                   "solo mesh")
                       ->capture_default_str());
+  baked->excludes(cmd->add_option("--time-limit", a.time_limit_s, recast_time_limit_help));
   baked->excludes(cmd->add_option("--weld", a.weld, "triangles: vertices closer than this become one")->capture_default_str());
   cmd->add_option("--png", a.png,
                   "draw the mesh from above and every path found to this PNG (one query with --mode shortest: "
@@ -200,6 +209,7 @@ int run_navmesh(const NavmeshArgs& a) {
     const bool single = !a.from.empty() || !a.to.empty();
     if (single == !a.queries.empty()) throw UsageError("give either --from x,y,z --to x,y,z or --queries FILE");
     if (single && (a.from.empty() || a.to.empty())) throw UsageError("--from and --to go together");
+    const search::Budget limit = time_limit(a.time_limit_s);  // checked before the model is read
     std::vector<io::NavQueryLine> queries;
     if (single) {
       queries.push_back({space_point_arg(a.from, "--from"), space_point_arg(a.to, "--to"), 0xffff, 0, 0});
@@ -215,7 +225,8 @@ int run_navmesh(const NavmeshArgs& a) {
     if (a.navmesh.empty()) {
       const TriangleMesh model = io::load_obj(a.obj);
       const Stopwatch t;
-      built.emplace(with_links(build_nav_mesh(a, model, a.obj, &overlay), a.links));
+      const search::Deadline deadline(limit);  // never without one
+      built.emplace(with_links(build_nav_mesh(a, model, a.obj, deadline, &overlay), a.links));
       make_ms = t.seconds() * milliseconds_per_second;
     } else {
       const Stopwatch t;

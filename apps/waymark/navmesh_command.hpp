@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli_support.hpp"
+#include "waymark/search/budget.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/nav_obstacle.hpp"
 #include "waymark/recast/recast_build.hpp"
@@ -26,6 +27,7 @@ struct NavmeshArgs {
   recast::RecastParams recast;
   std::string obstacles;  ///< --obstacles: a file of obstacles carved out of the mesh
   int tile_size = 0;  ///< recast: tile side in voxels (Recast's tileSize); 0: one solo mesh
+  double time_limit_s = 0;  ///< --time-limit: no tile (or step of a solo build) begun after this many seconds; 0: none
   double weld = navmesh::TriangleBuildParams{}.weld_distance;
   bool json = false;
   std::string png;  ///< picture of the mesh and the paths
@@ -41,10 +43,16 @@ struct NavmeshOverlayData {
 
 /// The navmesh of `model` built as --build and the Recast/weld options of `args` ask (the
 /// `navmesh` and `render` commands): a model Recast cannot build from is a LoadError naming
-/// `obj`, an unknown --build a UsageError. `overlays`, when given, receives the tiles and
-/// obstacles to draw.
+/// `obj`, an unknown --build a UsageError. A Recast build begins no tile, no carved tile and
+/// no step of a solo build once `deadline` has passed (--time-limit), and is then a LoadError
+/// saying so. `overlays`, when given, receives the tiles and obstacles to draw.
 navmesh::NavMesh build_nav_mesh(const NavmeshArgs& args, const TriangleMesh& model, const std::string& obj,
-                                NavmeshOverlayData* overlays = nullptr);
+                                const search::Deadline& deadline, NavmeshOverlayData* overlays = nullptr);
+
+/// --time-limit's help, the same words for `navmesh`, `render` and `bake`.
+inline constexpr const char* recast_time_limit_help =
+    "Recast builds: begin no tile (and no step of a solo build) after this many seconds, and fail saying so "
+    "(> 0; default: none)";
 
 /// Adds Recast's build options (--cell-size … --detail-max-error, --agent-*) to `cmd`, writing
 /// to `params`; returns them (the `navmesh` command refuses them with --navmesh).

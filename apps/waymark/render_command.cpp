@@ -23,6 +23,11 @@ CLI::App* add_render_command(CLI::App& app, RenderArgs& a) {
   cmd->add_flag("--terrain", a.terrain, "--map: S (swamp, cost 3) and W (water, cost 5) as passable terrain");
   cmd->add_option("--build", a.nav.build, "--obj: recast or triangles (see `waymark navmesh --help`)")
       ->capture_default_str();
+  cmd->add_option("--tile-size", a.nav.tile_size,
+                  "--obj, --build recast: build in square tiles of this many voxels (Recast's tileSize), stitched; 0: one "
+                  "solo mesh")
+      ->capture_default_str();
+  cmd->add_option("--time-limit", a.nav.time_limit_s, std::string("--obj: ") + recast_time_limit_help);
   cmd->add_option("--radius", a.radius, "--polygons: agent radius (the inflated obstacles are drawn too)")
       ->capture_default_str();
   cmd->add_option("--png", a.png, "write the picture to this PNG");
@@ -38,6 +43,7 @@ int run_render(const RenderArgs& a) {
     if (worlds != 1) throw UsageError("give one of --map FILE, --obj FILE or --polygons FILE");
     if (a.png.empty() && a.svg.empty()) throw UsageError("give --png FILE and/or --svg FILE");
     if (a.terrain && a.map.empty()) throw UsageError("--terrain goes with --map");
+    const search::Budget limit = time_limit(a.nav.time_limit_s);  // checked before the model is read
     if (!a.map.empty()) {
       io::MapLoadOptions load;
       load.max_cells = checked_positive(a.max_cells, "--max-cells");
@@ -49,7 +55,7 @@ int run_render(const RenderArgs& a) {
       std::cout << "drew " << a.map << " (" << map.width() << "x" << map.height() << ")\n";
     } else if (!a.obj.empty()) {
       const TriangleMesh model = io::load_obj(a.obj);
-      const navmesh::NavMesh nav = build_nav_mesh(a.nav, model, a.obj);
+      const navmesh::NavMesh nav = build_nav_mesh(a.nav, model, a.obj, search::Deadline(limit));
       write_pictures(a.png, a.svg, [&](const std::string& file, PictureFormat format) {
         return render::write_navmesh_picture(nav, {}, file, {}, format);
       }, render::picture_shapes(nav));

@@ -15,6 +15,7 @@
 #include "waymark/core/binary_io.hpp"
 #include "waymark/core/errors.hpp"
 #include "waymark/core/hash.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::navmesh {
 
@@ -79,29 +80,37 @@ struct LinkRecord {
 static_assert(std::is_trivially_copyable_v<LinkRecord> && sizeof(LinkRecord) == 72);
 static_assert(sizeof(Vec3) == 24 && sizeof(PolyId) == 4 && sizeof(std::array<Vec3, 3>) == 72);
 
-/// The parameters as the file stores them, each with its name and whether its value is in range.
+/// The parameters as the file stores them, each with its name and its range: [lo, hi] in
+/// `unit` (the cell size, the cell height or 1) — hi excluded when `open` — as recast::bake
+/// checks them; `limit` names the limit, or is null for a range of Recast's own.
 struct ParamField {
   const char* name;
   double NavBuildParams::*member;
-  bool (*in_range)(double);
+  double lo;
+  double hi;
+  double NavBuildParams::*unit;  ///< null: 1
+  bool open;
+  const char* limit;
 };
-constexpr bool positive(double v) { return v > 0; }
-constexpr bool non_negative(double v) { return v >= 0; }
-constexpr bool slope(double v) { return v >= 0 && v < 90; }
+constexpr double unbounded = std::numeric_limits<double>::infinity();
 constexpr ParamField param_fields[param_doubles] = {
-    {"cell_size", &NavBuildParams::cell_size, positive},
-    {"cell_height", &NavBuildParams::cell_height, positive},
-    {"agent_height", &NavBuildParams::agent_height, non_negative},
-    {"agent_radius", &NavBuildParams::agent_radius, non_negative},
-    {"agent_max_climb", &NavBuildParams::agent_max_climb, non_negative},
-    {"agent_max_slope", &NavBuildParams::agent_max_slope, slope},
-    {"region_min_size", &NavBuildParams::region_min_size, non_negative},
-    {"region_merge_size", &NavBuildParams::region_merge_size, non_negative},
-    {"edge_max_len", &NavBuildParams::edge_max_len, non_negative},
-    {"edge_max_error", &NavBuildParams::edge_max_error, non_negative},
-    {"detail_sample_dist", &NavBuildParams::detail_sample_dist, non_negative},
-    {"detail_sample_max_error", &NavBuildParams::detail_sample_max_error, non_negative},
-    {"tile_size", &NavBuildParams::tile_size, [](double v) { return v >= 0 && v == std::floor(v); }},
+    {"cell_size", &NavBuildParams::cell_size, 0, bake_limits.max_cell_size, nullptr, false, "max_cell_size"},
+    {"cell_height", &NavBuildParams::cell_height, 0, bake_limits.max_cell_size, nullptr, false, "max_cell_size"},
+    {"agent_height", &NavBuildParams::agent_height, 0, bake_limits.max_agent_height_cells, &NavBuildParams::cell_height, false,
+     "max_agent_height_cells"},
+    {"agent_radius", &NavBuildParams::agent_radius, 0, bake_limits.max_radius_cells, &NavBuildParams::cell_size, false,
+     "max_radius_cells"},
+    {"agent_max_climb", &NavBuildParams::agent_max_climb, 0, bake_limits.max_climb_cells, &NavBuildParams::cell_height, false,
+     "max_climb_cells"},
+    {"agent_max_slope", &NavBuildParams::agent_max_slope, 0, 90, nullptr, true, nullptr},
+    {"region_min_size", &NavBuildParams::region_min_size, 0, bake_limits.max_region_size, nullptr, true, "max_region_size"},
+    {"region_merge_size", &NavBuildParams::region_merge_size, 0, bake_limits.max_region_size, nullptr, true, "max_region_size"},
+    {"edge_max_len", &NavBuildParams::edge_max_len, 0, bake_limits.max_edge_len_cells, &NavBuildParams::cell_size, false,
+     "max_edge_len_cells"},
+    {"edge_max_error", &NavBuildParams::edge_max_error, 0, bake_limits.max_edge_error_cells, nullptr, false, "max_edge_error_cells"},
+    {"detail_sample_dist", &NavBuildParams::detail_sample_dist, 0, unbounded, nullptr, false, nullptr},
+    {"detail_sample_max_error", &NavBuildParams::detail_sample_max_error, 0, unbounded, nullptr, false, nullptr},
+    {"tile_size", &NavBuildParams::tile_size, 0, bake_limits.max_tile_size, nullptr, false, "max_tile_size"},
 };
 
 ParamsRecord record_of(const NavBuildParams& p) {
@@ -111,13 +120,61 @@ ParamsRecord record_of(const NavBuildParams& p) {
   return r;
 }
 
-/// Why `p` is out of range, or empty.
+/// Why `p` is out of range (naming the parameter, its value and the limit), or empty.
 std::string params_problem(const NavBuildParams& p) {
   for (const ParamField& f : param_fields) {
-    const double v = p.*f.member;
-    if (!std::isfinite(v) || !f.in_range(v)) return std::string("build parameter ") + f.name + " is out of range";
+    const double v = p.*f.member, unit = f.unit != nullptr ? p.*f.unit : 1;
+    const double scaled = v / unit;
+    const bool positive = f.member == &NavBuildParams::cell_size || f.member == &NavBuildParams::cell_height;
+    const bool ok = std::isfinite(v) && (positive ? v > f.lo : v >= f.lo) && (f.open ? scaled < f.hi : scaled <= f.hi);
+    if (!ok) {
+      std::string range = positive ? "above 0 and at most " : f.open ? "from 0 to below " : "from 0 to ";
+      if (!std::isfinite(f.hi)) {
+        range = "finite, from 0";
+      } else {
+        range += (f.limit != nullptr ? std::string("navmesh::bake_limits.") + f.limit + " = " : std::string()) + number_text(f.hi) +
+                 (f.unit == nullptr ? "" : f.unit == &NavBuildParams::cell_size ? " cells" : " cell heights");
+      }
+      return std::string("build parameter ") + f.name + " is out of range: " + number_text(v) + " (" + range + ")";
+    }
   }
-  if (p.verts_per_poly < 3 || p.verts_per_poly > 6) return "build parameter verts_per_poly is out of range";
+  const double ts = p.tile_size;
+  if (ts != std::floor(ts) || (ts != 0 && ts < bake_limits.min_tile_size)) {
+    return "build parameter tile_size is out of range: " + number_text(ts) + " (0, or a whole number from navmesh::bake_limits.min_tile_size = " +
+           std::to_string(bake_limits.min_tile_size) + " to max_tile_size = " + std::to_string(bake_limits.max_tile_size) + ")";
+  }
+  if (p.verts_per_poly < 3 || p.verts_per_poly > 6)
+    return "build parameter verts_per_poly is out of range: " + std::to_string(p.verts_per_poly) + " (3 to 6)";
+  return {};
+}
+
+/// Why `c`'s tiles cannot be a bake's (see BakedClass::tiles), or empty.
+std::string tiles_problem(const BakedClass& c) {
+  const auto at = [](const NavTile& t) { return "tile (" + std::to_string(t.coord.x) + ", " + std::to_string(t.coord.z) + ")"; };
+  for (const NavTile& t : c.tiles) {
+    if (!(t.data.climb == c.params.agent_max_climb))  // NaN too
+      return at(t) + " has a climb of " + number_text(t.data.climb) + ", not its class's agent_max_climb";
+  }
+  if (c.params.tile_size == 0) {
+    if (c.tiles.size() != 1 || c.tiles[0].coord != TileCoord{0, 0})
+      return "a solo class (tile_size 0) has one tile, at (0, 0); this one has " + std::to_string(c.tiles.size()) +
+             ", the first at " + at(c.tiles[0]).substr(5);
+    return {};
+  }
+  const double side = c.params.tile_size * c.params.cell_size, slack = c.params.cell_size / 4;
+  const NavTile& first = c.tiles[0];
+  for (const NavTile& t : c.tiles) {
+    const std::int64_t x = t.coord.x, z = t.coord.z;
+    if (x < 0 || z < 0 || (x + 1) * (z + 1) > static_cast<std::int64_t>(max_class_tiles))
+      return at(t) + " is off the grid of tiles: its coordinates run from 0, with (x + 1) x (z + 1) at most max_class_tiles = " +
+             std::to_string(max_class_tiles);
+    const Vec2 size = t.max - t.min;
+    if (!(std::abs(size.x - side) <= slack && std::abs(size.y - side) <= slack))
+      return at(t) + " is " + number_text(size.x) + " x " + number_text(size.y) + " in plan, not tile_size x cell_size = " + number_text(side);
+    const Vec2 from_first = t.min - first.min, places{static_cast<double>(x - first.coord.x), static_cast<double>(z - first.coord.z)};
+    if (!(std::abs(from_first.x - places.x * side) <= slack && std::abs(from_first.y - places.y * side) <= slack))
+      return at(t) + " is not at its place on the grid of " + at(first);
+  }
   return {};
 }
 
@@ -144,6 +201,7 @@ void check_bake_shape(const NavBake& bake, Fail&& fail) {
     if (c.tiles.empty() || c.tiles.size() > max_class_tiles)
       fail("class '" + c.name + "' has " + std::to_string(c.tiles.size()) + " tiles (1 to " +
            std::to_string(max_class_tiles) + " allowed)");
+    if (std::string why = tiles_problem(c); !why.empty()) fail("class '" + c.name + "': " + why);
   }
 }
 

@@ -22,8 +22,10 @@ namespace {
 
 /// Twice the plan area of the polygon with these corners (> 0 when counter-clockwise).
 double twice_plan_area(const NavMeshData& d, std::span<const std::uint32_t> c) {
+  // About the first corner: far from the origin the corners' own cross products cancel.
   double twice = 0;
-  for (std::size_t k = 0; k < c.size(); ++k) twice += cross(plan(d.vertices[c[k]]), plan(d.vertices[c[(k + 1) % c.size()]]));
+  const Vec2 first = plan(d.vertices[c[0]]);
+  for (std::size_t k = 1; k + 1 < c.size(); ++k) twice += cross(plan(d.vertices[c[k]]) - first, plan(d.vertices[c[k + 1]]) - first);
   return twice;
 }
 

@@ -4,19 +4,39 @@
 #include <cmath>
 #include <vector>
 
+#include "waymark/core/text.hpp"
+
 namespace waymark::navmesh {
 
 namespace {
 
+bool in_range(double v) { return std::abs(v) <= max_obstacle_coordinate; }
+bool in_range(Vec3 v) { return in_range(v.x) && in_range(v.y) && in_range(v.z); }
+bool in_range(Vec2 v) { return in_range(v.x) && in_range(v.y); }
+
+/// "<what> is out of range (past navmesh::max_obstacle_coordinate = 1e+15 either way)".
+std::string out_of_range(const char* what) {
+  return std::string(what) + " is out of range (past navmesh::max_obstacle_coordinate = " + number_text(max_obstacle_coordinate) +
+         " either way)";
+}
+
+/// A size's problem: not finite, not > 0, or past max_obstacle_coordinate.
+std::optional<std::string> size_problem(double v, const char* what) {
+  if (!(std::isfinite(v) && v > 0)) return std::string(what) + " must be finite and > 0";
+  if (!in_range(v)) return out_of_range(what);
+  return std::nullopt;
+}
+
 std::optional<std::string> problem_of(const CylinderObstacle& c) {
   if (!finite(c.foot)) return "its foot is not finite";
-  if (!(std::isfinite(c.radius) && c.radius > 0)) return "its radius must be finite and > 0";
-  if (!(std::isfinite(c.height) && c.height > 0)) return "its height must be finite and > 0";
-  return std::nullopt;
+  if (!in_range(c.foot)) return out_of_range("its foot");
+  if (auto why = size_problem(c.radius, "its radius")) return why;
+  return size_problem(c.height, "its height");
 }
 
 std::optional<std::string> problem_of(const BoxObstacle& b) {
   if (!finite(b.min) || !finite(b.max)) return "a corner is not finite";
+  if (!in_range(b.min) || !in_range(b.max)) return out_of_range("a corner");
   if (!(b.min.x < b.max.x && b.min.y < b.max.y && b.min.z < b.max.z)) return "its min must be below its max on every axis";
   return std::nullopt;
 }
@@ -27,9 +47,11 @@ std::optional<std::string> problem_of(const PrismObstacle& p) {
            std::to_string(p.corners.size());
   }
   if (!std::all_of(p.corners.begin(), p.corners.end(), [](Vec2 c) { return finite(c); })) return "a corner is not finite";
+  if (!std::all_of(p.corners.begin(), p.corners.end(), [](Vec2 c) { return in_range(c); })) return out_of_range("a corner");
   if (!(std::isfinite(p.min_y) && std::isfinite(p.max_y) && p.min_y < p.max_y)) {
     return "its heights must be finite with min_y below max_y";
   }
+  if (!in_range(p.min_y) || !in_range(p.max_y)) return out_of_range("a height");
   const double area = polygon_signed_area(p.corners);
   if (area == 0) return "its corners are all on one line";
   std::vector<Vec2> ccw(p.corners.begin(), p.corners.end());

@@ -14,6 +14,18 @@
 
 namespace waymark::recast {
 
+// The loader refuses what recast::bake would not have built: its limits are these.
+static_assert(navmesh::bake_limits.max_cell_size == max_cell_size);
+static_assert(navmesh::bake_limits.max_radius_cells == max_radius_cells);
+static_assert(navmesh::bake_limits.max_agent_height_cells == max_agent_height_cells);
+static_assert(navmesh::bake_limits.max_climb_cells == max_climb_cells);
+static_assert(navmesh::bake_limits.max_region_size == max_region_size);
+static_assert(navmesh::bake_limits.max_edge_len_cells == max_edge_len_cells);
+static_assert(navmesh::bake_limits.max_edge_error_cells == max_edge_error_cells);
+static_assert(navmesh::bake_limits.min_tile_size == min_tile_size);
+static_assert(navmesh::bake_limits.max_tile_size == max_tile_size);
+static_assert(navmesh::max_class_tiles == max_tiles);
+
 navmesh::NavBuildParams build_params_of(const RecastParams& p, int tile_size) {
   return {p.cell_size,       p.cell_height,       p.agent_height,   p.agent_radius,
           p.agent_max_climb, p.agent_max_slope,   p.region_min_size, p.region_merge_size,
@@ -68,7 +80,7 @@ navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> cla
         place_links(baked.tiles, links);
         baked.mesh.emplace(navmesh::stitch_tiles(baked.tiles));
       } else {
-        baked.mesh.emplace(build_nav_mesh(model, classes[i].params));
+        baked.mesh.emplace(build_nav_mesh(model, classes[i].params, deadline));
         baked.tiles.push_back(navmesh::solo_tile(*baked.mesh));
         if (!links.empty()) {
           place_links(baked.tiles, links);

@@ -21,7 +21,8 @@ RecastMeshes::~RecastMeshes() = default;
 void RecastMeshes::Free::operator()(rcPolyMesh* p) const { rcFreePolyMesh(p); }
 void RecastMeshes::Free::operator()(rcPolyMeshDetail* p) const { rcFreePolyMeshDetail(p); }
 
-RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& params) {
+RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& params,
+                                 std::chrono::steady_clock::time_point deadline) {
   detail::check(params);
   const detail::RecastInput in = detail::recast_input(mesh, params);
   const double width = std::floor((static_cast<double>(in.bmax[0]) - in.bmin[0]) / params.cell_size + 0.5);
@@ -41,19 +42,24 @@ RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& p
     throw BuildError("no walkable area: the geometry is narrower than half a cell in plan");
   }
 
-  detail::Context ctx;
+  detail::Context ctx(deadline);
   const detail::Owned<rcHeightfield> solid(rcAllocHeightfield());
   if (!solid) throw std::bad_alloc();
+  ctx.begin("create its heightfield");
   ctx.step(rcCreateHeightfield(&ctx, *solid, w, h, in.bmin, in.bmax, cs, ch), "create its heightfield");
+  ctx.begin("rasterise the triangles");
   ctx.step(rcRasterizeTriangles(&ctx, in.verts.data(), in.vertex_count, in.tris.data(), in.areas.data(), in.triangle_count,
                                 *solid, detail::voxels(params).walkable_climb),
            "rasterise the triangles");
+  if (std::none_of(in.areas.begin(), in.areas.end(), [](unsigned char a) { return a != RC_NULL_AREA; }))
+    throw detail::no_polygons(detail::Reached::nothing, params, false);
+  if (rcGetHeightFieldSpanCount(&ctx, *solid) == 0) throw detail::no_polygons(detail::Reached::walkable_triangle, params, false);
   const auto chf = detail::compact_walkable(ctx, *solid, params);
   std::unique_ptr<rcPolyMesh, detail::MeshesMaker::Free> poly(rcAllocPolyMesh());
   std::unique_ptr<rcPolyMeshDetail, detail::MeshesMaker::Free> detail_mesh(rcAllocPolyMeshDetail());
   if (!poly || !detail_mesh) throw std::bad_alloc();
   detail::build_polygons(ctx, *chf, params, 0, *poly, *detail_mesh);
-  if (poly->npolys == 0) throw BuildError("no walkable area: Recast made no polygons");
+  if (poly->npolys == 0) throw detail::no_polygons(detail::reached_by(*chf), params, false);
   return detail::MeshesMaker::make(poly.release(), detail_mesh.release(), params, in.origin);
 }
 
@@ -69,8 +75,9 @@ navmesh::NavMesh to_nav_mesh(const RecastMeshes& meshes) {
                                                  }));
 }
 
-navmesh::NavMesh build_nav_mesh(const TriangleMesh& mesh, const RecastParams& params) {
-  return to_nav_mesh(build_recast_meshes(mesh, params));
+navmesh::NavMesh build_nav_mesh(const TriangleMesh& mesh, const RecastParams& params,
+                                std::chrono::steady_clock::time_point deadline) {
+  return to_nav_mesh(build_recast_meshes(mesh, params, deadline));
 }
 
 }  // namespace waymark::recast

@@ -73,6 +73,58 @@ void Context::step(bool ok, const char* what) const {
   if (!ok) throw BuildError(std::string("Recast could not ") + what + (last_error.empty() ? "" : ": " + last_error));
 }
 
+void Context::begin(const char* what) const {
+  if (passed(deadline_)) {
+    throw BuildError(std::string("the solo build passed its deadline (a time limit) before Recast could ") + what +
+                     ": give it more time, a larger cell size, or build in tiles (--tile-size)");
+  }
+}
+
+Reached reached_by(const rcCompactHeightfield& chf) {
+  Reached r = chf.spanCount > 0 ? Reached::filtered_span : Reached::walkable_span;
+  for (int i = 0; i < chf.spanCount; ++i) {
+    if (chf.areas[i] == RC_NULL_AREA) continue;
+    const unsigned reg = chf.spans[i].reg;
+    if (reg != 0 && (reg & RC_BORDER_REG) == 0) return Reached::region;
+    r = Reached::eroded_span;
+  }
+  return r;
+}
+
+BuildError no_polygons(Reached reached, const RecastParams& p, bool tiled) {
+  std::string why;
+  switch (reached) {
+    case Reached::nothing:
+      why = "no triangle faces up within agent_max_slope (" + number_text(p.agent_max_slope) + " degrees; --agent-slope)";
+      break;
+    case Reached::walkable_triangle:
+      why = "the walkable triangles cover no cell's centre (raise cell_size, --cell-size)";
+      break;
+    case Reached::walkable_span:
+      why = "every walkable floor is a ledge over a drop higher than agent_max_climb (" + number_text(p.agent_max_climb) +
+            ") or has less than agent_height (" + number_text(p.agent_height) + ") clear above it (--agent-climb, --agent-height)";
+      break;
+    case Reached::filtered_span:
+      why = "eroding the floors by agent_radius (" + number_text(p.agent_radius) +
+            ") left none: every floor is narrower than twice that (--agent-radius)";
+      break;
+    case Reached::eroded_span:
+      why = "every region has fewer than region_min_size squared cells (" + number_text(p.region_min_size) + " x " +
+            number_text(p.region_min_size) + "; --region-min-size)";
+      break;
+    case Reached::region:
+    case Reached::polygon:
+      why = "Recast outlined none of its regions (each is a cell or two: lower cell_size, --cell-size)";
+      break;
+  }
+  return BuildError(std::string("no walkable area: Recast made no polygons") + (tiled ? " in any tile" : "") + ": " + why);
+}
+
+BuildError deadline_error(std::size_t begun, std::size_t tiles) {
+  return BuildError("the tiled build passed its deadline (a time limit) with " + std::to_string(begun) + " of " +
+                    std::to_string(tiles) + " tiles begun: give it more time, a larger cell or tile size, or a smaller level");
+}
+
 void Context::doLog(const rcLogCategory category, const char* msg, const int len) {
   if (category == RC_LOG_ERROR) last_error.assign(msg, static_cast<std::size_t>(std::max(len, 0)));
 }
@@ -87,9 +139,10 @@ void check(const RecastParams& p) {
   require(fin(p.agent_radius) && p.agent_radius >= 0, "agent_radius must be finite and >= 0");
   require(fin(p.agent_max_climb) && p.agent_max_climb >= 0, "agent_max_climb must be finite and >= 0");
   require(p.agent_max_slope >= 0 && p.agent_max_slope < 90, "agent_max_slope must be from 0 to below 90 degrees");
-  require(fin(p.region_min_size) && p.region_min_size >= 0 && p.region_min_size < 1e4, "region_min_size must be from 0 to below 10000");
-  require(fin(p.region_merge_size) && p.region_merge_size >= 0 && p.region_merge_size < 1e4,
-          "region_merge_size must be from 0 to below 10000");
+  require(fin(p.region_min_size) && p.region_min_size >= 0 && p.region_min_size < max_region_size,
+          "region_min_size must be from 0 to below " + number_text(max_region_size) + " (recast::max_region_size)");
+  require(fin(p.region_merge_size) && p.region_merge_size >= 0 && p.region_merge_size < max_region_size,
+          "region_merge_size must be from 0 to below " + number_text(max_region_size) + " (recast::max_region_size)");
   require(fin(p.edge_max_len) && p.edge_max_len >= 0, "edge_max_len must be finite and >= 0");
   require(fin(p.edge_max_error) && p.edge_max_error >= 0, "edge_max_error must be finite and >= 0");
   require(p.verts_per_poly >= 3 && p.verts_per_poly <= 6, "verts_per_poly must be from 3 to 6");
@@ -145,6 +198,16 @@ RecastInput recast_input(const TriangleMesh& mesh, const RecastParams& params) {
   }
   // Within a quantum of max_level_extent_cells / 2 cells of Recast's origin the level keeps
   // float steps of at most 1/16 cell (the extent check below bounds the rest).
+  // Out of the range where a double keeps the cells apart: said before the level collapses.
+  const auto farthest = [](double a, double b) { return std::abs(a) >= std::abs(b) ? a : b; };
+  const double far_x = farthest(farthest(lo.x, hi.x), farthest(lo.z, hi.z)), far_y = farthest(lo.y, hi.y);
+  const bool plan_far = !(std::abs(far_x) / params.cell_size <= max_world_cells);
+  if (plan_far || !(std::abs(far_y) / params.cell_height <= max_world_cells)) {
+    throw BuildError("the level is out of range: a coordinate of " + number_text(plan_far ? far_x : far_y) +
+                     " lies more than recast::max_world_cells = 2^48 cells (of " +
+                     (plan_far ? "cell_size " + number_text(params.cell_size) : "cell_height " + number_text(params.cell_height)) +
+                     ") from the world's origin, where a double's step passes 1/8 cell (move the level nearer the origin)");
+  }
   const double plan_quantum = power_of_two_below(params.cell_size * max_level_extent_cells / 2);
   const double height_quantum = power_of_two_below(params.cell_height * max_level_extent_cells / 2);
   RecastInput in;
@@ -190,28 +253,35 @@ Voxels voxels(const RecastParams& p) {
 
 Owned<rcCompactHeightfield> compact_walkable(Context& ctx, rcHeightfield& solid, const RecastParams& params) {
   const Voxels v = voxels(params);
+  ctx.begin("filter the heightfield");
   rcFilterLowHangingWalkableObstacles(&ctx, v.walkable_climb, solid);
   rcFilterLedgeSpans(&ctx, v.walkable_height, v.walkable_climb, solid);
   rcFilterWalkableLowHeightSpans(&ctx, v.walkable_height, solid);
   check_spans(solid);
   auto chf = owned(rcAllocCompactHeightfield());
+  ctx.begin("build its compact heightfield");
   ctx.step(rcBuildCompactHeightfield(&ctx, v.walkable_height, v.walkable_climb, solid, *chf), "build its compact heightfield");
+  ctx.begin("erode the walkable area");
   ctx.step(rcErodeWalkableArea(&ctx, v.walkable_radius, *chf), "erode the walkable area");
   return chf;
 }
 
 void build_polygons(Context& ctx, rcCompactHeightfield& chf, const RecastParams& params, int border_size, rcPolyMesh& poly,
                     rcPolyMeshDetail& detail) {
+  ctx.begin("build the distance field");
   ctx.step(rcBuildDistanceField(&ctx, chf), "build the distance field");
+  ctx.begin("build regions");
   const auto squared = [](double v) { return static_cast<int>(v * v); };
   ctx.step(rcBuildRegions(&ctx, chf, border_size, squared(params.region_min_size), squared(params.region_merge_size)),
            "build regions");
   check_regions(chf);
   const auto contours = owned(rcAllocContourSet());
+  ctx.begin("build contours");
   ctx.step(rcBuildContours(&ctx, chf, static_cast<float>(params.edge_max_error),
                            static_cast<int>(params.edge_max_len / params.cell_size), *contours),
            "build contours");
   check_contours(*contours);
+  ctx.begin("build the polygon mesh");
   ctx.step(rcBuildPolyMesh(&ctx, *contours, params.verts_per_poly, poly), "build the polygon mesh");
   // Below min_detail_sample_dist, no samples. Recast 1.5.1 hangs on 0 (its hull stays empty and
   // triangulateHull loops, allocating), so "none" is a spacing longer than any polygon: each
@@ -221,6 +291,7 @@ void build_polygons(Context& ctx, rcCompactHeightfield& chf, const RecastParams&
   const double sample = params.detail_sample_dist < min_detail_sample_dist
                             ? float_max
                             : std::min(params.cell_size * params.detail_sample_dist, float_max);
+  ctx.begin("build the detail mesh");
   ctx.step(rcBuildPolyMeshDetail(&ctx, poly, chf, static_cast<float>(sample),
                                  static_cast<float>(std::min(params.cell_height * params.detail_sample_max_error, float_max)), detail),
            "build the detail mesh");
@@ -260,9 +331,12 @@ void append_poly(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, int i, Vec3 o
     }
     d.detail_begin.push_back(static_cast<std::uint32_t>(d.detail.size()));
   }
+  // About the first corner: far from the world's origin the corners' own cross products are
+  // huge and cancel (at 10^8 the sign came out wrong, and the polygon was turned the wrong way).
   double twice_area = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    twice_area += cross(navmesh::plan(d.vertices[corners[k]]), navmesh::plan(d.vertices[corners[(k + 1) % n]]));
+  const Vec2 first = navmesh::plan(d.vertices[corners[0]]);
+  for (std::size_t k = 1; k + 1 < n; ++k) {
+    twice_area += cross(navmesh::plan(d.vertices[corners[k]]) - first, navmesh::plan(d.vertices[corners[k + 1]]) - first);
   }
   if (twice_area < 0) {
     // Reversed, edge k is the old edge n - 2 - k (mod n), run backwards: the links reversed,

@@ -6,6 +6,9 @@
 #include <recastnavigation/Recast.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
 #include <exception>
 #include <limits>
 #include <memory>
@@ -15,18 +18,30 @@
 #include <vector>
 
 #include "waymark/core/parallel.hpp"
+#include "waymark/navmesh/nav_tile.hpp"
 #include "waymark/recast/recast_build.hpp"
+
+namespace waymark::recast {
+class TiledInput;
+}
 
 namespace waymark::recast::detail {
 
-/// Keeps Recast's last error message for the BuildError.
+/// Keeps Recast's last error message for the BuildError, and the build's deadline.
 class Context : public rcContext {
  public:
   Context() : rcContext(true) {}
+  explicit Context(std::chrono::steady_clock::time_point deadline) : rcContext(true), deadline_(deadline) {}
   std::string last_error;
 
   /// BuildError "Recast could not <what>: <Recast's message>" unless ok.
   void step(bool ok, const char* what) const;
+  /// Before the step that would <what>: a BuildError saying so when the deadline has passed
+  /// (never, for a Context without one: the tiled build checks its deadline per tile).
+  void begin(const char* what) const;
+
+ private:
+  std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
 
  protected:
   void doLog(rcLogCategory category, const char* msg, int len) override;
@@ -90,6 +105,38 @@ void build_polygons(Context& ctx, rcCompactHeightfield& chf, const RecastParams&
 /// tile's (0x8000) is a wall.
 template <class PlaceVertex>
 navmesh::NavMeshData poly_mesh_data(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, double climb, Vec3 origin, PlaceVertex&& vertex);
+
+/// How far a build (or one tile) got towards polygons: what says why it made none.
+enum class Reached : int {
+  nothing,             ///< no triangle faces up within the agent's slope
+  walkable_triangle,   ///< walkable triangles, but no walkable span
+  walkable_span,       ///< walkable spans, none left by the ledge and clearance filters
+  filtered_span,       ///< filtered spans, none left by the erosion
+  eroded_span,         ///< eroded spans, in no region
+  region,              ///< regions, none outlined
+  polygon,
+};
+/// How far `chf` got: filtered_span (spans), eroded_span (walkable after erosion), region (a
+/// span in a region that is not the border's); walkable_span when it has no span.
+[[nodiscard]] Reached reached_by(const rcCompactHeightfield& chf);
+/// How far a tile with no heightfield (CompactTile::rasterize's nullopt) got: walkable_triangle
+/// when a triangle listed under it is walkable, else nothing.
+[[nodiscard]] Reached reached_by_triangles(const TiledInput& input, navmesh::TileCoord t);
+/// Raises `furthest` to `reached` (several threads may call it).
+inline void reach(std::atomic<int>& furthest, Reached reached) {
+  for (int f = furthest; static_cast<int>(reached) > f && !furthest.compare_exchange_weak(f, static_cast<int>(reached));) {
+  }
+}
+/// "no walkable area: Recast made no polygons[ in any tile]: <why, and the option that changes it>".
+[[nodiscard]] BuildError no_polygons(Reached reached, const RecastParams& params, bool tiled);
+
+/// Whether a tiled build's `deadline` (TiledParams::deadline) has passed: a tile not yet begun
+/// is then not begun.
+[[nodiscard]] inline bool passed(std::chrono::steady_clock::time_point deadline) {
+  return deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() >= deadline;
+}
+/// The BuildError of a tiled build that passed its deadline with `begun` of `tiles` tiles begun.
+[[nodiscard]] BuildError deadline_error(std::size_t begun, std::size_t tiles);
 
 /// Runs job(i) for i in [0, count) on `threads` threads (0: one per core), each index once;
 /// after all have run, rethrows the error of the lowest index that threw (whichever thread

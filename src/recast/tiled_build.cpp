@@ -4,6 +4,7 @@
 #include <recastnavigation/Recast.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <exception>
 #include <limits>
@@ -31,12 +32,31 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw BuildError("tiled build: " + what);
 }
 
+/// Whether the triangle `c` (in plan) meets the closed box [lo, hi]: no axis separates them,
+/// neither the box's two nor the normals of the triangle's three edges.
+bool triangle_meets_box(const std::array<Vec2, 3>& c, Vec2 lo, Vec2 hi) {
+  if (std::max({c[0].x, c[1].x, c[2].x}) < lo.x || std::min({c[0].x, c[1].x, c[2].x}) > hi.x ||
+      std::max({c[0].y, c[1].y, c[2].y}) < lo.y || std::min({c[0].y, c[1].y, c[2].y}) > hi.y)
+    return false;
+  const Vec2 centre = (lo + hi) * 0.5, half = (hi - lo) * 0.5;
+  for (std::size_t k = 0; k < 3; ++k) {
+    const Vec2 e = c[(k + 1) % 3] - c[k];
+    const Vec2 n{-e.y, e.x};
+    const double a = dot(n, c[k]), b = dot(n, c[(k + 2) % 3]);  // the edge's two ends project to a
+    const double box_c = dot(n, centre), box_r = std::abs(n.x) * half.x + std::abs(n.y) * half.y;
+    if (std::max(a, b) < box_c - box_r || std::min(a, b) > box_c + box_r) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 TiledInput::TiledInput(const TriangleMesh& mesh, const TiledParams& params) : params_(params) {
   detail::check(params.recast);
-  require(params.tile_size >= 1 && params.tile_size <= max_tile_size,
-          "tile_size must be from 1 to " + std::to_string(max_tile_size) + " voxels (recast::max_tile_size)");
+  require(params.tile_size >= min_tile_size && params.tile_size <= max_tile_size,
+          "tile_size must be from " + std::to_string(min_tile_size) + " to " + std::to_string(max_tile_size) + " voxels, got " +
+              std::to_string(params.tile_size) + " (recast::min_tile_size: Recast's watershed makes no polygon inside a tile of " +
+              "1 or 2 voxels; recast::max_tile_size)");
   const int border = detail::voxels(params.recast).walkable_radius + 3;  // as RecastDemo's Sample_TileMesh
   const auto side = static_cast<std::size_t>(params.tile_size) + 2 * static_cast<std::size_t>(border);
   require(side * side <= max_tile_cells, "a tile of " + std::to_string(params.tile_size) + " voxels and its border of " +
@@ -60,37 +80,49 @@ TiledInput::TiledInput(const TriangleMesh& mesh, const TiledParams& params) : pa
   layout_.tiles_x = static_cast<int>(tw);
   layout_.tiles_z = static_cast<int>(th);
 
-  // The broad phase: each triangle listed under the tiles its plan box, grown by the border, meets.
+  // The broad phase: each triangle listed under the tiles whose rectangle, grown by the border,
+  // it meets (its plan box picks the candidates, an exact test keeps those it reaches): a long
+  // thin triangle across the level lists a few tiles along it, not all those under its box.
   const double pad = cs * border;
   const UniformGrid grid = layout_.grid();
-  const auto tiles_of = [&](std::size_t i) {
-    double lo_x = std::numeric_limits<double>::infinity(), lo_z = lo_x, hi_x = -lo_x, hi_z = -lo_x;
-    for (std::size_t c = 0; c < 3; ++c) {
-      const float* v = &in.verts[static_cast<std::size_t>(in.tris[i * 3 + c]) * 3];  // relative to in.origin
-      lo_x = std::min(lo_x, in.origin.x + v[0]);
-      hi_x = std::max(hi_x, in.origin.x + v[0]);
-      lo_z = std::min(lo_z, in.origin.z + v[2]);
-      hi_z = std::max(hi_z, in.origin.z + v[2]);
+  const auto corners_of = [&](std::size_t i) {
+    std::array<Vec2, 3> c;
+    for (std::size_t k = 0; k < 3; ++k) {
+      const float* v = &in.verts[static_cast<std::size_t>(in.tris[i * 3 + k]) * 3];  // relative to in.origin
+      c[k] = {in.origin.x + v[0], in.origin.z + v[2]};
     }
-    return grid.cells_of({lo_x - pad, lo_z - pad}, {hi_x + pad, hi_z + pad});
+    return c;
+  };
+  // A tile's grown rectangle, and a quarter cell more: the exact test never drops a triangle
+  // that the tile's heightfield (its bounds rounded to floats) would rasterise.
+  const double reach = pad + cs / 4;
+  const auto for_tiles_of = [&](std::size_t i, auto&& visit) {
+    const std::array<Vec2, 3> c = corners_of(i);
+    const Vec2 lo{std::min({c[0].x, c[1].x, c[2].x}), std::min({c[0].y, c[1].y, c[2].y})};
+    const Vec2 hi{std::max({c[0].x, c[1].x, c[2].x}), std::max({c[0].y, c[1].y, c[2].y})};
+    const UniformGrid::Range r = grid.cells_of(lo - Vec2{pad, pad}, hi + Vec2{pad, pad});
+    const bool one = r.x0 == r.x1 && r.y0 == r.y1;
+    for (int z = r.y0; z <= r.y1; ++z) {
+      for (int x = r.x0; x <= r.x1; ++x) {
+        const Vec2 tile_lo = grid.cell_min(x, z) - Vec2{reach, reach};
+        const Vec2 tile_hi = grid.cell_min(x, z) + Vec2{grid.side + reach, grid.side + reach};
+        if (one || triangle_meets_box(c, tile_lo, tile_hi)) visit(grid.index(x, z));
+      }
+    }
   };
   const auto triangles = static_cast<std::size_t>(in.triangle_count);
   std::size_t listings = 0;
-  for (std::size_t i = 0; i < triangles; ++i) {
-    const UniformGrid::Range r = tiles_of(i);
-    listings += static_cast<std::size_t>(r.x1 - r.x0 + 1) * static_cast<std::size_t>(r.y1 - r.y0 + 1);
-  }
+  for (std::size_t i = 0; i < triangles; ++i) for_tiles_of(i, [&](std::size_t) { ++listings; });
   require(listings < std::numeric_limits<std::uint32_t>::max(),
           "the triangles overlap tiles " + std::to_string(listings) + " times, more than 2^32 - 1 (raise tile_size)");
-  tile_triangles_.build(grid.cell_count(), triangles, [&](std::size_t i, auto&& add) {
-    const UniformGrid::Range r = tiles_of(i);
-    for (int z = r.y0; z <= r.y1; ++z) {
-      for (int x = r.x0; x <= r.x1; ++x) add(grid.index(x, z));
-    }
-  });
+  tile_triangles_.build(grid.cell_count(), triangles, [&](std::size_t i, auto&& add) { for_tiles_of(i, add); });
 }
 
 Vec3 TiledInput::recast_origin() const { return level_->in.origin; }
+
+bool TiledInput::walkable(std::uint32_t triangle) const {
+  return triangle < level_->in.areas.size() && level_->in.areas[triangle] != RC_NULL_AREA;
+}
 
 TiledInput::TiledInput(TiledInput&&) noexcept = default;
 TiledInput& TiledInput::operator=(TiledInput&&) noexcept = default;
@@ -145,6 +177,9 @@ std::optional<CompactTile> CompactTile::rasterize(const TiledInput& input, TileC
     throw BuildError("tiled build: tile (" + std::to_string(t.x) + ", " + std::to_string(t.z) + ") has " + std::to_string(spans) +
                      " walkable spans, more than " + std::to_string(max_tile_spans) + " (recast::max_tile_spans; lower tile_size)");
   }
+  // No walkable span: the filters only take walkability away (but for a ledge within a climb
+  // above a walkable span), so the tile has no polygons; its triangles only passed by it.
+  if (spans == 0) return std::nullopt;
   return CompactTile(t, detail::compact_walkable(ctx, *solid, p).release());
 }
 
@@ -173,12 +208,36 @@ NavTile to_nav_tile(const RecastMeshes& meshes, const TiledInput& input, TileCoo
   return tile;
 }
 
-std::optional<NavTile> build_tile(const TiledInput& input, TileCoord t) {
+namespace detail {
+
+Reached reached_by_triangles(const TiledInput& input, TileCoord t) {
+  const std::span<const std::uint32_t> listed = input.triangles_of(t);
+  return std::any_of(listed.begin(), listed.end(), [&](std::uint32_t i) { return input.walkable(i); }) ? Reached::walkable_triangle
+                                                                                                       : Reached::nothing;
+}
+
+}  // namespace detail
+
+namespace {
+
+/// build_tile, saying how far the tile got in `reached`.
+std::optional<NavTile> build_tile_reaching(const TiledInput& input, TileCoord t, detail::Reached& reached) {
   std::optional<CompactTile> chf = CompactTile::rasterize(input, t);
-  if (!chf) return std::nullopt;
+  if (!chf) {
+    reached = detail::reached_by_triangles(input, t);
+    return std::nullopt;
+  }
   const std::optional<RecastMeshes> meshes = chf->build_meshes(input);
+  reached = meshes ? detail::Reached::polygon : detail::reached_by(chf->heightfield());
   if (!meshes) return std::nullopt;
   return to_nav_tile(*meshes, input, t);
+}
+
+}  // namespace
+
+std::optional<NavTile> build_tile(const TiledInput& input, TileCoord t) {
+  detail::Reached reached{};
+  return build_tile_reaching(input, t, reached);
 }
 
 std::vector<NavTile> build_tiles(const TiledInput& input) {
@@ -187,20 +246,21 @@ std::vector<NavTile> build_tiles(const TiledInput& input) {
   std::mutex lock;
   const auto deadline = input.params().deadline;
   std::atomic<std::size_t> skipped{0};
+  std::atomic<int> furthest{0};  // how far the tile that got furthest got
   detail::each_index_on_threads(l.tile_count(), input.params().threads, [&](std::size_t i) {
-    if (deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() >= deadline) {
+    if (detail::passed(deadline)) {
       ++skipped;
       return;
     }
-    std::optional<NavTile> t = build_tile(input, l.coord(i));
+    detail::Reached reached{};
+    std::optional<NavTile> t = build_tile_reaching(input, l.coord(i), reached);
+    detail::reach(furthest, reached);
     if (!t) return;
     const std::lock_guard<std::mutex> hold(lock);
     tiles.push_back(std::move(*t));
   });
-  if (skipped > 0)
-    throw BuildError("the tiled build passed its deadline (a time limit) with " + std::to_string(l.tile_count() - skipped) +
-                     " of " + std::to_string(l.tile_count()) + " tiles begun: give it more time, a larger cell or tile size, or a smaller level");
-  if (tiles.empty()) throw BuildError("no walkable area: Recast made no polygons in any tile");
+  if (skipped > 0) throw detail::deadline_error(l.tile_count() - skipped, l.tile_count());
+  if (tiles.empty()) throw detail::no_polygons(static_cast<detail::Reached>(furthest.load()), input.params().recast, true);
   std::sort(tiles.begin(), tiles.end(), [](const NavTile& a, const NavTile& b) {
     return a.coord.z != b.coord.z ? a.coord.z < b.coord.z : a.coord.x < b.coord.x;
   });

@@ -127,6 +127,20 @@ TEST(Cli, NavmeshCarvesTheObstaclesOfAFile) {
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_NE(refused.out.find(bad + ":2: the cylinder: its radius must be finite and > 0"), std::string::npos) << refused.out;
   EXPECT_EQ(run("navmesh --navmesh x.wmnav --obstacles " + crate + ends).exit_code, 2);
+  // An obstacle reaching far past the level carves what it covers: all of it, so neither end
+  // is on the mesh (exit 1); it carved nothing and the open path came back, exit 0.
+  for (const std::string shape : {"box -1e9 -100 -1e9 1e9 100 1e9", "cylinder 0 -100 0 1e9 200",
+                                   "prism -100 100 -1e9 -1e9 1e9 -1e9 1e9 1e9 -1e9 1e9"}) {
+    const CliRun everything = run("navmesh --obj " + obj + " --obstacles " + temp_file("everything.txt", shape + "\n") + ends);
+    EXPECT_EQ(everything.exit_code, 1) << shape << everything.out;
+    EXPECT_EQ(json_lines(everything.out)[0]["status"], "failure") << shape;
+  }
+  // Past any level: out of range, naming the limit (1e200 was taken and carved nothing).
+  const std::string far = temp_file("far.txt", "cylinder 1e200 0 0 1 2\n");
+  const CliRun beyond = run("navmesh --obj " + obj + " --obstacles " + far + ends);
+  EXPECT_EQ(beyond.exit_code, 2);
+  EXPECT_EQ(beyond.out, "waymark: " + far + ":1: the cylinder: its foot is out of range (past navmesh::max_obstacle_coordinate = "
+                        "1e+15 either way)\n");
 }
 
 // The doorway level (1.2 wide) baked for a small and a large agent: the small one crosses, the

@@ -69,7 +69,8 @@ TEST(Cli, NavmeshSingleQueryAndBadInput) {
   const std::string wall = temp_file("wall.obj", "v 0 0 0\nv 0 5 0\nv 5 0 5\nf 1 2 3\n");
   r = run("navmesh --obj " + wall + " --from 0,0,0 --to 1,0,0");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.out, "waymark: " + wall + ": no walkable area: Recast made no polygons\n");
+  EXPECT_EQ(r.out, "waymark: " + wall + ": no walkable area: Recast made no polygons: no triangle faces up within agent_max_slope "
+                   "(45 degrees; --agent-slope)\n");
   r = run("navmesh --obj " + obj + " --from 0,0,nan --to 1,0,0");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "waymark: --from must be 3 finite numbers x,y,z, got '0,0,nan'\n");

@@ -52,6 +52,16 @@ TEST(NavObstaclesFile, RefusesBadLinesNamingFileLineAndReason) {
   EXPECT_EQ(error("box 0 0 0 1 1 x\n"), "level.obstacles:1: expected a finite number, got 'x'");
   EXPECT_EQ(error("cylinder 0 nan 0 1 1\n"), "level.obstacles:1: expected a finite number, got 'nan'");
   EXPECT_EQ(error("cylinder 0 0 0 0 1\n"), "level.obstacles:1: the cylinder: its radius must be finite and > 0");
+  // Finite but beyond any level: out of range, with the limit (1e200 was taken, and carved
+  // nothing; a prism's corner there overflowed its convexity test: "not convex").
+  const std::string range = " is out of range (past navmesh::max_obstacle_coordinate = 1e+15 either way)";
+  EXPECT_EQ(error("cylinder 1e200 0 0 1 2\n"), "level.obstacles:1: the cylinder: its foot" + range);
+  EXPECT_EQ(error("cylinder 0 0 0 1e200 2\n"), "level.obstacles:1: the cylinder: its radius" + range);
+  EXPECT_EQ(error("cylinder 0 0 0 1 1e308\n"), "level.obstacles:1: the cylinder: its height" + range);
+  EXPECT_EQ(error("box -1e308 0 0 1e308 1 1\n"), "level.obstacles:1: the box: a corner" + range);
+  EXPECT_EQ(error("prism 0 1 0 0 1 0 1e200 1e200\n"), "level.obstacles:1: the prism: a corner" + range);
+  EXPECT_EQ(error("prism -1e200 1 0 0 1 0 1 1\n"), "level.obstacles:1: the prism: a height" + range);
+  EXPECT_EQ(parse("box -1e15 -1 -1e15 1e15 1 1e15\n").size(), 1u);
   EXPECT_EQ(error("box 0 0 0 1 0 1\n"), "level.obstacles:1: the box: its min must be below its max on every axis");
   EXPECT_EQ(error("prism 0 2 0 0 1 1 2 2\n"), "level.obstacles:1: the prism: its corners are all on one line");
   // An arrow head: the corner at (1, 1) turns the wrong way.

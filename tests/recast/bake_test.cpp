@@ -198,6 +198,12 @@ std::string forged(std::size_t at, T value) {
   return test::forge(small_bake_bytes(), at, &value, sizeof value);
 }
 template <class T>
+T read_at_of(const std::string& bytes, std::size_t at) {
+  T v{};
+  std::memcpy(&v, bytes.data() + at, sizeof v);
+  return v;
+}
+template <class T>
 T read_at(std::size_t at) {
   T v{};
   std::memcpy(&v, small_bake_bytes().data() + at, sizeof v);
@@ -215,9 +221,43 @@ TEST(Bake, ForgedFilesAreLoadErrors) {
             "test.wmnav: corrupt file: a class name's length is out of range");
   EXPECT_EQ(error(forged<std::uint32_t>(tiles_at, 0)), "test.wmnav: corrupt file: a class's tile count is out of range");
   EXPECT_EQ(error(forged<double>(params_at, std::numeric_limits<double>::quiet_NaN())),
-            "test.wmnav: corrupt file: class 'small': build parameter cell_size is out of range");
+            "test.wmnav: corrupt file: class 'small': build parameter cell_size is out of range: nan (above 0 and at most "
+            "navmesh::bake_limits.max_cell_size = 1e+06)");
   EXPECT_EQ(error(forged<double>(params_at + 5 * 8, 90.0)),
-            "test.wmnav: corrupt file: class 'small': build parameter agent_max_slope is out of range");
+            "test.wmnav: corrupt file: class 'small': build parameter agent_max_slope is out of range: 90 (from 0 to below 90)");
+  // Metadata no bake can have written, each against the limit recast::bake checks (these
+  // loaded: harmless, but not a bake's).
+  const std::string small = "test.wmnav: corrupt file: class 'small': ";
+  EXPECT_EQ(error(forged<double>(params_at + 12 * 8, 1e300)),
+            small + "build parameter tile_size is out of range: 1e+300 (from 0 to navmesh::bake_limits.max_tile_size = 4096)");
+  EXPECT_EQ(error(forged<double>(params_at + 12 * 8, 2.0)),
+            small + "build parameter tile_size is out of range: 2 (0, or a whole number from navmesh::bake_limits.min_tile_size = 3 "
+                    "to max_tile_size = 4096)");
+  EXPECT_EQ(error(forged<double>(params_at + 3 * 8, 1e308)),
+            small + "build parameter agent_radius is out of range: 1e+308 (from 0 to navmesh::bake_limits.max_radius_cells = 127 cells)");
+  EXPECT_EQ(error(forged<double>(params_at, 2e6)),
+            small + "build parameter cell_size is out of range: 2e+06 (above 0 and at most navmesh::bake_limits.max_cell_size = 1e+06)");
+  EXPECT_EQ(error(forged<double>(params_at + 2 * 8, 52.0)),
+            small + "build parameter agent_height is out of range: 52 (from 0 to navmesh::bake_limits.max_agent_height_cells = 255 cell heights)");
+  EXPECT_EQ(error(forged<double>(params_at + 4 * 8, 2000.0)),
+            small + "build parameter agent_max_climb is out of range: 2000 (from 0 to navmesh::bake_limits.max_climb_cells = 8191 cell heights)");
+  EXPECT_EQ(error(forged<double>(params_at + 6 * 8, 1e4)),
+            small + "build parameter region_min_size is out of range: 10000 (from 0 to below navmesh::bake_limits.max_region_size = 10000)");
+  EXPECT_EQ(error(forged<double>(params_at + 7 * 8, -1.0)), small + "build parameter region_merge_size is out of range: -1 (from 0 to below navmesh::bake_limits.max_region_size = 10000)");
+  EXPECT_EQ(error(forged<double>(params_at + 10 * 8, std::numeric_limits<double>::infinity())),
+            small + "build parameter detail_sample_dist is out of range: inf (finite, from 0)");
+  EXPECT_EQ(error(forged<double>(params_at + 8 * 8, 1e5)),
+            small + "build parameter edge_max_len is out of range: 1e+05 (from 0 to navmesh::bake_limits.max_edge_len_cells = 46340 cells)");
+  EXPECT_EQ(error(forged<double>(params_at + 9 * 8, 65.0)),
+            small + "build parameter edge_max_error is out of range: 65 (from 0 to navmesh::bake_limits.max_edge_error_cells = 64)");
+  EXPECT_EQ(error(forged<std::int32_t>(params_at + 13 * 8, 7)),
+            small + "build parameter verts_per_poly is out of range: 7 (3 to 6)");
+  EXPECT_EQ(error(forged<std::int64_t>(tile_at, (std::int64_t{std::numeric_limits<std::int32_t>::max()} << 32) |
+                                                    std::uint32_t{0x80000000u})),
+            small + "a solo class (tile_size 0) has one tile, at (0, 0); this one has 1, the first at (-2147483648, 2147483647)");
+  EXPECT_EQ(error(forged<double>(tile_at + 40, 5.0)), small + "tile (0, 0) has a climb of 5, not its class's agent_max_climb");
+  // A solo class saying it was tiled: its one tile is not tile_size cells wide.
+  EXPECT_NE(error(forged<double>(params_at + 12 * 8, 16.0)).find(small + "tile (0, 0) is "), std::string::npos);
   EXPECT_EQ(error(test::forge(small_bake_bytes(), class_at + 120, "large", 5)),
             "test.wmnav: corrupt file: two classes are called 'large'");
   EXPECT_EQ(error(test::forge(small_bake_bytes(), class_at + 120, "sm ll", 5)),
@@ -300,19 +340,49 @@ TEST(Bake, EveryResealedByteChangeIsRefusedOrSound) {
   EXPECT_GT(refused, 100);
 }
 
+/// A bake of the doorway level with one class in tiles of 16 voxels (several tiles).
+const std::string& tiled_bake_bytes() {
+  static const std::string bytes = [] {
+    std::istringstream obj(test::doorway_level_obj(1.2));
+    const AgentClass tiled{"tiled", {.cell_size = 0.2, .agent_radius = 0.3}, 16};
+    return bytes_of(bake(io::parse_obj(obj, "doorway.obj"), {&tiled, 1}));
+  }();
+  return bytes;
+}
+
 TEST(Bake, ClassesOfSeveralTilesKeepTheirTilesAndLoadStitched) {
-  NavBake b = load_bytes(small_bake_bytes());
-  navmesh::NavTile second = b.classes[1].tiles[0];
-  second.coord = {1, 0};
-  b.classes[1].tiles.push_back(second);
-  const NavBake tiled = load_bytes(bytes_of(b));
-  EXPECT_TRUE(tiled.classes[0].mesh.has_value());
-  ASSERT_TRUE(tiled.classes[1].mesh.has_value());  // both copies, one on the other
-  EXPECT_EQ(tiled.classes[1].mesh->poly_count(), 2 * b.classes[1].tiles[0].data.areas.size());
-  ASSERT_EQ(tiled.classes[1].tiles.size(), 2u);
-  EXPECT_EQ(tiled.classes[1].tiles[1].coord, (navmesh::TileCoord{1, 0}));
-  b.classes[1].tiles[1].coord = {0, 0};
-  EXPECT_EQ(load_error(bytes_of(b)), "test.wmnav: corrupt file: class 'large' has two tiles at one place");
+  NavBake b = load_bytes(tiled_bake_bytes());
+  ASSERT_GE(b.classes[0].tiles.size(), 4u);
+  std::size_t polys = 0;
+  for (const navmesh::NavTile& t : b.classes[0].tiles) polys += t.data.areas.size();
+  ASSERT_TRUE(b.classes[0].mesh.has_value());
+  EXPECT_EQ(b.classes[0].mesh->poly_count(), polys);
+  EXPECT_EQ(bytes_of(b), tiled_bake_bytes());
+  b.classes[0].tiles[1] = b.classes[0].tiles[0];
+  EXPECT_EQ(load_error(bytes_of(b)), "test.wmnav: corrupt file: class 'tiled' has two tiles at one place");
+}
+
+// A tiled class's tiles lie on the grid recast::build_tiles cuts: forged coordinates or bounds
+// are refused (a tile at (INT_MIN, INT_MAX) loaded).
+TEST(Bake, ForgedTilesOfATiledClassAreLoadErrors) {
+  const std::string& bytes = tiled_bake_bytes();
+  ASSERT_EQ(load_error(bytes), "");
+  const std::size_t first_tile_at = class_at + 120 + 5;  // after the class header and its name, "tiled"
+  const auto forge = [&](std::size_t at, auto value) { return load_error(test::forge(bytes, at, &value, sizeof value)); };
+  const std::string tiled = "test.wmnav: corrupt file: class 'tiled': ";
+  const auto x0 = read_at_of<std::int32_t>(bytes, first_tile_at), z0 = read_at_of<std::int32_t>(bytes, first_tile_at + 4);
+  ASSERT_EQ(x0, 0);
+  ASSERT_EQ(z0, 0);
+  EXPECT_EQ(forge(first_tile_at, std::numeric_limits<std::int32_t>::min()),
+            tiled + "tile (-2147483648, 0) is off the grid of tiles: its coordinates run from 0, with (x + 1) x (z + 1) at most "
+                    "max_class_tiles = 1048576");
+  EXPECT_EQ(forge(first_tile_at + 4, std::numeric_limits<std::int32_t>::max()),
+            tiled + "tile (0, 2147483647) is off the grid of tiles: its coordinates run from 0, with (x + 1) x (z + 1) at most "
+                    "max_class_tiles = 1048576");
+  EXPECT_NE(forge(first_tile_at, std::int32_t{1000}).find("is not at its place on the grid of tile (1000, 0)"), std::string::npos);
+  const double min_x = read_at_of<double>(bytes, first_tile_at + 8);
+  EXPECT_NE(forge(first_tile_at + 8, min_x - 1e300).find(tiled + "tile (0, 0) is 1e+300 x 3."), std::string::npos);
+  EXPECT_NE(forge(first_tile_at + 8, min_x - 1e300).find("in plan, not tile_size x cell_size = 3."), std::string::npos);
 }
 
 TEST(Bake, SaveAndBakeRefuseWhatTheFileCannotHold) {
@@ -323,6 +393,15 @@ TEST(Bake, SaveAndBakeRefuseWhatTheFileCannotHold) {
   b.classes[1].tiles[0].data.flags.pop_back();
   EXPECT_EQ(test::error_text<BuildError>([&] { (void)bytes_of(b); }),
             "navmesh bake: class 'large' tile (0, 0) has arrays that disagree in size");
+  b.classes[1].tiles[0].data.flags.push_back(0);
+  b.classes[1].params.agent_radius = 1e308;  // what the loader refuses, save refuses too
+  EXPECT_EQ(test::error_text<BuildError>([&] { (void)bytes_of(b); }),
+            "navmesh bake: class 'large': build parameter agent_radius is out of range: 1e+308 (from 0 to "
+            "navmesh::bake_limits.max_radius_cells = 127 cells)");
+  b.classes[1].params.agent_radius = 1;
+  b.classes[1].tiles[0].coord = {1, 0};
+  EXPECT_EQ(test::error_text<BuildError>([&] { (void)bytes_of(b); }),
+            "navmesh bake: class 'large': a solo class (tile_size 0) has one tile, at (0, 0); this one has 1, the first at (1, 0)");
   b.classes.clear();
   EXPECT_EQ(test::error_text<BuildError>([&] { (void)bytes_of(b); }),
             "navmesh bake: a bake holds 1 to 32 agent classes, this one 0");

@@ -6,10 +6,14 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "support/error_text.hpp"
 #include "support/navmesh_support.hpp"
+#include "support/terrain_mesh.hpp"
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/tiled_nav_planner.hpp"
 #include "waymark/recast/carving.hpp"
@@ -110,6 +114,93 @@ TEST(Carving, AnObstacleOnThePathIsWalkedAroundAndRemovingItRestoresTheFirstBuil
   EXPECT_EQ(again.path.nodes, before.path.nodes);
 }
 
+/// The height of test::hilly_terrain's ground (`size` units a side, no pillars) straight under
+/// plan point `q`, from the two triangles of its 1-unit square there; nullopt off it.
+std::optional<double> surface_height(const TriangleMesh& m, Vec2 q, int size = 60) {
+  if (!(q.x >= 0 && q.y >= 0 && q.x < size && q.y < size)) return std::nullopt;
+  const std::size_t square = static_cast<std::size_t>(std::floor(q.x)) * size + static_cast<std::size_t>(std::floor(q.y));
+  std::optional<double> best;
+  for (std::size_t k = 2 * square; k < 2 * square + 2; ++k) {
+    const auto& t = m.triangles[k];
+    const Vec3 a = m.vertices[t[0]], b = m.vertices[t[1]], c = m.vertices[t[2]];
+    const double d = cross(navmesh::plan(b) - navmesh::plan(a), navmesh::plan(c) - navmesh::plan(a));
+    if (d == 0) continue;
+    const double u = cross(navmesh::plan(b) - q, navmesh::plan(c) - q) / d, v = cross(navmesh::plan(c) - q, navmesh::plan(a) - q) / d;
+    if (u < 0 || v < 0 || u + v > 1) continue;
+    const double y = u * a.y + v * b.y + (1 - u - v) * c.y;
+    if (!best || y > *best) best = y;
+  }
+  return best;
+}
+
+// A barrel (radius 2.5, height 3) on a hillside of an undulating terrain, its foot on the
+// ground at its axis, the ground under its disc (grown by the agent radius) between an agent's
+// height below its foot and its top: every floor of the disc is carved. The carving took the
+// floors from its foot less the climb only, so where the ground fell away downhill by more than
+// the climb the disc's rim stayed walkable (floors 2.2 from the axis, paths 2.19, for 3.1).
+TEST(Carving, ABarrelOnAHillsideCarvesItsWholeDiscThroughItsHeight) {
+  const TriangleMesh hills = test::hilly_terrain(3, 60, 0);
+  CarvedNavMesh carved(hills, {.tile_size = 32});
+  TiledNavPlanner planner(carved.world());
+  const RecastParams& p = carved.input().params().recast;
+  const double radius = 2.5, height = 3, reach = radius + p.agent_radius;
+  const double slack = (p.edge_max_error + 1) * p.cell_size;  // Recast's voxels and contour simplification
+  const auto first = planner.snapshot();
+  std::mt19937_64 seeded(5);
+  int sites = 0, paths = 0;
+  for (int k = 0; k < 4000 && sites < 8; ++k) {
+    const auto at = first->mesh.random_point(seeded);
+    ASSERT_TRUE(at.has_value());
+    const Vec2 axis = navmesh::plan(at->point);
+    const std::optional<double> foot = surface_height(hills, axis);
+    if (!foot) continue;
+    // The ground under the disc: within the band everywhere, and more than a climb below the
+    // foot somewhere well inside the disc (where the old carving left floors).
+    bool within = true;
+    double drop = 0;
+    for (int i = 0; i < 32 && within; ++i) {
+      const Vec2 dir{std::cos(i * 0.19634954084936207), std::sin(i * 0.19634954084936207)};
+      for (const double r : {0.5, 1.0, reach - slack, reach}) {
+        const std::optional<double> y = surface_height(hills, axis + dir * r);
+        within = within && y && *y > *foot - p.agent_height + 0.3 && *y < *foot + height - 0.3;
+        if (y && r <= reach - slack) drop = std::max(drop, *foot - *y);
+      }
+    }
+    if (!within || drop < p.agent_max_climb + 0.3) continue;
+    ++sites;
+    const auto id = carved.add_obstacle(CylinderObstacle{{axis.x, *foot, axis.y}, radius, height});
+    ASSERT_TRUE(id.has_value());
+    ASSERT_TRUE(carved.update().up_to_date());
+    planner.sync();
+    const navmesh::NavMesh& mesh = planner.snapshot()->mesh;
+    // No floor left in the disc (less the slack), at any of its heights.
+    for (int i = 0; i < 32; ++i) {
+      const Vec2 dir{std::cos(i * 0.19634954084936207), std::sin(i * 0.19634954084936207)};
+      for (double r = 0; r <= reach - slack; r += 0.2) {
+        const Vec2 q = axis + dir * r;
+        const auto floor = mesh.poly_at({q.x, *surface_height(hills, q), q.y}, 1.0);
+        EXPECT_FALSE(floor.has_value()) << "a floor " << r << " from the axis of the barrel at " << axis.x << "," << axis.y;
+      }
+    }
+    // Paths across the disc go round it.
+    for (int i = 0; i < 4; ++i) {
+      const Vec2 dir{std::cos(i * 0.785398), std::sin(i * 0.785398)};
+      const auto a = first->mesh.poly_at({axis.x + 5 * dir.x, *foot, axis.y + 5 * dir.y}, 4);
+      const auto b = first->mesh.poly_at({axis.x - 5 * dir.x, *foot, axis.y - 5 * dir.y}, 4);
+      if (!a || !b) continue;
+      const auto round = planner.plan(a->point, b->point);
+      if (!round.status.succeeded()) continue;
+      ++paths;
+      EXPECT_GE(plan_distance(round.path.nodes, {axis.x, *foot, axis.y}), reach - slack) << axis.x << "," << axis.y;
+    }
+    ASSERT_TRUE(carved.remove_obstacle(*id));
+    ASSERT_TRUE(carved.update().up_to_date());
+    planner.sync();
+  }
+  EXPECT_GE(sites, 4);
+  EXPECT_GE(paths, 8);
+}
+
 /// Two 8 × 8 rooms joined by a corridor 3 units wide and 6 long, floor only (y = 0).
 TriangleMesh two_rooms() {
   TriangleMesh m;
@@ -146,6 +237,42 @@ TEST(Carving, ACrateAcrossTheCorridorCutsTheRoomsApartUntilRemoved) {
   EXPECT_GT(beside.path.cost, distance(a, b));
 }
 
+// Obstacles reaching far beyond the level carve what they cover of it. Recast's marking casts
+// (bmin - chf.bmin) / cs to int and works in floats: past about 6.4e8 units the cast wrapped
+// and nothing was carved (the CLI answered the open path, exit 0), and a float's step there
+// is 64 units.
+TEST(Carving, ObstaclesFarBeyondTheLevelCarveWhatTheyCover) {
+  CarvedNavMesh carved(two_rooms(), {.tile_size = 16});
+  const auto walkable = [&](double x, double z) {
+    carved.update();
+    return carved.world().tile_count() > 0 && carved.world().snapshot()->mesh.poly_at({x, 0, z}, 1).has_value();
+  };
+  ASSERT_TRUE(walkable(4, 4) && walkable(18, 4));
+  const std::vector<navmesh::NavObstacle> everything{
+      BoxObstacle{{-1e9, -1, -1e9}, {1e9, 2, 1e9}},
+      CylinderObstacle{{0, -1, 0}, 1e12, 3},
+      navmesh::PrismObstacle{{{-1e9, -1e9}, {1e9, -1e9}, {1e9, 1e9}, {-1e9, 1e9}}, -1, 2}};
+  for (const navmesh::NavObstacle& o : everything) {
+    const auto id = carved.add_obstacle(o);
+    ASSERT_TRUE(id.has_value());
+    EXPECT_FALSE(walkable(4, 4)) << navmesh::shape_name(o);
+    EXPECT_FALSE(walkable(18, 4)) << navmesh::shape_name(o);
+    ASSERT_TRUE(carved.remove_obstacle(*id));
+    EXPECT_TRUE(walkable(4, 4) && walkable(18, 4)) << navmesh::shape_name(o);
+  }
+  // A disc 1e9 across whose rim passes through the corridor at x = 11: the east room is carved,
+  // the west room kept (in floats its rim moved by up to 64 units).
+  const auto half = carved.add_obstacle(CylinderObstacle{{11 + 1e9, -1, 4}, 1e9, 3});
+  ASSERT_TRUE(half.has_value());
+  EXPECT_TRUE(walkable(4, 4));
+  EXPECT_FALSE(walkable(18, 4));
+  ASSERT_TRUE(carved.remove_obstacle(*half));
+  // A box whose far side lies beyond the level on every side but the west: the same.
+  ASSERT_TRUE(carved.add_obstacle(BoxObstacle{{11, -1, -1e9}, {1e9, 2, 1e9}}).has_value());
+  EXPECT_TRUE(walkable(4, 4));
+  EXPECT_FALSE(walkable(18, 4));
+}
+
 /// Drops a 16 x 16 box, as tall as the level, on the middle of `carved`'s level: many tiles wait.
 bool drop_central_box(CarvedNavMesh& carved) {
   const Aabb3 box = carved.world().snapshot()->mesh.bounds();
@@ -180,6 +307,14 @@ TEST(Carving, AnUpdateStartsNoTileOnceItsTimeIsUp) {
   const CarveUpdate u = carved.update({.max_seconds = 1e-12});
   EXPECT_EQ(u.rebuilt, 1u);
   EXPECT_EQ(u.pending, waiting - 1);
+}
+
+// The first build keeps its TiledParams::deadline, as build_tiles does (it ignored it).
+TEST(Carving, TheFirstBuildBeginsNoTileAfterItsDeadline) {
+  EXPECT_EQ(test::error_text<BuildError>(
+                [&] { CarvedNavMesh late(two_rooms(), {.tile_size = 16, .deadline = std::chrono::steady_clock::now()}); }),
+            "the tiled build passed its deadline (a time limit) with 0 of 10 tiles begun: give it more time, a larger cell or "
+            "tile size, or a smaller level");
 }
 
 TEST(Carving, HoldsNoMoreThanMaxCarvedObstacles) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <recastnavigation/Recast.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -219,15 +220,37 @@ TEST(RecastLimits, LevelsFarFromTheOriginBuildAsAtTheOrigin) {
     ASSERT_EQ(there.size(), here.size());
     for (std::size_t i = 0; i < here.size(); ++i) EXPECT_TRUE(same_corners(there[i], here[i], 1e-8)) << "query " << i;
   }
-  for (const Vec3 by : {Vec3{8e6, 0, 8e6}, Vec3{1e7, 0, -1e7}, Vec3{-3e6, 1e6, 5e6}}) {
+  // Past 10^8 the build failed (the polygons' areas cancelled: NavMesh refused them).
+  for (const Vec3 by : {Vec3{8e6, 0, 8e6}, Vec3{1e7, 0, -1e7}, Vec3{-3e6, 1e6, 5e6}, Vec3{1e8, 0, 1e8}, Vec3{1e10, 0, -1e10},
+                        Vec3{-1e12, 1e6, 1e12}, Vec3{1e13, 0, 1e13}}) {
     const auto there = paths_on(level, by);
     ASSERT_EQ(there.size(), here.size());
+    // The query points moved there are rounded to a double's step: 0.002 at 10^13.
+    const double rounding = 1e-3 + 1e-15 * std::max({std::abs(by.x), std::abs(by.y), std::abs(by.z)});
     for (std::size_t i = 0; i < here.size(); ++i) {
       ASSERT_FALSE(there[i].empty()) << "query " << i;
-      EXPECT_LT(distance(there[i].front(), here[i].front()) + distance(there[i].back(), here[i].back()), 1e-3) << "query " << i;
+      EXPECT_LT(distance(there[i].front(), here[i].front()) + distance(there[i].back(), here[i].back()), rounding) << "query " << i;
       EXPECT_NEAR(length(there[i]), length(here[i]), 0.01 * length(here[i])) << "query " << i;
     }
   }
+}
+
+// A level past max_world_cells is out of range, said so with the limit (at 10^300 it collapsed to
+// a point: "no walkable area: the geometry is narrower than half a cell in plan"); within it, a
+// quad at 10^13 builds as at the origin.
+TEST(RecastLimits, LevelsBeyondMaxWorldCellsAreOutOfRange) {
+  const std::string plan = "the level is out of range: a coordinate of 1e+300 lies more than recast::max_world_cells = 2^48 cells (of "
+                           "cell_size 0.3) from the world's origin, where a double's step passes 1/8 cell (move the level nearer the origin)";
+  EXPECT_EQ(solo_error(square(1e300, 0, 1e300, 10), {}), plan);
+  EXPECT_EQ(tiled_error(square(1e300, 0, 1e300, 10), {}), plan);
+  EXPECT_EQ(solo_error(square(0, -1e300, 0, 10), {}),
+            "the level is out of range: a coordinate of -1e+300 lies more than recast::max_world_cells = 2^48 cells (of "
+            "cell_height 0.2) from the world's origin, where a double's step passes 1/8 cell (move the level nearer the origin)");
+  EXPECT_NE(solo_error(square(-1e14, 0, 0, 10), {}).find("recast::max_world_cells"), std::string::npos);  // 3.3e14 cells
+  const NavMesh far = build_nav_mesh(square(1e13, 0, 1e13, 10));
+  NavMeshQuery q(far);
+  ASSERT_TRUE(q.find_path({1e13 + 1, 0, 1e13 + 1}, {1e13 + 9, 0, 1e13 + 9}).succeeded());
+  EXPECT_NEAR(q.path().length, std::sqrt(128.0), 1e-2);
 }
 
 // The tiled build (and carving and bake, which share it) moves the level the same way.

@@ -15,6 +15,7 @@
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 #include "waymark/recast/recast_build.hpp"
+#include "waymark/recast/tiled_build.hpp"
 
 namespace waymark::recast::recast_test {
 namespace {
@@ -70,7 +71,40 @@ TEST(RecastBuild, RefusesBadParametersAndOversizedLevels) {
   wall.triangles = {{0, 1, 2}};
   EXPECT_EQ(build_error_of(wall, {}), "no walkable area: the geometry is narrower than half a cell in plan");
   wall.vertices[2].z = 5;  // a steep slope: nothing walkable
-  EXPECT_EQ(build_error_of(wall, {}), "no walkable area: Recast made no polygons");
+  EXPECT_EQ(build_error_of(wall, {}), "no walkable area: Recast made no polygons: no triangle faces up within agent_max_slope "
+                                      "(45 degrees; --agent-slope)");
+}
+
+// A build with no polygons says which step left nothing and the option that changes it, solo
+// and tiled alike (it said "no walkable area: Recast made no polygons" whatever the cause).
+TEST(RecastBuild, NoPolygonsSaysWhichStepLeftNothingAndTheOption) {
+  const auto floor = [](double side, double ceiling) {  // a square floor, a ceiling over it (facing down) if ceiling > 0
+    TriangleMesh m;
+    m.vertices = {{0, 0, 0}, {side, 0, 0}, {side, 0, side}, {0, 0, side}};
+    m.triangles = {{0, 2, 1}, {0, 3, 2}};
+    if (ceiling > 0) {
+      m.vertices.insert(m.vertices.end(), {{0, ceiling, 0}, {side, ceiling, 0}, {side, ceiling, side}, {0, ceiling, side}});
+      m.triangles.insert(m.triangles.end(), {{4, 5, 6}, {4, 6, 7}});
+    }
+    return m;
+  };
+  TriangleMesh down = floor(20, 0);
+  for (auto& t : down.triangles) std::swap(t[1], t[2]);
+  const std::string prefix = "no walkable area: Recast made no polygons";
+  const auto expect_why = [&](const TriangleMesh& m, const RecastParams& p, const std::string& why) {
+    EXPECT_EQ(build_error_of(m, p), prefix + ": " + why);
+    EXPECT_EQ(test::error_text<BuildError>([&] { (void)build_tiles(m, {.recast = p, .tile_size = 16}); }), prefix + " in any tile: " + why);
+  };
+  expect_why(down, {}, "no triangle faces up within agent_max_slope (45 degrees; --agent-slope)");
+  expect_why(floor(20, 1), {}, "every walkable floor is a ledge over a drop higher than agent_max_climb (0.9) or has less than "
+                               "agent_height (2) clear above it (--agent-climb, --agent-height)");
+  expect_why(floor(2, 0), {.agent_radius = 1.2}, "eroding the floors by agent_radius (1.2) left none: every floor is narrower "
+                                                 "than twice that (--agent-radius)");
+  // Regions that meet a tile's border are kept whatever their size (Recast cannot tell it), so
+  // this one is the solo build's.
+  EXPECT_EQ(build_error_of(floor(4, 0), {}),
+            prefix + ": every region has fewer than region_min_size squared cells (8 x 8; --region-min-size)");
+  EXPECT_GT(build_nav_mesh(floor(4, 0), {.region_min_size = 1}).poly_count(), 0u);
 }
 
 /// Runs each query with Detour and with waymark in `mode` on the same Recast mesh: the same

@@ -3,6 +3,7 @@
 // RecastDemo's Sample_TileMesh), on RecastDemo's queries and seeded pairs.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -126,12 +127,69 @@ TEST(TiledBuild, BeginsNoTileAfterItsDeadline) {
   EXPECT_FALSE(build_tiles(mesh, {.tile_size = 48, .deadline = std::chrono::steady_clock::now() + std::chrono::hours(1)}).empty());
 }
 
+// The solo build begins no step of Recast's after its deadline (it had none: a 1,228-unit floor
+// built for 50 s).
+TEST(TiledBuild, TheSoloBuildBeginsNoStepAfterItsDeadline) {
+  const TriangleMesh mesh = load("nav_test.obj");
+  EXPECT_EQ(test::error_text<BuildError>([&] { (void)build_nav_mesh(mesh, {}, std::chrono::steady_clock::now()); }),
+            "the solo build passed its deadline (a time limit) before Recast could create its heightfield: give it more time, "
+            "a larger cell size, or build in tiles (--tile-size)");
+  EXPECT_GT(build_nav_mesh(mesh, {}, std::chrono::steady_clock::now() + std::chrono::hours(1)).poly_count(), 0u);
+}
+
+// A strip 3 units wide along the diagonal of a 400 x 400 square: its two triangles' plan boxes
+// cover all 84² tiles, but a triangle is listed only under the tiles it meets (all of them
+// were rasterised, and Recast run on each, before: a 4,000-unit strip took 9 s, now 1 s).
+TEST(TiledBuild, ATriangleIsListedOnlyUnderTheTilesItMeets) {
+  TriangleMesh strip;
+  strip.vertices = {{0, 0, 3}, {3, 0, 0}, {400, 0, 397}, {397, 0, 400}};
+  strip.triangles = {{0, 3, 2}, {0, 2, 1}};
+  const TiledInput input(strip, {.tile_size = 16});
+  const TileLayout& l = input.layout();
+  ASSERT_EQ(l.tile_count(), 84u * 84u);
+  std::size_t listed = 0, built = 0;
+  for (std::size_t i = 0; i < l.tile_count(); ++i) {
+    if (input.triangles_of(l.coord(i)).empty()) continue;
+    ++listed;
+    const TileCoord t = l.coord(i);
+    EXPECT_LE(std::abs(t.x - t.z), 2) << t.x << "," << t.z;  // along the diagonal, with the border
+  }
+  EXPECT_GE(listed, 84u);
+  EXPECT_LE(listed, 5u * 84u);
+  const std::vector<navmesh::NavTile> tiles = build_tiles(input);
+  for (const navmesh::NavTile& t : tiles) built += input.triangles_of(t.coord).empty() ? 0 : 1;
+  EXPECT_EQ(built, tiles.size());  // every tile with polygons kept its triangles
+  EXPECT_GE(tiles.size(), 84u);
+}
+
+// A tile whose triangles are all too steep to walk has no walkable span: no heightfield.
+TEST(TiledBuild, ATileOfWallsOnlyHasNoHeightfield) {
+  TriangleMesh m;
+  m.vertices = {{0, 0, 0}, {10, 0, 0}, {10, 0, 10}, {0, 0, 10},  // a floor
+                {50, 0, 5}, {55, 0, 5}, {55, 5, 5}, {50, 5, 5}};  // a wall far off, facing -z
+  m.triangles = {{0, 2, 1}, {0, 3, 2}, {4, 6, 5}, {4, 7, 6}};
+  const TiledInput input(m, {.tile_size = 16});
+  const TileCoord wall{static_cast<std::int32_t>(52 / (16 * 0.3)), static_cast<std::int32_t>(5 / (16 * 0.3))};
+  ASSERT_FALSE(input.triangles_of(wall).empty());
+  EXPECT_FALSE(CompactTile::rasterize(input, wall).has_value());
+  EXPECT_TRUE(CompactTile::rasterize(input, {0, 0}).has_value());
+}
+
 TEST(TiledBuild, RefusesTilesPastTheirLimits) {
   const TriangleMesh mesh = load("nav_test.obj");
   const auto error = [&](const TriangleMesh& m, const TiledParams& p) {
     return test::error_text<BuildError>([&] { (void)TiledInput(m, p); });
   };
-  EXPECT_EQ(error(mesh, {.tile_size = 0}), "tiled build: tile_size must be from 1 to 4096 voxels (recast::max_tile_size)");
+  // Tiles of 1 or 2 voxels had no polygons (1: "no walkable area"), or holes between them (2).
+  for (const int size : {0, 1, 2, 4097}) {
+    EXPECT_EQ(error(mesh, {.tile_size = size}),
+              "tiled build: tile_size must be from 3 to 4096 voxels, got " + std::to_string(size) +
+                  " (recast::min_tile_size: Recast's watershed makes no polygon inside a tile of 1 or 2 voxels; recast::max_tile_size)");
+  }
+  TriangleMesh floor;
+  floor.vertices = {{0, 0, 0}, {10, 0, 0}, {10, 0, 10}, {0, 0, 10}};
+  floor.triangles = {{0, 2, 1}, {0, 3, 2}};
+  EXPECT_FALSE(build_tiles(floor, {.tile_size = min_tile_size}).empty());
   EXPECT_EQ(error(mesh, {.tile_size = 4096}),
             "tiled build: a tile of 4096 voxels and its border of 5 has more than 16777216 cells (recast::max_tile_cells; lower tile_size)");
   TriangleMesh huge;

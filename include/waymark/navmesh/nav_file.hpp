@@ -33,24 +33,42 @@ inline constexpr std::size_t max_tile_elements = std::size_t{1} << 28;
 /// The most off-mesh links one tile holds. [Limit: max_tile_links = 2^20]
 inline constexpr std::size_t max_tile_links = std::size_t{1} << 20;
 
+/// What a bake's build parameters and tiles may hold: the limits recast::bake checks before
+/// it builds (recast/recast_build.hpp and tiled_build.hpp name each; recast/bake.cpp asserts at
+/// compile time that these are the same), so a file past any was not written by a bake:
+/// NavBake::save refuses it and NavBake::load calls it corrupt.
+struct BakeLimits {
+  double max_cell_size = 1e6;           ///< cell_size and cell_height, world units (recast::max_cell_size)
+  double max_radius_cells = 127;        ///< agent_radius / cell_size (recast::max_radius_cells)
+  double max_agent_height_cells = 255;  ///< agent_height / cell_height (recast::max_agent_height_cells)
+  double max_climb_cells = 8191;        ///< agent_max_climb / cell_height (recast::max_climb_cells)
+  double max_region_size = 1e4;         ///< region_min_size and region_merge_size are below it (recast::max_region_size)
+  double max_edge_len_cells = 46340;    ///< edge_max_len / cell_size (recast::max_edge_len_cells)
+  double max_edge_error_cells = 64;     ///< edge_max_error, cells (recast::max_edge_error_cells)
+  int min_tile_size = 3;                ///< a tiled class's tile_size, voxels (recast::min_tile_size)
+  int max_tile_size = 4096;             ///< (recast::max_tile_size)
+};
+inline constexpr BakeLimits bake_limits{};
+
 /// What a class was built with: Recast's parameters (recast::RecastParams, the same names and
 /// defaults), stored in the file so a bake says which agents it is for. Lengths in world
-/// units. The loader checks each is finite and in its range.
+/// units. The loader checks each is finite and within bake_limits, as recast::bake does.
 struct NavBuildParams {
-  double cell_size = 0.3;          ///< voxel width and depth (x, z). [> 0]
-  double cell_height = 0.2;        ///< voxel height (y). [> 0]
-  double agent_height = 2.0;       ///< clearance an agent needs above the floor. [>= 0]
-  double agent_radius = 0.6;       ///< floors are eroded this far from walls. [>= 0]
-  double agent_max_climb = 0.9;    ///< highest ledge an agent steps up. [>= 0]
+  double cell_size = 0.3;          ///< voxel width and depth (x, z). [> 0, max_cell_size]
+  double cell_height = 0.2;        ///< voxel height (y). [> 0, max_cell_size]
+  double agent_height = 2.0;       ///< clearance an agent needs above the floor. [0, max_agent_height_cells cell heights]
+  double agent_radius = 0.6;       ///< floors are eroded this far from walls. [0, max_radius_cells cells]
+  double agent_max_climb = 0.9;    ///< highest ledge an agent steps up. [0, max_climb_cells cell heights]
   double agent_max_slope = 45;     ///< steepest walkable slope, degrees. [0, 90)
-  double region_min_size = 8;      ///< regions smaller than this squared (in cells) are dropped. [>= 0]
-  double region_merge_size = 20;   ///< regions smaller than this squared (in cells) are merged. [>= 0]
-  double edge_max_len = 12;        ///< longest contour edge. [>= 0]
-  double edge_max_error = 1.3;     ///< how far a simplified contour may stray, in cells. [>= 0]
+  double region_min_size = 8;      ///< regions smaller than this squared (in cells) are dropped. [0, max_region_size)
+  double region_merge_size = 20;   ///< regions smaller than this squared (in cells) are merged. [0, max_region_size)
+  double edge_max_len = 12;        ///< longest contour edge. [0, max_edge_len_cells cells]
+  double edge_max_error = 1.3;     ///< how far a simplified contour may stray, in cells. [0, max_edge_error_cells]
   int verts_per_poly = 6;          ///< most corners of a polygon. [3, 6]
   double detail_sample_dist = 6;   ///< detail mesh sample spacing, in cells. [>= 0]
   double detail_sample_max_error = 1;  ///< detail mesh height error, in cell heights. [>= 0]
-  /// Tile width in cells (Recast's tileSize); 0: one solo mesh. [>= 0, whole]
+  /// Tile width in cells (Recast's tileSize); 0: one solo mesh. [0, or min_tile_size to
+  /// max_tile_size, whole]
   double tile_size = 0;
 
   friend bool operator==(const NavBuildParams&, const NavBuildParams&) = default;
@@ -61,8 +79,11 @@ struct NavBuildParams {
 struct BakedClass {
   std::string name;  ///< [1 to max_class_name_bytes bytes, unique in its bake]
   NavBuildParams params;
-  /// The class's tiles, in world coordinates. A solo build: one tile, coord (0, 0), bounds the
-  /// plan bounds of its vertices.
+  /// The class's tiles, in world coordinates, each with the class's agent_max_climb as its
+  /// climb. A solo build: one tile, coord (0, 0), bounds the plan bounds of its vertices. A
+  /// tiled build (params.tile_size > 0): tiles at coords from (0, 0), (x + 1) × (z + 1) at most
+  /// max_class_tiles (the grid recast::build_tiles cuts), each tile_size × cell_size wide
+  /// and deep and at its place on one grid (to a quarter cell).
   std::vector<NavTile> tiles;
   /// The class's navmesh, ready to query: built from its tile when it has one, its tiles
   /// stitched (stitch_tiles, as TiledNavMesh does) when it has several. A game that streams

@@ -16,22 +16,27 @@ namespace waymark::navmesh {
 
 /// The most corners a prism's plan may have. [Limit]
 inline constexpr std::size_t max_prism_corners = 64;
+/// The largest magnitude of an obstacle's coordinates and sizes (foot, corners, heights,
+/// radius, height), in world units: a double's step there is 1/8 unit, and every sum and
+/// square carving takes of them stays finite. [Limit: 1e15]
+inline constexpr double max_obstacle_coordinate = 1e15;
 
 /// An upright cylinder whose base is centred on `foot`.
 struct CylinderObstacle {
-  Vec3 foot;
-  double radius = 0.5;  ///< [> 0, finite]
-  double height = 2;    ///< [> 0, finite]
+  Vec3 foot;            ///< [within ±max_obstacle_coordinate]
+  double radius = 0.5;  ///< [> 0, max_obstacle_coordinate]
+  double height = 2;    ///< [> 0, max_obstacle_coordinate]
 };
 
-/// An axis-aligned box from `min` to `max` (each coordinate of min below max's).
+/// An axis-aligned box from `min` to `max` (each coordinate of min below max's; all within
+/// ±max_obstacle_coordinate).
 struct BoxObstacle {
   Vec3 min;
   Vec3 max;
 };
 
 /// An upright prism: a convex polygon in plan (x, z as Vec2's x, y; either winding) from
-/// height `min_y` to `max_y`.
+/// height `min_y` to `max_y` (all within ±max_obstacle_coordinate).
 struct PrismObstacle {
   std::vector<Vec2> corners;  ///< [3, max_prism_corners] corners, convex, not all on one line
   double min_y = 0;
@@ -40,8 +45,8 @@ struct PrismObstacle {
 
 using NavObstacle = std::variant<CylinderObstacle, BoxObstacle, PrismObstacle>;
 
-/// What is wrong with `obstacle` (a number not finite, an empty extent, a prism not convex or
-/// with too few or too many corners), or nullopt when nothing is.
+/// What is wrong with `obstacle` (a number not finite or out of range, an empty extent, a prism
+/// not convex or with too few or too many corners), or nullopt when nothing is.
 [[nodiscard]] std::optional<std::string> find_obstacle_problem(const NavObstacle& obstacle);
 
 /// The box `obstacle` fills.

@@ -19,7 +19,7 @@ struct AgentClass {
   std::string name;  ///< [navmesh::class_name_problem() empty; unique in the bake]
   RecastParams params;
   /// Build in square tiles of this many voxels (recast::build_tiles, stitched), as Recast's
-  /// tileSize; 0: one solo mesh. [0, or 1 to max_tile_size]
+  /// tileSize; 0: one solo mesh. [0, or min_tile_size to max_tile_size]
   int tile_size = 0;
 };
 
@@ -36,8 +36,8 @@ struct AgentClass {
 /// navmesh::max_bake_classes.
 /// `links` (off-mesh links, the same for every class) are stored in the tile whose plan holds
 /// each link's start (the first tile when none does), and so join every class's mesh.
-/// A tiled class begins no tile after `deadline` (TiledParams::deadline): the bake then throws
-/// BuildError naming the class. A solo class's build is bounded by Recast's limits instead.
+/// A tiled class begins no tile after `deadline` (TiledParams::deadline), a solo class no step
+/// of Recast's (build_recast_meshes): the bake then throws BuildError naming the class.
 [[nodiscard]] navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> classes,
                                     std::size_t threads = 0, std::span<const navmesh::OffMeshLink> links = {},
                                     std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());

@@ -51,8 +51,12 @@ struct CarveUpdate {
 
 /// A tiled navmesh whose obstacles carve it. Obstacles are marked on every walkable span of
 /// the kept heightfield inside their plan shape (grown by the agent radius unless told not
-/// to) whose floor lies from the obstacle's bottom less the agent's climb up to its top: an
-/// obstacle resting on a floor carves that floor, and not a floor above or below it.
+/// to) whose floor lies from the agent's height (or its climb, if more) under the obstacle's
+/// bottom up to its top: every floor an agent standing on it would reach into the obstacle
+/// from. An obstacle resting on a floor carves it (on a slope, the ground falling away under
+/// its disc too), and not a floor above its top or more than an agent's height below its
+/// bottom (docs/carving.md). Marked in double and clamped to each tile, so an obstacle of any
+/// size or distance within navmesh::max_obstacle_coordinate carves what it covers.
 ///
 /// Owned by one thread (the game's): add/remove/update are not thread-safe. Queries run on
 /// the world's snapshots (navmesh::TiledNavPlanner over world()), which are immutable; a
@@ -61,8 +65,9 @@ struct CarveUpdate {
 /// it again is the tile first built, bit for bit.
 class CarvedNavMesh {
  public:
-  /// Builds every tile of the level as build_tiles does (on params.threads threads), keeping
-  /// each tile's eroded compact heightfield. Throws BuildError as build_tiles does.
+  /// Builds every tile of the level as build_tiles does (on params.threads threads, none begun
+  /// after params.deadline), keeping each tile's eroded compact heightfield. Throws BuildError
+  /// as build_tiles does.
   CarvedNavMesh(const TriangleMesh& mesh, const TiledParams& params, const CarveOptions& options = {});
   CarvedNavMesh(const CarvedNavMesh&) = delete;
   CarvedNavMesh& operator=(const CarvedNavMesh&) = delete;

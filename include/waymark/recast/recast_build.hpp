@@ -3,6 +3,7 @@
 /// level geometry: the engine-built navmesh a level editor bakes, as RecastDemo builds it.
 /// The optional `recast` component: find_package(waymark COMPONENTS recast), waymark::recast.
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 
@@ -50,6 +51,11 @@ inline constexpr int max_level_height_cells = 8191;
 /// with 0.3-unit cells before the build was relative). [Limit: 2^19 cells, float steps of at
 /// most 1/16 cell]
 inline constexpr double max_level_extent_cells = 524288;
+/// The farthest, in cells (cell_size in x and z, cell_height in y), that a level's coordinate
+/// may lie from the world's origin: the build places cell lines and heights in double, and past
+/// this a double's step passes 1/8 cell (a level at 10^300 collapsed to a point, refused as
+/// "narrower than half a cell"). [Limit: 2^48 cells]
+inline constexpr double max_world_cells = 281474976710656.0;
 /// The widest and the tallest cell: with the level within max_level_extent_cells of Recast's
 /// origin, every coordinate Recast is given (and every spacing derived from a cell) then fits a
 /// float. [Limit: 10^6 world units]
@@ -73,6 +79,9 @@ inline constexpr double max_edge_error_cells = 64;
 /// takes no samples (only the polygons' own heights), as RecastDemo does. 0 means none.
 /// [Limit: 0, or at least 0.9 cells]
 inline constexpr double min_detail_sample_dist = 0.9;
+/// The largest region_min_size and region_merge_size, in cells (each is squared into Recast's
+/// int region areas). [Limit: below 10000 cells]
+inline constexpr double max_region_size = 1e4;
 /// The most watershed regions of one heightfield: Recast's region ids are 16 bits, the top bit
 /// marking border regions. Checked after the regions are built. [Limit: 32767 regions]
 inline constexpr int max_regions = 0x7fff;
@@ -91,8 +100,8 @@ struct RecastParams {
   double agent_radius = 0.6;       ///< floors are eroded this far from walls. [0, max_radius_cells cells]
   double agent_max_climb = 0.9;    ///< highest ledge an agent steps up. [0, max_climb_cells cell heights]
   double agent_max_slope = 45;     ///< steepest walkable slope, degrees. [0, 90)
-  double region_min_size = 8;      ///< regions smaller than this squared (in cells) are dropped. [>= 0]
-  double region_merge_size = 20;   ///< regions smaller than this squared (in cells) are merged. [>= 0]
+  double region_min_size = 8;      ///< regions smaller than this squared (in cells) are dropped. [0, max_region_size)
+  double region_merge_size = 20;   ///< regions smaller than this squared (in cells) are merged. [0, max_region_size)
   double edge_max_len = 12;        ///< longest contour edge (0: no limit). [0, max_edge_len_cells cells]
   double edge_max_error = 1.3;     ///< how far a simplified contour may stray, in cells. [0, max_edge_error_cells]
   int verts_per_poly = 6;          ///< most corners of a polygon. [3, 6]
@@ -137,15 +146,20 @@ class RecastMeshes {
 /// triangles, filter ledges and low spans, erode by the agent radius, watershed regions,
 /// contours, polygons, detail mesh. Throws BuildError, naming the limit and what to change,
 /// when `params` break their limits or Recast's (the limits above), the heightfield would
-/// exceed max_heightfield_cells or max_heightfield_side, the level max_level_height_cells or
-/// max_level_extent_cells, a coordinate is not finite, a step fails, or nothing is walkable.
-[[nodiscard]] RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& params = {});
+/// exceed max_heightfield_cells or max_heightfield_side, the level max_level_height_cells,
+/// max_level_extent_cells or max_world_cells, a coordinate is not finite, a step fails, or nothing is walkable.
+/// No step of Recast's is begun after `deadline` (one under way finishes: a step of a level
+/// near max_heightfield_cells may take half a minute): the build then throws BuildError
+/// naming the step. Default: none.
+[[nodiscard]] RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& params = {},
+                                               std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
 /// Recast's polygon mesh as a navmesh: the same polygons and vertices (in world units, heights
 /// as Detour places them), wound counter-clockwise in plan, with Recast's neighbour links.
 [[nodiscard]] navmesh::NavMesh to_nav_mesh(const RecastMeshes& meshes);
 
 /// build_recast_meshes, then to_nav_mesh.
-[[nodiscard]] navmesh::NavMesh build_nav_mesh(const TriangleMesh& mesh, const RecastParams& params = {});
+[[nodiscard]] navmesh::NavMesh build_nav_mesh(const TriangleMesh& mesh, const RecastParams& params = {},
+                                              std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
 }  // namespace waymark::recast

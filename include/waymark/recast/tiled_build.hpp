@@ -26,6 +26,11 @@ namespace waymark::recast {
 /// The most tiles a level may be cut into, empty ones included: the per-tile triangle lists
 /// stay small, and tile indices fit Detour's tile bits with room for polygons. [Limit: 2^20 tiles]
 inline constexpr std::size_t max_tiles = std::size_t{1} << 20;
+/// The fewest voxels a tile's side may have: Recast's watershed leaves the inside of a tile of
+/// 2 × 2 voxels in no region and outlines no region of one voxel, so such tiles get no polygons
+/// (on nav_test.obj: none at all in tiles of 1; at 2, 19 of RecastDemo's 21 queries failed;
+/// from 3 every one succeeds). [Limit: 3]
+inline constexpr int min_tile_size = 3;
 /// The most voxels a tile's side may have: with its border, its vertices fit Recast's
 /// unsigned-short polygon-mesh coordinates. [Limit: 4096]
 inline constexpr int max_tile_size = 4096;
@@ -42,14 +47,14 @@ inline constexpr std::size_t max_tile_polys = 0xfffe;
 /// How to cut the level and how many threads build it.
 struct TiledParams {
   RecastParams recast{};
-  /// A tile's side in voxels (Recast's tileSize; RecastDemo: 32 to 128). [1, max_tile_size]
+  /// A tile's side in voxels (Recast's tileSize; RecastDemo: 32 to 128). [min_tile_size, max_tile_size]
   int tile_size = 64;
   /// Threads building tiles; 0: std::thread::hardware_concurrency(). [>= 0]
   unsigned threads = 0;
-  /// A budget for build_tiles: no tile is begun after this time (those under way finish), and
-  /// the build then throws BuildError saying how many were built. A level may hold up to
-  /// max_tiles tiles of 128² cells: about an hour and a quarter at the large level's rate
-  /// (docs/levels.md). Default: none.
+  /// A budget for build_tiles and CarvedNavMesh's first build: no tile is begun after this
+  /// time (those under way finish), and the build then throws BuildError saying how many were
+  /// begun. A level may hold up to max_tiles tiles of 128² cells: about an hour and a quarter
+  /// at the large level's rate (docs/levels.md). Default: none.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
@@ -109,6 +114,9 @@ class TiledInput {
   [[nodiscard]] Vec3 recast_origin() const;
   /// The triangles (indices into the mesh) that tile t rasterises.
   [[nodiscard]] std::span<const std::uint32_t> triangles_of(navmesh::TileCoord t) const;
+  /// Whether triangle `triangle` (an index into the mesh) faces up within the agent's slope:
+  /// Recast rasterises it as floor.
+  [[nodiscard]] bool walkable(std::uint32_t triangle) const;
 
  private:
   friend class CompactTile;
@@ -129,8 +137,9 @@ class CompactTile {
   ~CompactTile();
 
   /// Rasterises tile `t` from the triangles overlapping it and its border, filters ledges and
-  /// low spans, compacts and erodes by the agent radius. nullopt when no triangle overlaps the
-  /// tile. Throws BuildError when `t` is outside the layout, the tile has more than
+  /// low spans, compacts and erodes by the agent radius. nullopt when no walkable span lies in
+  /// the tile and its border (no triangle overlaps it, or none that faces up). Throws
+  /// BuildError when `t` is outside the layout, the tile has more than
   /// max_tile_spans spans (or, filtered, more than max_column_spans over one cell), or a
   /// Recast step fails.
   [[nodiscard]] static std::optional<CompactTile> rasterize(const TiledInput& input, navmesh::TileCoord t);
