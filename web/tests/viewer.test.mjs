@@ -464,8 +464,12 @@ async function simDoorReroutes(page) {
   assert.deepEqual(await page.evaluate(() => [...window.viewer.sim.selected]), [0]);
   await page.click('#sim-run');
   await page.waitForFunction(() => window.viewer.sim.state.paths[0]?.points.length > 0, null, { timeout: WAIT_MS });
+  // Held while the door is painted (a drag takes a while on a loaded machine; the agent must
+  // not have walked past the door before it is closed), then run on.
+  await page.click('#sim-stop');
   const before = (await simState(page)).paths[0].points;
-  // Close a door across its route while it runs: column 22, rows 4 to 20, painted by a drag.
+  assert.ok((await simState(page)).agents[0][0] < 20, 'the agent is still before the door');
+  // Close a door across its route: column 22, rows 4 to 20, painted by a drag.
   await page.check('input[name=sim-tool][value=door]');
   await page.mouse.move(...await simPoint(page, [22.5, 4.5]));
   await page.mouse.down();
@@ -475,6 +479,7 @@ async function simDoorReroutes(page) {
     const w = window.viewer.sim.world;
     return Array.from({ length: 17 }, (_, k) => w.blocked[(4 + k) * w.width + 22]).every((b) => b === 1);
   }, null, { timeout: WAIT_MS });
+  await page.click('#sim-run');
   // Its path changes and goes round the door (no point of it in column 22 between rows 4 and 20).
   await page.waitForFunction((old) => {
     const s = window.viewer.sim.state;
