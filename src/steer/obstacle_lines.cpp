@@ -247,25 +247,35 @@ void ObstacleLines::index_edges() {
   cells_.rows = static_cast<int>(std::ceil(extent.y / side)) + 1;
   const double largest = std::max({std::abs(lo.x), std::abs(lo.y), std::abs(hi.x), std::abs(hi.y)});
   allow_ = side_rounding * side + coordinate_rounding * largest;
-  // Each edge in the cells it passes through (not its bounding box: a long diagonal edge
-  // crosses a few cells per row, its box a whole square of them), unless it passes more than
-  // max_cells_per_edge: then every query tests it.
+  // Each edge in the cells of its box, or, when that is more, in the cells it passes through
+  // (a long diagonal edge crosses a few cells a row, its box a square of them); an edge
+  // passing more than max_cells_per_edge is tested by every query instead.
   for (std::size_t i = 0; i < edges_.size(); ++i) {
     const ObstacleEdge& e = edges_[i];
-    double covered = 0;
-    cells_along(e, [&](int, int c0, int c1) { covered += 1.0 + c1 - c0; });
-    if (covered > max_cells_per_edge) {
+    const UniformGrid::Range box = cells_.cells_of({std::min(e.a.x, e.b.x), std::min(e.a.y, e.b.y)},
+                                                   {std::max(e.a.x, e.b.x), std::max(e.a.y, e.b.y)});
+    const double in_box = (double{1} + box.x1 - box.x0) * (double{1} + box.y1 - box.y0);
+    double passed = 0;
+    if (in_box > 1) cells_along(e, [&](int, int c0, int c1) { passed += 1.0 + c1 - c0; });
+    ranges_[i] = box;
+    if (in_box <= 1 || passed >= in_box) continue;
+    ranges_[i] = passing;
+    if (passed > max_cells_per_edge) {
       ranges_[i] = {};
       large_.push_back(static_cast<std::uint32_t>(i));
-    } else {
-      ranges_[i] = cells_.cells_of({std::min(e.a.x, e.b.x), std::min(e.a.y, e.b.y)},
-                                   {std::max(e.a.x, e.b.x), std::max(e.a.y, e.b.y)});
     }
   }
   lists_.build(cells_.cell_count(), edges_.size(), [&](std::size_t i, auto&& add) {
-    if (ranges_[i].x0 > ranges_[i].x1) return;  // tested by every query
-    cells_along(edges_[i], [&](int r, int c0, int c1) {
-      for (int c = c0; c <= c1; ++c) add(cells_.index(c, r));
+    const UniformGrid::Range& r = ranges_[i];
+    if (r.x0 > r.x1) return;  // tested by every query
+    if (r.y0 != passing.y0) {
+      for (int y = r.y0; y <= r.y1; ++y) {
+        for (int x = r.x0; x <= r.x1; ++x) add(cells_.index(x, y));
+      }
+      return;
+    }
+    cells_along(edges_[i], [&](int row, int c0, int c1) {
+      for (int c = c0; c <= c1; ++c) add(cells_.index(c, row));
     });
   });
 }

@@ -98,9 +98,11 @@ class ObstacleLines {
   std::vector<std::uint8_t> blocked_;  ///< scratch: the map's cells with a border of blocked ones
   UniformGrid cells_{{}, 1, 0, 0};
   CellLists lists_;
-  std::vector<UniformGrid::Range> ranges_;  ///< per edge: its box's cells (none: kept in large_)
+  /// ranges_ of an edge listed in the cells it passes, not its box's.
+  static constexpr UniformGrid::Range passing{0, -1, 0, 0};
+  std::vector<UniformGrid::Range> ranges_;  ///< per edge: its box's cells, `passing`, or none (kept in large_)
   std::vector<std::uint32_t> large_;        ///< edges passing too many cells, tested by every query
-  double allow_ = 0;                        ///< an edge is listed in the cells within this of it
+  double allow_ = 0;                        ///< an edge passing cells is listed in those within this of it
 };
 
 template <class F>
@@ -130,6 +132,13 @@ void ObstacleLines::for_each_near(Vec2 p, double range, LayerMask mask, F&& f) c
 template <class F>
 void ObstacleLines::visit_cell_edge(std::uint32_t i, int x, int y, Vec2 p, double range2, LayerMask mask,
                                     const UniformGrid::Range& in, F& f) const {
+  const UniformGrid::Range& r = ranges_[i];
+  if (r.y0 != passing.y0) {
+    // Listed in every cell of its box: visited in the first of them the query reads.
+    if (x != std::max(r.x0, in.x0) || y != std::max(r.y0, in.y0)) return;
+    visit_edge(i, p, range2, mask, f);
+    return;
+  }
   const ObstacleEdge& e = edges_[i];
   if (!(mask & layer_bit(e.layer))) return;
   if (cross(e.direction, p - e.a) > 0) return;  // behind the edge: inside the solid's side
@@ -137,8 +146,8 @@ void ObstacleLines::visit_cell_edge(std::uint32_t i, int x, int y, Vec2 p, doubl
   const Vec2 q = s.closest_point(p);
   const double d2 = length_squared(p - q);
   if (!(d2 <= range2)) return;
-  // An edge listed in several cells of the query: reported in the one holding its nearest
-  // point to p (clamped into the query's cells), where it is listed too.
+  // Listed in the cells it passes: reported in the one holding its nearest point to p
+  // (clamped into the query's cells), where it is listed too.
   if (x != std::clamp(cells_.column_of(q.x), in.x0, in.x1) || y != std::clamp(cells_.row_of(q.y), in.y0, in.y1)) return;
   f(static_cast<std::size_t>(i), d2);
 }
