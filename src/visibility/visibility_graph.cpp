@@ -106,9 +106,9 @@ bool lies_before(Vec2 a, Vec2 b, double tolerance) {
 
 // ---- the shadow sweep (docs/visibility.md, "Shadows") ---------------------------------------
 
-/// A part shrunk by the tolerance and this share of the world's largest coordinate (beyond
-/// the tolerance) casts a shadow: every segment through its shrunk inside passes farther than
-/// rounding inside the part shrunk by the tolerance, so the segment test finds it blocked.
+/// A convex part shrunk by twice the tolerance and this share of the world's largest
+/// coordinate casts a shadow: a segment through that shrunk inside passes farther than the
+/// tolerance and rounding inside the part, so the segment test finds it blocked.
 constexpr double shadow_rounding = 1e-10;
 /// The sweep grid: about this many points a cell, and at most this many cells a point.
 constexpr double sweep_points_per_cell = 1;
