@@ -7,9 +7,9 @@ Python's standard library only; the inputs go to a temporary folder, removed at 
     /usr/bin/python3 bench/cli_attacks.py WAYMARK_BINARY [--quick] [--section S]
 
 --section S runs only section S (1, 1b, 2 or 4). --quick skips the inputs that take more than a
-few seconds (the 4,094-corner comb, the 6,400 squares, the 2^20 links, the 65,536 triangles,
-100,000 agents, the million-triangle mesh, the 1,235-unit floor in tiles without a time limit).
-Section 1b is issue 41's (Recast's builds, carving, bakes).
+few seconds (the 4,094-corner comb, the 6,400 and 25,600 squares, the 2^20 links, the 65,536
+triangles, 100,000 agents, the million-triangle mesh, the 1,235-unit floor in tiles without a
+time limit). Section 1b is issue 41's (Recast's builds, carving, bakes).
 """
 import json
 import math
@@ -45,8 +45,8 @@ def run(binary, args, timeout=900):
     if first.startswith("{"):  # --json: what it says, in short
         try:
             j = json.loads(first)
-            keep = ("status", "stopped", "edges", "build_ms", "queries", "succeeded", "partial", "failed", "agents",
-                    "arrived", "ticks", "plans")
+            keep = ("status", "stopped", "reason", "points_done", "points", "edges", "edges_found", "build_ms", "queries",
+                    "succeeded", "partial", "failed", "agents", "arrived", "ticks", "mean_tick_us", "plans")
             first = ", ".join(f"{k} {round(j[k], 1) if isinstance(j[k], float) else j[k]}" for k in keep if k in j)
         except ValueError:
             pass
@@ -259,6 +259,10 @@ def main():
     write_json(tmp + "/squares6400.json", {"polygons": squares(80)})
     cases.append(("2", "visibility, 6,400 unit squares", ["visibility", "--polygons", tmp + "/squares6400.json",
                   "--from", "-2,-2", "--to", "161,161", "--json"], True))
+    # Issue 41: the lattice four times larger, under the default budget (--time-limit 60).
+    write_json(tmp + "/squares25600.json", {"polygons": squares(160)})
+    cases.append(("2", "visibility, 25,600 unit squares (the default budget)", ["visibility", "--polygons",
+                  tmp + "/squares25600.json", "--from", "-2,-2", "--to", "321,321", "--json"], True))
     triangles = []
     for i in range(256):
         for j in range(256):
@@ -318,6 +322,17 @@ def main():
         {"start": p, "goal": [300 - p[0], p[1]], "radius": 0.3} for p in crowd]})
     cases.append(("2", "simulate, one 10,000-corner polygon, 1,000 agents, 20 ticks", ["simulate", "--scene",
                   tmp + "/polygon_crowd.json", "--steps", "20", "--json"], False))
+    # Issue 41: a star of 10,000 corners whose spikes run from radius 10 to 140 (long diagonal
+    # edges), 100 agents round its tips crossing to the other side, 100 ticks.
+    star = [[150 + (140 if k % 2 == 0 else 10) * math.cos(k * 2 * math.pi / 10000),
+             150 + (140 if k % 2 == 0 else 10) * math.sin(k * 2 * math.pi / 10000)] for k in range(10000)]
+    round_star = [[150 + 142 * math.cos(a * 2 * math.pi / 100), 150 + 142 * math.sin(a * 2 * math.pi / 100)]
+                  for a in range(100)]
+    write_json(tmp + "/star_crowd.json", {"map": open_map, "dt": 0.05, "max_steps": 100, "seed": 1,
+                                          "obstacles": [{"polygon": star}], "agents": [
+        {"start": p, "goal": [300 - p[0], 300 - p[1]], "radius": 0.3} for p in round_star]})
+    cases.append(("2", "simulate, a 10,000-corner star (spikes 10 to 140), 100 agents, 100 ticks", ["simulate",
+                  "--scene", tmp + "/star_crowd.json", "--steps", "100", "--json"], False))
     side = 708  # 2 × 707² ≈ a million triangles
     vertices = [(float(i), 0.0, float(j)) for j in range(side + 1) for i in range(side + 1)]
     faces = []

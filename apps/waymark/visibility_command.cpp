@@ -6,9 +6,9 @@
 #include <iostream>
 #include <limits>
 #include <optional>
-#include <sstream>
 
 #include "waymark/core/stopwatch.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/io/polygons.hpp"
 #include "waymark/render/visibility_png.hpp"
 #include "waymark/visibility/visibility_query.hpp"
@@ -28,15 +28,14 @@ Vec2 plane_point_arg(const std::string& text, const char* option) {
 /// `path`: the message names the obstacle and its line.
 void check_end(const VisibilityGraph& g, const io::PolygonFile& file, Vec2 p, const std::string& text,
                const char* option) {
-  std::ostringstream r;
-  r << g.params().radius;
+  const std::string r = number_text(g.params().radius);
   if (const auto inside = g.obstacle_at(p)) {
     throw UsageError(std::string(option) + " " + text + " lies inside obstacle " + std::to_string(*inside) + " (" +
-                     file.name + ":" + std::to_string(file.polygon_lines[*inside]) + ") inflated by radius " + r.str());
+                     file.name + ":" + std::to_string(file.polygon_lines[*inside]) + ") inflated by radius " + r);
   }
   if (!g.standable(p)) {
     throw UsageError(std::string(option) + " " + text + " lies outside the bounds (" + file.name + ":" +
-                     std::to_string(file.bounds_line) + ") shrunk by radius " + r.str());
+                     std::to_string(file.bounds_line) + ") shrunk by radius " + r);
   }
 }
 
@@ -53,12 +52,15 @@ CLI::App* add_visibility_command(CLI::App& app, VisibilityArgs& a) {
                   "largest angle between the sides of an inflated corner, degrees (1-90; smaller: rounder, more points)")
       ->capture_default_str();
   cmd->add_option("--time-limit", a.time_limit_s,
-                  "stop building the graph after this many seconds, exit 2 (default: none)");
+                  "stop building the graph after this many seconds, exit 2 saying what it finished (0: none)")
+      ->capture_default_str();
   cmd->add_option("--max-edges", a.max_edges, "refuse a graph of more edges than this, exit 2 (about 40 bytes each)")
       ->capture_default_str();
   cmd->add_flag("--no-corners", a.no_corners, "only the file's hand-placed points (paths are no longer the shortest)");
   cmd->add_flag("--json", a.json,
-                "one JSON object: status, length, path [[x,y],...], points, edges, overlay_arcs, expanded, time_us, build_ms");
+                "one JSON object: status, length, path [[x,y],...], points, edges, overlay_arcs, expanded, time_us, "
+                "build_ms (a build stopped by --time-limit or --max-edges: status \"stopped\", reason, limit, points, "
+                "points_done, edges_found, build_ms)");
   cmd->add_option("--png", a.png,
                   "write a picture of the obstacles (and their inflation by --radius), the visibility edges and the "
                   "path, with a legend, to this PNG");
@@ -71,14 +73,10 @@ int run_visibility(const VisibilityArgs& a) {
     const Vec2 from = plane_point_arg(a.from, "--from");
     const Vec2 to = plane_point_arg(a.to, "--to");
     if (!(std::isfinite(a.radius) && a.radius >= 0 && a.radius <= visibility::max_abs_coordinate)) {
-      std::ostringstream got;
-      got << a.radius;
-      throw UsageError("--radius must be a finite number from 0 to 1e6, got " + got.str());
+      throw UsageError("--radius must be a finite number from 0 to 1e6, got " + number_text(a.radius));
     }
     if (!(a.arc_step >= 1 && a.arc_step <= 90)) {
-      std::ostringstream got;
-      got << a.arc_step;
-      throw UsageError("--arc-step must be from 1 to 90 degrees, got " + got.str());
+      throw UsageError("--arc-step must be from 1 to 90 degrees, got " + number_text(a.arc_step));
     }
     (void)time_limit(a.time_limit_s);  // checks it
     const std::size_t max_edges = checked_positive(a.max_edges, "--max-edges");
@@ -93,6 +91,23 @@ int run_visibility(const VisibilityArgs& a) {
     const VisibilityGraph graph = [&] {
       try {
         return VisibilityGraph(file.obstacles, params);
+      } catch (const visibility::BudgetExceeded& e) {
+        // Stopped by a budget: what it finished, as JSON too, then the one-line message (exit 2).
+        if (a.json) {
+          std::cout << nlohmann::ordered_json{{"status", "stopped"},
+                                              {"reason", e.limit_name()},
+                                              {"limit", e.limit() == visibility::BudgetExceeded::Limit::time
+                                                            ? nlohmann::ordered_json(params.max_seconds)
+                                                            : nlohmann::ordered_json(params.max_edges)},
+                                              {"points", e.point_count()},
+                                              {"points_done", e.points_done()},
+                                              {"edges_found", e.edges_found()},
+                                              {"build_ms", build_time.seconds() * milliseconds_per_second}}
+                           .dump()
+                    << "\n"
+                    << std::flush;  // before the message on stderr
+        }
+        throw file.error(e);
       } catch (const visibility::InputError& e) {
         throw file.error(e);
       }

@@ -18,7 +18,7 @@ struct VisibilityArgs {
   double radius = 0;
   double arc_step = visibility::VisibilityParams{}.arc_step_degrees;
   bool no_corners = false;
-  double time_limit_s = 0;  ///< seconds the graph's build may take (0: none)
+  double time_limit_s = visibility::default_max_seconds;  ///< seconds the graph's build may take (0: none)
   std::int64_t max_edges = static_cast<std::int64_t>(visibility::default_max_edges);
   bool json = false;
   std::string png;  ///< picture of the obstacles, the visibility edges and the path, when set

@@ -19,6 +19,10 @@ constexpr double cells_per_edge = 16;
 constexpr double max_cells_per_edge = 256;
 /// Corners closer than this (world units) are one corner.
 constexpr double same_corner = 1e-9;
+/// An edge is listed in the cells within this share of the cell side, and of the largest
+/// coordinate, of it: a nearest point computed a few ulps off the edge still lies in one.
+constexpr double side_rounding = 1e-9;
+constexpr double coordinate_rounding = 1e-12;
 
 Vec2 left_of(Vec2 d) { return {-d.y, d.x}; }
 Vec2 right_of(Vec2 d) { return {d.y, -d.x}; }
@@ -187,6 +191,38 @@ void ObstacleLines::add_grid(const grid::GridMap& map, int layer) {
   }
 }
 
+std::size_t ObstacleLines::scanned_near(Vec2 p, double range) const {
+  if (!(range >= 0) || !std::isfinite(range) || !std::isfinite(p.x) || !std::isfinite(p.y)) return 0;
+  std::size_t n = large_.size();
+  if (cells_.empty()) return n;
+  const UniformGrid::Range q = cells_.cells_of(p - Vec2{range, range}, p + Vec2{range, range});
+  for (int y = q.y0; y <= q.y1; ++y) {
+    for (int x = q.x0; x <= q.x1; ++x) n += lists_.in(cells_.index(x, y)).size();
+  }
+  return n;
+}
+
+template <class Visit>
+void ObstacleLines::cells_along(const ObstacleEdge& e, Visit&& visit) const {
+  // Per row of cells the edge's x extent within the row's band widened by `allow`, widened by
+  // `allow` again: every cell a point of the edge (and a point a rounding away) lies in.
+  const double side = cells_.side;
+  const double y_lo = std::min(e.a.y, e.b.y), y_hi = std::max(e.a.y, e.b.y);
+  const int r0 = cells_.row_of(y_lo - allow_), r1 = cells_.row_of(y_hi + allow_);
+  for (int r = r0; r <= r1; ++r) {
+    const double band_lo = std::max(cells_.origin.y + r * side - allow_, y_lo);
+    const double band_hi = std::min(cells_.origin.y + (r + 1) * side + allow_, y_hi);
+    double x_lo = std::min(e.a.x, e.b.x), x_hi = std::max(e.a.x, e.b.x);
+    if (e.a.y != e.b.y && band_lo <= band_hi) {
+      const double slope = (e.b.x - e.a.x) / (e.b.y - e.a.y);
+      const double u = e.a.x + (band_lo - e.a.y) * slope, v = e.a.x + (band_hi - e.a.y) * slope;
+      x_lo = std::max(x_lo, std::min(u, v));
+      x_hi = std::min(x_hi, std::max(u, v));
+    }
+    visit(r, cells_.column_of(x_lo - allow_), cells_.column_of(x_hi + allow_));
+  }
+}
+
 void ObstacleLines::index_edges() {
   large_.clear();
   ranges_.resize(edges_.size());
@@ -209,23 +245,38 @@ void ObstacleLines::index_edges() {
   cells_.side = side;
   cells_.columns = static_cast<int>(std::ceil(extent.x / side)) + 1;
   cells_.rows = static_cast<int>(std::ceil(extent.y / side)) + 1;
+  const double largest = std::max({std::abs(lo.x), std::abs(lo.y), std::abs(hi.x), std::abs(hi.y)});
+  allow_ = side_rounding * side + coordinate_rounding * largest;
+  // Each edge in the cells of its box, or, when that is more, in the cells it passes through
+  // (a long diagonal edge crosses a few cells a row, its box a square of them); an edge
+  // passing more than max_cells_per_edge is tested by every query instead.
   for (std::size_t i = 0; i < edges_.size(); ++i) {
     const ObstacleEdge& e = edges_[i];
-    const UniformGrid::Range r = cells_.cells_of({std::min(e.a.x, e.b.x), std::min(e.a.y, e.b.y)},
-                                                 {std::max(e.a.x, e.b.x), std::max(e.a.y, e.b.y)});
-    const double covered = (double{1} + r.x1 - r.x0) * (double{1} + r.y1 - r.y0);
-    if (covered > max_cells_per_edge) {
+    const UniformGrid::Range box = cells_.cells_of({std::min(e.a.x, e.b.x), std::min(e.a.y, e.b.y)},
+                                                   {std::max(e.a.x, e.b.x), std::max(e.a.y, e.b.y)});
+    const double in_box = (double{1} + box.x1 - box.x0) * (double{1} + box.y1 - box.y0);
+    double passed = 0;
+    if (in_box > 1) cells_along(e, [&](int, int c0, int c1) { passed += 1.0 + c1 - c0; });
+    ranges_[i] = box;
+    if (in_box <= 1 || passed >= in_box) continue;
+    ranges_[i] = passing;
+    if (passed > max_cells_per_edge) {
       ranges_[i] = {};
       large_.push_back(static_cast<std::uint32_t>(i));
-    } else {
-      ranges_[i] = r;
     }
   }
   lists_.build(cells_.cell_count(), edges_.size(), [&](std::size_t i, auto&& add) {
     const UniformGrid::Range& r = ranges_[i];
-    for (int y = r.y0; y <= r.y1; ++y) {
-      for (int x = r.x0; x <= r.x1; ++x) add(cells_.index(x, y));
+    if (r.x0 > r.x1) return;  // tested by every query
+    if (r.y0 != passing.y0) {
+      for (int y = r.y0; y <= r.y1; ++y) {
+        for (int x = r.x0; x <= r.x1; ++x) add(cells_.index(x, y));
+      }
+      return;
     }
+    cells_along(edges_[i], [&](int row, int c0, int c1) {
+      for (int c = c0; c <= c1; ++c) add(cells_.index(c, row));
+    });
   });
 }
 

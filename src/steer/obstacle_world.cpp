@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "waymark/core/errors.hpp"
+#include "waymark/core/text.hpp"
 
 
 namespace waymark::steer {
@@ -29,8 +30,19 @@ constexpr double cover_padding = 0.125;
 
 [[noreturn]] void refuse(const std::string& what) { throw BuildError("ObstacleWorld: " + what); }
 
-bool sane(double v) { return std::isfinite(v) && std::abs(v) <= ObstacleWorld::max_coordinate; }
-bool sane(Vec2 v) { return sane(v.x) && sane(v.y); }
+/// Refuses `v`, the `what` of a `shape`, when it is not finite or lies outside
+/// ±ObstacleWorld::max_coordinate, saying which.
+void check(double v, const char* shape, const std::string& what) {
+  if (!std::isfinite(v)) refuse(std::string(shape) + " with " + what + " not finite (" + number_text(v) + ")");
+  if (std::abs(v) > ObstacleWorld::max_coordinate) {
+    refuse(std::string(shape) + " with " + what + " " + number_text(v) + ", outside ±" +
+           number_text(ObstacleWorld::max_coordinate) + " (ObstacleWorld::max_coordinate)");
+  }
+}
+void check(Vec2 v, const char* shape, const std::string& what) {
+  check(v.x, shape, what + " x");
+  check(v.y, shape, what + " y");
+}
 
 void check_layer(int layer) {
   if (layer < 0 || layer >= layer_count) refuse("layer " + std::to_string(layer) + " is not in 0-31");
@@ -40,7 +52,8 @@ void check_layer(int layer) {
 
 ObstacleWorld::ObstacleWorld(ObstacleWorldParams params) : params_(params) {
   if (!(params.broad_phase_cell > 0 && params.broad_phase_cell <= max_coordinate)) {
-    refuse("broad_phase_cell must be > 0 and finite");
+    refuse("broad_phase_cell must be above 0 and at most " + number_text(max_coordinate) +
+           " (ObstacleWorld::max_coordinate), got " + number_text(params.broad_phase_cell));
   }
   if (params.max_cells_per_collider < 1) refuse("max_cells_per_collider must be >= 1");
 }
@@ -53,23 +66,25 @@ ColliderId ObstacleWorld::add(Shape shape, int layer) {
   switch (shape.index()) {
     case 0: {
       const Circle& c = *std::get_if<Circle>(&shape);
-      if (!sane(c.centre) || !sane(c.radius)) refuse("circle with non-finite values");
-      if (c.radius < 0) refuse("circle with a negative radius");
+      check(c.centre, "circle", "centre");
+      check(c.radius, "circle", "radius");
+      if (c.radius < 0) refuse("circle with a negative radius (" + number_text(c.radius) + ")");
       b = {c.centre - Vec2{c.radius, c.radius}, c.centre + Vec2{c.radius, c.radius}};
       break;
     }
     case 1: {
       const Box& box = *std::get_if<Box>(&shape);
-      if (!sane(box.min) || !sane(box.max)) refuse("box with non-finite corners");
+      check(box.min, "box", "min");
+      check(box.max, "box", "max");
       if (box.max.x < box.min.x || box.max.y < box.min.y) refuse("box with a negative extent");
       b = {box.min, box.max};
       break;
     }
     case 2: {
       const OrientedBox& box = *std::get_if<OrientedBox>(&shape);
-      if (!sane(box.centre) || !sane(box.half_extents) || !std::isfinite(box.angle)) {
-        refuse("oriented box with non-finite values");
-      }
+      check(box.centre, "oriented box", "centre");
+      check(box.half_extents, "oriented box", "half extent");
+      if (!std::isfinite(box.angle)) refuse("oriented box with angle not finite (" + number_text(box.angle) + ")");
       if (box.half_extents.x < 0 || box.half_extents.y < 0) refuse("oriented box with a negative extent");
       prep.axis = {std::cos(box.angle), std::sin(box.angle)};
       const Vec2 reach{std::abs(prep.axis.x) * box.half_extents.x + std::abs(prep.axis.y) * box.half_extents.y,
@@ -81,8 +96,9 @@ ColliderId ObstacleWorld::add(Shape shape, int layer) {
       const Polygon& poly = *std::get_if<Polygon>(&shape);
       if (poly.corners.size() < 3) refuse("polygon with fewer than 3 corners");
       b = {poly.corners[0], poly.corners[0]};
-      for (const Vec2 c : poly.corners) {
-        if (!sane(c)) refuse("polygon with non-finite corners");
+      for (std::size_t k = 0; k < poly.corners.size(); ++k) {
+        const Vec2 c = poly.corners[k];
+        check(c, "polygon", "corner " + std::to_string(k));
         b.min = {std::min(b.min.x, c.x), std::min(b.min.y, c.y)};
         b.max = {std::max(b.max.x, c.x), std::max(b.max.y, c.y)};
       }
@@ -95,7 +111,8 @@ ColliderId ObstacleWorld::add(Shape shape, int layer) {
     }
     default: {
       const Segment2& s = *std::get_if<Segment2>(&shape);
-      if (!sane(s.a) || !sane(s.b)) refuse("segment with non-finite ends");
+      check(s.a, "segment", "end a");
+      check(s.b, "segment", "end b");
       b = {{std::min(s.a.x, s.b.x), std::min(s.a.y, s.b.y)}, {std::max(s.a.x, s.b.x), std::max(s.a.y, s.b.y)}};
       break;
     }

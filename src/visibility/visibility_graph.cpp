@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <numbers>
+#include <span>
 #include <sstream>
 #include <utility>
 
@@ -102,6 +103,131 @@ bool lies_before(Vec2 a, Vec2 b, double tolerance) {
   constexpr double rounding = 8 * std::numeric_limits<double>::epsilon();
   return dot(a, b) > 0 && aa < bb && ab * ab <= std::min(rounding * rounding * aa, 1e-6 * tolerance * tolerance) * bb;
 }
+
+// ---- the shadow sweep (docs/visibility.md, "Shadows") ---------------------------------------
+
+/// A convex part shrunk by twice the tolerance and this share of the world's largest
+/// coordinate casts a shadow: a segment through that shrunk inside passes farther than the
+/// tolerance and rounding inside the part, so the segment test finds it blocked.
+constexpr double shadow_rounding = 1e-10;
+/// The sweep grid: about this many points a cell, and at most this many cells a point.
+constexpr double sweep_points_per_cell = 1;
+constexpr double sweep_cells_per_point = 4;
+/// Cells at least this many shadow margins wide (a run's box widened by the margin must stay
+/// clear of the point the sweep is around).
+constexpr double sweep_min_side_margins = 64;
+
+/// The directions from `v` to the points of `ps`, all in one open half-plane around v (v
+/// outside their hull): the clockwise-most and counter-clockwise-most as pseudo-angle keys.
+/// Keys lo > hi: the directions pass +x.
+std::pair<double, double> cone_of(Vec2 v, std::span<const Vec2> ps) {
+  Vec2 lo = ps[0] - v, hi = lo;
+  for (std::size_t k = 1; k < ps.size(); ++k) {
+    const Vec2 d = ps[k] - v;
+    if (cross(lo, d) < 0) lo = d;
+    if (cross(hi, d) > 0) hi = d;
+  }
+  return {direction_key(lo), direction_key(hi)};
+}
+
+/// cone_of for the box [lo, hi] (v outside it): its two silhouette corners, by where v lies.
+std::pair<double, double> box_cone(Vec2 v, Vec2 lo, Vec2 hi) {
+  Vec2 cw, ccw;  // the clockwise-most and counter-clockwise-most corners
+  if (v.y > hi.y) {  // above: looking down
+    cw = {lo.x, v.x < lo.x ? lo.y : hi.y};
+    ccw = {hi.x, v.x > hi.x ? lo.y : hi.y};
+  } else if (v.y < lo.y) {  // below: looking up
+    cw = {hi.x, v.x > hi.x ? hi.y : lo.y};
+    ccw = {lo.x, v.x < lo.x ? hi.y : lo.y};
+  } else if (v.x < lo.x) {  // left, looking towards +x
+    cw = lo;
+    ccw = {lo.x, hi.y};
+  } else {  // right, looking towards −x
+    cw = hi;
+    ccw = {hi.x, lo.y};
+  }
+  return {direction_key(cw - v), direction_key(ccw - v)};
+}
+
+/// A direction whose pseudo-angle key (direction_key) is `key`, in [0, 4].
+Vec2 key_direction(double key) {
+  key = std::clamp(key, 0.0, 4.0);
+  if (key <= 2) {
+    const double p = 1 - key;
+    return {p, 1 - std::abs(p)};
+  }
+  const double p = key - 3;
+  return {p, std::abs(p) - 1};
+}
+
+/// Sets of directions (pseudo-angle keys, [0, 4)) as sorted open spans, overlapping spans
+/// merged; a span across +x is kept as two, [lo, 5) and (−1, hi], so that a full turn merges
+/// into one span holding [0, 4]. Spans that only touch stay apart: the direction between
+/// them is not covered.
+class DirectionSpans {
+ public:
+  void clear() { spans_.clear(); }
+  void add(double lo, double hi) {
+    if (lo <= hi) {
+      insert(lo, hi);
+    } else {
+      insert(lo, past_turn);
+      insert(before_turn, hi);
+    }
+  }
+  /// Whether the directions from lo counter-clockwise to hi lie strictly inside one span.
+  [[nodiscard]] bool covers(double lo, double hi) const {
+    if (lo <= hi) return inside(lo, hi);
+    return inside(lo, turn) && inside(0, hi);
+  }
+  /// Calls f(g0, g1) for each stretch [g0, g1] of directions within [lo, hi] (lo <= hi) that
+  /// no span covers (closed: a span's ends, and the point where two spans touch, are not
+  /// covered), in order.
+  template <class F>
+  void for_each_gap(double lo, double hi, F&& f) const {
+    double at = lo;
+    for (auto it = std::partition_point(spans_.begin(), spans_.end(), [&](const Span& s) { return s.hi <= lo; });
+         it != spans_.end(); ++it) {
+      if (it->lo < at) {  // at lies inside this span: uncovered again from its end
+        at = it->hi;
+        if (at > hi) return;
+        continue;
+      }
+      f(at, std::min(it->lo, hi));
+      if (it->lo >= hi) return;
+      at = it->hi;
+      if (at > hi) return;
+    }
+    f(at, hi);
+  }
+  /// Whether every direction is covered.
+  [[nodiscard]] bool full() const { return spans_.size() == 1 && spans_[0].lo < 0 && spans_[0].hi > turn; }
+  [[nodiscard]] bool empty() const { return spans_.empty(); }
+
+ private:
+  static constexpr double turn = 4, past_turn = 5, before_turn = -1;
+  struct Span {
+    double lo, hi;
+  };
+  void insert(double lo, double hi) {
+    // The first span ending after lo, then every span starting before hi: merged into one.
+    auto first = std::partition_point(spans_.begin(), spans_.end(), [&](const Span& s) { return s.hi <= lo; });
+    auto last = first;
+    for (; last != spans_.end() && last->lo < hi; ++last) {
+      lo = std::min(lo, last->lo);
+      hi = std::max(hi, last->hi);
+    }
+    first = spans_.erase(first, last);
+    spans_.insert(first, Span{lo, hi});
+  }
+  [[nodiscard]] bool inside(double lo, double hi) const {
+    auto it = std::partition_point(spans_.begin(), spans_.end(), [&](const Span& s) { return s.lo < lo; });
+    if (it == spans_.begin()) return false;
+    --it;
+    return hi < it->hi;
+  }
+  std::vector<Span> spans_;
+};
 
 }  // namespace
 
@@ -470,11 +596,23 @@ bool VisibilityGraph::walk_cells(Vec2 a, Vec2 b, F&& visit) const {
 bool VisibilityGraph::visible(Vec2 a, Vec2 b, ProbeScratch& scratch) const {
   if (scratch.tested.size() != parts_.size()) scratch.tested.assign(parts_.size());  // not from make_scratch()
   scratch.tested.reset();
-  std::uint64_t work = 0;
+  std::uint64_t work = 1;
+  // The last blocker first: blocked is blocked whichever part shows it (a part the segment
+  // enters lies in a cell the walk visits), and the walk does not test it again.
+  if (scratch.blocker < parts_.size()) {
+    if (segment_enters(scratch.blocker, a, b, scratch)) {
+      scratch.work += work;
+      return false;
+    }
+    scratch.tested.insert(scratch.blocker);
+  }
   const bool blocked = walk_cells(a, b, [&](std::size_t c) {
     work += 1 + cells_.in(c).size();
     for (const std::uint32_t part : cells_.in(c)) {
-      if (scratch.tested.insert(part) && segment_enters(part, a, b, scratch)) return true;
+      if (scratch.tested.insert(part) && segment_enters(part, a, b, scratch)) {
+        scratch.blocker = part;
+        return true;
+      }
     }
     return false;
   });
@@ -497,7 +635,8 @@ void VisibilityGraph::build_arcs() {
   ProbeScratch scratch = make_scratch();
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
-  std::uint32_t until_clock = 0;  // tests before the clock is read again
+  const auto seconds = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  std::uint32_t until_clock = 0;  // pairs, tests and cells before the clock is read again
   constexpr std::uint32_t tests_per_clock = 256;
   constexpr std::uint64_t start_tests = 16;  // before a row's work per test is compared
   // Above 2^32 work per test is never reached (and the product below stays in 64 bits).
@@ -505,12 +644,106 @@ void VisibilityGraph::build_arcs() {
   const std::uint64_t runs_above = by_line_at_all ? params_.line_runs_above : 0;
   const auto read_clock = [&](std::uint32_t i) {
     until_clock = tests_per_clock;
-    if (std::chrono::duration<double>(Clock::now() - start).count() > params_.max_seconds)
-      throw InputError(InputError::Item::params, 0,
-                       "building the visibility graph took more than " + number_text(params_.max_seconds) +
-                           " s (VisibilityParams::max_seconds, CLI --time-limit) after " + std::to_string(i) + " of " +
-                           std::to_string(n) + " points: raise the limit, or use fewer points or corners");
+    const double t = seconds();
+    if (t > params_.max_seconds)
+      throw BudgetExceeded(BudgetExceeded::Limit::time, i, n, edges.size(), t,
+                           "building the visibility graph took more than " + number_text(params_.max_seconds) +
+                               " s (VisibilityParams::max_seconds, CLI --time-limit) after " + std::to_string(i) +
+                               " of " + std::to_string(n) + " points, " + std::to_string(edges.size()) +
+                               " edges found: raise the limit, or use fewer points or corners");
   };
+
+  // The shadow sweep: the points, and the convex parts shrunk by the tolerance and a margin
+  // above rounding, by the cells of one grid over both. Around point v, rings of cells
+  // outwards; a part whose shrunk shape lies nearer than the ring casts its directions'
+  // shadow (the cone from v round it), and a run of cells within one shadow is hidden: every
+  // segment from v into it passes through the shrunk part (docs/visibility.md, "Shadows").
+  double largest = 1;
+  for (const Vec2 p : points_) largest = std::max({largest, std::abs(p.x), std::abs(p.y)});
+  for (const Vec2 p : part_vertices_) largest = std::max({largest, std::abs(p.x), std::abs(p.y)});
+  const double margin = params_.tolerance + shadow_rounding * largest;  // beyond the tolerance
+  // A shadow shape: the shrunk part's box, centre and the radius of a circle round it there
+  // (its reach from v is at most |v − centre| + radius: one square root a shape met), and its
+  // corners in shadow_vertices; kept together, as the sweep meets them in any order.
+  struct Shade {
+    Aabb2 box;
+    Vec2 centre;
+    double radius = 0;
+    std::uint32_t begin = 0, end = 0;
+  };
+  std::vector<Vec2> shadow_vertices;
+  std::vector<Shade> shades;
+  Aabb2 sweep_box;
+  for (const Vec2 p : points_) sweep_box.expand(p);
+  const bool sweep_at_all = params_.sweep_rows_above < n;
+  if (sweep_at_all) {
+    for (std::uint32_t i = 0; i < parts_.size(); ++i) {
+      const Part& part = parts_[i];
+      if (!part.convex) continue;
+      // Each corner moved in along its bisector by tolerance + margin: the part's planes
+      // shrunk by that much, kept only when every edge keeps its direction (none vanished).
+      const double m = params_.tolerance + margin;
+      const auto first = static_cast<std::uint32_t>(shadow_vertices.size());
+      for (std::uint32_t k = part.begin; k < part.end; ++k) {
+        const Vec2 n1 = planes_[k == part.begin ? part.end - 1 : k - 1].n, n2 = planes_[k].n;
+        shadow_vertices.push_back(part_vertices_[k] - (n1 + n2) * (m / (1 + dot(n1, n2))));
+      }
+      const std::span<const Vec2> q(shadow_vertices.data() + first, part.end - part.begin);
+      bool kept = polygon_signed_area(q) > 0;
+      for (std::uint32_t k = 0; k < q.size() && kept; ++k) {
+        const std::uint32_t at = part.begin + k;
+        kept = dot(q[(k + 1) % q.size()] - q[k], part_vertices_[part.next(at)] - part_vertices_[at]) > 0;
+      }
+      if (!kept) {
+        shadow_vertices.resize(first);
+        continue;
+      }
+      Shade sh{.begin = first, .end = static_cast<std::uint32_t>(shadow_vertices.size())};
+      for (const Vec2 c : q) {
+        sh.box.expand(c);
+        sh.centre += c;
+      }
+      sh.centre = sh.centre / static_cast<double>(q.size());
+      for (const Vec2 c : q) sh.radius = std::max(sh.radius, distance(c, sh.centre));
+      sh.radius = sh.radius * (1 + 1e-12) + margin;  // rounding of the distances
+      shades.push_back(sh);
+      sweep_box.expand(sh.box);
+    }
+  }
+  const auto shadows = static_cast<std::uint32_t>(shades.size());
+  const auto shadow = [&](const Shade& sh) {
+    return std::span<const Vec2>(shadow_vertices.data() + sh.begin, sh.end - sh.begin);
+  };
+  UniformGrid sweep;
+  CellLists sweep_points, sweep_shadows;
+  if (shadows > 0) {
+    const Vec2 size = sweep_box.size();
+    const double count = static_cast<double>(n);
+    sweep.side = std::max({std::sqrt(size.x * size.y * sweep_points_per_cell / count),
+                           std::max(size.x, size.y) / (sweep_cells_per_point * count), sweep_min_side_margins * margin});
+    sweep.origin = sweep_box.min;
+    sweep.columns = static_cast<int>(size.x / sweep.side) + 1;
+    sweep.rows = static_cast<int>(size.y / sweep.side) + 1;
+    build_stats_.sweep_cells = sweep.cell_count();
+    sweep_points.build(sweep.cell_count(), n, [&](std::size_t j, auto&& add) {
+      add(sweep.index(sweep.column_of(points_[j].x), sweep.row_of(points_[j].y)));
+    });
+    sweep_shadows.build(sweep.cell_count(), shadows, [&](std::size_t t, auto&& add) {
+      const UniformGrid::Range r = sweep.cells_of(shades[t].box.min, shades[t].box.max);
+      for (int y = r.y0; y <= r.y1; ++y) {
+        for (int x = r.x0; x <= r.x1; ++x) add(sweep.index(x, y));
+      }
+    });
+  }
+  // The shapes met around v, by the ring from which on they hide (their reach is then within
+  // the ring's distance): one list per ring through `waiting_next`.
+  constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> ring_first, waiting_next, waiting_shape;
+  std::vector<std::pair<int, int>> cell_ranges;  // of one run: the cells to open
+  DirectionSpans hidden;
+  search::GenerationSet met;
+  met.assign(shadows);
+
   // Row i: the points after i that could end an arc there (tangent at both ends), around i by
   // direction, then by distance. A point w on the segment from i to a farther point x of the
   // same row splits it: i sees x when i sees w and w sees x (the obstacles are open and w, a
@@ -533,21 +766,153 @@ void VisibilityGraph::build_arcs() {
     const Vec2 v = points_[i];
     row.clear();
     seen.clear();
-    // In index order first; once this row's tests cost params_.line_runs_above each (on
+    // In the order met first; once this row's tests cost params_.line_runs_above each (on
     // average, after a start), the rest of it by direction.
     const std::uint64_t row_start = scratch.work;
     std::uint64_t tests = 0;
-    for (std::uint32_t j = i + 1; j < n; ++j) {
+    const auto consider = [&](std::uint32_t j) __attribute__((always_inline)) {  // inlined: once per pair
       if (until_clock-- == 0) read_clock(i);
-      if (!tangent_at(i, points_[j]) || !tangent_at(j, v)) continue;
+      if (!tangent_at(i, points_[j]) || !tangent_at(j, v)) return;
       const Vec2 d = points_[j] - v;
       if ((!row.empty() || (by_line_at_all && scratch.work - row_start >= runs_above * (tests + start_tests))) &&
           (d.x != 0 || d.y != 0)) {  // a point on v has no direction: tested below
         row.push_back({direction_key(d), dot(d, d), j});
-        continue;
+        return;
       }
       ++tests;
       if (visible(v, points_[j], scratch)) seen.push_back(j);
+    };
+    const bool plain = shadows == 0 || n - i - 1 <= params_.sweep_rows_above;
+    if (plain) {
+      build_stats_.pairs += n - i - 1;
+      for (std::uint32_t j = i + 1; j < n; ++j) consider(j);
+    } else {
+      // Rings of cells round v's; from ring 2 on (v then lies a cell or more outside every
+      // run's box), only the cells a direction no shadow covers meets are opened, and their
+      // points after i considered.
+      ++build_stats_.swept_rows;
+      hidden.clear();
+      met.reset();
+      const int cx = sweep.column_of(v.x), cy = sweep.row_of(v.y);
+      const int rings = std::max({cx, sweep.columns - 1 - cx, cy, sweep.rows - 1 - cy});
+      ring_first.assign(static_cast<std::size_t>(rings) + 1, none);
+      waiting_next.clear();
+      waiting_shape.clear();
+      int ring = 0;  // the ring being swept
+      const auto open_cell = [&](int x, int y) {
+        if (until_clock-- == 0) read_clock(i);
+        const std::size_t c = sweep.index(x, y);
+        ++build_stats_.cells_opened;
+        for (const std::uint32_t j : sweep_points.in(c)) {
+          if (j <= i) continue;
+          ++build_stats_.pairs;
+          consider(j);
+        }
+        for (const std::uint32_t t : sweep_shadows.in(c)) {
+          if (!met.insert(t)) continue;
+          // The first ring k with (k − 1)·side − margin >= the reach, after this one.
+          const double reach = distance(v, shades[t].centre) + shades[t].radius;
+          const double from = std::ceil((reach + margin) / sweep.side) + 1;
+          if (!(from <= rings)) continue;  // within no ring of the grid
+          int k = std::max(static_cast<int>(from), ring + 1);
+          if ((k - 1) * sweep.side - margin < reach) ++k;  // rounding
+          if (k > rings) continue;
+          waiting_shape.push_back(t);
+          waiting_next.push_back(ring_first[static_cast<std::size_t>(k)]);
+          ring_first[static_cast<std::size_t>(k)] = static_cast<std::uint32_t>(waiting_shape.size() - 1);
+        }
+      };
+      // A shape within reach hides the cone from v round it, unless its part's box's cone is
+      // hidden already, or v is not outside it by more than rounding (v lies outside the part
+      // shrunk by the tolerance alone, so that is only rounding).
+      const auto cast = [&](std::uint32_t t) {
+        const Shade& sh = shades[t];
+        if (!sh.box.contains(v)) {
+          const auto [lo, hi] = box_cone(v, sh.box.min, sh.box.max);
+          if (hidden.covers(lo, hi)) return;
+        }
+        // v beyond one of its edges' lines, by the margin less rounding at least.
+        const std::span<const Vec2> q = shadow(sh);
+        bool outside = false;
+        for (std::size_t k = 0, prev = q.size() - 1; k < q.size() && !outside; prev = k++) {
+          outside = cross(q[k] - q[prev], v - q[prev]) < 0;
+        }
+        if (!outside) return;
+        const auto [lo, hi] = cone_of(v, q);
+        hidden.add(lo, hi);
+      };
+      // A run of cells along one row or column, from (x0, y0) to (x1, y1), a cell or more
+      // away from v's: the stretches of its directions that no hidden span covers, each
+      // turned into the cells it crosses (widened by the margin, for rounding); the others
+      // are hidden.
+      const auto visit_run = [&](int x0, int y0, int x1, int y1) {
+        if (hidden.empty()) {
+          for (int y = y0; y <= y1; ++y) {
+            for (int x = x0; x <= x1; ++x) open_cell(x, y);
+          }
+          return;
+        }
+        const Vec2 lo = sweep.cell_min(x0, y0) - Vec2{margin, margin};
+        const Vec2 hi = sweep.cell_min(x1 + 1, y1 + 1) + Vec2{margin, margin};
+        const bool along_x = y0 == y1;
+        const int first = along_x ? x0 : y0, last = along_x ? x1 : y1;
+        // Along a row the band lies above or below v, and a direction d meets it at
+        // x = v.x + d.x (y − v.y) / d.y, monotone in the key and in y: the stretch's cells lie
+        // between its four corners' (and likewise along a column).
+        const double band_a = along_x ? lo.y : lo.x, band_b = along_x ? hi.y : hi.x;
+        const double v_across = along_x ? v.y : v.x, v_along = along_x ? v.x : v.y;
+        const double origin_along = along_x ? sweep.origin.x : sweep.origin.y;
+        const auto along = [&](double key, double band) {
+          const Vec2 d = key_direction(key);
+          return v_along + (along_x ? d.x : d.y) * (band - v_across) / (along_x ? d.y : d.x);
+        };
+        cell_ranges.clear();
+        const auto stretch = [&](double g0, double g1) {
+          const double p = along(g0, band_a), q = along(g0, band_b), r = along(g1, band_a), t = along(g1, band_b);
+          // Rounding of the key's direction and the crossing: far below the margin.
+          const double c0 = std::floor((std::min({p, q, r, t}) - margin - origin_along) / sweep.side);
+          const double c1 = std::floor((std::max({p, q, r, t}) + margin - origin_along) / sweep.side);
+          if (!(c0 <= c1)) {  // NaN: a direction along the band (not met in exact arithmetic)
+            cell_ranges.push_back({first, last});
+            return;
+          }
+          cell_ranges.push_back({static_cast<int>(std::clamp(c0, double(first), double(last))),
+                                 static_cast<int>(std::clamp(c1, double(first), double(last)))});
+        };
+        const auto [a, b] = box_cone(v, lo, hi);
+        if (a <= b) {
+          hidden.for_each_gap(a, b, stretch);
+        } else {  // across +x
+          hidden.for_each_gap(a, 4, stretch);
+          hidden.for_each_gap(0, b, stretch);
+        }
+        if (cell_ranges.empty()) return;
+        std::sort(cell_ranges.begin(), cell_ranges.end());
+        int next = first;  // cells before it are opened
+        for (const auto& [c0, c1] : cell_ranges) {
+          for (int c = std::max(c0, next); c <= c1; ++c) along_x ? open_cell(c, y0) : open_cell(x0, c);
+          next = std::max(next, c1 + 1);
+        }
+      };
+      for (int k = 0; k <= rings; ++k) {
+        ring = k;
+        if (k < 2) {
+          for_ring(cx, cy, k, sweep.columns, sweep.rows, open_cell);
+          continue;
+        }
+        // Shapes within the distance of ring k (a cell or more away from v's cell) hide
+        // what lies behind them in this ring and beyond.
+        for (std::uint32_t w = ring_first[static_cast<std::size_t>(k)]; w != none; w = waiting_next[w]) cast(waiting_shape[w]);
+        if (hidden.full()) break;
+        const int x0 = std::max(cx - k, 0), x1 = std::min(cx + k, sweep.columns - 1);
+        for (const int y : {cy - k, cy + k}) {
+          if (y >= 0 && y < sweep.rows) visit_run(x0, y, x1, y);
+        }
+        const int y0 = std::max(cy - k + 1, 0), y1 = std::min(cy + k - 1, sweep.rows - 1);
+        for (const int x : {cx - k, cx + k}) {
+          if (x >= 0 && x < sweep.columns && y0 <= y1) visit_run(x, y0, x, y1);
+        }
+      }
     }
     std::sort(row.begin(), row.end(), [](const Target& a, const Target& b) {
       return a.key < b.key || (a.key == b.key && a.distance_squared < b.distance_squared);
@@ -561,18 +926,21 @@ void VisibilityGraph::build_arcs() {
       } else {
         last_seen = visible(v, w, scratch);
       }
+      ++tests;
       if (last_seen) seen.push_back(row[k].j);
     }
-    if (!row.empty()) std::sort(seen.begin(), seen.end());  // else found in order
+    build_stats_.segment_tests += tests;
+    if (!plain || !row.empty()) std::sort(seen.begin(), seen.end());  // else found in order
     for (const std::uint32_t j : seen) {
       if (edges.size() >= params_.max_edges)
-        throw InputError(InputError::Item::params, 0,
-                         "the visibility graph has more than " + std::to_string(params_.max_edges) +
-                             " edges (VisibilityParams::max_edges, CLI --max-edges) with " + std::to_string(n) +
-                             " points: raise the limit, or use fewer points");
+        throw BudgetExceeded(BudgetExceeded::Limit::edges, i, n, edges.size(), seconds(),
+                             "the visibility graph has more than " + std::to_string(params_.max_edges) +
+                                 " edges (VisibilityParams::max_edges, CLI --max-edges) after " + std::to_string(i) +
+                                 " of " + std::to_string(n) + " points: raise the limit, or use fewer points");
       edges.emplace_back(i, j);
     }
   }
+  build_stats_.seconds = seconds();
   arc_begin_.assign(n + 1, 0);
   for (const auto& [i, j] : edges) {
     ++arc_begin_[i + 1];

@@ -52,9 +52,14 @@ class VisibilityQuery::Space {
       direct_ = distance(from, to);
       return true;
     }
+    // One end at a time: the segments from one end often pass the same obstacle, which the
+    // scratch tries first (ProbeScratch::blocker).
     for (std::uint32_t i = 0; i < start_; ++i) {
       const Vec2 p = graph_->point(i);
       if (graph_->tangent_at(i, from) && graph_->visible(from, p, scratch_)) start_links_.push_back({i, distance(from, p)});
+    }
+    for (std::uint32_t i = 0; i < start_; ++i) {
+      const Vec2 p = graph_->point(i);
       if (graph_->tangent_at(i, to) && graph_->visible(p, to, scratch_)) {
         goal_links_.touch(i).element.cost = distance(p, to);
         ++goal_link_count_;

@@ -205,11 +205,20 @@ TEST(Cli, VisibilityBadInputExitsTwoWithAReason) {
   // The build's budgets (issue 32): over one, exit 2 naming it.
   const CliRun over = run("visibility --polygons " + rooms + " --from 2,2 --to 38,28 --max-edges 10");
   EXPECT_EQ(over.exit_code, 2);
-  EXPECT_EQ(over.out.rfind("waymark: " + rooms + ": the visibility graph has more than 10 edges (VisibilityParams::max_edges, "
-                                                 "CLI --max-edges) with ",
-                           0),
+  EXPECT_EQ(over.out, "waymark: " + rooms + ": the visibility graph has more than 10 edges (VisibilityParams::max_edges, "
+                                             "CLI --max-edges) after 1 of 30 points: raise the limit, or use fewer points\n");
+  // With --json, what it finished first (issue 41), then the same line.
+  const CliRun stopped = run("visibility --polygons " + rooms + " --from 2,2 --to 38,28 --max-edges 10 --json");
+  EXPECT_EQ(stopped.exit_code, 2);
+  EXPECT_EQ(stopped.out.rfind("{\"status\":\"stopped\",\"reason\":\"max-edges\",\"limit\":10,\"points\":30,\"points_done\":1,"
+                              "\"edges_found\":10,\"build_ms\":",
+                              0),
             0u)
-      << over.out;
+      << stopped.out;
+  EXPECT_NE(stopped.out.find("\nwaymark: " + rooms + ": the visibility graph has more than 10 edges"), std::string::npos)
+      << stopped.out;
+  // The build is bounded by default: --help names the time limit's default.
+  EXPECT_NE(run("visibility --help").out.find("--time-limit FLOAT=60 "), std::string::npos);
   expect_bad("--polygons " + rooms + " --from 2,2 --to 38,28 --max-edges 0", "--max-edges must be an integer from 1 to " +
                                                                                   std::to_string(INT64_MAX) + ", got 0");
   expect_bad("--polygons " + rooms + " --from 2,2 --to 38,28 --time-limit -1",

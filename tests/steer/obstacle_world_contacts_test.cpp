@@ -1,11 +1,13 @@
 // ObstacleWorld's disc contacts and clearance (issue 14) with analytic answers, against every
-// collider kind, the map's cells and its border; and the colliders and settings it refuses.
+// collider kind, the map's cells and its border; and the colliders and settings it refuses,
+// with messages that name the limit (issue 41).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -164,6 +166,42 @@ TEST(ObstacleWorldAdd, RefusesBadColliders) {
   EXPECT_NO_THROW(world.add(Segment2{{2, 2}, {2, 2}}));
   EXPECT_EQ(world.size(), 3u);
   EXPECT_TRUE(std::holds_alternative<Box>(world.shape(ColliderId{1})));
+}
+
+/// The message add() refuses `shape` with, or "" when it does not.
+std::string refusal(const Shape& shape) {
+  ObstacleWorld world;
+  try {
+    world.add(shape);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ObstacleWorldAdd, RefusalsSayWhetherAValueIsNotFiniteOrOutsideTheLimit) {
+  // Issue 41: a circle at 1e200 was "non-finite"; the limit is named, with the value.
+  const double nan = std::nan("");
+  EXPECT_EQ(refusal(Circle{{1e200, 0}, 1}),
+            "ObstacleWorld: circle with centre x 1e+200, outside ±1e+100 (ObstacleWorld::max_coordinate)");
+  EXPECT_EQ(refusal(Circle{{0, nan}, 1}), "ObstacleWorld: circle with centre y not finite (nan)");
+  EXPECT_EQ(refusal(Circle{{0, 0}, inf}), "ObstacleWorld: circle with radius not finite (inf)");
+  EXPECT_EQ(refusal(Circle{{0, 0}, -0.5}), "ObstacleWorld: circle with a negative radius (-0.5)");
+  EXPECT_EQ(refusal(Box{{0, 0}, {-2e100, 1}}),
+            "ObstacleWorld: box with max x -2e+100, outside ±1e+100 (ObstacleWorld::max_coordinate)");
+  EXPECT_EQ(refusal(OrientedBox{{0, 0}, {1, 1}, nan}), "ObstacleWorld: oriented box with angle not finite (nan)");
+  EXPECT_EQ(refusal(Polygon{{{0, 0}, {1, 0}, {0, 3e150}}}),
+            "ObstacleWorld: polygon with corner 2 y 3e+150, outside ±1e+100 (ObstacleWorld::max_coordinate)");
+  EXPECT_EQ(refusal(Segment2{{0, 0}, {1e200, 0}}),
+            "ObstacleWorld: segment with end b x 1e+200, outside ±1e+100 (ObstacleWorld::max_coordinate)");
+  EXPECT_EQ(refusal(Circle{{1e100, -1e100}, 1e100}), "");  // the limit itself is allowed
+  try {
+    const ObstacleWorld w({.broad_phase_cell = 0.0});
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "ObstacleWorld: broad_phase_cell must be above 0 and at most 1e+100 "
+                           "(ObstacleWorld::max_coordinate), got 0");
+  }
 }
 
 }  // namespace

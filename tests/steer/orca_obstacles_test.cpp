@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <random>
 #include <sstream>
 #include <string>
@@ -167,6 +168,41 @@ TEST(ObstacleLines, NearQueriesMatchBruteForce) {
       EXPECT_EQ(found, expected) << "cell " << cell << " query " << q;
     }
   }
+}
+
+TEST(ObstacleLines, LongEdgesAreListedInTheCellsTheyPassThrough) {
+  // Issue 41: a star of 10,000 corners whose spikes run from radius 10 to 140: its edges are
+  // 130 long and most are diagonal, so their boxes cover hundreds of cells each. Listed by
+  // their boxes, those were tested by every query (9,000-odd edges an agent a tick); listed in
+  // the cells they pass, a query near the tips looks at the few hundred edges there.
+  std::vector<Vec2> star;
+  for (int k = 0; k < 10000; ++k) {
+    const double a = 2 * std::numbers::pi * k / 10000, r = k % 2 == 0 ? 140 : 10;
+    star.push_back(Vec2{150, 150} + Vec2{r * std::cos(a), r * std::sin(a)});
+  }
+  ObstacleWorld world;
+  world.add(Polygon{star});
+  const ObstacleLines lines(world);
+  ASSERT_EQ(lines.size(), 10000u);
+  EXPECT_EQ(lines.large_edges(), 0u);
+  std::size_t most = 0, found_total = 0;
+  for (int q = 0; q < 100; ++q) {
+    const double a = 2 * std::numbers::pi * (q + 0.3) / 100;
+    const Vec2 p = Vec2{150, 150} + Vec2{142 * std::cos(a), 142 * std::sin(a)};
+    const double range = 0.3 + 3.0;  // an agent's wall radius + max_speed × time_horizon_obstacles
+    most = std::max(most, lines.scanned_near(p, range));
+    std::vector<std::size_t> found, expected;
+    lines.for_each_near(p, range, all_layers, [&](std::size_t i, double) { found.push_back(i); });
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const ObstacleEdge& e = lines.edge(i);
+      if (cross(e.direction, p - e.a) <= 0 && Segment2{e.a, e.b}.distance_to(p) <= range) expected.push_back(i);
+    }
+    std::sort(found.begin(), found.end());
+    ASSERT_EQ(found, expected) << "query " << q;
+    found_total += found.size();
+  }
+  EXPECT_LT(most, 1500u);
+  EXPECT_GT(found_total, 100u);
 }
 
 TEST(ObstacleLines, TheMaskAndRebuildFollowTheWorld) {

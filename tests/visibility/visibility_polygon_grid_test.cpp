@@ -287,8 +287,9 @@ TEST(VisibilityPolygonGrid, BudgetsRefuseNamingTheLimit) {
   Obstacles points;  // an empty room: every point sees every other
   for (int k = 0; k < 200; ++k) points.points.push_back({k % 20 * 1.0, k / 20 * 1.5 + (k % 3) * 0.1});
   EXPECT_EQ(refusal(points, {}), "");
+  // Points 0 to 4 see 199 + 198 + … + 195 = 985 others after them, point 5 another 194.
   EXPECT_EQ(refusal(points, {.max_edges = 1000}),
-            "the visibility graph has more than 1000 edges (VisibilityParams::max_edges, CLI --max-edges) with 200 "
+            "the visibility graph has more than 1000 edges (VisibilityParams::max_edges, CLI --max-edges) after 5 of 200 "
             "points: raise the limit, or use fewer points");
   const std::string slow = refusal(points, {.max_seconds = 1e-9});
   EXPECT_NE(slow.find("building the visibility graph took more than 1e-09 s (VisibilityParams::max_seconds, CLI "
@@ -297,6 +298,169 @@ TEST(VisibilityPolygonGrid, BudgetsRefuseNamingTheLimit) {
       << slow;
   EXPECT_EQ(refusal(points, {.max_edges = 0}), "max_edges must be at least 1");
   EXPECT_EQ(refusal(points, {.max_seconds = 0}), "max_seconds must be above 0, got 0");
+}
+
+}  // namespace
+}  // namespace waymark::visibility::visibility_polygon_grid_test
+
+namespace waymark::visibility::visibility_polygon_grid_test {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Issue 41: the build is bounded by default and says what it finished; the shadow sweep.
+
+/// side × side unit squares, pitch 2 (the issue's lattice: 80 × 80 took 29 s).
+Obstacles lattice(int side) {
+  Obstacles o;
+  for (int i = 0; i < side; ++i) {
+    for (int j = 0; j < side; ++j) {
+      const Vec2 a{2.0 * i, 2.0 * j};
+      o.polygons.push_back({a, a + Vec2{1, 0}, a + Vec2{1, 1}, a + Vec2{0, 1}});
+    }
+  }
+  return o;
+}
+
+TEST(VisibilityPolygonGrid, TheDefaultBudgetIsBoundedAndAStopSaysWhatItFinished) {
+  EXPECT_EQ(VisibilityParams{}.max_seconds, default_max_seconds);
+  EXPECT_TRUE(std::isfinite(VisibilityParams{}.max_seconds));
+  EXPECT_EQ(VisibilityParams{}.max_edges, default_max_edges);
+  Obstacles points;  // an empty room: every point sees every other
+  for (int k = 0; k < 200; ++k) points.points.push_back({k % 20 * 1.0, k / 20 * 1.5 + (k % 3) * 0.1});
+  try {
+    const VisibilityGraph g(points, {.max_edges = 1000});
+    FAIL() << "built";
+  } catch (const BudgetExceeded& e) {
+    EXPECT_EQ(e.limit(), BudgetExceeded::Limit::edges);
+    EXPECT_STREQ(e.limit_name(), "max-edges");
+    EXPECT_EQ(e.points_done(), 5u);
+    EXPECT_EQ(e.point_count(), 200u);
+    EXPECT_EQ(e.edges_found(), 1000u);
+    EXPECT_EQ(e.item(), InputError::Item::params);  // an InputError, as before
+  }
+  try {
+    const VisibilityGraph g(lattice(20), {.max_seconds = 1e-9});
+    FAIL() << "built";
+  } catch (const BudgetExceeded& e) {
+    EXPECT_EQ(e.limit(), BudgetExceeded::Limit::time);
+    EXPECT_STREQ(e.limit_name(), "time-limit");
+    EXPECT_LT(e.points_done(), e.point_count());
+    EXPECT_EQ(e.point_count(), 1600u);
+    EXPECT_GT(e.seconds(), 1e-9);
+    EXPECT_NE(std::string(e.what()).find(" of 1600 points, "), std::string::npos) << e.what();
+  }
+}
+
+/// Two graphs with the same points and the same arcs (targets and costs, in order).
+void expect_same_graph(const VisibilityGraph& a, const VisibilityGraph& b, const std::string& name) {
+  ASSERT_EQ(a.point_count(), b.point_count()) << name;
+  ASSERT_EQ(a.edge_count(), b.edge_count()) << name;
+  for (std::uint32_t i = 0; i < a.point_count(); ++i) {
+    ASSERT_EQ(a.point(i), b.point(i)) << name;
+    const auto x = a.arcs(i), y = b.arcs(i);
+    ASSERT_EQ(x.size(), y.size()) << name << ": point " << i;
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      ASSERT_EQ(x[k].to, y[k].to) << name << ": point " << i;
+      ASSERT_EQ(x[k].cost, y[k].cost) << name << ": point " << i;
+    }
+  }
+}
+
+TEST(VisibilityPolygonGrid, TheShadowSweepGivesTheGraphOfEveryPair) {
+  std::mt19937 rng(41);
+  std::vector<std::pair<std::string, Obstacles>> worlds;
+  worlds.emplace_back("lattice", lattice(9));
+  // Random convex polygons (triangles to heptagons, some touching), hand-placed points among
+  // them, on their corners' lines, twice at one place, and far outside the polygons' box.
+  Obstacles convex;
+  for (int k = 0; k < 60; ++k) {
+    const Vec2 c{uniform(rng, 0, 40), uniform(rng, 0, 40)};
+    const int n = 3 + static_cast<int>(rng() % 5);
+    const double r = uniform(rng, 0.5, 2.5), turn = uniform(rng, 0, 1);
+    std::vector<Vec2> p;
+    for (int v = 0; v < n; ++v) {
+      const double a = 2 * std::numbers::pi * (v + turn) / n;
+      p.push_back(c + Vec2{r * std::cos(a), r * std::sin(a)});
+    }
+    convex.polygons.push_back(p);
+  }
+  convex.polygons.push_back({{50, 0}, {52, 0}, {52, 2}, {50, 2}});
+  convex.polygons.push_back({{52, 2}, {54, 2}, {54, 4}, {52, 4}});  // touching the one before at a corner
+  convex.points = {{-5, -5}, {49, -1}, {55, 5}, {53, 20}, {53, 20}, {200, -30}, {-40, 80}};
+  worlds.emplace_back("convex", convex);
+  // Concave ones: combs and notched stars (their inflations' pieces cast shadows at 0.3).
+  Obstacles concave;
+  concave.polygons.push_back(comb(rng, 10, {0, 0}, 1, true));
+  concave.polygons.push_back(star(rng, 24, {40, 10}, 6));
+  concave.points = {{-3, 12}, {60, -4}, {25, 9.5}};
+  worlds.emplace_back("concave", concave);
+  int compared = 0;
+  for (const auto& [name, o] : worlds) {
+    for (const double radius : {0.0, 0.3}) {
+      const std::string what = name + ", radius " + std::to_string(radius);
+      // Every pair tested whole (runs of points on one line would split a segment where the
+      // two builds meet different points: docs/visibility.md, "Shadows").
+      const VisibilityParams whole{.radius = radius, .arc_step_degrees = 45, .line_runs_above = SIZE_MAX};
+      VisibilityParams swept = whole, plain = whole;
+      swept.sweep_rows_above = 0;
+      plain.sweep_rows_above = SIZE_MAX;
+      const VisibilityGraph a(o, swept), b(o, plain);
+      expect_same_graph(a, b, what);
+      EXPECT_EQ(b.build_stats().swept_rows, 0u) << what;
+      EXPECT_EQ(b.build_stats().pairs, b.point_count() * (b.point_count() - 1) / 2) << what;
+      if (name == "concave" && radius == 0) {  // no convex part casts a shadow: nothing swept
+        EXPECT_EQ(a.build_stats().swept_rows, 0u) << what;
+      } else {
+        EXPECT_EQ(a.build_stats().swept_rows, a.point_count() - 1) << what;  // the last point has none after it
+        EXPECT_LT(a.build_stats().pairs, b.build_stats().pairs) << what;
+      }
+      EXPECT_GT(a.edge_count(), 50u) << what;
+      // And with the default runs: every pair tested on its own.
+      VisibilityParams runs{.radius = radius, .arc_step_degrees = 45};
+      runs.sweep_rows_above = 0;
+      expect_graph_of_every_pair(VisibilityGraph(o, runs), what + ", runs by default");
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 6);
+}
+
+TEST(VisibilityPolygonGrid, TheShadowSweepLooksAtFewPairsOnALatticeOfSquares) {
+  // 24 × 24 squares: 2,304 corners, 2,653,056 pairs. From a corner most of the lattice lies
+  // behind the squares next to it; what it sees lies along the corridors between rows and
+  // columns, and the sweep looks only there.
+  const Obstacles o = lattice(24);
+  VisibilityParams swept, plain;
+  swept.sweep_rows_above = 0;
+  plain.sweep_rows_above = SIZE_MAX;
+  const VisibilityGraph a(o, swept), b(o, plain);
+  const std::uint64_t n = b.point_count();
+  ASSERT_EQ(n, 2304u);
+  EXPECT_EQ(b.build_stats().pairs, n * (n - 1) / 2);
+  EXPECT_LT(a.build_stats().pairs * 6, b.build_stats().pairs) << a.build_stats().pairs;  // 323,970 when written
+  EXPECT_LT(a.build_stats().segment_tests * 2, b.build_stats().segment_tests) << a.build_stats().segment_tests;
+  EXPECT_LT(a.build_stats().cells_opened * 6, a.build_stats().swept_rows * a.build_stats().sweep_cells)
+      << a.build_stats().cells_opened;
+  expect_same_graph(a, b, "lattice");
+  // A query between opposite corners, from the swept graph: along the corridors.
+  VisibilityQuery q(a);
+  ASSERT_TRUE(q.find_path({-1, -1}, {48, 48}).succeeded());
+}
+
+TEST(VisibilityPolygonGrid, TheLastBlockerTriedFirstAnswersAsAFreshScratch) {
+  std::mt19937 rng(7);
+  const VisibilityGraph g(lattice(12), {.radius = 0.2, .arc_step_degrees = 30});
+  ProbeScratch reused = g.make_scratch();
+  int blocked = 0;
+  for (int k = 0; k < 4000; ++k) {
+    const Vec2 p{uniform(rng, -2, 26), uniform(rng, -2, 26)}, q{uniform(rng, -2, 26), uniform(rng, -2, 26)};
+    ProbeScratch fresh = g.make_scratch();
+    const bool seen = g.visible(p, q, fresh);
+    ASSERT_EQ(g.visible(p, q, reused), seen) << k;
+    blocked += !seen;
+  }
+  EXPECT_GT(blocked, 1000);
+  EXPECT_LT(blocked, 3900);
 }
 
 }  // namespace

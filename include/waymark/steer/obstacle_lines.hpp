@@ -8,6 +8,8 @@
 /// counting as blocked) and its free ones, collinear runs merged. A uniform-grid broad phase
 /// finds the edges near an agent. Queries are const and keep no scratch (any number of threads).
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -60,6 +62,13 @@ class ObstacleLines {
   /// edges and the query. A non-finite `p` or `range` finds nothing.
   template <class F>
   void for_each_near(Vec2 p, double range, LayerMask mask, F&& f) const;
+  /// What for_each_near(p, range, …) looks at: the entries listed in the cells it reads plus
+  /// the edges every query tests (large_edges()). Its cost: an edge is listed in the cells it
+  /// passes through, so this counts the edges near p, not all the edges (issue 41).
+  [[nodiscard]] std::size_t scanned_near(Vec2 p, double range) const;
+  /// Edges passing more than max_cells_per_edge cells (at least 256 cells long): every query
+  /// tests them.
+  [[nodiscard]] std::size_t large_edges() const { return large_.size(); }
 
   [[nodiscard]] std::size_t size() const { return edges_.size(); }
   [[nodiscard]] const ObstacleEdge& edge(std::size_t i) const { return edges_[i]; }
@@ -75,6 +84,13 @@ class ObstacleLines {
   void index_edges();
   template <class F>
   void visit_edge(std::uint32_t i, Vec2 p, double range2, LayerMask mask, F& f) const;
+  template <class F>
+  void visit_cell_edge(std::uint32_t i, int x, int y, Vec2 p, double range2, LayerMask mask, const UniformGrid::Range& in,
+                       F& f) const;
+  /// Calls visit(row, first column, last column) for the cells edge `e` passes through (and
+  /// those within allow_ of it), row by row.
+  template <class Visit>
+  void cells_along(const ObstacleEdge& e, Visit&& visit) const;
 
   ObstacleLinesParams params_;
   std::vector<ObstacleEdge> edges_;
@@ -82,8 +98,11 @@ class ObstacleLines {
   std::vector<std::uint8_t> blocked_;  ///< scratch: the map's cells with a border of blocked ones
   UniformGrid cells_{{}, 1, 0, 0};
   CellLists lists_;
-  std::vector<UniformGrid::Range> ranges_;  ///< per edge: its cells (none: kept in large_)
-  std::vector<std::uint32_t> large_;        ///< edges covering too many cells, tested by every query
+  /// ranges_ of an edge listed in the cells it passes, not its box's.
+  static constexpr UniformGrid::Range passing{0, -1, 0, 0};
+  std::vector<UniformGrid::Range> ranges_;  ///< per edge: its box's cells, `passing`, or none (kept in large_)
+  std::vector<std::uint32_t> large_;        ///< edges passing too many cells, tested by every query
+  double allow_ = 0;                        ///< an edge passing cells is listed in those within this of it
 };
 
 template <class F>
@@ -105,14 +124,32 @@ void ObstacleLines::for_each_near(Vec2 p, double range, LayerMask mask, F&& f) c
   const UniformGrid::Range q = cells_.cells_of(p - Vec2{range, range}, p + Vec2{range, range});
   for (int y = q.y0; y <= q.y1; ++y) {
     for (int x = q.x0; x <= q.x1; ++x) {
-      for (const std::uint32_t i : lists_.in(cells_.index(x, y))) {
-        // An edge listed in several cells of the query is visited in the first of them only.
-        const UniformGrid::Range& r = ranges_[i];
-        if (x != std::max(r.x0, q.x0) || y != std::max(r.y0, q.y0)) continue;
-        visit_edge(i, p, range2, mask, f);
-      }
+      for (const std::uint32_t i : lists_.in(cells_.index(x, y))) visit_cell_edge(i, x, y, p, range2, mask, q, f);
     }
   }
+}
+
+template <class F>
+void ObstacleLines::visit_cell_edge(std::uint32_t i, int x, int y, Vec2 p, double range2, LayerMask mask,
+                                    const UniformGrid::Range& in, F& f) const {
+  const UniformGrid::Range& r = ranges_[i];
+  if (r.y0 != passing.y0) {
+    // Listed in every cell of its box: visited in the first of them the query reads.
+    if (x != std::max(r.x0, in.x0) || y != std::max(r.y0, in.y0)) return;
+    visit_edge(i, p, range2, mask, f);
+    return;
+  }
+  const ObstacleEdge& e = edges_[i];
+  if (!(mask & layer_bit(e.layer))) return;
+  if (cross(e.direction, p - e.a) > 0) return;  // behind the edge: inside the solid's side
+  const Segment2 s{e.a, e.b};
+  const Vec2 q = s.closest_point(p);
+  const double d2 = length_squared(p - q);
+  if (!(d2 <= range2)) return;
+  // Listed in the cells it passes: reported in the one holding its nearest point to p
+  // (clamped into the query's cells), where it is listed too.
+  if (x != std::clamp(cells_.column_of(q.x), in.x0, in.x1) || y != std::clamp(cells_.row_of(q.y), in.y0, in.y1)) return;
+  f(static_cast<std::size_t>(i), d2);
 }
 
 }  // namespace waymark::steer

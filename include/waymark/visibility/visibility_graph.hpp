@@ -27,10 +27,18 @@ inline constexpr double default_tolerance = 1e-7;
 inline constexpr double max_abs_coordinate = 1e6;
 
 /// Default of VisibilityParams::line_runs_above (docs/visibility.md, "Runs of points on one line").
-inline constexpr std::size_t default_line_runs_above = 64;
+inline constexpr std::size_t default_line_runs_above = 8;
+
+/// Default of VisibilityParams::sweep_rows_above: a sweep costs about as much as looking at a
+/// few thousand pairs, whatever the row (measured: docs/visibility.md, "Shadows").
+inline constexpr std::size_t default_sweep_rows_above = 4096;
 
 /// Default of VisibilityParams::max_edges: 16,777,216.
 inline constexpr std::size_t default_max_edges = std::size_t{1} << 24;
+
+/// Default of VisibilityParams::max_seconds (and of the CLI's --time-limit): a build still
+/// running after a minute stops (docs/visibility.md, "Budgets").
+inline constexpr double default_max_seconds = 60;
 
 /// What a world is built from: simple polygons (either winding, closing edge implied), extra
 /// hand-placed points of visibility, and optional bounds the agent's centre must stay in.
@@ -72,8 +80,31 @@ struct VisibilityParams {
   /// [Limit: >= 1]
   std::size_t max_edges = default_max_edges;
   /// Most seconds the arcs may take to build: a build still running then stops and throws
-  /// InputError. Infinity: no limit. [Limit: > 0]
-  double max_seconds = std::numeric_limits<double>::infinity();
+  /// BudgetExceeded, saying what it finished. Infinity: no limit. [Limit: > 0]
+  double max_seconds = default_max_seconds;
+  /// A point with more points than this after it (in point order) finds its arcs by a sweep
+  /// that skips the points hidden behind convex parts: rings of cells outwards, and a cell
+  /// wholly in the shadow of parts nearer than it (each shrunk by more than the tolerance,
+  /// so that every segment into the cell passes through one) is not looked at. The others
+  /// look at every point after them. The same arcs either way; SIZE_MAX: never
+  /// (docs/visibility.md, "Shadows"). [Limit: any]
+  std::size_t sweep_rows_above = default_sweep_rows_above;
+};
+
+/// What a build looked at (VisibilityGraph::build_stats).
+struct VisibilityBuildStats {
+  /// Pairs of points looked at (a tangency test each): N(N−1)/2 without the sweep.
+  std::uint64_t pairs = 0;
+  /// Segment tests (VisibilityGraph::visible) made for the pairs tangent at both ends.
+  std::uint64_t segment_tests = 0;
+  /// Points whose arcs were found by the shadow sweep (VisibilityParams::sweep_rows_above).
+  std::uint64_t swept_rows = 0;
+  /// Cells the sweep opened (looked at the points in), over all its rows.
+  std::uint64_t cells_opened = 0;
+  /// Cells of the sweep's grid (each row could open them all).
+  std::uint64_t sweep_cells = 0;
+  /// Seconds the arcs took.
+  double seconds = 0;
 };
 
 
@@ -107,6 +138,39 @@ class InputError : public BuildError {
   std::size_t index_;
 };
 
+/// A build that ran out of its budget (VisibilityParams::max_seconds or max_edges): an
+/// InputError (item params) whose what() names the limit, with what the build finished: the
+/// points whose arcs were all found (points are done in order) and the edges found so far.
+class BudgetExceeded : public InputError {
+ public:
+  enum class Limit : std::uint8_t { time, edges };
+  BudgetExceeded(Limit limit, std::size_t points_done, std::size_t points, std::size_t edges, double seconds,
+                 const std::string& reason)
+      : InputError(Item::params, 0, reason),
+        limit_(limit),
+        points_done_(points_done),
+        points_(points),
+        edges_(edges),
+        seconds_(seconds) {}
+  [[nodiscard]] Limit limit() const { return limit_; }
+  /// "time-limit" or "max-edges", as the CLI's JSON says.
+  [[nodiscard]] const char* limit_name() const { return limit_ == Limit::time ? "time-limit" : "max-edges"; }
+  /// Points whose arcs were all found, of point_count().
+  [[nodiscard]] std::size_t points_done() const { return points_done_; }
+  [[nodiscard]] std::size_t point_count() const { return points_; }
+  /// Edges found when it stopped.
+  [[nodiscard]] std::size_t edges_found() const { return edges_; }
+  /// Seconds the arcs had taken.
+  [[nodiscard]] double seconds() const { return seconds_; }
+
+ private:
+  Limit limit_;
+  std::size_t points_done_;
+  std::size_t points_;
+  std::size_t edges_;
+  double seconds_;
+};
+
 /// Scratch of segment tests (which parts a walk already tested, where a segment meets a
 /// polygon's boundary). One per thread; make_scratch() sizes it for a graph.
 struct ProbeScratch {
@@ -115,6 +179,9 @@ struct ProbeScratch {
   /// A running count of what the tests looked at (grid cells, parts, boundary crossings and
   /// touches): their work, for a caller that picks between ways of testing.
   std::uint64_t work = 0;
+  /// The part that blocked the last blocked segment: tested first by the next one (segments
+  /// tested one after another often pass the same obstacle), the same answers.
+  std::uint32_t blocker = std::numeric_limits<std::uint32_t>::max();
 };
 
 /// One arc of the graph: the other point and the segment's length.
@@ -209,6 +276,8 @@ class VisibilityGraph {
 
   /// Memory held, bytes (about).
   [[nodiscard]] std::size_t memory_bytes() const;
+  /// What the build looked at.
+  [[nodiscard]] const VisibilityBuildStats& build_stats() const { return build_stats_; }
 
  private:
   static constexpr std::uint32_t no_grid = std::numeric_limits<std::uint32_t>::max();
@@ -267,6 +336,7 @@ class VisibilityGraph {
   std::vector<Corner> corners_;
   std::vector<std::uint32_t> arc_begin_;
   std::vector<VisibilityArc> arcs_;
+  VisibilityBuildStats build_stats_;
 };
 
 }  // namespace waymark::visibility
