@@ -5,6 +5,7 @@
 
 #include "navmesh_command.hpp"
 #include "waymark/core/stopwatch.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/io/nav_links.hpp"
 #include "waymark/io/obj.hpp"
 #include "waymark/recast/bake.hpp"
@@ -16,7 +17,7 @@ namespace {
 /// One --agent-class value, "[NAME=]radius,height,climb,slope", over the shared Recast
 /// options `base`; an unnamed class is called by its place among the classes ("0", "1", …).
 recast::AgentClass agent_class_arg(const std::string& text, std::size_t index, const recast::RecastParams& base) {
-  recast::AgentClass c{std::to_string(index), base};
+  recast::AgentClass c{number_text(index), base};
   std::string numbers = text;
   if (const std::size_t eq = text.find('='); eq != std::string::npos) {
     c.name = text.substr(0, eq);
@@ -68,7 +69,7 @@ int run_bake(const BakeArgs& a) {
     std::vector<recast::AgentClass> classes;
     for (std::size_t i = 0; i < a.classes.size(); ++i) classes.push_back(agent_class_arg(a.classes[i], i, a.recast));
     if (classes.empty()) classes.push_back({"0", a.recast});
-    if (a.tile_size < 0) throw UsageError("--tile-size must be >= 0, got " + std::to_string(a.tile_size));
+    if (a.tile_size < 0) throw UsageError("--tile-size must be >= 0, got " + number_text(a.tile_size));
     for (recast::AgentClass& c : classes) c.tile_size = a.tile_size;
     const TriangleMesh model = io::load_obj(a.obj);
     const std::vector<navmesh::OffMeshLink> links = a.links.empty() ? std::vector<navmesh::OffMeshLink>{} : io::load_nav_links(a.links);

@@ -11,6 +11,7 @@
 
 #include "progress.hpp"
 #include "waymark/core/stopwatch.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/grid/batch.hpp"
 
 namespace waymark::cli {
@@ -31,7 +32,7 @@ CLI::App* add_batch_command(CLI::App& app, BatchArgs& a) {
   a.threads = static_cast<std::int64_t>(std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1,
                                                                 grid::max_batch_threads));
   cmd->add_option("--threads,-t", a.threads,
-                  "threads, one search per thread (1 to " + std::to_string(grid::max_batch_threads) +
+                  "threads, one search per thread (1 to " + number_text(grid::max_batch_threads) +
                       "; default: the machine's cores)")
       ->capture_default_str();
   cmd->add_option("--diagonal", a.diagonal, diagonal_rule_help)->capture_default_str();
@@ -69,7 +70,7 @@ int run_batch(const BatchArgs& a) {
     if (isatty(STDERR_FILENO) == 1) {
       batch.progress = [&bar](std::size_t done, std::size_t total) {
         bar.update(static_cast<double>(done) / static_cast<double>(total),
-                   std::to_string(done) + "/" + std::to_string(total));
+                   number_text(done) + "/" + number_text(total));
       };
     }
     const Stopwatch clock;

@@ -99,7 +99,7 @@ template <std::size_t N>
 std::array<double, N> finite_numbers(std::string_view text, std::string_view option, std::string_view spelled) {
   const auto c = comma_numbers<double, N>(text);
   if (!c || !std::all_of(c->begin(), c->end(), [](double v) { return std::isfinite(v); })) {
-    throw UsageError(std::string(option) + " must be " + std::to_string(N) + " finite numbers " + std::string(spelled) +
+    throw UsageError(std::string(option) + " must be " + number_text(N) + " finite numbers " + std::string(spelled) +
                      ", got " + waymark::quoted(text));
   }
   return *c;
@@ -110,8 +110,8 @@ std::array<double, N> finite_numbers(std::string_view text, std::string_view opt
 /// from lo to hi, got v".
 inline std::size_t checked_count(std::int64_t value, std::int64_t lo, std::int64_t hi, const std::string& name) {
   if (value < lo || value > hi)
-    throw UsageError(name + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
-                     std::to_string(value));
+    throw UsageError(name + " must be an integer from " + number_text(lo) + " to " + number_text(hi) + ", got " +
+                     number_text(value));
   return static_cast<std::size_t>(value);
 }
 
@@ -128,7 +128,7 @@ inline constexpr double max_time_limit_s = 7 * 24 * 3600.0;
 inline search::Budget time_limit(double seconds) {
   if (!(seconds >= 0 && seconds <= max_time_limit_s)) {
     throw UsageError("--time-limit must be a number of seconds from 0 (none) to " +
-                     std::to_string(static_cast<long>(max_time_limit_s)) + ", got " + waymark::number_text(seconds));
+                     number_text(static_cast<long>(max_time_limit_s)) + ", got " + waymark::number_text(seconds));
   }
   if (seconds == 0) return {};
   return search::Budget::of_time(
@@ -150,8 +150,8 @@ inline std::string failure_reason(Status st) {
 template <class Write>
 void write_pictures(const std::string& png, const std::string& svg, Write&& write, std::size_t svg_shapes = 0) {
   if (!svg.empty() && svg_shapes > render::max_svg_shapes)
-    throw UsageError("--svg " + svg + ": the picture has " + std::to_string(svg_shapes) + " shapes, over render::max_svg_shapes = " +
-                     std::to_string(render::max_svg_shapes) + " (an SVG is held in memory until written, about 1 KB a shape); write a --png instead");
+    throw UsageError("--svg " + svg + ": the picture has " + number_text(svg_shapes) + " shapes, over render::max_svg_shapes = " +
+                     number_text(render::max_svg_shapes) + " (an SVG is held in memory until written, about 1 KB a shape); write a --png instead");
   if (!png.empty() && !write(png, render::PictureFormat::png)) throw UsageError("cannot write picture to " + png);
   if (!svg.empty() && !write(svg, render::PictureFormat::svg)) throw UsageError("cannot write picture to " + svg);
 }

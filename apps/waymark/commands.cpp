@@ -42,7 +42,7 @@ void add_search_options(CLI::App* cmd, SearchArgs& a) {
 }
 
 /// A number for the request: non-finite ones as text, which io::parse_path_query refuses by name.
-nlohmann::json number_json(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(std::to_string(v)); }
+nlohmann::json number_json(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(number_text(v)); }
 
 /// The request a grid command's options make (io::parse_path_query reads it: one parser for
 /// the CLI and the viewer's API). Only options given are set, so the defaults are the parser's.
@@ -259,8 +259,8 @@ int run_scen(const ScenArgs& a) {
       options.progress = [&bar](const ScenarioProgress& p) {
         if (!bar.due()) return;
         const double done = p.queries_total == 0 ? 0 : static_cast<double>(p.queries_done) / static_cast<double>(p.queries_total);
-        bar.update(done, std::to_string(p.files_done) + "/" + std::to_string(p.files_total) + " files, " +
-                             std::to_string(p.queries_done) + "/" + std::to_string(p.queries_total) + " queries");
+        bar.update(done, number_text(p.files_done) + "/" + number_text(p.files_total) + " files, " +
+                             number_text(p.queries_done) + "/" + number_text(p.queries_total) + " queries");
       };
     }
     const ScenarioReport r = run_scenarios(a.files, options);

@@ -7,6 +7,7 @@
 
 #include "trace.hpp"
 #include "waymark/core/stopwatch.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/graph/graph_planner.hpp"
 #include "waymark/io/graph_loaders.hpp"
 
@@ -31,9 +32,9 @@ LoadedGraph load_graph(const GraphArgs& a) {
 VertexId vertex_arg(const LoadedGraph& g, std::int64_t id, const char* option) {
   const auto v = g.ids.to_vertex(id);
   if (!v) {
-    const std::string range = g.ids.count() == 0 ? "none" : std::to_string(g.ids.first()) + ".." +
-                                                                std::to_string(g.ids.first() + static_cast<std::int64_t>(g.ids.count()) - 1);
-    throw UsageError(std::string(option) + " " + std::to_string(id) + ": no such vertex (ids " + range + ")");
+    const std::string range = g.ids.count() == 0 ? "none" : number_text(g.ids.first()) + ".." +
+                                                                number_text(g.ids.first() + static_cast<std::int64_t>(g.ids.count()) - 1);
+    throw UsageError(std::string(option) + " " + number_text(id) + ": no such vertex (ids " + range + ")");
   }
   return *v;
 }
@@ -133,7 +134,7 @@ int run_graph(const GraphArgs& a) {
         std::cout << "\n";
       }
       if (!a.trace.empty()) {  // once more with events on, so the timed query above is not slowed
-        const auto spell = [&g](VertexId v) { return std::to_string(g.ids.to_file(v)); };
+        const auto spell = [&g](VertexId v) { return number_text(g.ids.to_file(v)); };
         TraceWriter<VertexId, decltype(spell)> writer(a.trace, spell);
         search::SearchHandle<VertexId> traced = planner.make_search({.events = &writer});
         search::run_within(traced, pairs[0].from, pairs[0].to, limit);

@@ -399,7 +399,7 @@ struct HttpServer::State {
 
   /// 503: the bodies being read hold the budget, or this client's share of it.
   Reply over_budget(OverBudget why) const {
-    const auto mib = [](std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; };
+    const auto mib = [](std::size_t bytes) { return number_text(bytes >> 20) + " MiB"; };
     Reply r = json_error(web::http_unavailable,
                          why == OverBudget::client
                              ? "this client's request bodies hold as much memory as one client's may (" + mib(bodies.client_limit()) +
@@ -429,12 +429,12 @@ struct HttpServer::State {
     // Equal ones are refused too (RFC 9110 §8.6 allows either): a length is stated once.
     if (const unsigned lengths = header_count(c, "Content-Length"); lengths > 1)
       return json_error(web::http_bad_request,
-                        "the request gives Content-Length " + std::to_string(lengths) + " times; a body's length is stated once");
+                        "the request gives Content-Length " + number_text(lengths) + " times; a body's length is stated once");
     const std::string length_text = header(c, "Content-Length");
     if (!length_text.empty()) {
       const auto [end, ec] = std::from_chars(length_text.data(), length_text.data() + length_text.size(), x.declared);
       if (ec != std::errc{} || end != length_text.data() + length_text.size() || x.declared > limits.max_body_bytes)
-        return json_error(web::http_too_large, "request body over " + std::to_string(limits.max_body_bytes) + " bytes");
+        return json_error(web::http_too_large, "request body over " + number_text(limits.max_body_bytes) + " bytes");
     }
     // A page from another site may POST text/plain to 127.0.0.1 without asking first; JSON
     // it may not send without a CORS preflight, which this server never grants.
@@ -542,7 +542,7 @@ struct HttpServer::State {
     MHD_add_response_header(response, "Content-Type", x.reply.type.c_str());
     if (!x.reply.encoding.empty()) MHD_add_response_header(response, "Content-Encoding", x.reply.encoding.c_str());
     if (x.reply.vary) MHD_add_response_header(response, "Vary", "Accept-Encoding");
-    if (x.reply.retry_after) MHD_add_response_header(response, "Retry-After", std::to_string(retry_after_seconds).c_str());
+    if (x.reply.retry_after) MHD_add_response_header(response, "Retry-After", number_text(retry_after_seconds).c_str());
     x.queued = true;
     x.status = x.reply.status;
     x.bytes = owned->size();
@@ -714,8 +714,8 @@ std::string url_host(const std::string& host) {
 HttpServer::HttpServer(const web::Api& api, std::filesystem::path web_root, web::Compression mode, HttpLimits limits)
     : state_(std::make_unique<State>(api, std::move(web_root), mode, limits)) {
   if (limits.max_body_memory < limits.max_body_bytes)
-    throw UsageError("the body memory (" + std::to_string(limits.max_body_memory) + " bytes) is less than one largest body (" +
-                     std::to_string(limits.max_body_bytes) + " bytes)");
+    throw UsageError("the body memory (" + number_text(limits.max_body_memory) + " bytes) is less than one largest body (" +
+                     number_text(limits.max_body_bytes) + " bytes)");
 }
 
 HttpServer::~HttpServer() {
@@ -724,13 +724,13 @@ HttpServer::~HttpServer() {
 }
 
 int HttpServer::listen(const std::string& host, int port) {
-  const std::string where = url_host(host) + (port == 0 ? std::string{} : ":" + std::to_string(port));
+  const std::string where = url_host(host) + (port == 0 ? std::string{} : ":" + number_text(port));
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_flags = AI_PASSIVE;
   addrinfo* found = nullptr;
-  if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found) != 0 || found == nullptr)
+  if (getaddrinfo(host.c_str(), number_text(port).c_str(), &hints, &found) != 0 || found == nullptr)
     throw UsageError("cannot listen on " + where + " (not an address here)");
   const int fd = socket(found->ai_family, found->ai_socktype | SOCK_CLOEXEC, found->ai_protocol);
   // SO_REUSEADDR only: SO_REUSEPORT would let a second server bind the same port without an error.
@@ -773,7 +773,7 @@ void HttpServer::start() {
     MHD_Response* r = MHD_create_response_from_buffer(text.size(), const_cast<char*>(text.data()), MHD_RESPMEM_PERSISTENT);
     if (r == nullptr) return r;
     MHD_add_response_header(r, "Content-Type", "application/json");
-    if (retry) MHD_add_response_header(r, "Retry-After", std::to_string(retry_after_seconds).c_str());
+    if (retry) MHD_add_response_header(r, "Retry-After", number_text(retry_after_seconds).c_str());
     return r;
   };
   s.out_of_memory = prepared(out_of_memory_text, true);

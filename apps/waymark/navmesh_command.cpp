@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "waymark/core/stopwatch.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/io/nav_links.hpp"
 #include "waymark/io/nav_obstacles.hpp"
 #include "waymark/io/obj.hpp"
@@ -98,8 +99,8 @@ NavMesh build_nav_mesh(const NavmeshArgs& a, const TriangleMesh& model, const st
       const recast::CarveUpdate done = carved.update({.max_seconds = deadline.seconds_left()});
       if (done.failed > 0) throw BuildError("Recast could not rebuild a tile under the obstacles");
       if (!done.up_to_date()) {
-        throw BuildError("the carving passed its deadline (a time limit) with " + std::to_string(waiting - done.pending) + " of " +
-                         std::to_string(waiting) + " tiles under the obstacles rebuilt: give it more time, or fewer obstacles");
+        throw BuildError("the carving passed its deadline (a time limit) with " + number_text(waiting - done.pending) + " of " +
+                         number_text(waiting) + " tiles under the obstacles rebuilt: give it more time, or fewer obstacles");
       }
       if (overlays != nullptr) overlays->tiles = tile_squares(carved.world(), carved.input().layout());
       return carved.world().snapshot()->mesh;

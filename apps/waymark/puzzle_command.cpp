@@ -12,6 +12,7 @@
 #include "progress.hpp"
 #include "waymark/core/parallel.hpp"
 #include "waymark/core/stopwatch.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/io/puzzle_instances.hpp"
 #include "waymark/puzzle/solver.hpp"
 
@@ -33,8 +34,8 @@ HeuristicKind heuristic_arg(const PuzzleArgs& a, int width) {
   const auto h = parse_heuristic(a.heuristic);
   if (!h) throw UsageError("unknown heuristic '" + a.heuristic + "' (auto|" + choices(heuristic_names) + ")");
   if (uses_pattern_database(*h) && width != max_puzzle_width) {
-    throw UsageError(a.heuristic + " is for the 15-puzzle (4x4 boards); these boards are " + std::to_string(width) +
-                     "x" + std::to_string(width));
+    throw UsageError(a.heuristic + " is for the 15-puzzle (4x4 boards); these boards are " + number_text(width) +
+                     "x" + number_text(width));
   }
   return *h;
 }
@@ -147,7 +148,7 @@ int run_puzzle(const PuzzleArgs& a) {
           std::cout << "#" << index << ": ";
           if (s.status.succeeded()) {
             std::cout << s.moves.size() << " moves";
-            if (in.optimal_length) std::cout << (static_cast<int>(s.moves.size()) == *in.optimal_length ? " (optimal)" : " (NOT the published " + std::to_string(*in.optimal_length) + ")");
+            if (in.optimal_length) std::cout << (static_cast<int>(s.moves.size()) == *in.optimal_length ? " (optimal)" : " (NOT the published " + number_text(*in.optimal_length) + ")");
           } else {
             std::cout << "not solved: " << failure_reason(s.status);
           }
@@ -164,9 +165,9 @@ int run_puzzle(const PuzzleArgs& a) {
       options.on_iteration = [&](int bound, std::uint64_t nodes) {
         const std::lock_guard<std::mutex> hold(lock);
         bar.update(static_cast<double>(solved + failed) / static_cast<double>(n),
-                   std::to_string(solved + failed) + "/" + std::to_string(n) + " solved; #" +
-                       std::to_string(current + 1) + " bound " + std::to_string(bound) + ", " +
-                       std::to_string(nodes) + " nodes");
+                   number_text(solved + failed) + "/" + number_text(n) + " solved; #" +
+                       number_text(current + 1) + " bound " + number_text(bound) + ", " +
+                       number_text(nodes) + " nodes");
       };
       PuzzleSolver solver(puzzle, heuristic, pdb ? &*pdb : nullptr, options);
       for (std::size_t i = next(); i < n; i = next()) {

@@ -66,7 +66,7 @@ class SceneTrace {
   }
 
   void tick(const steer::Simulation& sim) {
-    line_ = "{\"tick\":" + std::to_string(sim.stats().ticks) + ",\"p\":[";
+    line_ = "{\"tick\":" + number_text(sim.stats().ticks) + ",\"p\":[";
     char number[64];
     for (std::size_t i = 0; i < sim.size(); ++i) {
       const Vec2 p = sim.state(steer::AgentId{static_cast<std::uint32_t>(i)}).position;

@@ -30,12 +30,12 @@ void check_end(const VisibilityGraph& g, const io::PolygonFile& file, Vec2 p, co
                const char* option) {
   const std::string r = number_text(g.params().radius);
   if (const auto inside = g.obstacle_at(p)) {
-    throw UsageError(std::string(option) + " " + text + " lies inside obstacle " + std::to_string(*inside) + " (" +
-                     file.name + ":" + std::to_string(file.polygon_lines[*inside]) + ") inflated by radius " + r);
+    throw UsageError(std::string(option) + " " + text + " lies inside obstacle " + number_text(*inside) + " (" +
+                     file.name + ":" + number_text(file.polygon_lines[*inside]) + ") inflated by radius " + r);
   }
   if (!g.standable(p)) {
     throw UsageError(std::string(option) + " " + text + " lies outside the bounds (" + file.name + ":" +
-                     std::to_string(file.bounds_line) + ") shrunk by radius " + r);
+                     number_text(file.bounds_line) + ") shrunk by radius " + r);
   }
 }
 

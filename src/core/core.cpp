@@ -6,6 +6,7 @@
 #include "waymark/core/assert.hpp"
 #include "waymark/core/binary_io.hpp"
 #include "waymark/core/errors.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark {
 
@@ -16,7 +17,7 @@ void assert_failed(const char* expr, const char* file, int line) noexcept {
 
 namespace {
 std::string format_location(const std::string& file, std::size_t line, const std::string& reason) {
-  return line == 0 ? file + ": " + reason : file + ":" + std::to_string(line) + ": " + reason;
+  return line == 0 ? file + ": " + reason : file + ":" + number_text(line) + ": " + reason;
 }
 }  // namespace
 

@@ -12,6 +12,7 @@
 
 #include "waymark/core/binary_io.hpp"
 #include "waymark/core/errors.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/graph/contraction.hpp"
 
 namespace waymark::graph {
@@ -98,12 +99,12 @@ ContractionHierarchy ContractionHierarchy::load(std::istream& in, const std::str
   if (std::memcmp(h.magic, ch_file_magic, sizeof h.magic) != 0)
     r.fail("not a waymark contraction hierarchy (wrong magic)");
   if (h.version != ch_file_version)
-    r.fail("unsupported version " + std::to_string(h.version) + " (expected " + std::to_string(ch_file_version) + ")");
+    r.fail("unsupported version " + number_text(h.version) + " (expected " + number_text(ch_file_version) + ")");
   if (h.byte_order != byte_order_mark) r.fail("written on a machine with another byte order");
   if (h.vertices != original.node_count() || h.original_arcs != original.arc_count())
-    r.fail("built for a graph with " + std::to_string(h.vertices) + " vertices and " +
-           std::to_string(h.original_arcs) + " arcs, this one has " + std::to_string(original.node_count()) +
-           " and " + std::to_string(original.arc_count()));
+    r.fail("built for a graph with " + number_text(h.vertices) + " vertices and " +
+           number_text(h.original_arcs) + " arcs, this one has " + number_text(original.node_count()) +
+           " and " + number_text(original.arc_count()));
   if (h.fingerprint != arc_fingerprint(original))
     r.fail("built for another graph (the arcs' fingerprint differs)");
   constexpr std::uint64_t max_arcs = std::numeric_limits<std::uint32_t>::max();

@@ -25,6 +25,7 @@
 
 #include "waymark/core/errors.hpp"
 #include "waymark/core/parallel.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/graph/contraction.hpp"
 #include "waymark/search/best_first.hpp"
 
@@ -135,7 +136,7 @@ class UpDownPaths {
 
 void ContractionHierarchy::check_complete(const std::string& name) const {
   const auto n = static_cast<std::uint32_t>(node_count());
-  const auto vertex = [&](std::uint32_t rank) { return std::to_string(vertex_at_[rank].value); };
+  const auto vertex = [&](std::uint32_t rank) { return number_text(vertex_at_[rank].value); };
   const auto fail = [&](const std::string& reason) { throw LoadError(name, 0, "corrupt file: " + reason); };
   std::mutex failure_mutex;
   std::exception_ptr failure;  // the first check that failed (or bad_alloc), on any thread

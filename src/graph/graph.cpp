@@ -2,21 +2,15 @@
 
 #include <algorithm>
 #include <bit>
-#include <sstream>
 #include <string>
 #include <utility>
 
 #include "waymark/core/errors.hpp"
 #include "waymark/core/hash.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::graph {
 namespace {
-
-std::string number_text(double x) {
-  std::ostringstream out;
-  out << x;
-  return out.str();
-}
 
 bool is_valid_weight(Cost w) { return w >= 0 && std::isfinite(w); }  // false for NaN too
 
@@ -24,13 +18,13 @@ bool is_valid_weight(Cost w) { return w >= 0 && std::isfinite(w); }  // false fo
 
 GraphBuilder::GraphBuilder(std::size_t vertex_count) : vertex_count_(vertex_count) {
   if (vertex_count > max_vertices)
-    throw BuildError("a graph holds at most " + std::to_string(max_vertices) + " vertices, asked for " +
-                     std::to_string(vertex_count));
+    throw BuildError("a graph holds at most " + number_text(max_vertices) + " vertices, asked for " +
+                     number_text(vertex_count));
 }
 
 VertexId GraphBuilder::add_vertex() {
   if (vertex_count_ == max_vertices)
-    throw BuildError("a graph holds at most " + std::to_string(max_vertices) + " vertices");
+    throw BuildError("a graph holds at most " + number_text(max_vertices) + " vertices");
   return VertexId{static_cast<std::uint32_t>(vertex_count_++)};
 }
 
@@ -43,13 +37,13 @@ void GraphBuilder::reserve_arcs(std::size_t arcs) {
 void GraphBuilder::check_arc(VertexId from, VertexId to, Cost weight, std::size_t arcs_to_add) const {
   for (const VertexId v : {from, to}) {
     if (v.value >= vertex_count_)
-      throw BuildError("vertex " + std::to_string(v.value) + " out of range (the graph has " +
-                       std::to_string(vertex_count_) + " vertices)");
+      throw BuildError("vertex " + number_text(v.value) + " out of range (the graph has " +
+                       number_text(vertex_count_) + " vertices)");
   }
   if (!is_valid_weight(weight))
     throw BuildError("edge weight must be finite and >= 0, got " + number_text(weight));
   if (max_arcs - arc_count() < arcs_to_add)
-    throw BuildError("a graph holds at most " + std::to_string(max_arcs) + " arcs");
+    throw BuildError("a graph holds at most " + number_text(max_arcs) + " arcs");
 }
 
 void GraphBuilder::push_arc(VertexId from, VertexId to, Cost weight) {
@@ -74,9 +68,9 @@ void GraphBuilder::set_positions(std::vector<Vec3> positions, Coordinates kind) 
   for (std::size_t i = 0; i < positions.size(); ++i) {
     const Vec3 p = positions[i];
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
-      throw BuildError("vertex " + std::to_string(i) + " has a non-finite coordinate");
+      throw BuildError("vertex " + number_text(i) + " has a non-finite coordinate");
     if (kind == Coordinates::xy && p.z != 0)
-      throw BuildError("vertex " + std::to_string(i) + " has z = " + number_text(p.z) + " in a planar graph");
+      throw BuildError("vertex " + number_text(i) + " has z = " + number_text(p.z) + " in a planar graph");
   }
   positions_ = std::move(positions);
   coordinates_ = kind;
@@ -84,7 +78,7 @@ void GraphBuilder::set_positions(std::vector<Vec3> positions, Coordinates kind) 
 
 Graph GraphBuilder::build() const {
   if (coordinates_ != Coordinates::none && positions_.size() != vertex_count_)
-    throw BuildError(std::to_string(positions_.size()) + " positions for " + std::to_string(vertex_count_) +
+    throw BuildError(number_text(positions_.size()) + " positions for " + number_text(vertex_count_) +
                      " vertices");
   Graph g;
   // Counting sort by source: out-degrees, prefix sums, then each arc into its source's next free slot.
@@ -121,7 +115,7 @@ std::optional<ArcId> Graph::find_arc(VertexId from, VertexId to) const {
 }
 
 void Graph::set_weight(ArcId a, Cost weight) {
-  if (!contains(a)) throw BuildError("arc " + std::to_string(a.value) + " is not in the graph");
+  if (!contains(a)) throw BuildError("arc " + number_text(a.value) + " is not in the graph");
   if (!is_valid_weight(weight)) throw BuildError("edge weight must be finite and >= 0, got " + number_text(weight));
   if (weights_[a.value] == weight) return;
   log_.record(ArcChange{0, a, weights_[a.value]});

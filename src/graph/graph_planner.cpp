@@ -5,6 +5,7 @@
 
 #include "waymark/core/errors.hpp"
 #include "waymark/core/stopwatch.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/search/best_first.hpp"
 
 namespace waymark::graph {
@@ -99,8 +100,8 @@ std::optional<std::string> graph_planner_unsupported(const Graph& graph, Algorit
   if (algorithm == Algorithm::astar && !graph.has_positions())
     return "astar needs vertex coordinates (a .co file, or node lists); use dijkstra, bidijkstra, alt or ch";
   if (algorithm == Algorithm::table && graph.node_count() > RouteTable::max_vertices)
-    return "route tables are limited to " + std::to_string(RouteTable::max_vertices) + " vertices (V² × 4 bytes); this graph has " +
-           std::to_string(graph.node_count());
+    return "route tables are limited to " + number_text(RouteTable::max_vertices) + " vertices (V² × 4 bytes); this graph has " +
+           number_text(graph.node_count());
   return std::nullopt;
 }
 

@@ -12,6 +12,7 @@
 #include "waymark/core/binary_io.hpp"
 #include "waymark/core/errors.hpp"
 #include "waymark/core/stopwatch.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/graph/shortest_paths.hpp"
 
 namespace waymark::graph {
@@ -158,8 +159,8 @@ std::uint64_t get_le(const unsigned char* p, std::size_t bytes) {
 Landmarks::Landmarks(const Graph& graph, LandmarkParams params)
     : graph_(&graph), version_(graph.version()), node_count_(graph.node_count()), arc_count_(graph.arc_count()) {
   if (params.count < 1 || params.count > LandmarkParams::max_count)
-    throw BuildError("LandmarkParams::count must be in 1.." + std::to_string(LandmarkParams::max_count) + ", got " +
-                     std::to_string(params.count));
+    throw BuildError("LandmarkParams::count must be in 1.." + number_text(LandmarkParams::max_count) + ", got " +
+                     number_text(params.count));
   const Stopwatch watch;
   fingerprint_ = arc_fingerprint(graph);
   vertices_ = choose_landmarks(graph, params.count);
@@ -234,14 +235,14 @@ Landmarks Landmarks::load(std::istream& in, const std::string& name, const Graph
   const std::uint64_t arcs = get_le(&bytes[16], 8);
   const std::uint64_t fingerprint = get_le(&bytes[24], 8);
   if (version != landmark_file_version)
-    reader.fail("landmark file version " + std::to_string(version) + ", this build reads version " +
-                std::to_string(landmark_file_version));
+    reader.fail("landmark file version " + number_text(version) + ", this build reads version " +
+                number_text(landmark_file_version));
   if (k > LandmarkParams::max_count)
-    reader.fail(std::to_string(k) + " landmarks, more than the limit of " + std::to_string(LandmarkParams::max_count));
+    reader.fail(number_text(k) + " landmarks, more than the limit of " + number_text(LandmarkParams::max_count));
   if (vertices != graph.node_count() || arcs != graph.arc_count())
-    reader.fail("landmarks were built for a graph with " + std::to_string(vertices) + " vertices and " +
-                std::to_string(arcs) + " arcs, this graph has " + std::to_string(graph.node_count()) + " and " +
-                std::to_string(graph.arc_count()));
+    reader.fail("landmarks were built for a graph with " + number_text(vertices) + " vertices and " +
+                number_text(arcs) + " arcs, this graph has " + number_text(graph.node_count()) + " and " +
+                number_text(graph.arc_count()));
   if (fingerprint != arc_fingerprint(graph))
     reader.fail("landmarks were built for a different graph (same size, different arcs)");
 
@@ -268,8 +269,8 @@ Landmarks Landmarks::load(std::istream& in, const std::string& name, const Graph
   // The ids first: the searches below start from them.
   std::vector<bool> is_landmark(table.node_count_, false);
   for (const VertexId l : table.vertices_) {
-    if (l.value >= table.node_count_) reader.fail("landmark " + std::to_string(l.value) + " is not a vertex");
-    if (is_landmark[l.value]) reader.fail("landmark " + std::to_string(l.value) + " is listed twice");
+    if (l.value >= table.node_count_) reader.fail("landmark " + number_text(l.value) + " is not a vertex");
+    if (is_landmark[l.value]) reader.fail("landmark " + number_text(l.value) + " is listed twice");
     is_landmark[l.value] = true;
   }
   // A checksum does not stop a forger: the distances are searched again from the stored
@@ -279,8 +280,8 @@ Landmarks Landmarks::load(std::istream& in, const std::string& name, const Graph
   for (std::size_t i = 0; i < expected.size(); ++i) {
     if (std::bit_cast<std::uint32_t>(expected[i]) != std::bit_cast<std::uint32_t>(table.distances_[i])) {
       const std::size_t v = i / (2 * k), column = i % (2 * k);
-      reader.fail("the distances of landmark " + std::to_string(table.vertices_[column % k].value) +
-                  " are not its shortest distances (vertex " + std::to_string(v) + ")");
+      reader.fail("the distances of landmark " + number_text(table.vertices_[column % k].value) +
+                  " are not its shortest distances (vertex " + number_text(v) + ")");
     }
   }
   return table;

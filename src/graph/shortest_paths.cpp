@@ -12,6 +12,7 @@
 #include "waymark/core/errors.hpp"
 #include "waymark/core/hash.hpp"
 #include "waymark/core/stopwatch.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::graph {
 namespace {
@@ -122,8 +123,8 @@ std::optional<std::size_t> wrong_tree_entry(const Graph& graph, const std::uint3
 RouteTable::RouteTable(const Graph& graph) : graph_(&graph), version_(graph.version()) {
   const std::size_t n = graph.node_count();
   if (n > max_vertices)
-    throw BuildError("a route table holds at most " + std::to_string(max_vertices) + " vertices (V² × 4 bytes), " +
-                     "the graph has " + std::to_string(n));
+    throw BuildError("a route table holds at most " + number_text(max_vertices) + " vertices (V² × 4 bytes), " +
+                     "the graph has " + number_text(n));
   rebuild();
 }
 
@@ -216,15 +217,15 @@ RouteTable RouteTable::load(std::istream& in, const std::string& name, const Gra
   r.bytes(&header, sizeof header, "header");
   if (header.magic != route_file_magic) r.fail("not a waymark route table");
   if (header.version != file_version)
-    r.fail("route table version " + std::to_string(header.version) + ", expected " + std::to_string(file_version));
+    r.fail("route table version " + number_text(header.version) + ", expected " + number_text(file_version));
   if (header.entry_bytes != sizeof(std::uint32_t))
-    r.fail("entries of " + std::to_string(header.entry_bytes) + " bytes, expected 4");
+    r.fail("entries of " + number_text(header.entry_bytes) + " bytes, expected 4");
   const std::size_t n = graph.node_count();
   if (header.vertices != n || header.arcs != graph.arc_count())
-    r.fail("table is for a graph with " + std::to_string(header.vertices) + " vertices and " +
-           std::to_string(header.arcs) + " arcs, this graph has " + std::to_string(n) + " and " +
-           std::to_string(graph.arc_count()));
-  if (n > max_vertices) r.fail("a route table holds at most " + std::to_string(max_vertices) + " vertices");
+    r.fail("table is for a graph with " + number_text(header.vertices) + " vertices and " +
+           number_text(header.arcs) + " arcs, this graph has " + number_text(n) + " and " +
+           number_text(graph.arc_count()));
+  if (n > max_vertices) r.fail("a route table holds at most " + number_text(max_vertices) + " vertices");
   if (header.graph_fingerprint != arc_fingerprint(graph)) r.fail("table was built for a different graph (the arcs differ)");
   std::vector<std::uint32_t> entries;
   r.array(entries, n * n, "entries");
@@ -241,11 +242,11 @@ RouteTable RouteTable::load(std::istream& in, const std::string& name, const Gra
     for (std::size_t s = 0; s < n; ++s) {
       const std::uint32_t e = row[s];
       if (e == no_arc ? false : (s == t || e >= graph.out_degree(graph.node_at(s))))
-        r.fail("corrupt entry for source " + std::to_string(s) + ", target " + std::to_string(t));
+        r.fail("corrupt entry for source " + number_text(s) + ", target " + number_text(t));
     }
     if (const auto s = wrong_tree_entry(graph, row, t, dist, state, chain))
-      r.fail("the entries toward target " + std::to_string(t) + " are not shortest paths (wrong at source " +
-             std::to_string(*s) + ")");
+      r.fail("the entries toward target " + number_text(t) + " are not shortest paths (wrong at source " +
+             number_text(*s) + ")");
   }
   return RouteTable(graph, std::move(entries));
 }

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "waymark/core/errors.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::graph {
 
@@ -12,7 +13,7 @@ VertexIndex::VertexIndex(const Graph& graph, VertexIndexParams params) {
   if (!(params.vertices_per_cell >= VertexIndexParams::min_vertices_per_cell) ||
       !std::isfinite(params.vertices_per_cell))
     throw BuildError("VertexIndexParams::vertices_per_cell must be finite and >= " +
-                     std::to_string(VertexIndexParams::min_vertices_per_cell));
+                     number_text(VertexIndexParams::min_vertices_per_cell));
   const std::span<const Vec3> points = graph.positions();
   const std::size_t n = points.size();
   bucket_start_.assign(2, 0);

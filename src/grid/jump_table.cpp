@@ -6,6 +6,7 @@
 #include "waymark/core/binary_io.hpp"
 #include "waymark/core/errors.hpp"
 #include "waymark/core/hash.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::grid {
 namespace {
@@ -118,8 +119,8 @@ JumpTable JumpTable::load(std::istream& in, const std::string& name, const GridM
   r.bytes(&header, sizeof header, "header");
   if (header.magic != file_magic) r.fail("not a waymark JPS+ table (version 03)");
   if (header.width != map.width() || header.height != map.height())
-    r.fail("table is for a " + std::to_string(header.width) + "x" + std::to_string(header.height) + " map, this map is " +
-           std::to_string(map.width()) + "x" + std::to_string(map.height()));
+    r.fail("table is for a " + number_text(header.width) + "x" + number_text(header.height) + " map, this map is " +
+           number_text(map.width()) + "x" + number_text(map.height()));
   std::vector<std::int16_t> distances;
   r.array(distances,
           static_cast<std::size_t>(map.width() + 2) * static_cast<std::size_t>(map.height() + 2) * direction_count,
@@ -141,8 +142,8 @@ JumpTable JumpTable::load(std::istream& in, const std::string& name, const GridM
   if (!consistent) {
     const std::uint32_t padded = static_cast<std::uint32_t>(bad / direction_count);
     const CellId c = table.grid().cell(padded);
-    r.fail("jump distance of cell (" + std::to_string(map.coord(c).x) + "," + std::to_string(map.coord(c).y) +
-           "), direction " + std::to_string(bad % direction_count) + " does not match the map (a damaged or forged table)");
+    r.fail("jump distance of cell (" + number_text(map.coord(c).x) + "," + number_text(map.coord(c).y) +
+           "), direction " + number_text(bad % direction_count) + " does not match the map (a damaged or forged table)");
   }
   // The sweep visits the map's cells; the border around them is never read by a search, yet
   // a table that loads must equal the one built: zeros there too.

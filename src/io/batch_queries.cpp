@@ -1,6 +1,7 @@
 #include "waymark/io/batch_queries.hpp"
 
 #include "text_lines.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/io/movingai.hpp"
 
 namespace waymark::io {
@@ -16,15 +17,15 @@ namespace {
 constexpr std::size_t plain_columns = 4;
 
 std::string spell(CellCoord c) {
-  std::string s = std::to_string(c.x);  // built up front: GCC 12 misreads "(" + to_string (-Wrestrict)
+  std::string s = number_text(c.x);  // built up front: GCC 12 misreads "(" + number_text (-Wrestrict)
   s.insert(s.begin(), '(');
   s += ',';
-  s += std::to_string(c.y);
+  s += number_text(c.y);
   s += ')';
   return s;
 }
 
-std::string map_size(const GridMap& map) { return std::to_string(map.width()) + "x" + std::to_string(map.height()); }
+std::string map_size(const GridMap& map) { return number_text(map.width()) + "x" + number_text(map.height()); }
 
 /// Why the start or goal of a query does not fit `map`, or "" when both do.
 std::string outside(const GridMap& map, CellCoord start, CellCoord goal) {
@@ -41,8 +42,8 @@ BatchQueryList from_scenario(const Scenario& scenario, const GridMap& map) {
   for (const ScenarioQuery& q : scenario.queries) {
     if (q.map_width != map.width() || q.map_height != map.height())
       throw LoadError(scenario.file, q.line,
-                      "the scenario says its map is " + std::to_string(q.map_width) + "x" +
-                          std::to_string(q.map_height) + ", the map given is " + map_size(map));
+                      "the scenario says its map is " + number_text(q.map_width) + "x" +
+                          number_text(q.map_height) + ", the map given is " + map_size(map));
     if (const std::string why = outside(map, q.start, q.goal); !why.empty()) throw LoadError(scenario.file, q.line, why);
     list.queries.push_back({q.start, q.goal, q.line});
   }
@@ -82,16 +83,16 @@ BatchQueryList parse_batch_queries(std::istream& in, const std::string& name, co
     const auto fields = split_fields(std::string_view(line).substr(0, line.find('#')));
     if (fields.empty()) continue;
     if (fields.size() != plain_columns)
-      reader.fail("expected 4 integers 'sx sy gx gy', got " + std::to_string(fields.size()) + " fields");
+      reader.fail("expected 4 integers 'sx sy gx gy', got " + number_text(fields.size()) + " fields");
     int v[plain_columns];
     for (std::size_t i = 0; i < plain_columns; ++i) {
       if (!parse_number(fields[i], v[i]))
-        reader.fail("expected an integer in column " + std::to_string(i + 1) + ", got " + quoted(fields[i]));
+        reader.fail("expected an integer in column " + number_text(i + 1) + ", got " + quoted(fields[i]));
     }
     const CellCoord start{v[0], v[1]}, goal{v[2], v[3]};
     if (const std::string why = outside(map, start, goal); !why.empty()) reader.fail(why);
     if (list.queries.size() >= options.max_queries)
-      reader.fail("more than " + std::to_string(options.max_queries) + " queries (BatchQueryOptions::max_queries)");
+      reader.fail("more than " + number_text(options.max_queries) + " queries (BatchQueryOptions::max_queries)");
     list.queries.push_back({start, goal, reader.number()});
   }
   if (list.queries.empty()) reader.fail_at(0, "no queries in the file (expected lines 'sx sy gx gy')");

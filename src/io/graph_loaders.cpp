@@ -8,6 +8,8 @@
 
 #include "text_lines.hpp"
 
+#include "waymark/core/text.hpp"
+
 namespace waymark::io {
 
 using graph::Coordinates;
@@ -28,7 +30,7 @@ constexpr std::size_t max_reserved_arcs = std::size_t{1} << 24;
 
 std::string id_range(const FileVertexIds& ids) {
   if (ids.count() == 0) return "(the graph has no vertices)";
-  return std::to_string(ids.first()) + ".." + std::to_string(ids.to_file(VertexId{static_cast<std::uint32_t>(ids.count() - 1)}));
+  return number_text(ids.first()) + ".." + number_text(ids.to_file(VertexId{static_cast<std::uint32_t>(ids.count() - 1)}));
 }
 
 /// A field holding a file's vertex id, as the vertex it names.
@@ -36,7 +38,7 @@ VertexId vertex_field(const LineReader& r, std::string_view field, const FileVer
   std::int64_t id = 0;
   if (!parse_number(field, id)) r.fail("bad vertex id " + quoted(field));
   const std::optional<VertexId> v = ids.to_vertex(id);
-  if (!v) r.fail("vertex id " + std::to_string(id) + " out of range " + id_range(ids));
+  if (!v) r.fail("vertex id " + number_text(id) + " out of range " + id_range(ids));
   return *v;
 }
 
@@ -68,7 +70,7 @@ std::size_t count_field(const LineReader& r, std::string_view field, std::size_t
                         std::string_view limit_name) {
   std::uint64_t n = 0;
   if (!parse_number(field, n) || n > limit)
-    r.fail(std::string(what) + " must be an integer from 0 to " + std::to_string(limit) + ", got " + quoted(field) +
+    r.fail(std::string(what) + " must be an integer from 0 to " + number_text(limit) + ", got " + quoted(field) +
            " (the limit GraphLoadOptions::" + std::string(limit_name) + "; raise it for larger graphs)");
   return static_cast<std::size_t>(n);
 }
@@ -91,7 +93,7 @@ DimacsArcs read_dimacs_arcs(std::istream& in, const std::string& name, const Gra
     const auto f = split_fields(line);
     if (is_comment_or_blank(f)) continue;
     if (f[0] == "p") {
-      if (p_line != 0) r.fail("second 'p' line (the first is line " + std::to_string(p_line) + ")");
+      if (p_line != 0) r.fail("second 'p' line (the first is line " + number_text(p_line) + ")");
       if (f.size() != 4 || f[1] != "sp") r.fail("expected 'p sp N M', got " + quoted(line));
       const std::size_t n = count_field(r, f[2], std::min(options.max_vertices, GraphBuilder::max_vertices),
                                         "vertex count", "max_vertices");
@@ -104,7 +106,7 @@ DimacsArcs read_dimacs_arcs(std::istream& in, const std::string& name, const Gra
       if (p_line == 0) r.fail("arc before the 'p sp N M' line");
       if (f.size() != 4) r.fail("expected 'a U V W', got " + quoted(line));
       if (builder.arc_count() == announced_arcs)
-        r.fail("more arcs than the " + std::to_string(announced_arcs) + " announced on line " + std::to_string(p_line));
+        r.fail("more arcs than the " + number_text(announced_arcs) + " announced on line " + number_text(p_line));
       const VertexId u = vertex_field(r, f[1], ids);
       const VertexId v = vertex_field(r, f[2], ids);
       const Cost w = number_field(r, f[3], "arc weight");
@@ -115,8 +117,8 @@ DimacsArcs read_dimacs_arcs(std::istream& in, const std::string& name, const Gra
   }
   if (p_line == 0) r.fail_at(0, "missing 'p sp N M' line");
   if (builder.arc_count() != announced_arcs)
-    r.fail_at(p_line, "'p' line announces " + std::to_string(announced_arcs) + " arcs, the file has " +
-                          std::to_string(builder.arc_count()));
+    r.fail_at(p_line, "'p' line announces " + number_text(announced_arcs) + " arcs, the file has " +
+                          number_text(builder.arc_count()));
   return {std::move(builder), ids};
 }
 
@@ -137,12 +139,12 @@ std::vector<Vec3> read_dimacs_coordinates(std::istream& in, const std::string& n
     const auto f = split_fields(line);
     if (is_comment_or_blank(f)) continue;
     if (f[0] == "p") {
-      if (p_line != 0) r.fail("second 'p' line (the first is line " + std::to_string(p_line) + ")");
+      if (p_line != 0) r.fail("second 'p' line (the first is line " + number_text(p_line) + ")");
       if (f.size() != 5 || f[1] != "aux" || f[2] != "sp" || f[3] != "co")
         r.fail("expected 'p aux sp co N', got " + quoted(line));
       std::uint64_t n = 0;
       if (!parse_number(f[4], n) || n != ids.count())
-        r.fail("coordinates for " + quoted(f[4]) + " vertices, the graph has " + std::to_string(ids.count()));
+        r.fail("coordinates for " + quoted(f[4]) + " vertices, the graph has " + number_text(ids.count()));
       p_line = r.number();
     } else if (f[0] == "v") {
       if (p_line == 0) r.fail("coordinates before the 'p aux sp co N' line");
@@ -155,14 +157,14 @@ std::vector<Vec3> read_dimacs_coordinates(std::istream& in, const std::string& n
   }
   if (p_line == 0) r.fail_at(0, "missing 'p aux sp co N' line");
   if (lines.size() < ids.count())
-    r.fail_at(p_line, std::to_string(ids.count() - lines.size()) + " of " + std::to_string(ids.count()) +
+    r.fail_at(p_line, number_text(ids.count() - lines.size()) + " of " + number_text(ids.count()) +
                           " vertices have no coordinates");
   std::vector<Vec3> positions(ids.count());
   std::vector<std::size_t> given_on(ids.count(), 0);  // line of each vertex's 'v', 0: none yet
   for (const VertexLine& l : lines) {
     if (given_on[l.v.value] != 0)
-      r.fail_at(l.line, "duplicate coordinates for vertex id " + std::to_string(ids.to_file(l.v)) + " (first on line " +
-                            std::to_string(given_on[l.v.value]) + ")");
+      r.fail_at(l.line, "duplicate coordinates for vertex id " + number_text(ids.to_file(l.v)) + " (first on line " +
+                            number_text(given_on[l.v.value]) + ")");
     positions[l.v.value] = l.position;
     given_on[l.v.value] = l.line;
   }
@@ -213,7 +215,7 @@ LoadedGraph parse_node_edge_lists(std::istream& nodes, const std::string& nodes_
       if (!parse_number(f[0], id)) r.fail("bad vertex id " + quoted(f[0]));
       const std::size_t limit = std::min(options.max_vertices, GraphBuilder::max_vertices);
       if (node_lines.size() == limit)
-        r.fail("more than " + std::to_string(limit) +
+        r.fail("more than " + number_text(limit) +
                " nodes (the limit GraphLoadOptions::max_vertices; raise it for larger graphs)");
       node_lines.push_back({id, Vec3{coordinate_field(r, f[1]), coordinate_field(r, f[2]), 0}, r.number()});
     }
@@ -224,11 +226,11 @@ LoadedGraph parse_node_edge_lists(std::istream& nodes, const std::string& nodes_
   for (const NodeLine& n : node_lines) {
     const std::optional<VertexId> v = ids.to_vertex(n.id);
     if (!v)
-      throw LoadError(nodes_name, n.line, "vertex id " + std::to_string(n.id) + " out of range " + id_range(ids) +
-                                              " (the file lists " + std::to_string(ids.count()) + " nodes)");
+      throw LoadError(nodes_name, n.line, "vertex id " + number_text(n.id) + " out of range " + id_range(ids) +
+                                              " (the file lists " + number_text(ids.count()) + " nodes)");
     if (given_on[v->value] != 0)
-      throw LoadError(nodes_name, n.line, "duplicate vertex id " + std::to_string(n.id) + " (first on line " +
-                                              std::to_string(given_on[v->value]) + ")");
+      throw LoadError(nodes_name, n.line, "duplicate vertex id " + number_text(n.id) + " (first on line " +
+                                              number_text(given_on[v->value]) + ")");
     positions[v->value] = n.position;
     given_on[v->value] = n.line;
   }

@@ -8,7 +8,6 @@
 #include <iterator>
 #include <limits>
 #include <set>
-#include <sstream>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -76,12 +75,7 @@ std::string parser_reason(const std::string& what) {
   return out;
 }
 
-std::string spell(double v) {
-  std::ostringstream out;
-  out.precision(15);
-  out << v;
-  return out.str();
-}
+std::string spell(double v) { return number_text(v); }
 
 }  // namespace
 
@@ -211,7 +205,7 @@ class Builder {
   /// Adds a value's node, counted against max_values, to the open container.
   bool add(Kind kind) {
     if (values_ == limits_.max_values)
-      return refuse("more than " + std::to_string(limits_.max_values) + " values (json::Limits::max_values)", steps(true));
+      return refuse("more than " + number_text(limits_.max_values) + " values (json::Limits::max_values)", steps(true));
     ++values_;
     if (!frames_.empty()) ++doc_.nodes_[frames_.back().node].aux;
     Document::Node node;
@@ -224,7 +218,7 @@ class Builder {
   bool leaf(Kind kind) { return add(kind); }
   bool open(Kind kind) {
     if (frames_.size() == limits_.max_depth)
-      return refuse("nested deeper than " + std::to_string(limits_.max_depth) + " arrays and objects", steps(true));
+      return refuse("nested deeper than " + number_text(limits_.max_depth) + " arrays and objects", steps(true));
     if (!add(kind)) return false;
     frames_.push_back({static_cast<std::uint32_t>(doc_.nodes_.size() - 1), {}, {}});
     return true;
@@ -304,7 +298,7 @@ std::string read_text(std::istream& in, const std::string& source, std::size_t m
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
     text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
     if (text.size() > max_bytes)
-      throw LoadError(source, 0, "larger than " + std::to_string(max_bytes) + " bytes (" + limit_name + ")");
+      throw LoadError(source, 0, "larger than " + number_text(max_bytes) + " bytes (" + limit_name + ")");
   }
   if (in.bad()) throw LoadError(source, 0, "read error");
   return text;
@@ -315,7 +309,7 @@ std::string path_text(const Steps& steps) {
   for (const Step& s : steps) {
     if (s.is_index) {
       out += '[';
-      out += std::to_string(s.index);
+      out += number_text(s.index);
       out += ']';
     } else if (is_identifier(s.key) && s.key.size() <= max_echo) {
       if (!out.empty()) out += '.';
@@ -331,7 +325,7 @@ std::string path_text(const Steps& steps) {
 
 Document::Document(std::string_view text, std::string source, const Limits& limits) : source_(std::move(source)) {
   if (text.size() > limits.max_bytes)
-    throw LoadError(source_, 0, "larger than " + std::to_string(limits.max_bytes) + " bytes (json::Limits::max_bytes)");
+    throw LoadError(source_, 0, "larger than " + number_text(limits.max_bytes) + " bytes (json::Limits::max_bytes)");
   if (text.size() >= std::numeric_limits<std::uint32_t>::max())
     throw LoadError(source_, 0, "larger than 4 GiB");  // node indices and lines are 32 bits
   Position pos;
@@ -411,8 +405,8 @@ double Value::number() const {
 std::string Value::describe() const {
   switch (kind()) {
     case Kind::string: return "the string " + waymark::quoted(text());
-    case Kind::unsigned_integer: return std::to_string(magnitude());
-    case Kind::negative_integer: return "-" + std::to_string(magnitude());
+    case Kind::unsigned_integer: return number_text(magnitude());
+    case Kind::negative_integer: return "-" + number_text(magnitude());
     case Kind::real: {
       const std::string& w = text();
       if (w.empty()) return spell(number());

@@ -6,6 +6,8 @@
 
 #include "text_lines.hpp"
 
+#include "waymark/core/text.hpp"
+
 namespace waymark::io {
 
 using grid::CellCoord;
@@ -46,7 +48,7 @@ long header_value(const LineReader& reader, std::string_view line, std::string_v
   if (fields.size() != 2 || fields[0] != key)
     reader.fail("expected '" + std::string(key) + " N', got " + quoted(line));
   if (!parse_number(fields[1], v) || v < 1 || v > max_map_side)
-    reader.fail(std::string(key) + " must be an integer from 1 to " + std::to_string(max_map_side) +
+    reader.fail(std::string(key) + " must be an integer from 1 to " + number_text(max_map_side) +
                 ", got " + quoted(fields[1]));
   return v;
 }
@@ -78,8 +80,8 @@ GridMap parse_movingai_map(std::istream& in, const std::string& name, const MapL
 
   const auto cells = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
   if (cells > options.max_cells)
-    reader.fail("the map has " + std::to_string(width) + "x" + std::to_string(height) + " = " + std::to_string(cells) +
-                " cells, more than the limit of " + std::to_string(options.max_cells) +
+    reader.fail("the map has " + number_text(width) + "x" + number_text(height) + " = " + number_text(cells) +
+                " cells, more than the limit of " + number_text(options.max_cells) +
                 " (MapLoadOptions::max_cells; the CLI's --max-cells)");
   // Grown row by row: a file shorter than its header declares allocates only what it holds.
   std::vector<std::uint8_t> passable;
@@ -90,10 +92,10 @@ GridMap parse_movingai_map(std::istream& in, const std::string& name, const MapL
   };
   for (int y = 0; y < height; ++y) {
     if (!reader.next(line))
-      reader.fail("truncated: expected " + std::to_string(height) + " rows, found " + std::to_string(y));
+      reader.fail("truncated: expected " + number_text(height) + " rows, found " + number_text(y));
     if (static_cast<long>(line.size()) != width)
-      reader.fail("row " + std::to_string(y) + " has " + std::to_string(line.size()) +
-                  " cells, expected " + std::to_string(width));
+      reader.fail("row " + number_text(y) + " has " + number_text(line.size()) +
+                  " cells, expected " + number_text(width));
     passable.resize(passable.size() + static_cast<std::size_t>(width), 1);
     for (int x = 0; x < width; ++x) {
       const char c = line[static_cast<std::size_t>(x)];
@@ -109,14 +111,14 @@ GridMap parse_movingai_map(std::istream& in, const std::string& name, const MapL
           else passable[i] = 0;
           break;
         default:
-          reader.fail("bad cell character " + quoted(std::string_view(&c, 1)) + " at column " + std::to_string(x) +
+          reader.fail("bad cell character " + quoted(std::string_view(&c, 1)) + " at column " + number_text(x) +
                       " (expected . G @ O T S W)");
       }
     }
   }
   while (reader.next(line)) {
     if (!split_fields(line).empty())
-      reader.fail("unexpected text after " + std::to_string(height) + " rows");
+      reader.fail("unexpected text after " + number_text(height) + " rows");
   }
   if (!terrain.empty()) terrain.resize(cells, 1.0);
   return GridMap(static_cast<int>(width), static_cast<int>(height), std::move(passable), std::move(terrain), options.grid);
@@ -143,14 +145,14 @@ Scenario parse_movingai_scenario(std::istream& in, const std::string& name, cons
     if (f.empty()) continue;
     if (f.size() != columns)
       reader.fail("expected 9 columns (bucket map width height sx sy gx gy length), got " +
-                  std::to_string(f.size()));
+                  number_text(f.size()));
     long v[6];
     long bucket = 0;
     if (!parse_number(f[0], bucket)) reader.fail("bad bucket " + quoted(f[0]));
     for (int i = 0; i < 6; ++i) {
       if (!parse_number(f[static_cast<std::size_t>(2 + i)], v[i]) || v[i] < 0 || v[i] > max_map_side)
         reader.fail("bad number " + quoted(f[static_cast<std::size_t>(2 + i)]) + " in column " +
-                    std::to_string(3 + i));
+                    number_text(3 + i));
     }
     ScenarioQuery q;
     q.bucket = static_cast<int>(bucket);
@@ -162,12 +164,12 @@ Scenario parse_movingai_scenario(std::istream& in, const std::string& name, cons
     q.line = reader.number();
     if (q.start.x >= q.map_width || q.start.y >= q.map_height || q.goal.x >= q.map_width ||
         q.goal.y >= q.map_height)
-      reader.fail("start or goal outside the " + std::to_string(q.map_width) + "x" +
-                  std::to_string(q.map_height) + " map");
+      reader.fail("start or goal outside the " + number_text(q.map_width) + "x" +
+                  number_text(q.map_height) + " map");
     if (!parse_length(f[8], q.optimal, q.printed_unit))
       reader.fail("optimal length must be a finite number >= 0, got " + quoted(f[8]));
     if (scenario.queries.size() >= options.max_queries)
-      reader.fail("more than " + std::to_string(options.max_queries) + " queries (ScenarioLoadOptions::max_queries)");
+      reader.fail("more than " + number_text(options.max_queries) + " queries (ScenarioLoadOptions::max_queries)");
     scenario.queries.push_back(std::move(q));
   }
   return scenario;
@@ -181,13 +183,13 @@ Scenario load_movingai_scenario(const std::string& path, const ScenarioLoadOptio
 void validate_query(const Scenario& scenario, const ScenarioQuery& q, const GridMap& map, std::string_view map_name) {
   auto fail = [&](const std::string& reason) { throw LoadError(scenario.file, q.line, reason); };
   if (q.map_width != map.width() || q.map_height != map.height())
-    fail("the scenario's map " + quoted(q.map) + " is " + std::to_string(q.map_width) + "x" + std::to_string(q.map_height) +
-         " but " + quoted(map_name) + " is " + std::to_string(map.width()) + "x" + std::to_string(map.height()));
+    fail("the scenario's map " + quoted(q.map) + " is " + number_text(q.map_width) + "x" + number_text(q.map_height) +
+         " but " + quoted(map_name) + " is " + number_text(map.width()) + "x" + number_text(map.height()));
   for (const CellCoord c : {q.start, q.goal}) {
     if (!map.in_bounds(c.x, c.y))
-      fail("cell (" + std::to_string(c.x) + "," + std::to_string(c.y) + ") is outside the map");
+      fail("cell (" + number_text(c.x) + "," + number_text(c.y) + ") is outside the map");
     if (!map.passable(c.x, c.y))
-      fail("cell (" + std::to_string(c.x) + "," + std::to_string(c.y) + ") is blocked");
+      fail("cell (" + number_text(c.x) + "," + number_text(c.y) + ") is blocked");
   }
 }
 

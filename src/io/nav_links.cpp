@@ -7,6 +7,8 @@
 
 #include "text_lines.hpp"
 
+#include "waymark/core/text.hpp"
+
 namespace waymark::io {
 
 using detail::LineReader;
@@ -29,10 +31,10 @@ std::vector<navmesh::OffMeshLink> parse_nav_links(std::istream& in, const std::s
     const auto f = split_fields(line);
     if (f.empty() || f[0] != "c") continue;
     if (f.size() != link_fields) {
-      r.fail("expected 'c X0 Y0 Z0 X1 Y1 Z1 RADIUS BIDIR AREA FLAGS', got " + std::to_string(f.size() - 1) + " fields");
+      r.fail("expected 'c X0 Y0 Z0 X1 Y1 Z1 RADIUS BIDIR AREA FLAGS', got " + number_text(f.size() - 1) + " fields");
     }
     if (links.size() >= options.max_links) {
-      r.fail("more than " + std::to_string(options.max_links) +
+      r.fail("more than " + number_text(options.max_links) +
              " links (the limit NavLinksLoadOptions::max_links; a navmesh holds at most navmesh::max_links)");
     }
     std::array<double, 7> v{};
@@ -46,7 +48,7 @@ std::vector<navmesh::OffMeshLink> parse_nav_links(std::istream& in, const std::s
     if (f[8] != "0" && f[8] != "1") r.fail("link direction must be 0 (one way) or 1 (both ways), got " + waymark::quoted(f[8]));
     unsigned area = 0;
     if (!parse_number(f[9], area) || area >= navmesh::max_areas) {
-      r.fail("link area must be a number from 0 to " + std::to_string(navmesh::max_areas - 1) + ", got " + waymark::quoted(f[9]));
+      r.fail("link area must be a number from 0 to " + number_text(navmesh::max_areas - 1) + ", got " + waymark::quoted(f[9]));
     }
     navmesh::OffMeshLink l;
     l.start = {v[0], v[1], v[2]};

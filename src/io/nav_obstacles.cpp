@@ -6,6 +6,8 @@
 
 #include "text_lines.hpp"
 
+#include "waymark/core/text.hpp"
+
 namespace waymark::io {
 
 using detail::LineReader;
@@ -30,7 +32,7 @@ navmesh::NavObstacle parse_line(const LineReader& r, const std::vector<std::stri
   const std::string_view shape = fields[0];
   const std::size_t given = fields.size() - 1;
   const auto want = [&](bool ok, const char* form) {
-    if (!ok) r.fail(std::string("expected '") + form + "', got " + std::to_string(given) + " numbers");
+    if (!ok) r.fail(std::string("expected '") + form + "', got " + number_text(given) + " numbers");
   };
   if (shape == "cylinder") {
     want(given == 5, "cylinder X Y Z RADIUS HEIGHT");
@@ -66,7 +68,7 @@ std::vector<NavObstacleLine> parse_nav_obstacles(std::istream& in, const std::st
     const auto fields = split_fields(std::string_view(line).substr(0, line.find('#')));
     if (fields.empty()) continue;
     if (out.size() >= options.max_obstacles) {
-      r.fail("more than " + std::to_string(options.max_obstacles) + " obstacles (NavObstacleOptions::max_obstacles)");
+      r.fail("more than " + number_text(options.max_obstacles) + " obstacles (NavObstacleOptions::max_obstacles)");
     }
     navmesh::NavObstacle obstacle = parse_line(r, fields);
     if (const auto problem = navmesh::find_obstacle_problem(obstacle)) {

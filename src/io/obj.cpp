@@ -8,6 +8,8 @@
 
 #include "text_lines.hpp"
 
+#include "waymark/core/text.hpp"
+
 namespace waymark::io {
 
 using detail::LineReader;
@@ -40,8 +42,8 @@ std::uint32_t corner_vertex(const LineReader& r, std::string_view corner, std::s
   const auto n = static_cast<std::int64_t>(count);
   const std::int64_t resolved = index > 0 ? index - 1 : n + index;
   if (resolved < 0 || resolved >= n) {
-    r.fail("face corner " + waymark::quoted(corner) + " names vertex " + std::to_string(index) + ", but " +
-           std::to_string(count) + " vertices are defined before this line");
+    r.fail("face corner " + waymark::quoted(corner) + " names vertex " + number_text(index) + ", but " +
+           number_text(count) + " vertices are defined before this line");
   }
   return static_cast<std::uint32_t>(resolved);
 }
@@ -61,7 +63,7 @@ TriangleMesh parse_obj(std::istream& in, const std::string& name, const ObjLoadO
         r.fail("expected 'v X Y Z' (optionally W, or R G B), got " + waymark::quoted(line));
       }
       if (mesh.vertices.size() >= options.max_vertices) {
-        r.fail("more than " + std::to_string(options.max_vertices) +
+        r.fail("more than " + number_text(options.max_vertices) +
                " vertices (the limit ObjLoadOptions::max_vertices; raise it for larger models)");
       }
       std::array<double, 3> xyz{};
@@ -72,10 +74,10 @@ TriangleMesh parse_obj(std::istream& in, const std::string& name, const ObjLoadO
       }
       mesh.vertices.push_back({xyz[0], xyz[1], xyz[2]});
     } else if (f[0] == "f") {
-      if (f.size() < 4) r.fail("a face needs at least 3 corners, got " + std::to_string(f.size() - 1));
+      if (f.size() < 4) r.fail("a face needs at least 3 corners, got " + number_text(f.size() - 1));
       const std::size_t triangles = f.size() - 3;
       if (triangles > options.max_triangles - mesh.triangles.size()) {
-        r.fail("more than " + std::to_string(options.max_triangles) +
+        r.fail("more than " + number_text(options.max_triangles) +
                " triangles (the limit ObjLoadOptions::max_triangles; raise it for larger models)");
       }
       corners.clear();

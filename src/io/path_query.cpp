@@ -221,9 +221,9 @@ std::vector<std::string> path_query_warnings(const PathQuery& query) {
 
 std::optional<std::string> path_query_problem(const grid::GridMap& map, const PathQuery& query) {
   for (const auto& [c, key] : {std::pair{query.from, "from"}, std::pair{query.to, "to"}}) {
-    const std::string at = std::string(key) + " (" + std::to_string(c.x) + "," + std::to_string(c.y) + ")";
+    const std::string at = std::string(key) + " (" + number_text(c.x) + "," + number_text(c.y) + ")";
     if (!map.in_bounds(c.x, c.y))
-      return at + " is outside the map (" + std::to_string(map.width()) + "x" + std::to_string(map.height()) + ")";
+      return at + " is outside the map (" + number_text(map.width()) + "x" + number_text(map.height()) + ")";
     if (!map.passable(c.x, c.y)) return at + " is blocked";
   }
   return grid::planner_unsupported(map, query.planner_options());

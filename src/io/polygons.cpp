@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <sstream>
 #include <string_view>
 #include <utility>
 
@@ -28,7 +27,7 @@ std::size_t polygon_file_values(const PolygonLoadOptions& o) {
 constexpr std::size_t bytes_per_value = 64;
 
 std::string count_limit(const char* what, std::size_t limit, const char* option) {
-  return "more than " + std::to_string(limit) + " " + what + " (limit " + option + ")";
+  return "more than " + number_text(limit) + " " + what + " (limit " + option + ")";
 }
 
 Steps step(Steps at, std::string key) {
@@ -111,7 +110,7 @@ class PolygonReader {
     constexpr const char* shape = "bounds [minx, miny, maxx, maxy]";
     list(v, at, shape);
     if (v.size() != 4)
-      doc_.fail(at, std::string("expected ") + shape + ", got a list of " + std::to_string(v.size()) + " values");
+      doc_.fail(at, std::string("expected ") + shape + ", got a list of " + number_text(v.size()) + " values");
     std::array<double, 4> b{};
     std::size_t i = 0;
     for (const Value n : v.items()) {
@@ -127,7 +126,7 @@ class PolygonReader {
   Vec2 pair(const Value& v, const Steps& at, const std::string& noun) const {
     if (v.kind() != json::Kind::array || v.size() != 2) {
       const std::string what =
-          v.kind() == json::Kind::array ? "a list of " + std::to_string(v.size()) + " values" : v.describe();
+          v.kind() == json::Kind::array ? "a list of " + number_text(v.size()) + " values" : v.describe();
       doc_.fail(at, "expected " + noun + " [x, y], got " + what);
     }
     auto it = v.items().begin();
@@ -140,9 +139,7 @@ class PolygonReader {
     if (!v.is_number()) doc_.fail(at, "expected a number, got " + v.describe());
     const double x = v.number();
     if (!(std::abs(x) <= visibility::max_abs_coordinate)) {
-      std::ostringstream limit;
-      limit << visibility::max_abs_coordinate;
-      doc_.fail(at, "must lie within ±" + limit.str() + ", got " + v.describe());
+      doc_.fail(at, "must lie within ±" + number_text(visibility::max_abs_coordinate) + ", got " + v.describe());
     }
     return x;
   }

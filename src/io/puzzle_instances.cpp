@@ -2,6 +2,8 @@
 
 #include "text_lines.hpp"
 
+#include "waymark/core/text.hpp"
+
 namespace waymark::io {
 
 using puzzle::PuzzleState;
@@ -44,14 +46,14 @@ PuzzleInstanceList parse_puzzle_instances(std::istream& in, const std::string& n
     const int width = width_for(f.size(), prefix);
     if (width == 0) {
       r.fail("expected 4, 9 or 16 tiles (optionally after an index, or an index and a length), got " +
-             std::to_string(f.size()) + " fields");
+             number_text(f.size()) + " fields");
     }
     if (!puzzle) {
       puzzle.emplace(width);
       list.width = width;
     } else if (width != list.width) {
-      r.fail("a " + std::to_string(width) + "x" + std::to_string(width) + " board in a file of " +
-             std::to_string(list.width) + "x" + std::to_string(list.width) + " boards");
+      r.fail("a " + number_text(width) + "x" + number_text(width) + " board in a file of " +
+             number_text(list.width) + "x" + number_text(list.width) + " boards");
     }
     PuzzleInstance inst;
     inst.line = r.number();

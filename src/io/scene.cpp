@@ -121,13 +121,13 @@ class SceneReader {
       const Path tick = e_at / "tick";
       SceneEvent e = event(v, e_at, s.agents.size());
       if (!s.events.empty() && e.tick < s.events.back().tick)
-        fail(tick, std::to_string(e.tick) + " comes before the tick " + std::to_string(s.events.back().tick) + " of events[" +
-                       std::to_string(i - 1) + "] (list the events in tick order)");
+        fail(tick, number_text(e.tick) + " comes before the tick " + number_text(s.events.back().tick) + " of events[" +
+                       number_text(i - 1) + "] (list the events in tick order)");
       const Path agent = e_at / "agent", action = e_at / steer::to_string(e.kind);
       if (e.orders_agent()) {
         if (agent_removed_by[e.index] != none)
-          fail(agent, "agent " + std::to_string(e.index) + " was removed by events[" +
-                          std::to_string(agent_removed_by[e.index]) + "]");
+          fail(agent, "agent " + number_text(e.index) + " was removed by events[" +
+                          number_text(agent_removed_by[e.index]) + "]");
         if (e.kind == SceneEvent::Kind::remove) agent_removed_by[e.index] = i;
       } else if (e.kind == SceneEvent::Kind::add_obstacle) {
         obstacle_removed_by.push_back(none);
@@ -135,13 +135,13 @@ class SceneReader {
         const std::size_t count = obstacle_removed_by.size();
         if (count == 0) fail(action, "there is no obstacle to remove (the scene has none and no earlier event adds one)");
         if (e.index >= count)
-          fail(action, "must be an integer from 0 to " + std::to_string(count - 1) + " (the scene's " +
+          fail(action, "must be an integer from 0 to " + number_text(count - 1) + " (the scene's " +
                            count_text(s.obstacles.size(), "obstacles") + ", then the " +
-                           std::to_string(count - s.obstacles.size()) + " added by earlier events), got " +
-                           std::to_string(e.index));
+                           number_text(count - s.obstacles.size()) + " added by earlier events), got " +
+                           number_text(e.index));
         if (obstacle_removed_by[e.index] != none)
-          fail(action, "obstacle " + std::to_string(e.index) + " was removed by events[" +
-                           std::to_string(obstacle_removed_by[e.index]) + "]");
+          fail(action, "obstacle " + number_text(e.index) + " was removed by events[" +
+                           number_text(obstacle_removed_by[e.index]) + "]");
         obstacle_removed_by[e.index] = i;
       }
       s.events.push_back(std::move(e));
@@ -174,7 +174,7 @@ class SceneReader {
       const std::uint64_t a =
           integer(required(o, "agent", at), agent, 0, std::numeric_limits<std::uint64_t>::max());
       if (a >= agents)
-        fail(agent, "there is no agent " + std::to_string(a) + " (the scene's " + count_text(agents, "agents") +
+        fail(agent, "there is no agent " + number_text(a) + " (the scene's " + count_text(agents, "agents") +
                         " are numbered from 0 in the order listed)");
       e.index = static_cast<std::size_t>(a);
     } else if (optional(o, "agent")) {
@@ -211,8 +211,8 @@ class SceneReader {
       const Path p = at[k];
       c[k++] = static_cast<int>(integer(v, p, 0, static_cast<std::uint64_t>(SceneLimits::max_cell_index)));
     }
-    if (c[2] < c[0]) fail(at, "x1 = " + std::to_string(c[2]) + " must be ≥ x0 = " + std::to_string(c[0]));
-    if (c[3] < c[1]) fail(at, "y1 = " + std::to_string(c[3]) + " must be ≥ y0 = " + std::to_string(c[1]));
+    if (c[2] < c[0]) fail(at, "x1 = " + number_text(c[2]) + " must be ≥ x0 = " + number_text(c[0]));
+    if (c[3] < c[1]) fail(at, "y1 = " + number_text(c[3]) + " must be ≥ y0 = " + number_text(c[1]));
     e.x0 = c[0];
     e.y0 = c[1];
     e.x1 = c[2];
@@ -376,7 +376,7 @@ class SceneReader {
   /// An integer in [lo, hi], written as one (digits only).
   std::uint64_t integer(const Value& j, const Path& at, std::uint64_t lo, std::uint64_t hi) const {
     const auto out_of_range = [&] {
-      fail(at, "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " + got(j));
+      fail(at, "must be an integer from " + number_text(lo) + " to " + number_text(hi) + ", got " + got(j));
     };
     std::uint64_t v = 0;
     if (j.kind() == JsonKind::unsigned_integer) {  // -0 too
@@ -411,7 +411,7 @@ class SceneReader {
   std::vector<Vec2> points(const Value& j, const Path& at, std::size_t min, std::size_t max, const char* noun) const {
     const Value a = array(j, at, "a list of points [[x, y], ...]");
     if (a.size() < min)
-      fail(at, "must hold at least " + count_text(min, min == 1 ? "point" : "points") + ", got " + std::to_string(a.size()));
+      fail(at, "must hold at least " + count_text(min, min == 1 ? "point" : "points") + ", got " + number_text(a.size()));
     if (a.size() > max) fail(at, "more than " + count_text(max, noun));
     std::vector<Vec2> out;
     out.reserve(a.size());

@@ -12,6 +12,7 @@
 
 #include "scene_text.hpp"
 #include "waymark/core/errors.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/io/scene.hpp"
 #include "waymark/steer/obstacle_world.hpp"
 #include "waymark/steer/simulation.hpp"
@@ -20,6 +21,7 @@ namespace waymark::io {
 
 using scene_text::count_text;
 using scene_text::spell;
+using scene_text::spell_measure;
 using steer::AgentSpec;
 using steer::SceneLimits;
 
@@ -28,15 +30,15 @@ namespace {
 std::string map_extent(const grid::GridMap& map) {
   const Vec2 lo = map.cell_center({0, 0}) - Vec2{0.5 * map.cell_size(), 0.5 * map.cell_size()};
   const Vec2 hi = lo + Vec2{map.width() * map.cell_size(), map.height() * map.cell_size()};
-  return std::to_string(map.width()) + "x" + std::to_string(map.height()) + " map (x from " + spell(lo.x) + " to " +
+  return number_text(map.width()) + "x" + number_text(map.height()) + " map (x from " + spell(lo.x) + " to " +
          spell(hi.x) + ", y from " + spell(lo.y) + " to " + spell(hi.y) + ")";
 }
 
 std::string cell_text(grid::CellCoord c) {
-  std::string s = std::to_string(c.x);  // built up front: GCC 12 misreads "(" + to_string (-Wrestrict)
+  std::string s = number_text(c.x);  // built up front: GCC 12 misreads "(" + number_text (-Wrestrict)
   s.insert(s.begin(), '(');
   s += ", ";
-  s += std::to_string(c.y);
+  s += number_text(c.y);
   s += ')';
   return s;
 }
@@ -136,14 +138,14 @@ void check_events(const steer::SceneSpec& scene, const grid::GridMap& map, const
   for (std::size_t i = 0; i < scene.events.size(); ++i) {
     const steer::SceneEvent& e = scene.events[i];
     const auto fail = [&](const std::string& what) {
-      std::string s = std::to_string(i);  // built up front (-Wrestrict, see cell_text)
+      std::string s = number_text(i);  // built up front (-Wrestrict, see cell_text)
       s.insert(0, "events[");
       s += ']';
       throw LoadError(source, 0, s + what);
     };
     const std::string action(steer::to_string(e.kind));
     if (e.orders_agent() && e.index >= scene.agents.size())
-      fail(".agent: there is no agent " + std::to_string(e.index) + " (the scene has " +
+      fail(".agent: there is no agent " + number_text(e.index) + " (the scene has " +
            count_text(scene.agents.size(), "agents") + ")");
     switch (e.kind) {
       case Kind::block:
@@ -161,7 +163,7 @@ void check_events(const steer::SceneSpec& scene, const grid::GridMap& map, const
         // As an agent's goal: not inside an obstacle (the simulation would find it closed, or
         // push a warped agent out to the nearest free cell).
         if (solids && solids->clearance(e.point, 1) <= 0)
-          fail("." + action + " " + spell(e.point) + " lies inside an obstacle at tick " + std::to_string(e.tick));
+          fail("." + action + " " + spell(e.point) + " lies inside an obstacle at tick " + number_text(e.tick));
         break;
       case Kind::add_obstacle:
         ++obstacles;
@@ -175,7 +177,7 @@ void check_events(const steer::SceneSpec& scene, const grid::GridMap& map, const
         break;
       case Kind::remove_obstacle:
         if (e.index >= obstacles)
-          fail("." + action + ": there is no obstacle " + std::to_string(e.index) + " (" +
+          fail("." + action + ": there is no obstacle " + number_text(e.index) + " (" +
                count_text(obstacles, "obstacles by then") + ")");
         if (solids && colliders[e.index].valid() && solids->contains(colliders[e.index])) solids->remove(colliders[e.index]);
         break;
@@ -190,7 +192,7 @@ void check_events(const steer::SceneSpec& scene, const grid::GridMap& map, const
 
 void check_scene_against_map(const steer::SceneSpec& scene, const grid::GridMap& map, const std::string& source) {
   const auto agent_name = [](std::size_t i) {
-    std::string s = std::to_string(i);  // built up front (-Wrestrict, see cell_text)
+    std::string s = number_text(i);  // built up front (-Wrestrict, see cell_text)
     s.insert(0, "agents[");
     s += ']';
     return s;
@@ -205,7 +207,7 @@ void check_scene_against_map(const steer::SceneSpec& scene, const grid::GridMap&
       fail(i, ": the start disc (radius " + spell(a.radius) + " around " + spell(a.start) + ") " + why);
     for (std::size_t k = 0; k < a.waypoints.size(); ++k) {
       if (const std::string why = placement_problem(map, a.waypoints[k]); !why.empty())
-        fail(i, ".waypoints[" + std::to_string(k) + "] " + why);
+        fail(i, ".waypoints[" + number_text(k) + "] " + why);
     }
     if (const std::string why = placement_problem(map, a.goal); !why.empty()) fail(i, ".goal " + why);
   }
@@ -221,7 +223,7 @@ void check_scene_against_map(const steer::SceneSpec& scene, const grid::GridMap&
       if (obstacles.clearance(a.goal, 1) <= 0) fail(i, ".goal " + spell(a.goal) + " lies inside an obstacle");
       for (std::size_t k = 0; k < a.waypoints.size(); ++k) {
         if (obstacles.clearance(a.waypoints[k], 1) <= 0)
-          fail(i, ".waypoints[" + std::to_string(k) + "] " + spell(a.waypoints[k]) + " lies inside an obstacle");
+          fail(i, ".waypoints[" + number_text(k) + "] " + spell(a.waypoints[k]) + " lies inside an obstacle");
       }
     }
   }
@@ -230,7 +232,7 @@ void check_scene_against_map(const steer::SceneSpec& scene, const grid::GridMap&
     const AgentSpec& b = scene.agents[pair->second];
     const Vec2 d = b.start - a.start;
     fail(pair->first, " and " + agent_name(pair->second) + ": start discs overlap (centres " + spell(a.start) + " and " +
-                          spell(b.start) + " lie " + spell(std::hypot(d.x, d.y)) + " apart, radii " + spell(a.radius) +
+                          spell(b.start) + " lie " + spell_measure(std::hypot(d.x, d.y)) + " apart, radii " + spell(a.radius) +
                           " + " + spell(b.radius) + ")");
   }
   check_events(scene, map, source);

@@ -2,23 +2,21 @@
 // How scene messages spell numbers, points and counts (scene.cpp, scene_map_check.cpp; not
 // installed).
 
-#include <cmath>
 #include <cstddef>
-#include <sstream>
 #include <string>
 
 #include "waymark/core/geometry.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::io::scene_text {
 
-/// An integer as digits, any other number to 15 significant digits.
-inline std::string spell(double v) {
-  constexpr double exact_integers = 1e15;
-  if (v == std::floor(v) && std::abs(v) < exact_integers) return std::to_string(static_cast<long long>(v));
-  std::ostringstream out;
-  out.precision(15);
-  out << v;
-  return out.str();
+/// A number as number_text writes it (the shortest text that reads back as exactly `v`).
+inline std::string spell(double v) { return number_text(v); }
+
+/// A distance the check computed, to 15 significant digits (number_text's measure form).
+inline std::string spell_measure(double v) {
+  constexpr int significant_digits = 15;
+  return number_text(v, significant_digits);
 }
 
 inline std::string spell(Vec2 p) {
@@ -30,6 +28,6 @@ inline std::string spell(Vec2 p) {
   return s;
 }
 
-inline std::string count_text(std::size_t n, const char* noun) { return std::to_string(n) + " " + noun; }
+inline std::string count_text(std::size_t n, const char* noun) { return number_text(n) + " " + noun; }
 
 }  // namespace waymark::io::scene_text

@@ -5,6 +5,8 @@
 
 #include "text_lines.hpp"
 
+#include "waymark/core/text.hpp"
+
 namespace waymark::io {
 
 using detail::LineReader;
@@ -40,11 +42,11 @@ std::optional<grid::CellCoord> parse_seed(std::string_view text) {
 
 /// The error for seed `number` (from 1) of inline text: "NAME: seed N: reason".
 LoadError inline_seed_error(const std::string& name, std::size_t number, const std::string& reason) {
-  return LoadError(name, 0, "seed " + std::to_string(number) + ": " + reason);
+  return LoadError(name, 0, "seed " + number_text(number) + ": " + reason);
 }
 
 std::string over_limit(const SeedListOptions& options) {
-  return "more than " + std::to_string(options.max_seeds) + " seeds (SeedListOptions::max_seeds)";
+  return "more than " + number_text(options.max_seeds) + " seeds (SeedListOptions::max_seeds)";
 }
 
 }  // namespace

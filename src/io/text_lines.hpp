@@ -33,11 +33,11 @@ class LineReader {
     const auto read = static_cast<std::size_t>(in_.gcount());
     if (read == 0 && in_.eof()) return false;
     ++number_;
-    if (in_.fail() && !in_.eof()) fail("line longer than " + std::to_string(max_line_bytes) + " bytes");
+    if (in_.fail() && !in_.eof()) fail("line longer than " + number_text(max_line_bytes) + " bytes");
     const bool delimited = !in_.eof();  // a last line without a line break ends at EOF
     line.assign(buffer_.data(), delimited ? read - 1 : read);
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.size() > max_line_bytes) fail("line longer than " + std::to_string(max_line_bytes) + " bytes");
+    if (line.size() > max_line_bytes) fail("line longer than " + number_text(max_line_bytes) + " bytes");
     return true;
   }
 

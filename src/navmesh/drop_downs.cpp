@@ -5,6 +5,8 @@
 #include <limits>
 #include <string>
 
+#include "waymark/core/text.hpp"
+
 namespace waymark::navmesh {
 
 namespace {
@@ -53,7 +55,7 @@ std::vector<OffMeshLink> generate_drop_downs(const NavMesh& mesh, const DropDown
       }
       if (!landing) continue;
       if (links.size() >= p.max_links) {
-        throw BuildError("drop-downs: more than " + std::to_string(p.max_links) + " links (DropDownParams::max_links)");
+        throw BuildError("drop-downs: more than " + number_text(p.max_links) + " links (DropDownParams::max_links)");
       }
       OffMeshLink l;
       l.start = s;

@@ -141,23 +141,23 @@ std::string params_problem(const NavBuildParams& p) {
   const double ts = p.tile_size;
   if (ts != std::floor(ts) || (ts != 0 && ts < bake_limits.min_tile_size)) {
     return "build parameter tile_size is out of range: " + number_text(ts) + " (0, or a whole number from navmesh::bake_limits.min_tile_size = " +
-           std::to_string(bake_limits.min_tile_size) + " to max_tile_size = " + std::to_string(bake_limits.max_tile_size) + ")";
+           number_text(bake_limits.min_tile_size) + " to max_tile_size = " + number_text(bake_limits.max_tile_size) + ")";
   }
   if (p.verts_per_poly < 3 || p.verts_per_poly > 6)
-    return "build parameter verts_per_poly is out of range: " + std::to_string(p.verts_per_poly) + " (3 to 6)";
+    return "build parameter verts_per_poly is out of range: " + number_text(p.verts_per_poly) + " (3 to 6)";
   return {};
 }
 
 /// Why `c`'s tiles cannot be a bake's (see BakedClass::tiles), or empty.
 std::string tiles_problem(const BakedClass& c) {
-  const auto at = [](const NavTile& t) { return "tile (" + std::to_string(t.coord.x) + ", " + std::to_string(t.coord.z) + ")"; };
+  const auto at = [](const NavTile& t) { return "tile (" + number_text(t.coord.x) + ", " + number_text(t.coord.z) + ")"; };
   for (const NavTile& t : c.tiles) {
     if (!(t.data.climb == c.params.agent_max_climb))  // NaN too
       return at(t) + " has a climb of " + number_text(t.data.climb) + ", not its class's agent_max_climb";
   }
   if (c.params.tile_size == 0) {
     if (c.tiles.size() != 1 || c.tiles[0].coord != TileCoord{0, 0})
-      return "a solo class (tile_size 0) has one tile, at (0, 0); this one has " + std::to_string(c.tiles.size()) +
+      return "a solo class (tile_size 0) has one tile, at (0, 0); this one has " + number_text(c.tiles.size()) +
              ", the first at " + at(c.tiles[0]).substr(5);
     return {};
   }
@@ -167,7 +167,7 @@ std::string tiles_problem(const BakedClass& c) {
     const std::int64_t x = t.coord.x, z = t.coord.z;
     if (x < 0 || z < 0 || (x + 1) * (z + 1) > static_cast<std::int64_t>(max_class_tiles))
       return at(t) + " is off the grid of tiles: its coordinates run from 0, with (x + 1) x (z + 1) at most max_class_tiles = " +
-             std::to_string(max_class_tiles);
+             number_text(max_class_tiles);
     const Vec2 size = t.max - t.min;
     if (!(std::abs(size.x - side) <= slack && std::abs(size.y - side) <= slack))
       return at(t) + " is " + number_text(size.x) + " x " + number_text(size.y) + " in plan, not tile_size x cell_size = " + number_text(side);
@@ -181,7 +181,7 @@ std::string tiles_problem(const BakedClass& c) {
 Vec3 vec_of(const double (&c)[3]) { return {c[0], c[1], c[2]}; }
 
 std::string tile_name(const BakedClass& c, const NavTile& t) {
-  return "class '" + c.name + "' tile (" + std::to_string(t.coord.x) + ", " + std::to_string(t.coord.z) + ")";
+  return "class '" + c.name + "' tile (" + number_text(t.coord.x) + ", " + number_text(t.coord.z) + ")";
 }
 
 
@@ -190,8 +190,8 @@ std::string tile_name(const BakedClass& c, const NavTile& t) {
 template <class Fail>
 void check_bake_shape(const NavBake& bake, Fail&& fail) {
   if (bake.classes.empty() || bake.classes.size() > max_bake_classes)
-    fail("a bake holds 1 to " + std::to_string(max_bake_classes) + " agent classes, this one " +
-         std::to_string(bake.classes.size()));
+    fail("a bake holds 1 to " + number_text(max_bake_classes) + " agent classes, this one " +
+         number_text(bake.classes.size()));
   for (std::size_t i = 0; i < bake.classes.size(); ++i) {
     const BakedClass& c = bake.classes[i];
     if (std::string why = class_name_problem(c.name); !why.empty()) fail(why);
@@ -199,8 +199,8 @@ void check_bake_shape(const NavBake& bake, Fail&& fail) {
       if (bake.classes[j].name == c.name) fail("two classes are called '" + c.name + "'");
     if (std::string why = params_problem(c.params); !why.empty()) fail("class '" + c.name + "': " + why);
     if (c.tiles.empty() || c.tiles.size() > max_class_tiles)
-      fail("class '" + c.name + "' has " + std::to_string(c.tiles.size()) + " tiles (1 to " +
-           std::to_string(max_class_tiles) + " allowed)");
+      fail("class '" + c.name + "' has " + number_text(c.tiles.size()) + " tiles (1 to " +
+           number_text(max_class_tiles) + " allowed)");
     if (std::string why = tiles_problem(c); !why.empty()) fail("class '" + c.name + "': " + why);
   }
 }
@@ -234,9 +234,9 @@ NavTile read_tile(ChecksummedReader& r, const std::string& where) {
   const auto fail = [&](const std::string& reason) { r.fail("corrupt file: " + where + ": " + reason); };
   for (const std::uint64_t count : {h.vertices, h.polygons, h.corners, h.detail_triangles}) {
     if (count > max_tile_elements)
-      fail("a count of " + std::to_string(count) + " is over the limit of " + std::to_string(max_tile_elements));
+      fail("a count of " + number_text(count) + " is over the limit of " + number_text(max_tile_elements));
   }
-  if (h.links > max_tile_links) fail("more off-mesh links than the limit of " + std::to_string(max_tile_links));
+  if (h.links > max_tile_links) fail("more off-mesh links than the limit of " + number_text(max_tile_links));
   if (h.polygons == 0) fail("a tile has no polygons");
   if (h.detail_polygons != 0 && h.detail_polygons != h.polygons) fail("the detail mesh does not cover every polygon");
   for (const double v : {h.min_x, h.min_z, h.max_x, h.max_z})
@@ -301,7 +301,7 @@ NavMesh checked_mesh(const NavTile& t, const std::string& file, const std::strin
 
 std::string class_name_problem(std::string_view name) {
   if (name.empty() || name.size() > max_class_name_bytes)
-    return "a class name must have 1 to " + std::to_string(max_class_name_bytes) + " bytes";
+    return "a class name must have 1 to " + number_text(max_class_name_bytes) + " bytes";
   for (const char c : name) {
     if (c <= ' ' || c > '~' || c == ',' || c == '=') return "a class name must be printable ASCII without space, ',' or '='";
   }
@@ -361,11 +361,11 @@ NavBake NavBake::load(std::istream& in, const std::string& name) {
   r.bytes(&h, sizeof h, "header");
   if (std::memcmp(h.magic, file_magic, sizeof h.magic) != 0) r.fail("not a waymark navmesh bake (wrong magic)");
   if (h.version != file_version)
-    r.fail("unsupported version " + std::to_string(h.version) + " (expected " + std::to_string(file_version) + ")");
+    r.fail("unsupported version " + number_text(h.version) + " (expected " + number_text(file_version) + ")");
   if (h.byte_order != byte_order_mark) r.fail("written on a machine with another byte order");
   if (h.reserved != 0) r.fail("corrupt file: a reserved field is not 0");
   if (h.classes == 0 || h.classes > max_bake_classes)
-    r.fail("corrupt file: " + std::to_string(h.classes) + " agent classes (1 to " + std::to_string(max_bake_classes) +
+    r.fail("corrupt file: " + number_text(h.classes) + " agent classes (1 to " + number_text(max_bake_classes) +
            " allowed)");
   NavBake bake;
   bake.geometry_fingerprint = h.fingerprint;

@@ -14,7 +14,7 @@ namespace waymark::navmesh {
 namespace {
 
 [[noreturn]] void fail_link(std::size_t i, const std::string& reason) {
-  throw BuildError("navmesh link " + std::to_string(i) + ": " + reason);
+  throw BuildError("navmesh link " + number_text(i) + ": " + reason);
 }
 
 
@@ -27,8 +27,8 @@ constexpr QueryFilter any_flag{};
 void NavMesh::check_links() const {
   const auto& links = data_.links;
   if (links.size() > max_links) {
-    throw BuildError("navmesh data: " + std::to_string(links.size()) + " links, more than max_links (" +
-                     std::to_string(max_links) + ")");
+    throw BuildError("navmesh data: " + number_text(links.size()) + " links, more than max_links (" +
+                     number_text(max_links) + ")");
   }
   for (std::size_t i = 0; i < links.size(); ++i) {
     if (const auto why = find_link_problem(links[i])) fail_link(i, *why);
@@ -48,7 +48,7 @@ std::optional<std::string> find_link_problem(const OffMeshLink& l) {
   if (!finite(l.end)) return not_finite("end", l.end);
   if (!(l.radius > 0 && std::isfinite(l.radius))) return "radius must be finite and > 0, got " + number_text(l.radius);
   if (!(l.cost >= 0 && std::isfinite(l.cost))) return "cost must be finite and >= 0, got " + number_text(l.cost);
-  if (l.area >= max_areas) return "area type " + std::to_string(l.area) + " is not below " + std::to_string(max_areas);
+  if (l.area >= max_areas) return "area type " + number_text(l.area) + " is not below " + number_text(max_areas);
   return std::nullopt;
 }
 

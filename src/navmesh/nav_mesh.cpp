@@ -9,6 +9,8 @@
 
 #include "plan_geometry.hpp"
 
+#include "waymark/core/text.hpp"
+
 namespace waymark::navmesh {
 
 using detail::height_in_triangle;
@@ -17,7 +19,7 @@ using detail::turns_left_or_straight;
 namespace {
 
 [[noreturn]] void fail(PolyId p, const std::string& reason) {
-  throw BuildError("navmesh polygon " + std::to_string(p.value) + ": " + reason);
+  throw BuildError("navmesh polygon " + number_text(p.value) + ": " + reason);
 }
 
 /// Twice the plan area of the polygon with these corners (> 0 when counter-clockwise).
@@ -66,12 +68,12 @@ void NavMesh::check() const {
     if (d.poly_begin[i + 1] < d.poly_begin[i]) fail(p, "its corners end before they begin");
     const std::size_t n = corner_count(p);
     if (n < 3 || n > max_polygon_corners) {
-      fail(p, "has " + std::to_string(n) + " corners (3 to " + std::to_string(max_polygon_corners) + " allowed)");
+      fail(p, "has " + number_text(n) + " corners (3 to " + number_text(max_polygon_corners) + " allowed)");
     }
-    if (d.areas[i] >= max_areas) fail(p, "area type " + std::to_string(d.areas[i]) + " is not below " + std::to_string(max_areas));
+    if (d.areas[i] >= max_areas) fail(p, "area type " + number_text(d.areas[i]) + " is not below " + number_text(max_areas));
     const auto c = corners(p);
     for (std::uint32_t v : c) {
-      if (v >= d.vertices.size()) fail(p, "corner " + std::to_string(v) + " is not a vertex");
+      if (v >= d.vertices.size()) fail(p, "corner " + number_text(v) + " is not a vertex");
     }
     for (std::size_t k = 0; k < n; ++k) {
       const Vec2 a = plan(d.vertices[c[k]]), b = plan(d.vertices[c[(k + 1) % n]]), e = plan(d.vertices[c[(k + 2) % n]]);
@@ -83,7 +85,7 @@ void NavMesh::check() const {
     for (std::size_t k = 0; k < n; ++k) {
       const PolyId q = nb[k];
       if (!q.valid()) continue;
-      if (q.value >= polys || q == p) fail(p, "neighbour " + std::to_string(q.value) + " is not another polygon");
+      if (q.value >= polys || q == p) fail(p, "neighbour " + number_text(q.value) + " is not another polygon");
       const std::uint32_t a = c[k], b = c[(k + 1) % n];
       const auto qc = corners(q);
       const auto qn = neighbors(q);
@@ -91,7 +93,7 @@ void NavMesh::check() const {
       for (std::size_t j = 0; j < qc.size() && !mirrored; ++j) {
         mirrored = qc[j] == b && qc[(j + 1) % qc.size()] == a && qn[j] == p;
       }
-      if (!mirrored) fail(p, "neighbour " + std::to_string(q.value) + " does not share edge " + std::to_string(a) + "-" + std::to_string(b) + " back");
+      if (!mirrored) fail(p, "neighbour " + number_text(q.value) + " does not share edge " + number_text(a) + "-" + number_text(b) + " back");
     }
   }
 }

@@ -43,8 +43,8 @@ std::optional<std::string> problem_of(const BoxObstacle& b) {
 
 std::optional<std::string> problem_of(const PrismObstacle& p) {
   if (p.corners.size() < 3 || p.corners.size() > max_prism_corners) {
-    return "it needs 3 to " + std::to_string(max_prism_corners) + " corners (navmesh::max_prism_corners), not " +
-           std::to_string(p.corners.size());
+    return "it needs 3 to " + number_text(max_prism_corners) + " corners (navmesh::max_prism_corners), not " +
+           number_text(p.corners.size());
   }
   if (!std::all_of(p.corners.begin(), p.corners.end(), [](Vec2 c) { return finite(c); })) return "a corner is not finite";
   if (!std::all_of(p.corners.begin(), p.corners.end(), [](Vec2 c) { return in_range(c); })) return out_of_range("a corner");

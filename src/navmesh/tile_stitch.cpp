@@ -8,6 +8,7 @@
 #include <string>
 #include <tuple>
 
+#include "waymark/core/text.hpp"
 #include "waymark/navmesh/tiled_nav_mesh.hpp"
 
 #include "disjoint_sets.hpp"
@@ -264,8 +265,8 @@ NavMeshData stitch_tiles(std::span<const NavTile* const> tiles, std::vector<Tile
       }
     }
     if (corners.size() - begin.back() > max_polygon_corners) {
-      throw BuildError("stitching tiles: polygon " + std::to_string(p) + " would have more than " +
-                       std::to_string(max_polygon_corners) + " corners");
+      throw BuildError("stitching tiles: polygon " + number_text(p) + " would have more than " +
+                       number_text(max_polygon_corners) + " corners");
     }
     begin.push_back(static_cast<std::uint32_t>(corners.size()));
   }

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "waymark/core/text.hpp"
+
 namespace waymark::navmesh {
 
 TiledNavMesh::TiledNavMesh(std::vector<NavTile> tiles, std::vector<OffMeshLink> links) : links_(std::move(links)) {
@@ -15,13 +17,13 @@ TiledNavMesh::TiledNavMesh(std::vector<NavTile> tiles, std::vector<OffMeshLink> 
 
 bool TiledNavMesh::set_tile(NavTile tile) {
   if (!finite(tile.min) || !finite(tile.max) || !(tile.min.x < tile.max.x) || !(tile.min.y < tile.max.y)) {
-    throw BuildError("tile (" + std::to_string(tile.coord.x) + ", " + std::to_string(tile.coord.z) +
+    throw BuildError("tile (" + number_text(tile.coord.x) + ", " + number_text(tile.coord.z) +
                      "): its bounds must be finite with min < max");
   }
   try {
     (void)NavMesh(tile.data);  // checks the polygons
   } catch (const BuildError& e) {
-    throw BuildError("tile (" + std::to_string(tile.coord.x) + ", " + std::to_string(tile.coord.z) + "): " + e.what());
+    throw BuildError("tile (" + number_text(tile.coord.x) + ", " + number_text(tile.coord.z) + "): " + e.what());
   }
   const TileCoord at = tile.coord;
   const bool replaced = !tiles_.insert_or_assign(at, std::move(tile)).second;
@@ -36,9 +38,9 @@ bool TiledNavMesh::remove_tile(TileCoord coord) {
 }
 
 void TiledNavMesh::set_links(std::vector<OffMeshLink> links) {
-  if (links.size() > max_links) throw BuildError("tiled world: more links than max_links (" + std::to_string(max_links) + ")");
+  if (links.size() > max_links) throw BuildError("tiled world: more links than max_links (" + number_text(max_links) + ")");
   for (std::size_t i = 0; i < links.size(); ++i) {
-    if (const auto why = find_link_problem(links[i])) throw BuildError("tiled world: link " + std::to_string(i) + ": " + *why);
+    if (const auto why = find_link_problem(links[i])) throw BuildError("tiled world: link " + number_text(i) + ": " + *why);
   }
   links_ = std::move(links);
   version_.fetch_add(1, std::memory_order_acq_rel);

@@ -30,7 +30,7 @@ void check(const TriangleBuildParams& p) {
   if (!(p.min_plan_area >= 0 && std::isfinite(p.min_plan_area))) {
     throw BuildError("minimum plan area must be finite and >= 0, got " + number_text(p.min_plan_area));
   }
-  if (p.area >= max_areas) throw BuildError("area type must be below " + std::to_string(max_areas));
+  if (p.area >= max_areas) throw BuildError("area type must be below " + number_text(max_areas));
 }
 
 /// Merges vertices within a distance of each other into the first one seen, through a hash
@@ -143,7 +143,7 @@ NavMesh build_from_triangles(const TriangleMesh& mesh, const TriangleBuildParams
   }
   triangles.resize(unique);
   if (triangles.empty()) {
-    throw BuildError("no walkable triangles: none of the " + std::to_string(mesh.triangles.size()) +
+    throw BuildError("no walkable triangles: none of the " + number_text(mesh.triangles.size()) +
                      " triangles faces up at a slope of at most " + number_text(params.max_slope_degrees) +
                      " degrees with a plan area above " + number_text(params.min_plan_area));
   }

@@ -10,6 +10,7 @@
 #include "waymark/core/binary_io.hpp"
 #include "waymark/core/parallel.hpp"
 #include "waymark/core/errors.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::puzzle {
 
@@ -57,14 +58,14 @@ void check_tiles(const SlidingPuzzle& puzzle, std::span<const int> tiles,
                  std::array<bool, max_puzzle_cells>& used) {
   if (tiles.empty()) throw BuildError("empty pattern");
   if (tiles.size() > max_pattern_tiles) {
-    throw BuildError("pattern of " + std::to_string(tiles.size()) + " tiles: at most " +
-                     std::to_string(max_pattern_tiles) + " are supported");
+    throw BuildError("pattern of " + number_text(tiles.size()) + " tiles: at most " +
+                     number_text(max_pattern_tiles) + " are supported");
   }
   for (const int t : tiles) {
     if (t < 1 || t >= puzzle.cells()) {
-      throw BuildError("pattern tile " + std::to_string(t) + " outside 1.." + std::to_string(puzzle.cells() - 1));
+      throw BuildError("pattern tile " + number_text(t) + " outside 1.." + number_text(puzzle.cells() - 1));
     }
-    if (used[static_cast<std::size_t>(t)]) throw BuildError("tile " + std::to_string(t) + " in two patterns");
+    if (used[static_cast<std::size_t>(t)]) throw BuildError("tile " + number_text(t) + " in two patterns");
     used[static_cast<std::size_t>(t)] = true;
   }
 }
@@ -226,7 +227,7 @@ AdditivePatternDatabase AdditivePatternDatabase::build(const SlidingPuzzle& puzz
   std::array<bool, max_puzzle_cells> used{};
   for (const std::vector<int>& p : partition) check_tiles(puzzle, p, used);
   for (int t = 1; t < puzzle.cells(); ++t) {
-    if (!used[static_cast<std::size_t>(t)]) throw BuildError("tile " + std::to_string(t) + " is in no pattern");
+    if (!used[static_cast<std::size_t>(t)]) throw BuildError("tile " + number_text(t) + " is in no pattern");
   }
   AdditivePatternDatabase db;
   db.set_width(puzzle.width());
@@ -433,7 +434,7 @@ AdditivePatternDatabase AdditivePatternDatabase::load(std::istream& in, const st
       list.push_back(std::move(p));
     }
     for (int t = 1; t < cells; ++t) {
-      if (!used[static_cast<std::size_t>(t)]) r.fail("corrupt file: tile " + std::to_string(t) + " is in no part");
+      if (!used[static_cast<std::size_t>(t)]) r.fail("corrupt file: tile " + number_text(t) + " is in no part");
     }
   };
   read_parts(db.parts_, false);

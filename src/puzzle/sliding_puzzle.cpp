@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "waymark/core/errors.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::puzzle {
 
@@ -45,18 +46,18 @@ std::string describe(PuzzleCheck check, std::span<const int> tiles, int width) {
   switch (check) {
     case PuzzleCheck::ok: return "ok";
     case PuzzleCheck::wrong_size:
-      return "expected " + std::to_string(cells) + " tiles, got " + std::to_string(tiles.size());
+      return "expected " + number_text(cells) + " tiles, got " + number_text(tiles.size());
     case PuzzleCheck::tile_out_of_range:
       for (const int t : tiles) {
         if (t < 0 || t >= cells) {
-          return "tile " + std::to_string(t) + " out of range 0.." + std::to_string(cells - 1);
+          return "tile " + number_text(t) + " out of range 0.." + number_text(cells - 1);
         }
       }
       break;
     case PuzzleCheck::duplicate_tile: {
       std::array<bool, max_puzzle_cells> seen{};
       for (const int t : tiles) {
-        if (seen[static_cast<std::size_t>(t)]) return "tile " + std::to_string(t) + " appears twice";
+        if (seen[static_cast<std::size_t>(t)]) return "tile " + number_text(t) + " appears twice";
         seen[static_cast<std::size_t>(t)] = true;
       }
       break;
@@ -70,8 +71,8 @@ std::string describe(PuzzleCheck check, std::span<const int> tiles, int width) {
 
 SlidingPuzzle::SlidingPuzzle(int width) : width_(width) {
   if (width < min_puzzle_width || width > max_puzzle_width) {
-    throw BuildError("sliding puzzle width " + std::to_string(width) + " outside " +
-                     std::to_string(min_puzzle_width) + ".." + std::to_string(max_puzzle_width));
+    throw BuildError("sliding puzzle width " + number_text(width) + " outside " +
+                     number_text(min_puzzle_width) + ".." + number_text(max_puzzle_width));
   }
   for (int cell = 0; cell < cells(); ++cell) {
     for (int m = 0; m < blank_move_count; ++m) {

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "waymark/core/errors.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/search/best_first.hpp"
 #include "waymark/search/budget.hpp"
 #include "waymark/search/events.hpp"
@@ -640,9 +641,9 @@ PuzzleSolver::PuzzleSolver(const SlidingPuzzle& puzzle, HeuristicKind heuristic,
   if (uses_pattern_database(heuristic)) {
     if (pdb == nullptr) throw BuildError(std::string(to_string(heuristic)) + " needs a pattern database");
     if (pdb->width() != puzzle.width()) {
-      throw BuildError("the pattern database is for " + std::to_string(pdb->width()) + "x" +
-                       std::to_string(pdb->width()) + " boards, not " + std::to_string(puzzle.width()) + "x" +
-                       std::to_string(puzzle.width()));
+      throw BuildError("the pattern database is for " + number_text(pdb->width()) + "x" +
+                       number_text(pdb->width()) + " boards, not " + number_text(puzzle.width()) + "x" +
+                       number_text(puzzle.width()));
     }
   }
   switch (puzzle.width()) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "recast_steps.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/navmesh/tiled_nav_mesh.hpp"
 #include "waymark/recast/tiled_build.hpp"
 
@@ -58,8 +59,8 @@ void place_links(std::vector<navmesh::NavTile>& tiles, std::span<const navmesh::
 navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> classes, std::size_t threads,
                       std::span<const navmesh::OffMeshLink> links, std::chrono::steady_clock::time_point deadline) {
   if (classes.empty() || classes.size() > navmesh::max_bake_classes)
-    throw BuildError("a bake needs 1 to " + std::to_string(navmesh::max_bake_classes) + " agent classes, got " +
-                     std::to_string(classes.size()));
+    throw BuildError("a bake needs 1 to " + number_text(navmesh::max_bake_classes) + " agent classes, got " +
+                     number_text(classes.size()));
   navmesh::NavBake out;
   out.geometry_fingerprint = navmesh::geometry_fingerprint(model);
   for (const AgentClass& c : classes) {

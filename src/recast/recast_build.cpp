@@ -29,11 +29,11 @@ RecastMeshes build_recast_meshes(const TriangleMesh& mesh, const RecastParams& p
   const double depth = std::floor((static_cast<double>(in.bmax[2]) - in.bmin[2]) / params.cell_size + 0.5);
   if (!(width * depth <= static_cast<double>(max_heightfield_cells))) {
     throw BuildError("the heightfield would have " + number_text(width) + " x " + number_text(depth) + " cells, more than Recast indexes (recast::max_heightfield_cells = " +
-                     std::to_string(max_heightfield_cells) + "; raise cell_size or build in tiles, --tile-size)");
+                     number_text(max_heightfield_cells) + "; raise cell_size or build in tiles, --tile-size)");
   }
   if (!(std::max(width, depth) <= max_heightfield_side)) {
     throw BuildError("the heightfield would be " + number_text(std::max(width, depth)) + " cells across, more than Recast's polygon corners hold (recast::max_heightfield_side = " +
-                     std::to_string(max_heightfield_side) + "; raise cell_size or build in tiles, --tile-size)");
+                     number_text(max_heightfield_side) + "; raise cell_size or build in tiles, --tile-size)");
   }
   const auto cs = static_cast<float>(params.cell_size), ch = static_cast<float>(params.cell_height);
   int w = 0, h = 0;

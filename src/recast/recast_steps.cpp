@@ -34,12 +34,12 @@ void check_spans(const rcHeightfield& solid) {
     deepest = std::max(deepest, here);
   }
   if (total > max_heightfield_spans) {
-    throw BuildError("the heightfield has " + std::to_string(total) + " walkable spans, more than Recast indexes (recast::max_heightfield_spans = " +
-                     std::to_string(max_heightfield_spans) + "; raise cell_size or build in smaller tiles)");
+    throw BuildError("the heightfield has " + number_text(total) + " walkable spans, more than Recast indexes (recast::max_heightfield_spans = " +
+                     number_text(max_heightfield_spans) + "; raise cell_size or build in smaller tiles)");
   }
   if (deepest > max_column_spans) {
-    throw BuildError("the heightfield has " + std::to_string(deepest) + " walkable floors over one cell, more than Recast links (recast::max_column_spans = " +
-                     std::to_string(max_column_spans) + "; raise cell_height or agent_height)");
+    throw BuildError("the heightfield has " + number_text(deepest) + " walkable floors over one cell, more than Recast links (recast::max_column_spans = " +
+                     number_text(max_column_spans) + "; raise cell_height or agent_height)");
   }
 }
 
@@ -50,7 +50,7 @@ void check_regions(const rcCompactHeightfield& chf) {
   for (int i = 0; i < chf.spanCount; ++i) {
     const unsigned reg = chf.spans[i].reg;
     if ((reg & RC_BORDER_REG) != 0 && ((reg & ~unsigned{RC_BORDER_REG}) == 0 || (reg & ~unsigned{RC_BORDER_REG}) > 4)) {
-      throw BuildError("the heightfield has more than " + std::to_string(max_regions) +
+      throw BuildError("the heightfield has more than " + number_text(max_regions) +
                        " regions, more than Recast's region ids hold (recast::max_regions; raise region_min_size or build in smaller tiles)");
     }
   }
@@ -62,8 +62,8 @@ void check_contours(const rcContourSet& contours) {
   int most = 0;
   for (int i = 0; i < contours.nconts; ++i) most = std::max(most, contours.conts[i].nverts);
   if (most > max_contour_vertices) {
-    throw BuildError("a region's outline has " + std::to_string(most) + " corners, more than Recast's polygon step takes in bounded time (recast::max_contour_vertices = " +
-                     std::to_string(max_contour_vertices) + ": its time is cubic in them; build in tiles, --tile-size, or raise region_min_size or agent_radius)");
+    throw BuildError("a region's outline has " + number_text(most) + " corners, more than Recast's polygon step takes in bounded time (recast::max_contour_vertices = " +
+                     number_text(max_contour_vertices) + ": its time is cubic in them; build in tiles, --tile-size, or raise region_min_size or agent_radius)");
   }
 }
 
@@ -121,8 +121,8 @@ BuildError no_polygons(Reached reached, const RecastParams& p, bool tiled) {
 }
 
 BuildError deadline_error(std::size_t begun, std::size_t tiles) {
-  return BuildError("the tiled build passed its deadline (a time limit) with " + std::to_string(begun) + " of " +
-                    std::to_string(tiles) + " tiles begun: give it more time, a larger cell or tile size, or a smaller level");
+  return BuildError("the tiled build passed its deadline (a time limit) with " + number_text(begun) + " of " +
+                    number_text(tiles) + " tiles begun: give it more time, a larger cell or tile size, or a smaller level");
 }
 
 void Context::doLog(const rcLogCategory category, const char* msg, const int len) {
@@ -152,18 +152,18 @@ void check(const RecastParams& p) {
   // Recast's narrow fields (recast_build.hpp names each limit).
   require(p.agent_radius / p.cell_size <= max_radius_cells,
           "agent_radius is " + number_text(std::ceil(p.agent_radius / p.cell_size)) + " cells, more than Recast erodes by (recast::max_radius_cells = " +
-              std::to_string(max_radius_cells) + "; raise cell_size or lower agent_radius)");
+              number_text(max_radius_cells) + "; raise cell_size or lower agent_radius)");
   require(p.agent_height / p.cell_height <= max_agent_height_cells,
           "agent_height is " + number_text(std::ceil(p.agent_height / p.cell_height)) +
               " cell heights, more than Recast's spans hold (recast::max_agent_height_cells = " +
-              std::to_string(max_agent_height_cells) + "; raise cell_height or lower agent_height)");
+              number_text(max_agent_height_cells) + "; raise cell_height or lower agent_height)");
   require(p.agent_max_climb / p.cell_height <= max_climb_cells,
           "agent_max_climb is " + number_text(std::floor(p.agent_max_climb / p.cell_height)) +
-              " cell heights, more than Recast's spans hold (recast::max_climb_cells = " + std::to_string(max_climb_cells) +
+              " cell heights, more than Recast's spans hold (recast::max_climb_cells = " + number_text(max_climb_cells) +
               "; raise cell_height or lower agent_max_climb)");
   require(p.edge_max_len / p.cell_size <= max_edge_len_cells,
           "edge_max_len is " + number_text(p.edge_max_len / p.cell_size) + " cells, more than Recast squares in an int (recast::max_edge_len_cells = " +
-              std::to_string(max_edge_len_cells) + "; raise cell_size or lower edge_max_len)");
+              number_text(max_edge_len_cells) + "; raise cell_size or lower edge_max_len)");
   require(p.edge_max_error <= max_edge_error_cells, "edge_max_error must be at most " + number_text(max_edge_error_cells) +
                                                         " cells (recast::max_edge_error_cells: the detail mesh searches that far)");
 }
@@ -216,7 +216,7 @@ RecastInput recast_input(const TriangleMesh& mesh, const RecastParams& params) {
   const double tall = (hi.y - lo.y) / params.cell_height;
   if (!(tall <= max_level_height_cells)) {
     throw BuildError("the level is " + number(tall) + " cell heights tall, more than Recast's spans hold (recast::max_level_height_cells = " +
-                     std::to_string(max_level_height_cells) + "; raise cell_height)");
+                     number_text(max_level_height_cells) + "; raise cell_height)");
   }
   const double across = std::max({std::abs(lo.x - in.origin.x), std::abs(hi.x - in.origin.x), std::abs(lo.z - in.origin.z),
                                   std::abs(hi.z - in.origin.z)}) / params.cell_size;

@@ -54,13 +54,13 @@ bool triangle_meets_box(const std::array<Vec2, 3>& c, Vec2 lo, Vec2 hi) {
 TiledInput::TiledInput(const TriangleMesh& mesh, const TiledParams& params) : params_(params) {
   detail::check(params.recast);
   require(params.tile_size >= min_tile_size && params.tile_size <= max_tile_size,
-          "tile_size must be from " + std::to_string(min_tile_size) + " to " + std::to_string(max_tile_size) + " voxels, got " +
-              std::to_string(params.tile_size) + " (recast::min_tile_size: Recast's watershed makes no polygon inside a tile of " +
+          "tile_size must be from " + number_text(min_tile_size) + " to " + number_text(max_tile_size) + " voxels, got " +
+              number_text(params.tile_size) + " (recast::min_tile_size: Recast's watershed makes no polygon inside a tile of " +
               "1 or 2 voxels; recast::max_tile_size)");
   const int border = detail::voxels(params.recast).walkable_radius + 3;  // as RecastDemo's Sample_TileMesh
   const auto side = static_cast<std::size_t>(params.tile_size) + 2 * static_cast<std::size_t>(border);
-  require(side * side <= max_tile_cells, "a tile of " + std::to_string(params.tile_size) + " voxels and its border of " +
-                                             std::to_string(border) + " has more than " + std::to_string(max_tile_cells) +
+  require(side * side <= max_tile_cells, "a tile of " + number_text(params.tile_size) + " voxels and its border of " +
+                                             number_text(border) + " has more than " + number_text(max_tile_cells) +
                                              " cells (recast::max_tile_cells; lower tile_size)");
   level_ = std::make_unique<Level>(Level{detail::recast_input(mesh, params.recast)});
   const detail::RecastInput& in = level_->in;
@@ -70,7 +70,7 @@ TiledInput::TiledInput(const TriangleMesh& mesh, const TiledParams& params) : pa
   const double tw = std::ceil(gw / params.tile_size), th = std::ceil(gh / params.tile_size);
   require(tw >= 1 && th >= 1, "no walkable area: the geometry is narrower than half a cell in plan");
   require(tw * th <= static_cast<double>(max_tiles), "the level needs " + number_text(tw) + " x " + number_text(th) + " tiles, more than " +
-                                                         std::to_string(max_tiles) + " (recast::max_tiles; raise tile_size)");
+                                                         number_text(max_tiles) + " (recast::max_tiles; raise tile_size)");
   layout_.origin = in.origin + Vec3{in.bmin[0], in.bmin[1], in.bmin[2]};
   layout_.top = in.origin + Vec3{in.bmax[0], in.bmax[1], in.bmax[2]};
   layout_.cell_size = cs;
@@ -114,7 +114,7 @@ TiledInput::TiledInput(const TriangleMesh& mesh, const TiledParams& params) : pa
   std::size_t listings = 0;
   for (std::size_t i = 0; i < triangles; ++i) for_tiles_of(i, [&](std::size_t) { ++listings; });
   require(listings < std::numeric_limits<std::uint32_t>::max(),
-          "the triangles overlap tiles " + std::to_string(listings) + " times, more than 2^32 - 1 (raise tile_size)");
+          "the triangles overlap tiles " + number_text(listings) + " times, more than 2^32 - 1 (raise tile_size)");
   tile_triangles_.build(grid.cell_count(), triangles, [&](std::size_t i, auto&& add) { for_tiles_of(i, add); });
 }
 
@@ -141,8 +141,8 @@ void CompactTile::Free::operator()(rcCompactHeightfield* p) const { rcFreeCompac
 std::optional<CompactTile> CompactTile::rasterize(const TiledInput& input, TileCoord t) {
   const TileLayout& l = input.layout();
   if (t.x < 0 || t.z < 0 || t.x >= l.tiles_x || t.z >= l.tiles_z) {
-    throw BuildError("tiled build: tile (" + std::to_string(t.x) + ", " + std::to_string(t.z) + ") is outside the level's " +
-                     std::to_string(l.tiles_x) + " x " + std::to_string(l.tiles_z) + " tiles");
+    throw BuildError("tiled build: tile (" + number_text(t.x) + ", " + number_text(t.z) + ") is outside the level's " +
+                     number_text(l.tiles_x) + " x " + number_text(l.tiles_z) + " tiles");
   }
   const std::span<const std::uint32_t> triangles = input.triangles_of(t);
   if (triangles.empty()) return std::nullopt;
@@ -174,8 +174,8 @@ std::optional<CompactTile> CompactTile::rasterize(const TiledInput& input, TileC
            "rasterise a tile's triangles");
   const auto spans = static_cast<std::size_t>(rcGetHeightFieldSpanCount(&ctx, *solid));
   if (spans > max_tile_spans) {
-    throw BuildError("tiled build: tile (" + std::to_string(t.x) + ", " + std::to_string(t.z) + ") has " + std::to_string(spans) +
-                     " walkable spans, more than " + std::to_string(max_tile_spans) + " (recast::max_tile_spans; lower tile_size)");
+    throw BuildError("tiled build: tile (" + number_text(t.x) + ", " + number_text(t.z) + ") has " + number_text(spans) +
+                     " walkable spans, more than " + number_text(max_tile_spans) + " (recast::max_tile_spans; lower tile_size)");
   }
   // No walkable span: the filters only take walkability away (but for a ledge within a climb
   // above a walkable span), so the tile has no polygons; its triangles only passed by it.
@@ -191,7 +191,7 @@ std::optional<RecastMeshes> CompactTile::build_meshes(const TiledInput& input) {
   detail::build_polygons(ctx, *chf_, input.params().recast, input.layout().border_size, *poly, *detail_mesh);
   if (poly->npolys == 0) return std::nullopt;
   if (static_cast<std::size_t>(poly->npolys) > max_tile_polys || static_cast<std::size_t>(poly->nverts) > max_tile_polys) {
-    throw BuildError("tiled build: a tile has more than " + std::to_string(max_tile_polys) +
+    throw BuildError("tiled build: a tile has more than " + number_text(max_tile_polys) +
                      " polygons or vertices (recast::max_tile_polys; lower tile_size)");
   }
   return detail::MeshesMaker::make(poly.release(), detail_mesh.release(), input.params().recast, input.recast_origin());

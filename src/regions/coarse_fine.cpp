@@ -5,6 +5,7 @@
 
 #include "waymark/core/errors.hpp"
 #include "waymark/core/stopwatch.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/grid/grid_space.hpp"
 #include "waymark/grid/heuristics.hpp"
 #include "waymark/search/best_first.hpp"
@@ -145,10 +146,10 @@ struct CoarseFinePlanner::Impl {
 
 CoarseFinePlanner::CoarseFinePlanner(const grid::GridMap& map, const Regions& regions, const CoarseFineParams& params) {
   if (regions.element_count() != map.cell_count())
-    throw BuildError("the regions label " + std::to_string(regions.element_count()) + " elements, the map has " +
-                     std::to_string(map.cell_count()) + " cells");
+    throw BuildError("the regions label " + number_text(regions.element_count()) + " elements, the map has " +
+                     number_text(map.cell_count()) + " cells");
   if (params.corridor_margin > max_corridor_margin)
-    throw BuildError("CoarseFineParams::corridor_margin must be at most " + std::to_string(max_corridor_margin));
+    throw BuildError("CoarseFineParams::corridor_margin must be at most " + number_text(max_corridor_margin));
   impl_ = std::make_unique<Impl>(map, regions, params);
 }
 

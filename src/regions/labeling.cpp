@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "waymark/core/errors.hpp"
+#include "waymark/core/text.hpp"
 #include "waymark/grid/grid_space.hpp"
 #include "waymark/regions/seed_index.hpp"
 #include "waymark/search/shortest_path_tree.hpp"
@@ -45,7 +46,7 @@ class PolygonSpace {
 };
 
 [[noreturn]] void refuse_seed(std::size_t index, const std::string& reason) {
-  throw BuildError("seed " + std::to_string(index + 1) + ": " + reason);
+  throw BuildError("seed " + number_text(index + 1) + ": " + reason);
 }
 
 /// Refuses an empty list, and the first id at or above `count` or repeated.
@@ -57,19 +58,19 @@ void check_id_seeds(std::span<const Id> seeds, std::size_t count, const char* wh
   for (std::size_t i = 0; i < seeds.size(); ++i) {
     const std::uint32_t v = seeds[i].value;
     if (v >= count) {
-      refuse_seed(i, std::string(what) + " " + std::to_string(v) + " is not in the " + world + " (" +
-                         std::to_string(count) + " " + plural + ")");
+      refuse_seed(i, std::string(what) + " " + number_text(v) + " is not in the " + world + " (" +
+                         number_text(count) + " " + plural + ")");
     }
     const auto [it, fresh] = first.emplace(v, i);
-    if (!fresh) refuse_seed(i, std::string(what) + " " + std::to_string(v) + " repeats seed " + std::to_string(it->second + 1));
+    if (!fresh) refuse_seed(i, std::string(what) + " " + number_text(v) + " repeats seed " + number_text(it->second + 1));
   }
 }
 
 std::string cell_text(grid::CellCoord c) {
   std::string s(1, '(');  // built by appending: GCC 12 warns (-Wrestrict) on "(" + std::string
-  s += std::to_string(c.x);
+  s += number_text(c.x);
   s += ',';
-  s += std::to_string(c.y);
+  s += number_text(c.y);
   s += ')';
   return s;
 }
@@ -190,12 +191,12 @@ std::optional<SeedProblem> find_seed_problem(const grid::GridMap& map, std::span
   for (std::size_t i = 0; i < seeds.size(); ++i) {
     const grid::CellCoord c = seeds[i];
     if (!map.in_bounds(c.x, c.y)) {
-      return SeedProblem{i, cell_text(c) + " is outside the " + std::to_string(map.width()) + "x" +
-                                std::to_string(map.height()) + " map"};
+      return SeedProblem{i, cell_text(c) + " is outside the " + number_text(map.width()) + "x" +
+                                number_text(map.height()) + " map"};
     }
     if (!map.passable(c.x, c.y)) return SeedProblem{i, cell_text(c) + " is a blocked cell"};
     const auto [it, fresh] = first.emplace(map.cell(c.x, c.y).value, i);
-    if (!fresh) return SeedProblem{i, cell_text(c) + " repeats seed " + std::to_string(it->second + 1)};
+    if (!fresh) return SeedProblem{i, cell_text(c) + " repeats seed " + number_text(it->second + 1)};
   }
   return std::nullopt;
 }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "waymark/core/errors.hpp"
+#include "waymark/core/text.hpp"
 
 namespace waymark::regions {
 
@@ -17,8 +18,8 @@ graph::Graph seed_points(std::span<const SeedArea> seeds) {
   for (std::size_t i = 0; i < seeds.size(); ++i) {
     const SeedArea& s = seeds[i];
     if (!std::isfinite(s.center.x) || !std::isfinite(s.center.y) || !std::isfinite(s.center.z))
-      throw BuildError("seed " + std::to_string(i + 1) + ": the centre is not finite");
-    if (!(s.radius >= 0)) throw BuildError("seed " + std::to_string(i + 1) + ": the radius must be >= 0");
+      throw BuildError("seed " + number_text(i + 1) + ": the centre is not finite");
+    if (!(s.radius >= 0)) throw BuildError("seed " + number_text(i + 1) + ": the radius must be >= 0");
     positions.push_back(s.center);
   }
   graph::GraphBuilder builder(seeds.size());

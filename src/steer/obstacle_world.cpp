@@ -45,7 +45,7 @@ void check(Vec2 v, const char* shape, const std::string& what) {
 }
 
 void check_layer(int layer) {
-  if (layer < 0 || layer >= layer_count) refuse("layer " + std::to_string(layer) + " is not in 0-31");
+  if (layer < 0 || layer >= layer_count) refuse("layer " + number_text(layer) + " is not in 0-31");
 }
 
 }  // namespace
@@ -98,7 +98,7 @@ ColliderId ObstacleWorld::add(Shape shape, int layer) {
       b = {poly.corners[0], poly.corners[0]};
       for (std::size_t k = 0; k < poly.corners.size(); ++k) {
         const Vec2 c = poly.corners[k];
-        check(c, "polygon", "corner " + std::to_string(k));
+        check(c, "polygon", "corner " + number_text(k));
         b.min = {std::min(b.min.x, c.x), std::min(b.min.y, c.y)};
         b.max = {std::max(b.max.x, c.x), std::max(b.max.y, c.y)};
       }

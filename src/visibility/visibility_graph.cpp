@@ -8,7 +8,6 @@
 #include <limits>
 #include <numbers>
 #include <span>
-#include <sstream>
 #include <utility>
 
 #include "waymark/core/clip.hpp"
@@ -31,9 +30,12 @@ constexpr double max_arc_step_degrees = 90;
 constexpr double off_boundary_rounding = 1e-12;
 
 std::string point_text(Vec2 p) {
-  std::ostringstream s;
-  s << '(' << p.x << ", " << p.y << ')';
-  return s.str();
+  std::string s = number_text(p.x);  // built up front: GCC 12 misreads "(" + number_text (-Wrestrict)
+  s.insert(s.begin(), '(');
+  s += ", ";
+  s += number_text(p.y);
+  s += ')';
+  return s;
 }
 
 bool coordinate_ok(double v) { return std::isfinite(v) && std::abs(v) <= max_abs_coordinate; }
@@ -233,21 +235,21 @@ class DirectionSpans {
 
 std::optional<PolygonProblem> polygon_problem(std::span<const Vec2> p, double tolerance) {
   const std::size_t n = p.size();
-  if (n < 3) return PolygonProblem{std::to_string(n) + " vertices; at least 3 are needed", 0};
+  if (n < 3) return PolygonProblem{number_text(n) + " vertices; at least 3 are needed", 0};
   for (std::size_t k = 0; k < n; ++k) {
-    if (!std::isfinite(p[k].x) || !std::isfinite(p[k].y)) return PolygonProblem{"vertex " + std::to_string(k) + " is not finite", k};
+    if (!std::isfinite(p[k].x) || !std::isfinite(p[k].y)) return PolygonProblem{"vertex " + number_text(k) + " is not finite", k};
     if (!coordinate_ok(p[k].x) || !coordinate_ok(p[k].y))
-      return PolygonProblem{"vertex " + std::to_string(k) + " lies outside ±" + number_text(max_abs_coordinate), k};
+      return PolygonProblem{"vertex " + number_text(k) + " lies outside ±" + number_text(max_abs_coordinate), k};
   }
   for (std::size_t k = 0; k < n; ++k) {
     if (distance(p[k], p[(k + n - 1) % n]) > tolerance) continue;
     if (k == 0) return PolygonProblem{"the last vertex repeats the first (polygons close by themselves: leave it out)", n - 1};
-    return PolygonProblem{"vertex " + std::to_string(k) + " repeats vertex " + std::to_string(k - 1), k};
+    return PolygonProblem{"vertex " + number_text(k) + " repeats vertex " + number_text(k - 1), k};
   }
   for (std::size_t k = 0; k < n; ++k) {
     const Vec2 a = p[(k + n - 1) % n], b = p[k], c = p[(k + 1) % n];
     if (Segment2{b, c}.distance_to(a) <= tolerance || Segment2{a, b}.distance_to(c) <= tolerance)
-      return PolygonProblem{"the edges at vertex " + std::to_string(k) + " fold back over each other", k};
+      return PolygonProblem{"the edges at vertex " + number_text(k) + " fold back over each other", k};
   }
   for (std::size_t i = 0; i < n; ++i) {
     const Segment2 s{p[i], p[(i + 1) % n]};
@@ -258,8 +260,8 @@ std::optional<PolygonProblem> polygon_problem(std::span<const Vec2> p, double to
       if (i == 0 && j == n - 1) continue;  // adjacent through the closing edge
       const Segment2 t{p[j], p[(j + 1) % n]};
       if (!box.overlaps(Aabb2::around(t.a, t.b)) || segment_distance(s, t) > tolerance) continue;
-      return PolygonProblem{"edges " + std::to_string(i) + "-" + std::to_string((i + 1) % n) + " and " +
-                                std::to_string(j) + "-" + std::to_string((j + 1) % n) + " cross or touch (not a simple polygon)",
+      return PolygonProblem{"edges " + number_text(i) + "-" + number_text((i + 1) % n) + " and " +
+                                number_text(j) + "-" + number_text((j + 1) % n) + " cross or touch (not a simple polygon)",
                             j};
     }
   }
@@ -300,7 +302,7 @@ VisibilityGraph::VisibilityGraph(const Obstacles& obstacles, const VisibilityPar
   for (std::size_t i = 0; i < obstacles.polygons.size(); ++i) {
     const auto& poly = obstacles.polygons[i];
     if (const auto problem = polygon_problem(poly, params.tolerance))
-      throw InputError(Item::polygon, i, "polygon " + std::to_string(i) + ": " + problem->reason);
+      throw InputError(Item::polygon, i, "polygon " + number_text(i) + ": " + problem->reason);
     if (polygon_signed_area(poly) > 0) {
       obstacle_vertices_.insert(obstacle_vertices_.end(), poly.begin(), poly.end());
     } else {
@@ -348,11 +350,11 @@ VisibilityGraph::VisibilityGraph(const Obstacles& obstacles, const VisibilityPar
   }
   for (std::size_t i = 0; i < obstacles.points.size(); ++i) {
     const Vec2 q = obstacles.points[i];
-    const std::string name = "point " + std::to_string(i) + " " + point_text(q);
+    const std::string name = "point " + number_text(i) + " " + point_text(q);
     if (!coordinate_ok(q.x) || !coordinate_ok(q.y))
       throw InputError(Item::point, i, name + " is not finite or lies outside ±" + number_text(max_abs_coordinate));
     if (const auto inside = obstacle_at(q))
-      throw InputError(Item::point, i, name + " lies inside obstacle " + std::to_string(*inside) + " inflated by radius " + number_text(r));
+      throw InputError(Item::point, i, name + " lies inside obstacle " + number_text(*inside) + " inflated by radius " + number_text(r));
     if (!standable(q)) throw InputError(Item::point, i, name + " lies outside the bounds shrunk by radius " + number_text(r));
     points_.push_back(q);
   }
@@ -648,8 +650,8 @@ void VisibilityGraph::build_arcs() {
     if (t > params_.max_seconds)
       throw BudgetExceeded(BudgetExceeded::Limit::time, i, n, edges.size(), t,
                            "building the visibility graph took more than " + number_text(params_.max_seconds) +
-                               " s (VisibilityParams::max_seconds, CLI --time-limit) after " + std::to_string(i) +
-                               " of " + std::to_string(n) + " points, " + std::to_string(edges.size()) +
+                               " s (VisibilityParams::max_seconds, CLI --time-limit) after " + number_text(i) +
+                               " of " + number_text(n) + " points, " + number_text(edges.size()) +
                                " edges found: raise the limit, or use fewer points or corners");
   };
 
@@ -934,9 +936,9 @@ void VisibilityGraph::build_arcs() {
     for (const std::uint32_t j : seen) {
       if (edges.size() >= params_.max_edges)
         throw BudgetExceeded(BudgetExceeded::Limit::edges, i, n, edges.size(), seconds(),
-                             "the visibility graph has more than " + std::to_string(params_.max_edges) +
-                                 " edges (VisibilityParams::max_edges, CLI --max-edges) after " + std::to_string(i) +
-                                 " of " + std::to_string(n) + " points: raise the limit, or use fewer points");
+                             "the visibility graph has more than " + number_text(params_.max_edges) +
+                                 " edges (VisibilityParams::max_edges, CLI --max-edges) after " + number_text(i) +
+                                 " of " + number_text(n) + " points: raise the limit, or use fewer points");
       edges.emplace_back(i, j);
     }
   }

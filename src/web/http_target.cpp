@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "waymark/core/text.hpp"
+
 namespace waymark::web {
 namespace {
 
@@ -53,7 +55,7 @@ TargetOrError parse_target(std::string_view raw) {
     query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
     if (pair.empty()) continue;
     if (++count > max_target_params)
-      return {std::nullopt, "the query string gives more than " + std::to_string(max_target_params) + " parameters"};
+      return {std::nullopt, "the query string gives more than " + number_text(max_target_params) + " parameters"};
     const std::size_t equals = pair.find('=');
     std::string key = percent_decode(pair.substr(0, equals), true);
     std::string value = equals == std::string_view::npos ? std::string{} : percent_decode(pair.substr(equals + 1), true);

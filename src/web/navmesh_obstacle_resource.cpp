@@ -91,7 +91,7 @@ Response Api::navmesh_obstacle(std::string_view body, std::string_view client) c
     const bool fresh = !s->carved;
     if (fresh) s->carved = std::make_unique<recast::CarvedNavMesh>(s->level->model, level_params());
     if (s->carved->obstacles().size() >= limits_.max_navmesh_obstacles)
-      throw ApiError(http_too_large, "an edited level holds at most " + std::to_string(limits_.max_navmesh_obstacles) +
+      throw ApiError(http_too_large, "an edited level holds at most " + number_text(limits_.max_navmesh_obstacles) +
                                          " obstacles; remove one (POST /api/navmesh/obstacle/remove)");
     const auto added = s->carved->add_obstacle(obstacle);
     if (!added) throw ApiError(http_bad_request, "the obstacle was refused: " + navmesh::find_obstacle_problem(obstacle).value_or("too many"));
@@ -112,7 +112,7 @@ Response Api::navmesh_obstacle_remove(std::string_view body) const {
     if (id.kind() != io::json::Kind::unsigned_integer) id.fail("must be an obstacle id");
     const std::lock_guard lock(s->mutex);
     if (id.value().magnitude() > UINT32_MAX || !s->carved->remove_obstacle(static_cast<std::uint32_t>(id.value().magnitude())))
-      throw ApiError(http_not_found, "the level holds no obstacle " + std::to_string(id.value().magnitude()));
+      throw ApiError(http_not_found, "the level holds no obstacle " + number_text(id.value().magnitude()));
     s->touch();
     json reply = session_json(request.field("session").value().magnitude(), *s);
     reply["removed"] = id.value().magnitude();

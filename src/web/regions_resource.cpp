@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "waymark/core/text.hpp"
 #include "waymark/regions/labeling.hpp"
 #include "web/request.hpp"
 
@@ -17,7 +18,7 @@ Response Api::regions(std::string_view body) const {
     const Field request = read.root();
     const Field seeds_field = request.field("seeds");  // checked before the map is read
     if (seeds_field.kind() != io::json::Kind::array || seeds_field.size() == 0 || seeds_field.size() > limits_.max_region_seeds)
-      seeds_field.fail("must be 1 to " + std::to_string(limits_.max_region_seeds) + " cells [x, y]");
+      seeds_field.fail("must be 1 to " + number_text(limits_.max_region_seeds) + " cells [x, y]");
     const grid::GridMap map = request_map(request.field("map"), map_names_, data_dir_, limits_, false);
     std::vector<CellCoord> seeds;
     seeds_field.for_each_item([&](const Field& seed) {
@@ -31,7 +32,7 @@ Response Api::regions(std::string_view body) const {
       seeds.push_back({xy[0], xy[1]});
     });
     if (const auto problem = regions::find_seed_problem(map, seeds))
-      seeds_field.fail("seed " + std::to_string(problem->index + 1) + ": " + problem->reason);
+      seeds_field.fail("seed " + number_text(problem->index + 1) + ": " + problem->reason);
     regions::GridRegionParams params;
     const std::string metric = request.text("metric", "geodesic");
     if (metric != "geodesic" && metric != "euclidean") request.fail_at("metric", "is geodesic or euclidean");

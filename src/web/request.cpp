@@ -6,6 +6,8 @@
 #include <sstream>
 #include <system_error>
 
+#include "waymark/core/text.hpp"
+
 namespace waymark::web {
 namespace {
 
@@ -29,7 +31,7 @@ using io::json::Kind;
 /// The body, refused with 413 when it is over the limit.
 std::string_view within_limit(std::string_view body, const ApiLimits& limits) {
   if (body.size() > limits.max_body_bytes)
-    throw ApiError(http_too_large, "request body over " + std::to_string(limits.max_body_bytes) + " bytes");
+    throw ApiError(http_too_large, "request body over " + number_text(limits.max_body_bytes) + " bytes");
   return body;
 }
 
@@ -86,7 +88,7 @@ int Field::whole(int lo, int hi) const {
     const double n = value_.number();  // exact in the range an int takes
     if (n >= lo && n <= hi) return static_cast<int>(n);
   }
-  fail("must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
+  fail("must be a whole number from " + number_text(lo) + " to " + number_text(hi) + ", got " +
        value_.describe());
 }
 
@@ -176,17 +178,17 @@ grid::GridMap request_map(const Field& spec, const std::vector<std::string>& nam
   const int height = spec.field("height").whole(1, INT32_MAX);
   if (width > limits.max_map_side || height > limits.max_map_side ||
       static_cast<std::size_t>(width) * static_cast<std::size_t>(height) > limits.max_map_cells)
-    throw ApiError(http_too_large, "map " + std::to_string(width) + "x" + std::to_string(height) +
-                                       " is over the limit (" + std::to_string(limits.max_map_cells) + " cells, " +
-                                       std::to_string(limits.max_map_side) + " a side)");
+    throw ApiError(http_too_large, "map " + number_text(width) + "x" + number_text(height) +
+                                       " is over the limit (" + number_text(limits.max_map_cells) + " cells, " +
+                                       number_text(limits.max_map_side) + " a side)");
   const Field rows = spec.field("rows");
   if (rows.kind() != Kind::array || rows.size() != static_cast<std::size_t>(height))
-    rows.fail("must be an array of " + std::to_string(height) + " strings");
-  std::string text = "type octile\nheight " + std::to_string(height) + "\nwidth " + std::to_string(width) + "\nmap\n";
+    rows.fail("must be an array of " + number_text(height) + " strings");
+  std::string text = "type octile\nheight " + number_text(height) + "\nwidth " + number_text(width) + "\nmap\n";
   text.reserve(text.size() + static_cast<std::size_t>(height) * (static_cast<std::size_t>(width) + 1));
   rows.for_each_item([&](const Field& row) {
     if (row.kind() != Kind::string || row.value().text().size() != static_cast<std::size_t>(width))
-      row.fail("must be a string of " + std::to_string(width) + " letters");
+      row.fail("must be a string of " + number_text(width) + " letters");
     text += row.value().text();
     text += '\n';
   });

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "waymark/core/text.hpp"
 #include "waymark/graph/graph_planner.hpp"
 #include "waymark/io/graph_loaders.hpp"
 #include "web/request.hpp"
@@ -97,8 +98,8 @@ Response Api::route(std::string_view body) const {
     if (const auto given = request.find("algorithms"); given && !given->is_null()) {
       if (given->kind() != io::json::Kind::array || given->size() == 0) given->fail("must be a non-empty array of names");
       if (given->size() > limits_.max_route_algorithms)
-        given->fail("lists " + std::to_string(given->size()) + " algorithms; at most " +
-                    std::to_string(limits_.max_route_algorithms) + " here (the server's max_route_algorithms)");
+        given->fail("lists " + number_text(given->size()) + " algorithms; at most " +
+                    number_text(limits_.max_route_algorithms) + " here (the server's max_route_algorithms)");
       given->for_each_item([&](const Field& a) {
         const auto alg = a.kind() == io::json::Kind::string ? graph::parse_algorithm(a.value().text()) : std::nullopt;
         const auto at = alg ? std::find(Roads::algorithms.begin(), Roads::algorithms.end(), *alg) : Roads::algorithms.end();

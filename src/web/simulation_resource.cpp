@@ -23,7 +23,7 @@ constexpr double max_sim_agent_speed = 100;
 void add_sim_agent(Session& s, const Field& agent, std::size_t max_agents) {
   if (agent.kind() != io::json::Kind::object) agent.fail("an agent must be {\"start\": [x, y], \"goal\": [x, y]}");
   if (s.sim->size() >= max_agents)
-    throw ApiError(http_too_large, "a simulation holds at most " + std::to_string(max_agents) + " agents");
+    throw ApiError(http_too_large, "a simulation holds at most " + number_text(max_agents) + " agents");
   steer::AgentParams params;
   params.radius = agent.number("radius", params.radius);
   params.max_speed = agent.number("max_speed", params.max_speed);
@@ -55,8 +55,8 @@ Response Api::sim_start(std::string_view body, std::string_view client) const {
     const auto agents = request.find("agents");
     if (agents && agents->kind() != io::json::Kind::array) agents->fail("must be an array");
     if (agents && agents->size() > limits_.max_sim_agents)  // before the map is read
-      throw ApiError(http_too_large, "a simulation holds at most " + std::to_string(limits_.max_sim_agents) + " agents; \"agents\" lists " +
-                                         std::to_string(agents->size()));
+      throw ApiError(http_too_large, "a simulation holds at most " + number_text(limits_.max_sim_agents) + " agents; \"agents\" lists " +
+                                         number_text(agents->size()));
     steer::SimulationParams params;
     const auto seed = request.find("seed");
     params.seed = seed ? static_cast<std::uint64_t>(seed->whole(0, INT32_MAX)) : 1;
@@ -72,7 +72,7 @@ Response Api::sim_start(std::string_view body, std::string_view client) const {
     } else {
       grid::GridMap map = request_map(request.field("map"), map_names_, data_dir_, limits_, false);
       if (map.cell_count() > limits_.max_sim_map_cells)
-        throw ApiError(http_too_large, "a simulation runs on at most " + std::to_string(limits_.max_sim_map_cells) + " cells");
+        throw ApiError(http_too_large, "a simulation runs on at most " + number_text(limits_.max_sim_map_cells) + " cells");
       session->sim = std::make_unique<steer::Simulation>(std::move(map), params);
     }
     if (agents) agents->for_each_item([&](const Field& agent) { add_sim_agent(*session, agent, limits_.max_sim_agents); });

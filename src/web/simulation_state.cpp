@@ -5,6 +5,7 @@
 #include <string>
 #include <variant>
 
+#include "waymark/core/text.hpp"
 #include "waymark/search/budget.hpp"
 
 namespace waymark::web {
@@ -52,12 +53,12 @@ Vec2 sim_point(const Field& object, const char* key, const Session& s) {
 
 std::vector<steer::AgentId> agent_ids(const Field& field, const steer::Simulation& sim, std::size_t max) {
   if (field.kind() != io::json::Kind::array) field.fail("must be an array of agent ids");
-  if (field.size() > max) field.fail("may name at most " + std::to_string(max) + " agents");
+  if (field.size() > max) field.fail("may name at most " + number_text(max) + " agents");
   std::vector<steer::AgentId> ids;
   ids.reserve(field.size());
   field.for_each_item([&](const Field& id) {
     if (id.kind() != io::json::Kind::unsigned_integer || id.value().magnitude() >= sim.size())
-      id.fail("must be an agent id, from 0 to " + std::to_string(sim.size()) + " (excluded)");
+      id.fail("must be an agent id, from 0 to " + number_text(sim.size()) + " (excluded)");
     ids.push_back(steer::AgentId{static_cast<std::uint32_t>(id.value().magnitude())});
   });
   return ids;

@@ -43,8 +43,8 @@ grid::CellRect cell_rect(const Field& field, const grid::GridMap& map) {
   const auto whole = [](double v) { return std::floor(v) == v; };
   if (!(whole(x0) && whole(y0) && whole(x1) && whole(y1) && x0 >= 0 && y0 >= 0 && x0 < x1 && y0 < y1 &&
         x1 <= map.width() && y1 <= map.height()))
-    field.fail("must be whole numbers with 0 <= x0 < x1 <= " + std::to_string(map.width()) + " and 0 <= y0 < y1 <= " +
-               std::to_string(map.height()));
+    field.fail("must be whole numbers with 0 <= x0 < x1 <= " + number_text(map.width()) + " and 0 <= y0 < y1 <= " +
+               number_text(map.height()));
   return {static_cast<int>(x0), static_cast<int>(y0), static_cast<int>(x1), static_cast<int>(y1)};
 }
 
@@ -86,7 +86,7 @@ Response Api::sim_edit(std::string_view body) const {
     const std::lock_guard lock(s->mutex);
     grid::GridMap* map = s->sim->edit_map();
     if (!map)
-      throw ApiError(http_bad_request, "simulation " + std::to_string(session_id(request)) + " runs on the navmesh level \"" +
+      throw ApiError(http_bad_request, "simulation " + number_text(session_id(request)) + " runs on the navmesh level \"" +
                                            s->level + "\", whose cells cannot be edited: drop obstacles (POST /api/sim/obstacle)");
     const auto block = request.find("block");
     const auto open = request.find("open");
@@ -127,7 +127,7 @@ Response Api::sim_obstacle(std::string_view body) const {
     if (request.find("circle").has_value() == request.find("box").has_value())
       request.fail("give \"circle\": [x, y, r], \"box\": [x0, y0, x1, y1] or \"remove\": id, one of them");
     if (s->obstacles.size() >= limits_.max_sim_obstacles)
-      throw ApiError(http_too_large, "a simulation holds at most " + std::to_string(limits_.max_sim_obstacles) +
+      throw ApiError(http_too_large, "a simulation holds at most " + number_text(limits_.max_sim_obstacles) +
                                          " dropped obstacles; remove one first");
     steer::Shape shape = obstacle_shape(request, *s);
     const steer::ColliderId id = s->sim->add_obstacle(shape);

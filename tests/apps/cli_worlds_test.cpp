@@ -76,7 +76,7 @@ TEST(Cli, NavmeshSingleQueryAndBadInput) {
   EXPECT_EQ(r.out, "waymark: --from must be 3 finite numbers x,y,z, got '0,0,nan'\n");
   r = run("navmesh --obj " + obj + " --from 0,0,0 --to 1,0,0 --cell-size -1");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.out, "waymark: " + obj + ": Recast parameter cell_size must be > 0 and at most recast::max_cell_size (1e+06)\n");
+  EXPECT_EQ(r.out, "waymark: " + obj + ": Recast parameter cell_size must be > 0 and at most recast::max_cell_size (1000000)\n");
 }
 
 TEST(Cli, NavmeshLinksFileIsUsedAndReported) {

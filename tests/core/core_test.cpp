@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <unordered_set>
@@ -59,6 +61,27 @@ TEST(NumberText, ShortestTextThatReadsBackExactly) {
   EXPECT_EQ(std::stod(number_text(0.1 + 0.2)), 0.1 + 0.2);
   EXPECT_EQ(number_text(std::numeric_limits<double>::infinity()), "inf");
   EXPECT_EQ(number_text(std::numeric_limits<double>::quiet_NaN()), "nan");
+  // Plain digits from 0.0001 up to 1e15, the exponent form beyond (shortest alone wrote 1e+06).
+  EXPECT_EQ(number_text(1e6), "1000000");
+  EXPECT_EQ(number_text(-2e6), "-2000000");
+  EXPECT_EQ(number_text(1e-4), "0.0001");
+  EXPECT_EQ(number_text(9e-5), "9e-05");
+  EXPECT_EQ(number_text(1e15), "1e+15");
+  EXPECT_EQ(number_text(123456789012345.6), "123456789012345.6");
+  EXPECT_EQ(number_text(1e300), "1e+300");
+  EXPECT_EQ(number_text(-std::numeric_limits<double>::infinity()), "-inf");
+}
+
+TEST(NumberText, MeasuresAreRoundedWholeNumbersAreDigits) {
+  EXPECT_EQ(number_text(0.40000000000000036), "0.40000000000000036");
+  EXPECT_EQ(number_text(0.40000000000000036, 15), "0.4");
+  EXPECT_EQ(number_text(2.0 / 3, 3), "0.667");
+  EXPECT_EQ(number_text(1e300 / 3, 15), "3.33333333333333e+299");
+  EXPECT_EQ(number_text(std::numeric_limits<double>::infinity(), 15), "inf");
+  EXPECT_EQ(number_text(std::size_t{16777216}), "16777216");
+  EXPECT_EQ(number_text(-3), "-3");
+  EXPECT_EQ(number_text(std::numeric_limits<std::uint64_t>::max()), "18446744073709551615");
+  EXPECT_EQ(number_text(std::numeric_limits<std::int64_t>::min()), "-9223372036854775808");
 }
 
 TEST(LoadError, CarriesFileLineAndReason) {

@@ -59,7 +59,7 @@ TEST(Polygons, MalformedInputGetsFileLineAndReason) {
       {"{\"polygons\": [[[0,0],[1,0],[0,\"1\"]]]}", "f.json:1: polygons[0][2][1]: expected a number, got the string '1'"},
       {"{\"polygons\": [[[0,0],[1,0],[0,1e999]]]}", "f.json:1: polygons[0][2][1]: must be a finite number, got 1e999 (beyond the range of a double)"},
       {"{\"polygons\": [[[0,0],[1,0],[0,01]]]}", "f.json:1: invalid JSON: syntax error while parsing array - unexpected number literal; expected ']'"},
-      {"{\"polygons\": [[[0,0],[1,0],[0,2e6]]]}", "f.json:1: polygons[0][2][1]: must lie within ±1e+06, got 2e6"},
+      {"{\"polygons\": [[[0,0],[1,0],[0,2e6]]]}", "f.json:1: polygons[0][2][1]: must lie within ±1000000, got 2e6"},
       {"{\"polygons\": [[[0,0],[1,0],[0]]]}", "f.json:1: polygons[0][2]: expected a vertex [x, y], got a list of 1 values"},
       {"{\"polygons\": [[[0,0],[1,0],[0,1,2]]]}", "f.json:1: polygons[0][2]: expected a vertex [x, y], got a list of 3 values"},
       {"{\"polygons\": [[0,0]]}", "f.json:1: polygons[0][0]: expected a vertex [x, y], got 0"},
@@ -77,7 +77,7 @@ TEST(Polygons, MalformedInputGetsFileLineAndReason) {
       {"{\"polygons\": [], \"po\\\"ints\": []}", "f.json:1: unknown key 'po\"ints' (expected polygons, points or bounds)"},
       {"{\"polygons\": [], \"p\nx\": []}", "f.json:1: invalid JSON: syntax error while parsing object key - invalid string: control character U+000A (LF) must be escaped to \\u000A or \\n; last read: '\"p<U+000A>'; expected string literal"},
       {"{\"polygons\": [], \"" + std::string(70, 'k') + "\": []}", "f.json:1: unknown key '" + std::string(30, 'k') + "..." + std::string(30, 'k') + "' (expected polygons, points or bounds)"},
-      {"{\"polygons\": [[[0,0],[1,0],[0," + std::string(70, '1') + "]]]}", "f.json:1: polygons[0][2][1]: must lie within ±1e+06, got " + std::string(40, '1') + "..."},
+      {"{\"polygons\": [[[0,0],[1,0],[0," + std::string(70, '1') + "]]]}", "f.json:1: polygons[0][2][1]: must lie within ±1000000, got " + std::string(40, '1') + "..."},
       {"{\"polygons\": [[[0,0],[1,0],[0,\x01]]]}", "f.json:1: invalid JSON: syntax error while parsing value - invalid literal; last read: '0,<U+0001>'"},
   };
   for (const auto& [text, expected] : cases) EXPECT_EQ(parse_error(text), expected) << text;

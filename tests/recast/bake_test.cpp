@@ -222,7 +222,7 @@ TEST(Bake, ForgedFilesAreLoadErrors) {
   EXPECT_EQ(error(forged<std::uint32_t>(tiles_at, 0)), "test.wmnav: corrupt file: a class's tile count is out of range");
   EXPECT_EQ(error(forged<double>(params_at, std::numeric_limits<double>::quiet_NaN())),
             "test.wmnav: corrupt file: class 'small': build parameter cell_size is out of range: nan (above 0 and at most "
-            "navmesh::bake_limits.max_cell_size = 1e+06)");
+            "navmesh::bake_limits.max_cell_size = 1000000)");
   EXPECT_EQ(error(forged<double>(params_at + 5 * 8, 90.0)),
             "test.wmnav: corrupt file: class 'small': build parameter agent_max_slope is out of range: 90 (from 0 to below 90)");
   // Metadata no bake can have written, each against the limit recast::bake checks (these
@@ -236,7 +236,7 @@ TEST(Bake, ForgedFilesAreLoadErrors) {
   EXPECT_EQ(error(forged<double>(params_at + 3 * 8, 1e308)),
             small + "build parameter agent_radius is out of range: 1e+308 (from 0 to navmesh::bake_limits.max_radius_cells = 127 cells)");
   EXPECT_EQ(error(forged<double>(params_at, 2e6)),
-            small + "build parameter cell_size is out of range: 2e+06 (above 0 and at most navmesh::bake_limits.max_cell_size = 1e+06)");
+            small + "build parameter cell_size is out of range: 2000000 (above 0 and at most navmesh::bake_limits.max_cell_size = 1000000)");
   EXPECT_EQ(error(forged<double>(params_at + 2 * 8, 52.0)),
             small + "build parameter agent_height is out of range: 52 (from 0 to navmesh::bake_limits.max_agent_height_cells = 255 cell heights)");
   EXPECT_EQ(error(forged<double>(params_at + 4 * 8, 2000.0)),
@@ -247,7 +247,7 @@ TEST(Bake, ForgedFilesAreLoadErrors) {
   EXPECT_EQ(error(forged<double>(params_at + 10 * 8, std::numeric_limits<double>::infinity())),
             small + "build parameter detail_sample_dist is out of range: inf (finite, from 0)");
   EXPECT_EQ(error(forged<double>(params_at + 8 * 8, 1e5)),
-            small + "build parameter edge_max_len is out of range: 1e+05 (from 0 to navmesh::bake_limits.max_edge_len_cells = 46340 cells)");
+            small + "build parameter edge_max_len is out of range: 100000 (from 0 to navmesh::bake_limits.max_edge_len_cells = 46340 cells)");
   EXPECT_EQ(error(forged<double>(params_at + 9 * 8, 65.0)),
             small + "build parameter edge_max_error is out of range: 65 (from 0 to navmesh::bake_limits.max_edge_error_cells = 64)");
   EXPECT_EQ(error(forged<std::int32_t>(params_at + 13 * 8, 7)),
@@ -410,7 +410,7 @@ TEST(Bake, SaveAndBakeRefuseWhatTheFileCannotHold) {
   EXPECT_EQ(test::error_text<BuildError>([&] { (void)bake(model, two); }), "two agent classes are called 'a'");
   const std::vector<AgentClass> bad{{"a", {.cell_size = -1}}};
   EXPECT_EQ(test::error_text<BuildError>([&] { (void)bake(model, bad); }),
-            "agent class 'a': Recast parameter cell_size must be > 0 and at most recast::max_cell_size (1e+06)");
+            "agent class 'a': Recast parameter cell_size must be > 0 and at most recast::max_cell_size (1000000)");
   const std::vector<AgentClass> unnamed{{"", {}}};
   EXPECT_EQ(test::error_text<BuildError>([&] { (void)bake(model, unnamed); }),
             "a class name must have 1 to 64 bytes, got ''");
@@ -483,7 +483,7 @@ TEST(Bake, ThreadsDoNotChangeTheBake) {
   classes[1].params.cell_size = 0;  // the first failure in class order is reported
   classes[2].params.verts_per_poly = 9;
   EXPECT_EQ(test::error_text<BuildError>([&] { (void)bake(model, classes, 3); }),
-            "agent class 'b': Recast parameter cell_size must be > 0 and at most recast::max_cell_size (1e+06)");
+            "agent class 'b': Recast parameter cell_size must be > 0 and at most recast::max_cell_size (1000000)");
 }
 
 TEST(Bake, FingerprintFollowsTheGeometry) {

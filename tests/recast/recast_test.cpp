@@ -53,10 +53,10 @@ TEST(RecastBuild, ConvertsRecastsPolygonsFaithfully) {
 
 TEST(RecastBuild, RefusesBadParametersAndOversizedLevels) {
   const TriangleMesh mesh = load("nav_test.obj");
-  EXPECT_EQ(build_error_of(mesh, {.cell_size = 0}), "Recast parameter cell_size must be > 0 and at most recast::max_cell_size (1e+06)");
+  EXPECT_EQ(build_error_of(mesh, {.cell_size = 0}), "Recast parameter cell_size must be > 0 and at most recast::max_cell_size (1000000)");
   // Past a float's range a cell's size would be an undefined float cast: refused before.
-  EXPECT_EQ(build_error_of(mesh, {.cell_size = 1e39}), "Recast parameter cell_size must be > 0 and at most recast::max_cell_size (1e+06)");
-  EXPECT_EQ(build_error_of(mesh, {.cell_height = 1e39}), "Recast parameter cell_height must be > 0 and at most recast::max_cell_size (1e+06)");
+  EXPECT_EQ(build_error_of(mesh, {.cell_size = 1e39}), "Recast parameter cell_size must be > 0 and at most recast::max_cell_size (1000000)");
+  EXPECT_EQ(build_error_of(mesh, {.cell_height = 1e39}), "Recast parameter cell_height must be > 0 and at most recast::max_cell_size (1000000)");
   EXPECT_EQ(build_error_of(mesh, {.verts_per_poly = 7}), "Recast parameter verts_per_poly must be from 3 to 6");
   EXPECT_EQ(build_error_of(mesh, {.agent_max_slope = 90}),
             "Recast parameter agent_max_slope must be from 0 to below 90 degrees");

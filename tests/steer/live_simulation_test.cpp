@@ -589,7 +589,7 @@ TEST(LiveSimulation, ArrivalTimeBoundIsTheLongestRemainingPathAtTopSpeed) {
   EXPECT_FALSE(sim.arrival_time_bound().has_value());  // unreachable
 }
 
-// Limits in messages are spelt shortest (number_text: "1e+09"), never std::to_string's
+// Limits in messages are spelt shortest (number_text: "1000000000"), never std::to_string's
 // "1000000000.000000".
 TEST(LiveSimulation, RefusalsSpellTheirLimitsShortest) {
   Simulation sim(two_rooms());
@@ -602,10 +602,10 @@ TEST(LiveSimulation, RefusalsSpellTheirLimitsShortest) {
     return std::string();
   };
   const std::string far = message([&] { sim.add_agent(small, {2e9, 1.5}, {2.5, 1.5}); });
-  EXPECT_NE(far.find("within +-1e+09"), std::string::npos) << far;
+  EXPECT_NE(far.find("within +-1000000000"), std::string::npos) << far;
   const std::vector<Vec2> beyond{{2.5, 3e9}};
   const std::string waypoint = message([&] { sim.add_follower(small, {2.5, 1.5}, beyond, false); });
-  EXPECT_NE(waypoint.find("within +-1e+09"), std::string::npos) << waypoint;
+  EXPECT_NE(waypoint.find("within +-1000000000"), std::string::npos) << waypoint;
   EXPECT_EQ(far.find(".000000"), std::string::npos) << far;
 }
 

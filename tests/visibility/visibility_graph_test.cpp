@@ -34,7 +34,7 @@ TEST(VisibilityGraph, PolygonProblemsAreNamed) {
       << "a vertex on another edge";
   EXPECT_EQ(problem({{0, 0}, {1, 0}, {NAN, 1}}), "vertex 2 is not finite @2");
   EXPECT_EQ(problem({{0, 0}, {1, 0}, {INFINITY, 1}}), "vertex 2 is not finite @2");
-  EXPECT_EQ(problem({{0, 0}, {1, 0}, {2e6, 1}}), "vertex 2 lies outside ±1e+06 @2");
+  EXPECT_EQ(problem({{0, 0}, {1, 0}, {2e6, 1}}), "vertex 2 lies outside ±1000000 @2");
   EXPECT_EQ(problem({{0, 0}, {1, 0}, {0.5, 1e-9}}), "the edges at vertex 0 fold back over each other @0");  // no area
 }
 
@@ -60,7 +60,7 @@ TEST(VisibilityGraph, BuildRefusesBadInputWithTheCulprit) {
   EXPECT_EQ(refusal({.bounds = Aabb2{{0, 0}, {1, 1}}}, {.radius = 0.6}),
             std::make_pair(std::string("bounds leave no room for an agent of radius 0.6"), at(Item::bounds, 0)));
   EXPECT_EQ(refusal({.bounds = Aabb2{{0, 0}, {NAN, 1}}}, {}).second, at(Item::bounds, 0));
-  EXPECT_EQ(refusal({}, {.radius = -1}).first, "radius must be a finite number from 0 to 1e+06, got -1");
+  EXPECT_EQ(refusal({}, {.radius = -1}).first, "radius must be a finite number from 0 to 1000000, got -1");
   EXPECT_EQ(refusal({}, {.radius = NAN}).second, at(Item::params, 0));
   EXPECT_EQ(refusal({}, {.arc_step_degrees = 0.5}).first, "arc step must be from 1 to 90 degrees, got 0.5");
   EXPECT_EQ(refusal({}, {.tolerance = 0}).second, at(Item::params, 0));

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "waymark/core/text.hpp"
 #include "waymark/grid/grid_map.hpp"
 #include "waymark/search/events.hpp"
 
@@ -60,9 +61,9 @@ struct SpellGridCell {
   std::string operator()(CellId c) const {
     const grid::CellCoord p = map->coord(c);
     std::string text(1, '[');  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on a + chain
-    text += std::to_string(p.x);
+    text += number_text(p.x);
     text += ',';
-    text += std::to_string(p.y);
+    text += number_text(p.y);
     text += ']';
     return text;
   }
