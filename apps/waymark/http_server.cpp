@@ -294,6 +294,9 @@ class HeadWalk {
   static constexpr const char* unreadable = "the request head could not be read";
   static constexpr const char* bare_lf = "a line of the request head ends with a bare LF (HTTP lines end with CR LF)";
   static constexpr const char* folded = "a header line of the request is folded onto the next (obs-fold)";
+  static constexpr const char* bad_name =
+      "a header name of the request is empty or holds a character outside a token (a space before the ':', say)";
+  static constexpr const char* bare_cr = "a header value of the request holds a bare CR";
 
   static std::uintptr_t at(const char* p) { return reinterpret_cast<std::uintptr_t>(p); }
   static std::string nul_in(const char* what) { return std::string("the request head has a NUL byte in ") + what; }
@@ -315,9 +318,26 @@ class HeadWalk {
       problem_ = folded;
       return false;
     }
+    // RFC 9112 §5.1: no whitespace between the name and its colon; RFC 9110 §5.1, §5.5: a
+    // name is a token, and a value holds no CR (a bare CR is no line end either).
+    if (key_size == 0 || !std::all_of(key, key + key_size, token_char)) {
+      problem_ = bad_name;
+      return false;
+    }
+    if (std::find(value, value + value_size, '\r') != value + value_size) {
+      problem_ = bare_cr;
+      return false;
+    }
     line_ = value + value_size;
     what_ = "a header value";
     return true;
+  }
+
+  /// tchar, RFC 9110 §5.6.2.
+  static bool token_char(char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (u >= '0' && u <= '9') || (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') ||
+           (u != 0 && std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos);
   }
 
   std::uintptr_t begin_;

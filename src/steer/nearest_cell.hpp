@@ -15,13 +15,16 @@ namespace waymark::steer::detail {
 /// The passable cell of `map` whose centre lies nearest `p` (ties: the first in for_ring's
 /// order), among cell `at` and the `rings` rings of cells around it; nullopt when there is
 /// none. `p` lies in or near `at`: rings stop once ring k, whose centres lie at least
-/// (k − ½) cells from `p`, can hold no nearer one.
-[[nodiscard]] inline std::optional<grid::CellCoord> nearest_passable_cell(const grid::GridMap& map, grid::CellCoord at,
-                                                                          Vec2 p, int rings) {
+/// (k − ½) cells from `p`, can hold no nearer one. `also(cell)` is a further test a cell must
+/// pass (the simulation's push-out: a centre clear of every collider).
+template <class Also = bool (*)(grid::CellCoord)>
+[[nodiscard]] std::optional<grid::CellCoord> nearest_passable_cell(
+    const grid::GridMap& map, grid::CellCoord at, Vec2 p, int rings,
+    Also also = [](grid::CellCoord) { return true; }) {
   std::optional<grid::CellCoord> best;
   double best_d = std::numeric_limits<double>::infinity();
   const auto consider = [&](int x, int y) {
-    if (!map.passable(x, y)) return;
+    if (!map.passable(x, y) || !also(grid::CellCoord{x, y})) return;
     const double d = distance(map.cell_center(grid::CellCoord{x, y}), p);
     if (d < best_d) {
       best_d = d;

@@ -146,9 +146,13 @@ bool Simulation::push_out_of_solid(Agent& a) {
   // avoidance sees): from there no move of the disc gets out.
   const bool inside = !map.passable(at->x, at->y) || !(obstacles_.clearance(a.state.position, map.cell_size(), a.params.avoid_mask) > 0);
   if (!inside) return true;
-  // Any free cell of the map: the nearest to the agent.
+  // Any free cell of the map whose centre no collider covers: the nearest to the agent (a
+  // collider that closes no cell, e.g. with plan_around_obstacles off, leaves its cell open).
+  const auto centre_clear = [&](grid::CellCoord c) {
+    return obstacles_.clearance(map.cell_center(c), map.cell_size(), a.params.avoid_mask) > 0;
+  };
   const std::optional<grid::CellCoord> free =
-      detail::nearest_passable_cell(map, *at, a.state.position, std::max(map.width(), map.height()));
+      detail::nearest_passable_cell(map, *at, a.state.position, std::max(map.width(), map.height()), centre_clear);
   if (!free) return false;  // no free cell anywhere: it stays
   const Vec2 target = map.cell_center(*free);
   a.state.position = target;

@@ -69,6 +69,19 @@ TEST(Geometry, ConvexMeansLeftTurnsMakingOneFullTurn) {
   EXPECT_FALSE(polygon_convex_ccw(star));
 }
 
+// Far from the origin a small polygon keeps its area: products of whole coordinates near 1e8
+// (1e16) lost it to rounding, and a 1-by-1 obstacle there was "on one line" (issue 41 review).
+TEST(Geometry, SmallPolygonsFarFromTheOriginKeepTheirArea) {
+  for (const double far : {0.0, 1e8, -3e9, 1e12}) {
+    const std::vector<Vec2> square{{far, far}, {far + 1, far}, {far + 1, far + 1}, {far, far + 1}};
+    EXPECT_EQ(polygon_signed_area(square), 1) << far;
+    const std::vector<Vec2> half{{far + 0.5, far}, {far + 1, far}, {far + 1, far + 0.5}, {far + 0.5, far + 0.5}};
+    EXPECT_EQ(polygon_signed_area(half), 0.25) << far;
+    const std::vector<Vec2> cw(square.rbegin(), square.rend());
+    EXPECT_EQ(polygon_signed_area(cw), -1) << far;
+  }
+}
+
 TEST(WorldPositions, GridPathsBecomePolylinesThroughCellCentres) {
   grid::GridMap map(20, 10, grid::GridMapParams{.cell_size = 2.5, .origin = {100, -50}});
   EXPECT_EQ(map.position(map.cell(0, 0)), (Vec3{101.25, -48.75, 0}));

@@ -93,6 +93,9 @@ TEST(NavObstacleShapes, BoundsHoldTheWholeShape) {
   // Clockwise corners are as good as counter-clockwise ones.
   EXPECT_FALSE(navmesh::find_obstacle_problem(PrismObstacle{{{0, 0}, {1, 3}, {2, 0}}, 0, 1}));
   EXPECT_TRUE(navmesh::find_obstacle_problem(PrismObstacle{{{0, 0}, {1, 3}}, 0, 1}));
+  // A 1-by-1 prism in a level near 1e8 is valid (it was "on one line": the area lost to rounding).
+  EXPECT_FALSE(navmesh::find_obstacle_problem(
+      PrismObstacle{{{1e8 + 9, 1e8 + 9}, {1e8 + 10, 1e8 + 9}, {1e8 + 10, 1e8 + 10}, {1e8 + 9, 1e8 + 10}}, 0, 2}));
 }
 
 }  // namespace

@@ -520,6 +520,20 @@ TEST(LiveSimulation, AWarpIntoASolidPutsTheAgentAtTheNearestFreeCell) {
   EXPECT_EQ(sim.stats().pushed_out, pushed);
 }
 
+// With plan_around_obstacles off a collider closes no cell: a warp into it goes to the nearest
+// cell whose centre it does not cover (it once went to its own cell's centre, inside the box).
+TEST(LiveSimulation, AWarpIntoAColliderThatClosesNoCellLeavesIt) {
+  Simulation sim(two_rooms(), SimulationParams{.plan_around_obstacles = false});
+  const AgentId a = sim.add_agent(small, {2.5, 4.5}, {18.5, 1.5});
+  sim.add_obstacle(Box{{14.1, 2.1}, {16.9, 4.9}});
+  sim.plan_pending();
+  sim.step(dt);
+  ASSERT_TRUE(sim.warp(a, {15.5, 3.5}));
+  EXPECT_EQ(sim.stats().pushed_out, 1u);
+  EXPECT_GT(sim.obstacles().clearance(sim.position(a), 1.0, sim.params(a).avoid_mask), 0);
+  EXPECT_LT(distance(sim.position(a), Vec2{15.5, 3.5}), 2.5);
+}
+
 // Two agents sent to one goal: one arrives on it, the other stops within crowded_stop_distance
 // and reports arrived for the reason crowded_goal (it once circled the first for ever,
 // "moving"). With the stopping distance off, the stuck rule ends it: no progress toward the

@@ -564,7 +564,15 @@ TEST(Serve, RequestHeadsAreFramedAsRfc9112Says) {
            {"bare LF ending the request line", "GET /api/maps HTTP/1.1\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", "bare LF"},
            {"bare LF ending a header", "GET /api/maps HTTP/1.1\r\nHost: 127.0.0.1\nConnection: close\r\n\r\n", "bare LF"},
            {"bare LF ending the head", "GET /api/maps HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\n", "bare LF"},
-           {"a folded header", "GET /api/maps HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\r\n b\r\nConnection: close\r\n\r\n", "obs-fold"}}) {
+           {"a folded header", "GET /api/maps HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\r\n b\r\nConnection: close\r\n\r\n", "obs-fold"},
+           {"a space before the colon", "GET /api/maps HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A : b\r\nConnection: close\r\n\r\n",
+            "outside a token"},
+           {"a space inside a name", "GET /api/maps HTTP/1.1\r\nHost: 127.0.0.1\r\nX A: b\r\nConnection: close\r\n\r\n",
+            "outside a token"},
+           {"a bare CR ending a value", "GET /api/maps HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\r\r\nConnection: close\r\n\r\n",
+            "bare CR"},
+           {"a bare CR inside a value", "GET /api/maps HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\rb\r\nConnection: close\r\n\r\n",
+            "bare CR"}}) {
     SCOPED_TRACE(name);
     const HttpReply r = send_raw(server.port(), raw);
     EXPECT_EQ(r.status, 400);

@@ -113,10 +113,16 @@ using Segment3 = Segment<Vec3>;
 
 /// The signed area of a polygon given by its corners in order (the closing edge implied):
 /// > 0 when they run counter-clockwise (y up); 0 for fewer than three corners.
+/// Summed as a fan about the first corner, so that the products are of the polygon's own size:
+/// far from the origin (corners near 1e8) products of whole coordinates lose a small polygon's
+/// area to rounding.
 [[nodiscard]] inline double polygon_signed_area(std::span<const Vec2> polygon) {
+  const std::size_t n = polygon.size();
+  if (n < 3) return 0.0;
+  const Vec2 o = polygon[0];
   double twice = 0;
-  for (std::size_t i = 0, n = polygon.size(); i < n; ++i) twice += cross(polygon[i], polygon[(i + 1) % n]);
-  return polygon.size() < 3 ? 0.0 : twice / 2;
+  for (std::size_t i = 1; i + 1 < n; ++i) twice += cross(polygon[i] - o, polygon[i + 1] - o);
+  return twice / 2;
 }
 
 /// Whether a polygon given counter-clockwise turns left (or goes straight) at every corner and

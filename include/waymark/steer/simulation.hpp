@@ -121,7 +121,8 @@ struct SimulationParams {
   /// no room for this agent's disc) has arrived when it is on the last stretch of its path with
   /// its centre within this distance of the goal and the crowd holds it back (in the last tick
   /// it came nearer by less than the stuck rule's pace, stuck_distance per stuck_time). It then
-  /// brakes and stands (status arrived, reason crowded_goal) until a new goal; farther out it
+  /// brakes and stands (status arrived, reason crowded_goal) until a new goal, also when the
+  /// agent holding the goal was only stopped there and later leaves; farther out it
   /// goes on and, if it cannot come nearer, ends stuck by the rule above. The default leaves
   /// room for two rings of agents of the default radius (0.35) round the one on the goal; 0
   /// turns it off (every agent but the first at a shared goal then ends stuck). [world units,
