@@ -197,7 +197,10 @@ std::size_t ObstacleLines::scanned_near(Vec2 p, double range) const {
   if (cells_.empty()) return n;
   const UniformGrid::Range q = cells_.cells_of(p - Vec2{range, range}, p + Vec2{range, range});
   for (int y = q.y0; y <= q.y1; ++y) {
-    for (int x = q.x0; x <= q.x1; ++x) n += lists_.in(cells_.index(x, y)).size();
+    for (int x = q.x0; x <= q.x1; ++x) {
+      n += lists_.in(cells_.index(x, y)).size();
+      if (!passing_lists_.items.empty()) n += passing_lists_.in(cells_.index(x, y)).size();
+    }
   }
   return n;
 }
@@ -229,6 +232,7 @@ void ObstacleLines::index_edges() {
   if (edges_.empty()) {
     cells_ = {{}, 1, 0, 0};
     lists_.build(0, 0, [](std::size_t, auto&&) {});
+    passing_lists_.build(0, 0, [](std::size_t, auto&&) {});
     return;
   }
   constexpr double huge = std::numeric_limits<double>::infinity();
@@ -265,15 +269,17 @@ void ObstacleLines::index_edges() {
       large_.push_back(static_cast<std::uint32_t>(i));
     }
   }
+  // Two lists, so that a map of only box-listed edges (a grid's walls) queries as before.
   lists_.build(cells_.cell_count(), edges_.size(), [&](std::size_t i, auto&& add) {
     const UniformGrid::Range& r = ranges_[i];
-    if (r.x0 > r.x1) return;  // tested by every query
-    if (r.y0 != passing.y0) {
-      for (int y = r.y0; y <= r.y1; ++y) {
-        for (int x = r.x0; x <= r.x1; ++x) add(cells_.index(x, y));
-      }
-      return;
+    if (r.x0 > r.x1 || r.y0 == passing.y0) return;  // tested by every query, or passing
+    for (int y = r.y0; y <= r.y1; ++y) {
+      for (int x = r.x0; x <= r.x1; ++x) add(cells_.index(x, y));
     }
+  });
+  const bool any_passing = std::any_of(ranges_.begin(), ranges_.end(), [](const UniformGrid::Range& r) { return r.y0 == passing.y0; });
+  passing_lists_.build(any_passing ? cells_.cell_count() : 0, any_passing ? edges_.size() : 0, [&](std::size_t i, auto&& add) {
+    if (ranges_[i].y0 != passing.y0) return;
     cells_along(edges_[i], [&](int row, int c0, int c1) {
       for (int c = c0; c <= c1; ++c) add(cells_.index(c, row));
     });

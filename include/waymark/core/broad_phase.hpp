@@ -45,7 +45,7 @@ struct UniformGrid {
     return static_cast<std::size_t>(y) * static_cast<std::size_t>(columns) + static_cast<std::size_t>(x);
   }
   /// The cells the closed box [lo, hi] covers (clamped into the grid).
-  [[nodiscard]] Range cells_of(Vec2 lo, Vec2 hi) const { return {column_of(lo.x), row_of(lo.y), column_of(hi.x), row_of(hi.y)}; }
+  [[nodiscard]] [[gnu::always_inline]] Range cells_of(Vec2 lo, Vec2 hi) const { return {column_of(lo.x), row_of(lo.y), column_of(hi.x), row_of(hi.y)}; }
   /// The low corner of cell (x, y).
   [[nodiscard]] Vec2 cell_min(int x, int y) const { return origin + Vec2{x * side, y * side}; }
   /// The grid's far corner.

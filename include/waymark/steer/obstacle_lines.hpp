@@ -84,9 +84,11 @@ class ObstacleLines {
   void index_edges();
   template <class F>
   void visit_edge(std::uint32_t i, Vec2 p, double range2, LayerMask mask, F& f) const;
+  /// An edge listed in the cells it passes (`passing`), met in cell (x, y) of query cells `in`:
+  /// reported from the cell of its nearest point only.
   template <class F>
-  void visit_cell_edge(std::uint32_t i, int x, int y, Vec2 p, double range2, LayerMask mask, const UniformGrid::Range& in,
-                       F& f) const;
+  void visit_passing_edge(std::uint32_t i, int x, int y, Vec2 p, double range2, LayerMask mask,
+                                            const UniformGrid::Range& in, F& f) const;
   /// Calls visit(row, first column, last column) for the cells edge `e` passes through (and
   /// those within allow_ of it), row by row.
   template <class Visit>
@@ -97,7 +99,8 @@ class ObstacleLines {
   std::vector<Vec2> corners_;   ///< scratch: one loop's corners
   std::vector<std::uint8_t> blocked_;  ///< scratch: the map's cells with a border of blocked ones
   UniformGrid cells_{{}, 1, 0, 0};
-  CellLists lists_;
+  CellLists lists_;          ///< the edges listed in the cells of their box
+  CellLists passing_lists_;  ///< the edges listed in the cells they pass (`passing`); none on a grid's walls
   /// ranges_ of an edge listed in the cells it passes, not its box's.
   static constexpr UniformGrid::Range passing{0, -1, 0, 0};
   std::vector<UniformGrid::Range> ranges_;  ///< per edge: its box's cells, `passing`, or none (kept in large_)
@@ -124,21 +127,25 @@ void ObstacleLines::for_each_near(Vec2 p, double range, LayerMask mask, F&& f) c
   const UniformGrid::Range q = cells_.cells_of(p - Vec2{range, range}, p + Vec2{range, range});
   for (int y = q.y0; y <= q.y1; ++y) {
     for (int x = q.x0; x <= q.x1; ++x) {
-      for (const std::uint32_t i : lists_.in(cells_.index(x, y))) visit_cell_edge(i, x, y, p, range2, mask, q, f);
+      for (const std::uint32_t i : lists_.in(cells_.index(x, y))) {
+        // An edge listed in several cells of the query is visited in the first of them only.
+        const UniformGrid::Range& r = ranges_[i];
+        if (x != std::max(r.x0, q.x0) || y != std::max(r.y0, q.y0)) continue;
+        visit_edge(i, p, range2, mask, f);
+      }
+    }
+  }
+  if (passing_lists_.items.empty()) return;
+  for (int y = q.y0; y <= q.y1; ++y) {
+    for (int x = q.x0; x <= q.x1; ++x) {
+      for (const std::uint32_t i : passing_lists_.in(cells_.index(x, y))) visit_passing_edge(i, x, y, p, range2, mask, q, f);
     }
   }
 }
 
 template <class F>
-void ObstacleLines::visit_cell_edge(std::uint32_t i, int x, int y, Vec2 p, double range2, LayerMask mask,
-                                    const UniformGrid::Range& in, F& f) const {
-  const UniformGrid::Range& r = ranges_[i];
-  if (r.y0 != passing.y0) {
-    // Listed in every cell of its box: visited in the first of them the query reads.
-    if (x != std::max(r.x0, in.x0) || y != std::max(r.y0, in.y0)) return;
-    visit_edge(i, p, range2, mask, f);
-    return;
-  }
+void ObstacleLines::visit_passing_edge(std::uint32_t i, int x, int y, Vec2 p, double range2, LayerMask mask,
+                                       const UniformGrid::Range& in, F& f) const {
   const ObstacleEdge& e = edges_[i];
   if (!(mask & layer_bit(e.layer))) return;
   if (cross(e.direction, p - e.a) > 0) return;  // behind the edge: inside the solid's side
