@@ -41,21 +41,9 @@ PolygonEdgeGrid::PolygonEdgeGrid(std::span<const Vec2> polygon, double margin)
   // the edge's piece within `allow` of the row's band, widened by `allow`.
   cells_.build(grid_.cell_count(), n, [&](std::size_t i, auto&& add) {
     const Segment2 e = edge(static_cast<std::uint32_t>(i));
-    const double y_lo = std::min(e.a.y, e.b.y), y_hi = std::max(e.a.y, e.b.y);
-    const int r0 = grid_.row_of(y_lo - allow), r1 = grid_.row_of(y_hi + allow);
-    for (int r = r0; r <= r1; ++r) {
-      const double band_lo = std::max(grid_.origin.y + r * side - allow, y_lo);
-      const double band_hi = std::min(grid_.origin.y + (r + 1) * side + allow, y_hi);
-      double x_lo = std::min(e.a.x, e.b.x), x_hi = std::max(e.a.x, e.b.x);
-      if (e.a.y != e.b.y && band_lo <= band_hi) {
-        const double slope = (e.b.x - e.a.x) / (e.b.y - e.a.y);
-        const double u = e.a.x + (band_lo - e.a.y) * slope, v = e.a.x + (band_hi - e.a.y) * slope;
-        x_lo = std::max(x_lo, std::min(u, v));
-        x_hi = std::min(x_hi, std::max(u, v));
-      }
-      const int c0 = grid_.column_of(x_lo - allow), c1 = grid_.column_of(x_hi + allow);
+    for_cells_along(grid_, e.a, e.b, allow, [&](int r, int c0, int c1) {
       for (int c = c0; c <= c1; ++c) add(grid_.index(c, r));
-    }
+    });
   });
 }
 

@@ -16,14 +16,7 @@ namespace {
 
 constexpr std::size_t plain_columns = 4;
 
-std::string spell(CellCoord c) {
-  std::string s = number_text(c.x);  // built up front: GCC 12 misreads "(" + number_text (-Wrestrict)
-  s.insert(s.begin(), '(');
-  s += ',';
-  s += number_text(c.y);
-  s += ')';
-  return s;
-}
+std::string spell(CellCoord c) { return pair_text(c.x, c.y, ","); }
 
 std::string map_size(const GridMap& map) { return number_text(map.width()) + "x" + number_text(map.height()); }
 

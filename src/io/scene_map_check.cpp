@@ -34,14 +34,7 @@ std::string map_extent(const grid::GridMap& map) {
          spell(hi.x) + ", y from " + spell(lo.y) + " to " + spell(hi.y) + ")";
 }
 
-std::string cell_text(grid::CellCoord c) {
-  std::string s = number_text(c.x);  // built up front: GCC 12 misreads "(" + number_text (-Wrestrict)
-  s.insert(s.begin(), '(');
-  s += ", ";
-  s += number_text(c.y);
-  s += ')';
-  return s;
-}
+std::string cell_text(grid::CellCoord c) { return pair_text(c.x, c.y); }
 
 /// Why `p` cannot hold an agent on `map` ("" when it can): outside, or in a blocked cell.
 std::string placement_problem(const grid::GridMap& map, Vec2 p) {

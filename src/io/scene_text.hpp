@@ -19,14 +19,7 @@ inline std::string spell_measure(double v) {
   return number_text(v, significant_digits);
 }
 
-inline std::string spell(Vec2 p) {
-  std::string s = spell(p.x);  // built up front: GCC 12 misreads "(" + spell(...) (-Wrestrict)
-  s.insert(s.begin(), '(');
-  s += ", ";
-  s += spell(p.y);
-  s += ')';
-  return s;
-}
+inline std::string spell(Vec2 p) { return pair_text(p.x, p.y); }
 
 inline std::string count_text(std::size_t n, const char* noun) { return number_text(n) + " " + noun; }
 

@@ -205,26 +205,6 @@ std::size_t ObstacleLines::scanned_near(Vec2 p, double range) const {
   return n;
 }
 
-template <class Visit>
-void ObstacleLines::cells_along(const ObstacleEdge& e, Visit&& visit) const {
-  // Per row of cells the edge's x extent within the row's band widened by `allow`, widened by
-  // `allow` again: every cell a point of the edge (and a point a rounding away) lies in.
-  const double side = cells_.side;
-  const double y_lo = std::min(e.a.y, e.b.y), y_hi = std::max(e.a.y, e.b.y);
-  const int r0 = cells_.row_of(y_lo - allow_), r1 = cells_.row_of(y_hi + allow_);
-  for (int r = r0; r <= r1; ++r) {
-    const double band_lo = std::max(cells_.origin.y + r * side - allow_, y_lo);
-    const double band_hi = std::min(cells_.origin.y + (r + 1) * side + allow_, y_hi);
-    double x_lo = std::min(e.a.x, e.b.x), x_hi = std::max(e.a.x, e.b.x);
-    if (e.a.y != e.b.y && band_lo <= band_hi) {
-      const double slope = (e.b.x - e.a.x) / (e.b.y - e.a.y);
-      const double u = e.a.x + (band_lo - e.a.y) * slope, v = e.a.x + (band_hi - e.a.y) * slope;
-      x_lo = std::max(x_lo, std::min(u, v));
-      x_hi = std::min(x_hi, std::max(u, v));
-    }
-    visit(r, cells_.column_of(x_lo - allow_), cells_.column_of(x_hi + allow_));
-  }
-}
 
 void ObstacleLines::index_edges() {
   large_.clear();
@@ -260,7 +240,7 @@ void ObstacleLines::index_edges() {
                                                    {std::max(e.a.x, e.b.x), std::max(e.a.y, e.b.y)});
     const double in_box = (double{1} + box.x1 - box.x0) * (double{1} + box.y1 - box.y0);
     double passed = 0;
-    if (in_box > 1) cells_along(e, [&](int, int c0, int c1) { passed += 1.0 + c1 - c0; });
+    if (in_box > 1) for_cells_along(cells_, e.a, e.b, allow_, [&](int, int c0, int c1) { passed += 1.0 + c1 - c0; });
     ranges_[i] = box;
     if (in_box <= 1 || passed >= in_box) continue;
     ranges_[i] = passing;
@@ -280,7 +260,7 @@ void ObstacleLines::index_edges() {
   const bool any_passing = std::any_of(ranges_.begin(), ranges_.end(), [](const UniformGrid::Range& r) { return r.y0 == passing.y0; });
   passing_lists_.build(any_passing ? cells_.cell_count() : 0, any_passing ? edges_.size() : 0, [&](std::size_t i, auto&& add) {
     if (ranges_[i].y0 != passing.y0) return;
-    cells_along(edges_[i], [&](int row, int c0, int c1) {
+    for_cells_along(cells_, edges_[i].a, edges_[i].b, allow_, [&](int row, int c0, int c1) {
       for (int c = c0; c <= c1; ++c) add(cells_.index(c, row));
     });
   });

@@ -29,14 +29,7 @@ constexpr double max_arc_step_degrees = 90;
 /// any ray's count.
 constexpr double off_boundary_rounding = 1e-12;
 
-std::string point_text(Vec2 p) {
-  std::string s = number_text(p.x);  // built up front: GCC 12 misreads "(" + number_text (-Wrestrict)
-  s.insert(s.begin(), '(');
-  s += ", ";
-  s += number_text(p.y);
-  s += ')';
-  return s;
-}
+std::string point_text(Vec2 p) { return pair_text(p.x, p.y); }
 
 bool coordinate_ok(double v) { return std::isfinite(v) && std::abs(v) <= max_abs_coordinate; }
 

@@ -57,6 +57,28 @@ struct UniformGrid {
   }
 };
 
+/// Calls `visit(row, first column, last column)` for the cells of `grid` that the points of
+/// segment [a, b] come within `allow` of, row by row: per row, the x extent of the piece of the
+/// segment within `allow` of the row's band, widened by `allow` (ObstacleLines, PolygonEdgeGrid).
+template <class Visit>
+void for_cells_along(const UniformGrid& grid, Vec2 a, Vec2 b, double allow, Visit&& visit) {
+  const double side = grid.side;
+  const double y_lo = std::min(a.y, b.y), y_hi = std::max(a.y, b.y);
+  const int r0 = grid.row_of(y_lo - allow), r1 = grid.row_of(y_hi + allow);
+  for (int r = r0; r <= r1; ++r) {
+    const double band_lo = std::max(grid.origin.y + r * side - allow, y_lo);
+    const double band_hi = std::min(grid.origin.y + (r + 1) * side + allow, y_hi);
+    double x_lo = std::min(a.x, b.x), x_hi = std::max(a.x, b.x);
+    if (a.y != b.y && band_lo <= band_hi) {
+      const double slope = (b.x - a.x) / (b.y - a.y);
+      const double u = a.x + (band_lo - a.y) * slope, v = a.x + (band_hi - a.y) * slope;
+      x_lo = std::max(x_lo, std::min(u, v));
+      x_hi = std::min(x_hi, std::max(u, v));
+    }
+    visit(r, grid.column_of(x_lo - allow), grid.column_of(x_hi + allow));
+  }
+}
+
 /// Calls `visit(x, y)` for the cells at Chebyshev distance k from (cx, cy) inside [0, w) ×
 /// [0, h): the rows cy − k and cy + k, then the columns cx − k and cx + k between them.
 template <class Visit>

@@ -72,4 +72,15 @@ std::string number_text(T v) {
   return std::string(buf, r.ptr);
 }
 
+/// Two numbers as a point or cell for a message: "(x, y)" (separator ", "), or "(x,y)".
+template <class T>
+std::string pair_text(T x, T y, std::string_view separator = ", ") {
+  std::string s = number_text(x);  // built up front: GCC 12 misreads "(" + number_text (-Wrestrict)
+  s.insert(s.begin(), '(');
+  s += separator;
+  s += number_text(y);
+  s += ')';
+  return s;
+}
+
 }  // namespace waymark

@@ -89,10 +89,6 @@ class ObstacleLines {
   template <class F>
   void visit_passing_edge(std::uint32_t i, int x, int y, Vec2 p, double range2, LayerMask mask,
                                             const UniformGrid::Range& in, F& f) const;
-  /// Calls visit(row, first column, last column) for the cells edge `e` passes through (and
-  /// those within allow_ of it), row by row.
-  template <class Visit>
-  void cells_along(const ObstacleEdge& e, Visit&& visit) const;
 
   ObstacleLinesParams params_;
   std::vector<ObstacleEdge> edges_;
