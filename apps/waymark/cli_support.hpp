@@ -156,15 +156,4 @@ void write_pictures(const std::string& png, const std::string& svg, Write&& writ
   if (!svg.empty() && !write(svg, render::PictureFormat::svg)) throw UsageError("cannot write picture to " + svg);
 }
 
-/// "a|b|c": the names of an enum, for help texts and error messages.
-template <class Enum, std::size_t N>
-std::string choices(const EnumNames<Enum, N>& names) {
-  std::string s;
-  for (const auto& [value, name] : names) {
-    if (!s.empty()) s.push_back('|');
-    s.append(name);
-  }
-  return s;
-}
-
 }  // namespace waymark::cli

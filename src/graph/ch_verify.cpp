@@ -142,7 +142,7 @@ void ContractionHierarchy::check_complete(const std::string& name) const {
   std::exception_ptr failure;  // the first check that failed (or bad_alloc), on any thread
   std::atomic<bool> failed{false};
   const std::size_t blocks = (n + check_block - 1) / check_block;
-  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, max_check_threads);
+  const std::size_t threads = worker_threads(0, max_check_threads);
   share_indices(blocks, threads, [&](const auto& next) {
     try {
       UpDownPaths paths(*this);

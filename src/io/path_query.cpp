@@ -131,12 +131,7 @@ PathQuery read_query(const Value& request, PathQueryParts parts) {
   if (const auto name = fields.text("algorithm")) {
     const auto a = grid::parse_algorithm(*name);
     if (!a) {
-      std::string list;
-      for (const auto& [alg, spelled] : grid::algorithm_names) {
-        if (!list.empty()) list += '|';
-        list += spelled;
-      }
-      throw Refusal("unknown algorithm " + waymark::quoted(*name) + " (" + list + ")");
+      throw Refusal("unknown algorithm " + waymark::quoted(*name) + " (" + choices(grid::algorithm_names) + ")");
     }
     q.algorithm = *a;
   }

@@ -295,7 +295,7 @@ AdditivePatternDatabase AdditivePatternDatabase::build(const SlidingPuzzle& puzz
       errors[t] = std::current_exception();
     }
   };
-  const std::size_t threads = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t threads = worker_threads(0);
   // Largest tables first, so the long builds start together.
   std::vector<std::size_t> order(owner.size());
   for (std::size_t t = 0; t < order.size(); ++t) order[t] = t;

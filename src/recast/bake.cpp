@@ -70,7 +70,7 @@ navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> cla
     out.classes.push_back({c.name, build_params_of(c.params, c.tile_size), {}, std::nullopt});
   }
   // One build per class, shared between threads; the first failure in class order is thrown.
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = worker_threads(threads);
   detail::each_index_on_threads(classes.size(), static_cast<unsigned>(threads), [&](std::size_t i) {
     try {
       navmesh::BakedClass& baked = out.classes[i];

@@ -143,7 +143,7 @@ inline void reach(std::atomic<int>& furthest, Reached reached) {
 /// met it first), so a build fails the same way on any thread count.
 template <class Job>
 void each_index_on_threads(std::size_t count, unsigned threads, Job&& job) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(worker_threads(threads));
   std::mutex lock;
   std::size_t failed_at = std::numeric_limits<std::size_t>::max();
   std::exception_ptr failure;

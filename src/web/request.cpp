@@ -115,11 +115,7 @@ void put_status(json& answer, Status st) {
   if (!st.succeeded()) answer["reason"] = reason_name(st);
 }
 
-search::Budget time_budget(double seconds) {
-  const double bounded = seconds > 0 ? std::min(seconds, 1e6) : 0.0;
-  return search::Budget::of_time(
-      std::chrono::duration_cast<search::Budget::Clock::duration>(std::chrono::duration<double>(bounded)));
-}
+search::Budget time_budget(double seconds) { return search::Budget::of_seconds(seconds); }
 
 json points_json(std::span<const Vec2> points) {
   json a = json::array();

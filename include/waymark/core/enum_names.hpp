@@ -3,6 +3,7 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -25,6 +26,17 @@ constexpr std::optional<Enum> value_of(const EnumNames<Enum, N>& table, std::str
     if (n == name) return value;
   }
   return std::nullopt;
+}
+
+/// "a|b|c": the names of an enum, for help texts and error messages.
+template <class Enum, std::size_t N>
+std::string choices(const EnumNames<Enum, N>& names) {
+  std::string s;
+  for (const auto& [value, name] : names) {
+    if (!s.empty()) s.push_back('|');
+    s.append(name);
+  }
+  return s;
 }
 
 }  // namespace waymark

@@ -9,7 +9,8 @@
 
 namespace waymark {
 
-enum class SearchState : std::uint8_t { not_started, running, success, failure };
+/// Fixed values, as StatusDetail's bits and FailureReason's: they cross the bindings.
+enum class SearchState : std::uint8_t { not_started = 0, running = 1, success = 2, failure = 3 };
 
 /// Why a search ended the way it did, or what a finished result carries; combinable bit flags.
 /// A query refused before searching carries invalid_query plus, where an end is the cause,
@@ -42,17 +43,17 @@ enum class StatusDetail : std::uint16_t {
 /// node limit and the whole-query limits of search::run_within (the flags out_of_nodes and
 /// time_limit tell which).
 enum class FailureReason : std::uint8_t {
-  none,              ///< not a failure (success, running, not started)
-  stale_world,       ///< the world changed since the planner last synced
-  out_of_bounds,     ///< a start or goal is not a node of the world
-  start_blocked,     ///< every start may not be stood on
-  goal_blocked,      ///< the goal may not be stood on
-  unsupported,       ///< the algorithm cannot search this world as it is (see StatusDetail::unsupported)
-  invalid_query,     ///< a malformed request (no start, a goal kind the search cannot serve, ...)
-  budget_exhausted,  ///< the node, expansion, scan or time limit ran out
-  cancelled,         ///< cancel() was called
-  unreachable,       ///< the search space reachable from the start holds no goal
-  unspecified,       ///< a failure without a detail flag (a status made by hand)
+  none = 0,              ///< not a failure (success, running, not started)
+  stale_world = 1,       ///< the world changed since the planner last synced
+  out_of_bounds = 2,     ///< a start or goal is not a node of the world
+  start_blocked = 3,     ///< every start may not be stood on
+  goal_blocked = 4,      ///< the goal may not be stood on
+  unsupported = 5,       ///< the algorithm cannot search this world as it is (see StatusDetail::unsupported)
+  invalid_query = 6,     ///< a malformed request (no start, a goal kind the search cannot serve, ...)
+  budget_exhausted = 7,  ///< the node, expansion, scan or time limit ran out
+  cancelled = 8,         ///< cancel() was called
+  unreachable = 9,       ///< the search space reachable from the start holds no goal
+  unspecified = 10,      ///< a failure without a detail flag (a status made by hand)
 };
 
 struct Status {

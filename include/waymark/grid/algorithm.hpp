@@ -15,7 +15,10 @@ namespace waymark::grid {
 /// A*'s priority with the euclidean heuristic (the only grid heuristic admissible for
 /// segments): GridPlannerOptions::heuristic and QueryOptions::weight do not apply to it and
 /// are ignored (the CLI refuses them).
-enum class Algorithm : std::uint8_t { astar, wastar, dijkstra, greedy, bfs, dfs, ida, jps, jps_plus, theta };
+/// Fixed values: they cross the C API and the bindings, and files and traces keep them.
+enum class Algorithm : std::uint8_t {
+  astar = 0, wastar = 1, dijkstra = 2, greedy = 3, bfs = 4, dfs = 5, ida = 6, jps = 7, jps_plus = 8, theta = 9
+};
 
 inline constexpr EnumNames<Algorithm, 10> algorithm_names{{
     {Algorithm::astar, "astar"},

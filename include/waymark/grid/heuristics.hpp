@@ -94,7 +94,8 @@ using EuclideanHeuristic = GridHeuristic<EuclideanMetric>;
 using ChebyshevHeuristic = GridHeuristic<ChebyshevMetric>;
 
 /// Heuristic chosen at run time (CLI, scenario runner).
-enum class HeuristicKind : std::uint8_t { manhattan, octile, euclidean, chebyshev, zero };
+/// Fixed values (WM_HEURISTIC_* in the C API).
+enum class HeuristicKind : std::uint8_t { manhattan = 0, octile = 1, euclidean = 2, chebyshev = 3, zero = 4 };
 
 [[nodiscard]] std::string_view to_string(HeuristicKind k);
 [[nodiscard]] std::optional<HeuristicKind> parse_heuristic(std::string_view name);

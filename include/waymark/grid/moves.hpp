@@ -11,11 +11,12 @@ namespace waymark::grid {
 /// When a diagonal step between two passable cells is allowed. `never` is 4-connectivity;
 /// the others are 8-connectivity. For a diagonal from (x,y) to (x+dx,y+dy) the two cardinal
 /// cells it passes are (x+dx,y) and (x,y+dy).
+/// Fixed values (WM_DIAGONAL_* in the C API).
 enum class DiagonalRule : std::uint8_t {
-  never,                 ///< 4-connected
-  always,                ///< any diagonal to a passable cell, even between two walls
-  at_most_one_obstacle,  ///< at least one of the two cardinal cells is passable
-  no_corner_cutting,     ///< both cardinal cells passable (Moving AI benchmark semantics)
+  never = 0,                 ///< 4-connected
+  always = 1,                ///< any diagonal to a passable cell, even between two walls
+  at_most_one_obstacle = 2,  ///< at least one of the two cardinal cells is passable
+  no_corner_cutting = 3,     ///< both cardinal cells passable (Moving AI benchmark semantics)
 };
 
 [[nodiscard]] constexpr bool is_eight_connected(DiagonalRule r) { return r != DiagonalRule::never; }

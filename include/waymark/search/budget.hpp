@@ -32,6 +32,14 @@ struct Budget {
   [[nodiscard]] static constexpr Budget of_expansions(std::uint64_t n) { return Budget{.expansions = n}; }
   [[nodiscard]] static constexpr Budget of_scanned(std::uint64_t n) { return Budget{.scanned = n}; }
   [[nodiscard]] static constexpr Budget of_time(Clock::duration t) { return Budget{.time = t}; }
+  /// Most seconds of_seconds() gives: 10^6 (11.6 days), far inside the clock's range.
+  static constexpr double max_seconds = 1e6;
+  /// A time budget of `seconds`, bounded to [0, max_seconds] (NaN and below 0 give 0: the step
+  /// still expands one node). From seconds a person or another language gave.
+  [[nodiscard]] static Budget of_seconds(double seconds) {
+    const double bounded = seconds > 0 ? std::min(seconds, max_seconds) : 0.0;
+    return of_time(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(bounded)));
+  }
   [[nodiscard]] constexpr bool is_unlimited() const {
     return expansions == unlimited && scanned == unlimited && time == Clock::duration::max();
   }

@@ -18,13 +18,13 @@
 namespace waymark::search {
 
 enum class EventKind : std::uint8_t {
-  begin,      ///< a query started; `node` is its goal when the goal is one node
-  open,       ///< `node` entered the open list (or frontier) from `parent`, with g and h
-  expand,     ///< `node` was taken from the open list to be expanded
-  close,      ///< all successors of `node` were generated
-  goal,       ///< `node` is a goal, reached with cost g
-  end,        ///< the query finished with `status`
-  slice_end,  ///< a step() used up its budget; the search goes on at the next step()
+  begin = 0,      ///< a query started; `node` is its goal when the goal is one node
+  open = 1,       ///< `node` entered the open list (or frontier) from `parent`, with g and h
+  expand = 2,     ///< `node` was taken from the open list to be expanded
+  close = 3,      ///< all successors of `node` were generated
+  goal = 4,       ///< `node` is a goal, reached with cost g
+  end = 5,        ///< the query finished with `status`
+  slice_end = 6,  ///< a step() used up its budget; the search goes on at the next step()
 };
 
 inline constexpr EnumNames<EventKind, 7> event_kind_names{{

@@ -1,0 +1,245 @@
+/* waymark's C API: the library behind opaque handles, for C programs and for every binding
+ * (C#, Python, JavaScript) that loads the shared library libwaymark_c. C11, and valid C++.
+ * docs/c_api.md teaches it with complete examples.
+ *
+ * Conventions (the same in every call):
+ * - Every function that can fail returns an int result code: WM_OK (0), a query's outcome
+ *   (positive: WM_NO_PATH, WM_RUNNING, ...) or an error (negative: WM_ERROR_*). The reason,
+ *   with file:line for load errors, is this thread's wm_last_error() until its next failure.
+ *   Nothing aborts or exits the host process: a broken precondition inside the library is
+ *   WM_ERROR_INTERNAL with the place it was caught.
+ * - Handles are opaque, reference-counted and checked: a handle that was released, or that is
+ *   not a handle of its kind, gives WM_ERROR_INVALID_HANDLE, never a crash (a handle is a slot
+ *   number and generation, not a pointer into the library). A child keeps its parents alive:
+ *   a planner keeps its grid, a search its planner, so they may be released in any order, as a
+ *   garbage-collected host does. *_retain() adds a reference, *_release() drops one; the object
+ *   goes when the last one does. Releasing NULL or a released handle does nothing.
+ * - Outputs go into the caller's buffers, with a count that is set also when the buffer is too
+ *   small (then WM_BUFFER_TOO_SMALL, the buffer holding what fits: Detour's convention), so a
+ *   frame that reuses its buffers allocates nothing.
+ * - Options structs start with a version field and come from their *_default() function; a
+ *   struct with an unknown version is refused (WM_ERROR_INVALID_ARGUMENT).
+ * - Threads: grids and planners may be shared by any number of threads for queries (wm_plan is
+ *   thread-safe); edits (wm_grid_set_*) and wm_planner_sync need that nothing else uses the grid
+ *   and its planners meanwhile. A search is one thread's at a time. The last error is per thread.
+ * - Coordinates are cells: x the column, y the row, (0, 0) the first cell of the map file.
+ */
+#ifndef WAYMARK_WAYMARK_H
+#define WAYMARK_WAYMARK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "waymark/version.h"
+
+#if defined(_WIN32) && !defined(WAYMARK_C_STATIC)
+#  ifdef WAYMARK_C_BUILDING
+#    define WM_API __declspec(dllexport)
+#  else
+#    define WM_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__) || defined(__clang__)
+#  define WM_API __attribute__((visibility("default")))
+#else
+#  define WM_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- result codes (fixed values: bindings mirror them) ------------------------------------ */
+enum {
+  WM_OK = 0,
+  /* a query's outcome (positive) */
+  WM_RUNNING = 1,            /* a stepped search has more to do: step it again */
+  WM_NO_PATH = 2,            /* everything reachable from the start was searched: the goal is not */
+  WM_OUT_OF_BOUNDS = 3,      /* a start or goal is not a cell of the map */
+  WM_START_BLOCKED = 4,      /* the start is a blocked cell */
+  WM_GOAL_BLOCKED = 5,       /* the goal is a blocked cell */
+  WM_UNSUPPORTED = 6,        /* the algorithm cannot search this map as it is (wm_last_error says why) */
+  WM_STALE_WORLD = 7,        /* the grid was edited since the planner's wm_planner_sync() */
+  WM_BUDGET_EXHAUSTED = 8,   /* a node, expansion or time limit ran out */
+  WM_CANCELLED = 9,          /* wm_search_cancel() */
+  WM_INVALID_QUERY = 10,     /* a query the search cannot serve */
+  WM_BUFFER_TOO_SMALL = 11,  /* the output did not fit: the count says how many there are */
+  /* errors (negative) */
+  WM_ERROR_INVALID_ARGUMENT = -1,  /* a null pointer, a size out of range, an unknown name */
+  WM_ERROR_INVALID_HANDLE = -2,    /* null, released, or not a handle of this kind */
+  WM_ERROR_LOAD = -3,              /* a file or text that cannot be read: "file:line: reason" */
+  WM_ERROR_LIMIT = -4,             /* a declared size above a named limit (the message names it) */
+  WM_ERROR_OUT_OF_MEMORY = -5,
+  WM_ERROR_INTERNAL = -6           /* a broken precondition inside the library; the message says where */
+};
+
+/* "ok", "no-path", "buffer-too-small", "error-invalid-handle", ...; "unknown" for any other. */
+WM_API const char* wm_result_name(int result);
+
+/* ---- the library -------------------------------------------------------------------------- */
+/* The library's version, "MAJOR.MINOR.PATCH" (compare with WAYMARK_VERSION_STRING). */
+WM_API const char* wm_version(void);
+/* This thread's last failure, "" if none. Valid until this thread's next call. */
+WM_API const char* wm_last_error(void);
+/* Forgets this thread's last failure. */
+WM_API void wm_clear_error(void);
+
+/* ---- grid maps ----------------------------------------------------------------------------- */
+typedef struct wm_grid wm_grid;
+
+/* Largest width * height of a grid made here: 2^25 cells (as the Moving AI loader's default),
+   and at most 32768 cells a side. */
+#define WM_MAX_GRID_CELLS 33554432
+#define WM_MAX_GRID_SIDE 32768
+
+/* A Moving AI .map file ('.' 'G' 'S' passable, '@' 'O' 'T' 'W' blocked, every move cost 1 a
+   cell, sqrt(2) a diagonal). WM_ERROR_LOAD with "file:line: reason" when it cannot be read. */
+WM_API int wm_grid_load(const char* movingai_map_path, wm_grid** out);
+/* The same from the text of a .map (`length` bytes; `name` is the file named in errors, may be NULL). */
+WM_API int wm_grid_load_text(const char* text, size_t length, const char* name, wm_grid** out);
+/* A grid from its cells, row-major (cell (x, y) at blocked[y * width + x]), nonzero = blocked,
+   Moving AI rules as above. 1 <= width, height <= WM_MAX_GRID_SIDE, width * height <= WM_MAX_GRID_CELLS. */
+WM_API int wm_grid_from_cells(int width, int height, const unsigned char* blocked, wm_grid** out);
+WM_API int wm_grid_retain(wm_grid* grid);
+WM_API void wm_grid_release(wm_grid* grid);
+
+WM_API int wm_grid_size(const wm_grid* grid, int* width, int* height);
+/* *blocked = 1 for a blocked cell, 0 for a passable one. WM_OUT_OF_BOUNDS outside the map. */
+WM_API int wm_grid_blocked(const wm_grid* grid, int x, int y, int* blocked);
+/* Blocks (nonzero) or frees a cell: an edit; planners are stale until wm_planner_sync(). */
+WM_API int wm_grid_set_blocked(wm_grid* grid, int x, int y, int blocked);
+/* A cell's cost multiplier (1 unless set): a move costs its length times the mean of its two
+   cells' multipliers. multiplier finite and > 0. An edit, as above. Jump searches (jps,
+   jps-plus) refuse maps with costs: WM_UNSUPPORTED. */
+WM_API int wm_grid_set_cost(wm_grid* grid, int x, int y, double multiplier);
+WM_API int wm_grid_cost(const wm_grid* grid, int x, int y, double* multiplier);
+/* Incremented by every edit; 0 for a grid no edit has changed. */
+WM_API int wm_grid_version(const wm_grid* grid, uint64_t* version);
+
+/* ---- planners -------------------------------------------------------------------------------- */
+typedef struct wm_planner wm_planner;
+
+/* Which diagonal moves a planner makes (fixed values). */
+enum {
+  WM_DIAGONAL_NEVER = 0,                 /* 4-connected */
+  WM_DIAGONAL_ALWAYS = 1,                /* any diagonal to a passable cell */
+  WM_DIAGONAL_AT_MOST_ONE_OBSTACLE = 2,  /* at least one of the two side cells passable */
+  WM_DIAGONAL_NO_CORNER_CUTTING = 3      /* both side cells passable (Moving AI; the default) */
+};
+/* The planner's heuristic (fixed values); WM_HEURISTIC_DEFAULT: the tightest admissible one. */
+enum {
+  WM_HEURISTIC_MANHATTAN = 0,
+  WM_HEURISTIC_OCTILE = 1,
+  WM_HEURISTIC_EUCLIDEAN = 2,
+  WM_HEURISTIC_CHEBYSHEV = 3,
+  WM_HEURISTIC_ZERO = 4,
+  WM_HEURISTIC_DEFAULT = -1
+};
+
+/* Limits and choices of every query a planner's searches run. */
+#define WM_QUERY_OPTIONS_VERSION 1
+typedef struct wm_query_options {
+  int version;              /* WM_QUERY_OPTIONS_VERSION */
+  double weight;            /* weighted A* ("wastar"): f = g + weight * h; >= 1 (default 1.5) */
+  uint64_t max_nodes;       /* most nodes a query may reach, then WM_BUDGET_EXHAUSTED; 0 = no limit */
+  int partial_result;       /* nonzero: a failed best-first query keeps the path to the node nearest the goal */
+  int sparse_table;         /* nonzero: node scratch only for the nodes a query reaches (astar, wastar, dijkstra, greedy) */
+  uint64_t max_table_bytes; /* sparse tables: most bytes of node pages a query may hold; 0 = no limit */
+} wm_query_options;
+WM_API wm_query_options wm_query_options_default(void);
+
+#define WM_PLANNER_OPTIONS_VERSION 1
+typedef struct wm_planner_options {
+  int version;            /* WM_PLANNER_OPTIONS_VERSION */
+  const char* algorithm;  /* the planner's search, by its CLI name (see wm_planner_create); NULL: "astar" */
+  int diagonal;           /* WM_DIAGONAL_*; default WM_DIAGONAL_NO_CORNER_CUTTING */
+  int heuristic;          /* WM_HEURISTIC_*; default WM_HEURISTIC_DEFAULT */
+  wm_query_options query; /* what its searches and wm_plan run with */
+} wm_planner_options;
+WM_API wm_planner_options wm_planner_options_default(void);
+
+/* A planner: the searches over one grid, sharing what they only read. `algorithm` by its CLI
+   name: "astar", "wastar", "dijkstra", "greedy", "bfs", "dfs", "ida", "jps", "jps-plus" (or
+   "jps+"), "theta". Keeps `grid` alive. Thread-safe for queries. */
+WM_API int wm_planner_create(const wm_grid* grid, const char* algorithm, wm_planner** out);
+WM_API int wm_planner_create_with(const wm_grid* grid, const wm_planner_options* options, wm_planner** out);
+WM_API int wm_planner_retain(wm_planner* planner);
+WM_API void wm_planner_release(wm_planner* planner);
+/* Whether the grid was edited since the planner last synced: *stale = 1 or 0. */
+WM_API int wm_planner_stale(const wm_planner* planner, int* stale);
+/* Brings the planner up to date with the grid's edits; *cells (may be NULL) = cells recomputed.
+   Nothing else may use the planner or its grid meanwhile. */
+WM_API int wm_planner_sync(wm_planner* planner, uint64_t* cells);
+/* WM_OK when the planner's algorithm can search its grid as it is now, else WM_UNSUPPORTED with
+   the reason in wm_last_error(). */
+WM_API int wm_planner_supported(const wm_planner* planner);
+
+/* One query from (sx, sy) to (gx, gy) with the planner's algorithm and options, to its end.
+   cost: the path's cost, INFINITY when there is none (may be NULL). xy: 2 * capacity ints
+   (x0, y0, x1, y1, ...) or NULL; *count (may be NULL) = cells in the path, also when capacity
+   is too small (WM_BUFFER_TOO_SMALL: xy holds the first `capacity` cells). Returns WM_OK, or
+   the reason there is no path (WM_NO_PATH, WM_OUT_OF_BOUNDS, WM_START_BLOCKED, WM_GOAL_BLOCKED,
+   WM_UNSUPPORTED, WM_STALE_WORLD, WM_BUDGET_EXHAUSTED), *count then 0. Thread-safe; after the
+   first calls it allocates nothing. */
+WM_API int wm_plan(wm_planner* planner, int sx, int sy, int gx, int gy,
+                   double* cost, int* xy, int capacity, int* count);
+
+/* ---- searches: one query at a time, stepped under a budget, with events ---------------------- */
+typedef struct wm_search wm_search;
+
+/* What a search did (fixed values): as the CLI's trace spells them. */
+enum {
+  WM_EVENT_BEGIN = 0,     /* a query started; (x, y) its goal */
+  WM_EVENT_OPEN = 1,      /* (x, y) entered the open list from (parent_x, parent_y), with g and h */
+  WM_EVENT_EXPAND = 2,    /* (x, y) was taken from the open list */
+  WM_EVENT_CLOSE = 3,     /* every successor of (x, y) was generated */
+  WM_EVENT_GOAL = 4,      /* (x, y) is the goal, reached with cost g */
+  WM_EVENT_END = 5,       /* the query finished with `result` */
+  WM_EVENT_SLICE_END = 6  /* a step used up its budget */
+};
+typedef struct wm_event {
+  int kind;               /* WM_EVENT_* */
+  int has_cell;           /* (x, y) is meaningful */
+  int has_parent;         /* open: (parent_x, parent_y) is meaningful */
+  int x, y, parent_x, parent_y;
+  double g, h;
+  int result;             /* end: the query's result code */
+} wm_event;
+/* Called on the searching thread during wm_search_begin/step; must not call back into the
+   search it reports on. */
+typedef void (*wm_event_fn)(void* context, const wm_event* event);
+
+typedef struct wm_search_stats {
+  uint64_t expanded;       /* nodes expanded */
+  uint64_t generated;      /* successors looked at */
+  uint64_t scanned;        /* cells looked at (jump searches: the cells their jumps passed over) */
+  uint64_t max_open_size;  /* largest open list */
+  double seconds;          /* wall time inside begin and step */
+} wm_search_stats;
+
+/* A search of `algorithm` (NULL: the planner's) with `options` (NULL: the planner's). Keeps the
+   planner alive. One thread at a time. Made with its node table, so its first query is as fast
+   as the rest: O(cells) time and memory for the dense table. */
+WM_API int wm_search_create(wm_planner* planner, const char* algorithm, const wm_query_options* options,
+                            wm_search** out);
+WM_API int wm_search_retain(wm_search* search);
+WM_API void wm_search_release(wm_search* search);
+/* Events of this search's queries go to fn(context, event); fn NULL: none (no cost). */
+WM_API int wm_search_set_events(wm_search* search, wm_event_fn fn, void* context);
+/* Starts a query: WM_RUNNING, or already finished (a code as wm_plan returns). */
+WM_API int wm_search_begin(wm_search* search, int sx, int sy, int gx, int gy);
+/* Advances it by at most max_expansions expansions (0: no limit) and max_seconds of wall time
+   (0: no limit): WM_RUNNING while there is more, else WM_OK or the reason it failed. */
+WM_API int wm_search_step(wm_search* search, uint64_t max_expansions, double max_seconds);
+/* The next step ends the query with WM_CANCELLED. */
+WM_API int wm_search_cancel(wm_search* search);
+/* The query's result so far: WM_RUNNING, WM_OK or the reason it failed; WM_INVALID_QUERY before begin. */
+WM_API int wm_search_result(const wm_search* search);
+/* The path of the last query (its partial path when one was asked for and kept), as wm_plan. */
+WM_API int wm_search_path(const wm_search* search, double* cost, int* xy, int capacity, int* count);
+WM_API int wm_search_stats_get(const wm_search* search, wm_search_stats* stats);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* WAYMARK_WAYMARK_H */

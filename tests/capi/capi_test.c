@@ -1,0 +1,409 @@
+/* The C API from C: every function of waymark.h, right answers against the Moving AI optima,
+ * and misuse (null handles, bad sizes, out-of-range cells, released handles, buffers too
+ * small): a code and a message, never a crash, an abort or a leak. make test runs it in the
+ * release tree and under ASan+UBSan (with leak checking). Usage: waymark_capi_test DATA_DIR */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "waymark/waymark.h"
+
+static int failures = 0;
+static int checks = 0;
+
+#define CHECK(cond)                                                               \
+  do {                                                                            \
+    ++checks;                                                                     \
+    if (!(cond)) {                                                                \
+      ++failures;                                                                 \
+      fprintf(stderr, "%s:%d: check failed: %s (last error: %s)\n", __FILE__, __LINE__, #cond, wm_last_error()); \
+    }                                                                             \
+  } while (0)
+
+#define CHECK_RC(call, expected)                                                              \
+  do {                                                                                        \
+    const int rc_ = (call);                                                                   \
+    ++checks;                                                                                 \
+    if (rc_ != (expected)) {                                                                  \
+      ++failures;                                                                             \
+      fprintf(stderr, "%s:%d: %s returned %s, expected %s (last error: %s)\n", __FILE__, __LINE__, #call, \
+              wm_result_name(rc_), wm_result_name(expected), wm_last_error());                \
+    }                                                                                         \
+  } while (0)
+
+static int contains(const char* text, const char* part) { return strstr(text, part) != NULL; }
+
+/* A path of adjacent passable cells from start to goal (8-connected, no corner cutting). */
+static int valid_path(const wm_grid* grid, const int* xy, int count, int sx, int sy, int gx, int gy) {
+  if (count < 1 || xy[0] != sx || xy[1] != sy || xy[2 * count - 2] != gx || xy[2 * count - 1] != gy) return 0;
+  for (int i = 0; i < count; ++i) {
+    int blocked = 1;
+    if (wm_grid_blocked(grid, xy[2 * i], xy[2 * i + 1], &blocked) != WM_OK || blocked) return 0;
+    if (i == 0) continue;
+    const int dx = xy[2 * i] - xy[2 * i - 2], dy = xy[2 * i + 1] - xy[2 * i - 1];
+    if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0)) return 0;
+    if (dx != 0 && dy != 0) {
+      int side_a = 1, side_b = 1;
+      wm_grid_blocked(grid, xy[2 * i - 2] + dx, xy[2 * i - 1], &side_a);
+      wm_grid_blocked(grid, xy[2 * i - 2], xy[2 * i - 1] + dy, &side_b);
+      if (side_a || side_b) return 0;
+    }
+  }
+  return 1;
+}
+
+/* Every query of a .scen file whose map is `grid`, with `algorithm`: the cost is the optimum. */
+static void scenario_optima(const wm_grid* grid, const char* scen_path, const char* algorithm) {
+  wm_planner* planner = NULL;
+  CHECK_RC(wm_planner_create(grid, algorithm, &planner), WM_OK);
+  FILE* f = fopen(scen_path, "r");
+  CHECK(f != NULL);
+  if (f == NULL) return;
+  char line[512];
+  int queries = 0, wrong = 0;
+  static int xy[2 * 4096];
+  if (fgets(line, sizeof line, f) == NULL) line[0] = 0; /* "version 1" */
+  while (fgets(line, sizeof line, f) != NULL) {
+    int bucket, w, h, sx, sy, gx, gy;
+    char map[256];
+    double optimal;
+    if (sscanf(line, "%d %255s %d %d %d %d %d %d %lf", &bucket, map, &w, &h, &sx, &sy, &gx, &gy, &optimal) != 9) continue;
+    double cost = 0;
+    int count = 0;
+    const int rc = wm_plan(planner, sx, sy, gx, gy, &cost, xy, 4096, &count);
+    ++queries;
+    if (rc != WM_OK || fabs(cost - optimal) > 1e-6 || !valid_path(grid, xy, count, sx, sy, gx, gy)) {
+      if (wrong++ < 3) fprintf(stderr, "%s %s query %d: %s cost %.8f, optimum %.8f\n", algorithm, scen_path, queries, wm_result_name(rc), cost, optimal);
+    }
+  }
+  fclose(f);
+  CHECK(queries > 100);
+  CHECK(wrong == 0);
+  printf("%-9s %d queries of %s at their Moving AI optima\n", algorithm, queries - wrong, scen_path);
+  wm_planner_release(planner);
+}
+
+static int events_seen[7];
+static void count_event(void* context, const wm_event* e) {
+  if (e->kind >= 0 && e->kind < 7) ++events_seen[e->kind];
+  *(int*)context += 1;
+}
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s DATA_DIR\n", argv[0]);
+    return 2;
+  }
+  char path[1024], scen[1024];
+
+  /* The library and its header agree. */
+  CHECK(strcmp(wm_version(), WAYMARK_VERSION_STRING) == 0);
+  CHECK(strcmp(wm_last_error(), "") == 0);
+  CHECK(strcmp(wm_result_name(WM_NO_PATH), "no-path") == 0);
+  CHECK(strcmp(wm_result_name(WM_BUFFER_TOO_SMALL), "buffer-too-small") == 0);
+  CHECK(strcmp(wm_result_name(12345), "unknown") == 0);
+
+  /* ---- loading: right answers, and errors with file:line ---- */
+  wm_grid* arena = NULL;
+  snprintf(path, sizeof path, "%s/maps/arena.map", argv[1]);
+  CHECK_RC(wm_grid_load(path, &arena), WM_OK);
+  int width = 0, height = 0;
+  CHECK_RC(wm_grid_size(arena, &width, &height), WM_OK);
+  CHECK(width == 49 && height == 49);
+  snprintf(scen, sizeof scen, "%s/maps/arena.map.scen", argv[1]);
+  scenario_optima(arena, scen, "astar");
+  scenario_optima(arena, scen, "jps");
+  scenario_optima(arena, scen, "jps-plus");
+  scenario_optima(arena, scen, "dijkstra");
+  {
+    wm_grid* den = NULL;
+    snprintf(path, sizeof path, "%s/maps/den520d.map", argv[1]);
+    CHECK_RC(wm_grid_load(path, &den), WM_OK);
+    snprintf(scen, sizeof scen, "%s/maps/den520d.map.scen", argv[1]);
+    scenario_optima(den, scen, "jps");
+    wm_grid_release(den);
+  }
+
+  wm_grid* bad = (wm_grid*)1;
+  CHECK_RC(wm_grid_load("/no/such/file.map", &bad), WM_ERROR_LOAD);
+  CHECK(bad == NULL);
+  CHECK(contains(wm_last_error(), "/no/such/file.map"));
+  CHECK_RC(wm_grid_load(NULL, &bad), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_grid_load(path, NULL), WM_ERROR_INVALID_ARGUMENT);
+  {
+    const char text[] = "type octile\nheight 2\nwidth 3\nmap\n...\n.@\n";
+    CHECK_RC(wm_grid_load_text(text, strlen(text), "mine.map", &bad), WM_ERROR_LOAD);
+    CHECK(contains(wm_last_error(), "mine.map:6"));
+    const char good[] = "type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n";
+    wm_grid* small = NULL;
+    CHECK_RC(wm_grid_load_text(good, strlen(good), NULL, &small), WM_OK);
+    int blocked = -1;
+    CHECK_RC(wm_grid_blocked(small, 1, 1, &blocked), WM_OK);
+    CHECK(blocked == 1);
+    wm_grid_release(small);
+    CHECK_RC(wm_grid_load_text(NULL, 5, "x", &bad), WM_ERROR_INVALID_ARGUMENT);
+    CHECK_RC(wm_grid_load_text("", 0, NULL, &bad), WM_ERROR_LOAD);
+  }
+
+  /* ---- grids from cells: sizes checked before anything is allocated ---- */
+  /* A 5 x 4 grid with a wall at x = 2 except at y = 3:
+       . . # . .
+       . . # . .
+       . . # . .
+       . . . . .   */
+  unsigned char cells[20] = {0};
+  for (int y = 0; y < 3; ++y) cells[y * 5 + 2] = 1;
+  wm_grid* grid = NULL;
+  CHECK_RC(wm_grid_from_cells(5, 4, cells, &grid), WM_OK);
+  CHECK_RC(wm_grid_from_cells(0, 4, cells, &bad), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_grid_from_cells(5, -1, cells, &bad), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_grid_from_cells(40000, 1, cells, &bad), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_grid_from_cells(32768, 32768, cells, &bad), WM_ERROR_LIMIT);
+  CHECK(contains(wm_last_error(), "WM_MAX_GRID_CELLS"));
+  CHECK_RC(wm_grid_from_cells(5, 4, NULL, &bad), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_grid_from_cells(5, 4, cells, NULL), WM_ERROR_INVALID_ARGUMENT);
+  int blocked = -1;
+  CHECK_RC(wm_grid_blocked(grid, 2, 0, &blocked), WM_OK);
+  CHECK(blocked == 1);
+  CHECK_RC(wm_grid_blocked(grid, 5, 0, &blocked), WM_OUT_OF_BOUNDS);
+  CHECK_RC(wm_grid_blocked(grid, 0, -1, &blocked), WM_OUT_OF_BOUNDS);
+  CHECK_RC(wm_grid_blocked(grid, 0, 0, NULL), WM_ERROR_INVALID_ARGUMENT);
+
+  /* ---- planners and wm_plan ---- */
+  wm_planner* planner = (wm_planner*)1;
+  CHECK_RC(wm_planner_create(grid, "no-such-search", &planner), WM_ERROR_INVALID_ARGUMENT);
+  CHECK(planner == NULL);
+  CHECK(contains(wm_last_error(), "jps-plus"));
+  CHECK_RC(wm_planner_create(NULL, "astar", &planner), WM_ERROR_INVALID_HANDLE);
+  CHECK_RC(wm_planner_create(grid, NULL, &planner), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_planner_create(grid, "astar", NULL), WM_ERROR_INVALID_ARGUMENT);
+  const char* algorithms[] = {"astar", "wastar", "dijkstra", "greedy", "bfs", "dfs", "ida", "jps", "jps-plus", "jps+", "theta"};
+  for (size_t i = 0; i < sizeof algorithms / sizeof algorithms[0]; ++i) {
+    wm_planner* p = NULL;
+    CHECK_RC(wm_planner_create(grid, algorithms[i], &p), WM_OK);
+    CHECK_RC(wm_planner_supported(p), WM_OK);
+    double cost = 0;
+    int count = 0, xy[64];
+    CHECK_RC(wm_plan(p, 0, 0, 4, 0, &cost, xy, 32, &count), WM_OK);
+    CHECK(count >= 2 && xy[0] == 0 && xy[1] == 0 && xy[2 * count - 2] == 4 && xy[2 * count - 1] == 0);
+    CHECK(cost >= 6 + 2 * sqrt(2.0) - 1e-9 || strcmp(algorithms[i], "theta") == 0);
+    wm_planner_release(p);
+  }
+
+  CHECK_RC(wm_planner_create(grid, "astar", &planner), WM_OK);
+  double cost = 0;
+  int count = 0;
+  int xy[64];
+  /* (0,0) -> (4,0) through the gap (2,3), which only (1,3) and (3,3) reach without cutting the
+     wall's corner: sqrt(2) + 2 down to (1,3), 2 across, 2 + sqrt(2) up to (4,0). */
+  const double before = 6 + 2 * sqrt(2.0);
+  CHECK_RC(wm_plan(planner, 0, 0, 4, 0, &cost, xy, 32, &count), WM_OK);
+  CHECK(fabs(cost - before) < 1e-9);
+  CHECK(valid_path(grid, xy, count, 0, 0, 4, 0));
+  const int full = count;
+
+  /* A buffer too small: the count still says how many, the buffer holds what fits. */
+  int small_xy[6] = {-7, -7, -7, -7, -7, -7};
+  CHECK_RC(wm_plan(planner, 0, 0, 4, 0, &cost, small_xy, 2, &count), WM_BUFFER_TOO_SMALL);
+  CHECK(count == full);
+  CHECK(small_xy[0] == 0 && small_xy[1] == 0 && small_xy[4] == -7);
+  CHECK(contains(wm_last_error(), "cells"));
+  CHECK_RC(wm_plan(planner, 0, 0, 4, 0, &cost, NULL, 0, &count), WM_OK);
+  CHECK(count == full);
+  CHECK_RC(wm_plan(planner, 0, 0, 4, 0, NULL, NULL, 0, NULL), WM_OK);
+  CHECK_RC(wm_plan(planner, 0, 0, 4, 0, &cost, NULL, 5, &count), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_plan(planner, 0, 0, 4, 0, &cost, xy, -1, &count), WM_ERROR_INVALID_ARGUMENT);
+
+  /* Out-of-range and blocked ends: a distinct code, INFINITY, no cells. */
+  CHECK_RC(wm_plan(planner, -1, 0, 4, 0, &cost, xy, 32, &count), WM_OUT_OF_BOUNDS);
+  CHECK(isinf(cost) && count == 0);
+  CHECK(contains(wm_last_error(), "(-1, 0)"));
+  CHECK_RC(wm_plan(planner, 0, 0, 5, 0, &cost, xy, 32, &count), WM_OUT_OF_BOUNDS);
+  CHECK_RC(wm_plan(planner, 0, 0, 0x7fffffff, 0x7fffffff, &cost, xy, 32, &count), WM_OUT_OF_BOUNDS);
+  CHECK_RC(wm_plan(planner, 2, 0, 4, 0, &cost, xy, 32, &count), WM_START_BLOCKED);
+  CHECK(isinf(cost));
+  CHECK_RC(wm_plan(planner, 0, 0, 2, 1, &cost, xy, 32, &count), WM_GOAL_BLOCKED);
+  CHECK(isinf(cost) && count == 0);
+  CHECK_RC(wm_plan(NULL, 0, 0, 4, 0, &cost, xy, 32, &count), WM_ERROR_INVALID_HANDLE);
+  CHECK(isinf(cost));
+
+  /* ---- edits: a closed gap makes the planner stale until it syncs; then no path ---- */
+  int stale = -1;
+  uint64_t version = 99;
+  CHECK_RC(wm_grid_version(grid, &version), WM_OK);
+  CHECK(version == 0);
+  CHECK_RC(wm_grid_set_blocked(grid, 2, 3, 1), WM_OK);
+  CHECK_RC(wm_grid_set_blocked(grid, 9, 3, 1), WM_OUT_OF_BOUNDS);
+  CHECK_RC(wm_grid_version(grid, &version), WM_OK);
+  CHECK(version == 1);
+  CHECK_RC(wm_planner_stale(planner, &stale), WM_OK);
+  CHECK(stale == 1);
+  CHECK_RC(wm_plan(planner, 0, 0, 4, 0, &cost, xy, 32, &count), WM_STALE_WORLD);
+  CHECK(isinf(cost));
+  uint64_t recomputed = 0;
+  CHECK_RC(wm_planner_sync(planner, &recomputed), WM_OK);
+  CHECK(recomputed > 0);
+  CHECK_RC(wm_planner_stale(planner, &stale), WM_OK);
+  CHECK(stale == 0);
+  CHECK_RC(wm_plan(planner, 0, 0, 4, 0, &cost, xy, 32, &count), WM_NO_PATH);
+  CHECK(isinf(cost) && count == 0);
+  CHECK(contains(wm_last_error(), "unreachable"));
+  CHECK_RC(wm_grid_set_blocked(grid, 2, 3, 0), WM_OK);
+  CHECK_RC(wm_planner_sync(planner, NULL), WM_OK);
+  CHECK_RC(wm_plan(planner, 0, 0, 4, 0, &cost, xy, 32, &count), WM_OK);
+
+  /* Costs: A* pays them; a jump search refuses the map with the reason. */
+  double multiplier = 0;
+  CHECK_RC(wm_grid_set_cost(grid, 2, 3, 10), WM_OK);
+  CHECK_RC(wm_grid_set_cost(grid, 2, 3, 0), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_grid_set_cost(grid, 2, 3, NAN), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_grid_set_cost(grid, 2, 3, INFINITY), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_grid_set_cost(grid, -3, 3, 2), WM_OUT_OF_BOUNDS);
+  CHECK_RC(wm_grid_cost(grid, 2, 3, &multiplier), WM_OK);
+  CHECK(multiplier == 10);
+  CHECK_RC(wm_planner_sync(planner, NULL), WM_OK);
+  CHECK_RC(wm_plan(planner, 0, 0, 4, 0, &cost, xy, 32, &count), WM_OK);
+  CHECK(fabs(cost - (before + 9)) < 1e-9); /* into and out of the gap at (1 + 10) / 2 each */
+  wm_planner* jps = NULL;
+  CHECK_RC(wm_planner_create(grid, "jps", &jps), WM_OK);
+  CHECK_RC(wm_planner_supported(jps), WM_UNSUPPORTED);
+  CHECK(strlen(wm_last_error()) > 0);
+  CHECK_RC(wm_plan(jps, 0, 0, 4, 0, &cost, xy, 32, &count), WM_UNSUPPORTED);
+  CHECK(isinf(cost));
+  wm_planner_release(jps);
+  CHECK_RC(wm_grid_set_cost(grid, 2, 3, 1), WM_OK);
+  CHECK_RC(wm_planner_sync(planner, NULL), WM_OK);
+
+  /* ---- options ---- */
+  wm_planner_options po = wm_planner_options_default();
+  CHECK(po.version == WM_PLANNER_OPTIONS_VERSION && po.algorithm == NULL && po.diagonal == WM_DIAGONAL_NO_CORNER_CUTTING);
+  wm_planner* four = NULL;
+  po.diagonal = WM_DIAGONAL_NEVER;
+  CHECK_RC(wm_planner_create_with(grid, &po, &four), WM_OK);
+  CHECK_RC(wm_plan(four, 0, 0, 4, 0, &cost, xy, 32, &count), WM_OK);
+  CHECK(fabs(cost - 10) < 1e-9); /* 3 down, 4 across, 3 up */
+  wm_planner_release(four);
+  po.diagonal = 7;
+  CHECK_RC(wm_planner_create_with(grid, &po, &four), WM_ERROR_INVALID_ARGUMENT);
+  po = wm_planner_options_default();
+  po.heuristic = 9;
+  CHECK_RC(wm_planner_create_with(grid, &po, &four), WM_ERROR_INVALID_ARGUMENT);
+  po = wm_planner_options_default();
+  po.version = 99;
+  CHECK_RC(wm_planner_create_with(grid, &po, &four), WM_ERROR_INVALID_ARGUMENT);
+  CHECK(contains(wm_last_error(), "wm_planner_options_default"));
+  po = wm_planner_options_default();
+  po.query.weight = 0.5;
+  CHECK_RC(wm_planner_create_with(grid, &po, &four), WM_ERROR_INVALID_ARGUMENT);
+  po.query.weight = NAN;
+  CHECK_RC(wm_planner_create_with(grid, &po, &four), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_planner_create_with(grid, NULL, &four), WM_ERROR_INVALID_ARGUMENT);
+
+  /* ---- searches: stepped under a budget, with events, cancelled ---- */
+  wm_search* search = NULL;
+  CHECK_RC(wm_search_create(planner, NULL, NULL, &search), WM_OK);
+  CHECK_RC(wm_search_result(search), WM_INVALID_QUERY);
+  int events = 0;
+  CHECK_RC(wm_search_set_events(search, count_event, &events), WM_OK);
+  CHECK_RC(wm_search_begin(search, 0, 0, 4, 0), WM_RUNNING);
+  int steps = 0, rc = WM_RUNNING;
+  while (rc == WM_RUNNING && steps < 1000) {
+    rc = wm_search_step(search, 2, 0);
+    ++steps;
+  }
+  CHECK(rc == WM_OK);
+  CHECK(steps > 2);
+  CHECK_RC(wm_search_result(search), WM_OK);
+  CHECK_RC(wm_search_path(search, &cost, xy, 32, &count), WM_OK);
+  CHECK(fabs(cost - before) < 1e-9 && count == full);
+  wm_search_stats stats;
+  CHECK_RC(wm_search_stats_get(search, &stats), WM_OK);
+  CHECK(stats.expanded > 0 && stats.generated >= stats.expanded);
+  CHECK(events_seen[WM_EVENT_EXPAND] == (int)stats.expanded);
+  CHECK(events_seen[WM_EVENT_BEGIN] == 1 && events_seen[WM_EVENT_END] == 1 && events_seen[WM_EVENT_GOAL] == 1);
+  CHECK(events_seen[WM_EVENT_SLICE_END] == steps - 1);
+  CHECK(events > 0);
+  CHECK_RC(wm_search_set_events(search, NULL, NULL), WM_OK);
+  events = 0;
+  CHECK_RC(wm_search_begin(search, 0, 0, 4, 0), WM_RUNNING);
+  CHECK_RC(wm_search_step(search, 1, 0), WM_RUNNING);
+  CHECK_RC(wm_search_cancel(search), WM_OK);
+  CHECK_RC(wm_search_step(search, 0, 0), WM_CANCELLED);
+  CHECK(events == 0);
+  CHECK_RC(wm_search_step(search, 0, -1), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_search_step(search, 0, NAN), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_search_begin(search, 0, 0, 99, 0), WM_OUT_OF_BOUNDS);
+  CHECK_RC(wm_search_path(search, &cost, xy, 32, &count), WM_OK);
+  CHECK(count == 0 && isinf(cost));
+  CHECK_RC(wm_search_begin(search, 0, 0, 4, 0), WM_RUNNING);
+  CHECK_RC(wm_search_step(search, 0, 1e9), WM_OK);
+  CHECK_RC(wm_search_stats_get(search, NULL), WM_ERROR_INVALID_ARGUMENT);
+
+  /* A node limit, and a partial path when one is asked for. */
+  wm_query_options qo = wm_query_options_default();
+  CHECK(qo.version == WM_QUERY_OPTIONS_VERSION && qo.weight >= 1 && qo.max_nodes == 0);
+  qo.max_nodes = 4;
+  qo.partial_result = 1;
+  wm_search* limited = NULL;
+  CHECK_RC(wm_search_create(planner, "dijkstra", &qo, &limited), WM_OK);
+  CHECK_RC(wm_search_begin(limited, 0, 0, 4, 0), WM_RUNNING);
+  CHECK_RC(wm_search_step(limited, 0, 0), WM_BUDGET_EXHAUSTED);
+  CHECK_RC(wm_search_path(limited, &cost, xy, 32, &count), WM_OK);
+  CHECK(count >= 1 && xy[0] == 0 && xy[1] == 0);
+  qo.version = 0;
+  wm_search* refused = NULL;
+  CHECK_RC(wm_search_create(planner, "astar", &qo, &refused), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_search_create(planner, "nope", NULL, &refused), WM_ERROR_INVALID_ARGUMENT);
+  CHECK(refused == NULL);
+  wm_search_release(limited);
+
+  /* ---- handles: parents kept alive, any release order, released and forged handles refused ---- */
+  wm_grid_release(grid); /* the planner keeps it */
+  CHECK_RC(wm_grid_size(grid, &width, &height), WM_ERROR_INVALID_HANDLE);
+  CHECK_RC(wm_plan(planner, 0, 0, 4, 0, &cost, xy, 32, &count), WM_OK);
+  CHECK(fabs(cost - before) < 1e-9);
+  wm_planner_release(planner); /* the search keeps it */
+  CHECK_RC(wm_plan(planner, 0, 0, 4, 0, &cost, xy, 32, &count), WM_ERROR_INVALID_HANDLE);
+  CHECK_RC(wm_search_begin(search, 0, 0, 4, 0), WM_RUNNING);
+  CHECK_RC(wm_search_step(search, 0, 0), WM_OK);
+  CHECK_RC(wm_search_path(search, &cost, xy, 32, &count), WM_OK);
+  CHECK(fabs(cost - before) < 1e-9);
+  wm_search_release(search);
+  CHECK_RC(wm_search_step(search, 0, 0), WM_ERROR_INVALID_HANDLE);
+  CHECK_RC(wm_search_result(search), WM_ERROR_INVALID_HANDLE);
+  wm_search_release(search); /* twice: nothing */
+  wm_planner_release(planner);
+  wm_grid_release(grid);
+  wm_grid_release(NULL);
+  wm_planner_release(NULL);
+  wm_search_release(NULL);
+  CHECK_RC(wm_grid_retain(grid), WM_ERROR_INVALID_HANDLE);
+  CHECK_RC(wm_planner_create(grid, "astar", &planner), WM_ERROR_INVALID_HANDLE);
+  CHECK(contains(wm_last_error(), "released"));
+  /* Forged handles and a handle of another kind. */
+  CHECK_RC(wm_grid_size((wm_grid*)(uintptr_t)0x12345, &width, &height), WM_ERROR_INVALID_HANDLE);
+  CHECK_RC(wm_grid_size((wm_grid*)(uintptr_t)UINTPTR_MAX, &width, &height), WM_ERROR_INVALID_HANDLE);
+  wm_planner* arena_planner = NULL;
+  CHECK_RC(wm_planner_create(arena, "astar", &arena_planner), WM_OK);
+  CHECK_RC(wm_grid_size((const wm_grid*)arena_planner, &width, &height), WM_ERROR_INVALID_HANDLE);
+  CHECK_RC(wm_plan((wm_planner*)arena, 0, 0, 1, 1, &cost, xy, 32, &count), WM_ERROR_INVALID_HANDLE);
+  /* Retain: two references, two releases. */
+  CHECK_RC(wm_grid_retain(arena), WM_OK);
+  wm_grid_release(arena);
+  CHECK_RC(wm_grid_size(arena, &width, &height), WM_OK);
+  wm_grid_release(arena);
+  CHECK_RC(wm_grid_size(arena, &width, &height), WM_ERROR_INVALID_HANDLE);
+  CHECK_RC(wm_planner_retain(arena_planner), WM_OK);
+  wm_planner_release(arena_planner);
+  CHECK_RC(wm_plan(arena_planner, 19, 26, 19, 29, &cost, NULL, 0, &count), WM_OK); /* arena.map.scen: 3 */
+  CHECK(fabs(cost - 3) < 1e-9 && count == 4);
+  wm_planner_release(arena_planner);
+  CHECK_RC(wm_planner_retain(arena_planner), WM_ERROR_INVALID_HANDLE);
+  wm_clear_error();
+  CHECK(strcmp(wm_last_error(), "") == 0);
+
+  printf("%d checks, %d failed\n", checks, failures);
+  return failures == 0 ? 0 : 1;
+}
