@@ -4,7 +4,7 @@
 #   scripts/setup.sh demo    the toolchain and the libraries the CLI links
 #   scripts/setup.sh test    also GoogleTest, Boost Graph, Google Benchmark (its sources are
 #                            compile-checked), clang (the ASan build), Chromium, Node.js and
-#                            the viewer's test driver
+#                            the viewer's test driver, Mono (the C# binding's tests)
 #   scripts/setup.sh bench   also the npm peer of make bench (bench/peers)
 #   scripts/setup.sh fuzz    the demo's packages and clang with its fuzzing runtime
 #   scripts/setup.sh [all]   everything above
@@ -39,6 +39,9 @@ if want test fuzz; then
 fi
 if want test; then
   packages+=(chromium)               # make test: the viewer end to end in headless Chromium
+fi
+if want test bench; then
+  packages+=(mono-mcs mono-runtime)  # the C# binding (bindings/csharp): compiled and run by make test
 fi
 if want bench; then
   packages+=(curl)                   # make bench: bench/serve_encoding.sh asks the server with curl

@@ -1,0 +1,141 @@
+// P/Invoke declarations of waymark's C API (include/waymark/waymark.h), one per function, and
+// the SafeHandles that release its handles. Internal: users see GridMap, GridPlanner and
+// GridSearch (Waymark.cs).
+using System;
+using System.Runtime.InteropServices;
+
+namespace Waymark
+{
+    internal static class Native
+    {
+#if (UNITY_IOS || UNITY_WEBGL) && !UNITY_EDITOR
+        // iOS and WebGL link native plugins statically into the player.
+        internal const string Library = "__Internal";
+#else
+        // libwaymark_c.so (Linux, Android), waymark_c.dll (Windows), libwaymark_c.dylib (macOS).
+        internal const string Library = "waymark_c";
+#endif
+
+        [StructLayout(LayoutKind.Sequential)]
+        internal struct QueryOptions
+        {
+            public int version;
+            public double weight;
+            public ulong max_nodes;
+            public int partial_result;
+            public int sparse_table;
+            public ulong max_table_bytes;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
+        internal struct PlannerOptions
+        {
+            public int version;
+            public IntPtr algorithm;  // const char*, UTF-8
+            public int diagonal;
+            public int heuristic;
+            public QueryOptions query;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
+        internal struct Event
+        {
+            public int kind, has_cell, has_parent, x, y, parent_x, parent_y;
+            public double g, h;
+            public int result;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
+        internal struct Stats
+        {
+            public ulong expanded, generated, scanned, max_open_size;
+            public double seconds;
+        }
+
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        internal delegate void EventFn(IntPtr context, ref Event e);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern IntPtr wm_version();
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern IntPtr wm_last_error();
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern IntPtr wm_result_name(int result);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_grid_load(byte[] path, out IntPtr grid);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_grid_load_text(byte[] text, UIntPtr length, byte[] name, out IntPtr grid);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_grid_from_cells(int width, int height, byte[] blocked, out IntPtr grid);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern void wm_grid_release(IntPtr grid);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_grid_size(GridHandle grid, out int width, out int height);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_grid_blocked(GridHandle grid, int x, int y, out int blocked);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_grid_set_blocked(GridHandle grid, int x, int y, int blocked);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_grid_set_cost(GridHandle grid, int x, int y, double multiplier);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_grid_cost(GridHandle grid, int x, int y, out double multiplier);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_grid_version(GridHandle grid, out ulong version);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern QueryOptions wm_query_options_default();
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern PlannerOptions wm_planner_options_default();
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_planner_create_with(GridHandle grid, ref PlannerOptions options, out IntPtr planner);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern void wm_planner_release(IntPtr planner);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_planner_stale(PlannerHandle planner, out int stale);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_planner_sync(PlannerHandle planner, out ulong cells);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_planner_supported(PlannerHandle planner);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int wm_plan(PlannerHandle planner, int sx, int sy, int gx, int gy, out double cost, int[] xy, int capacity, out int count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_search_create(PlannerHandle planner, byte[] algorithm, ref QueryOptions options, out IntPtr search);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern void wm_search_release(IntPtr search);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_search_set_events(SearchHandle search, EventFn fn, IntPtr context);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_search_begin(SearchHandle search, int sx, int sy, int gx, int gy);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_search_step(SearchHandle search, ulong maxExpansions, double maxSeconds);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_search_cancel(SearchHandle search);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_search_result(SearchHandle search);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_search_path(SearchHandle search, out double cost, int[] xy, int capacity, out int count);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_search_stats_get(SearchHandle search, out Stats stats);
+
+        /// <summary>A C string (UTF-8, NUL-terminated) as a managed string.</summary>
+        internal static string Text(IntPtr s)
+        {
+            if (s == IntPtr.Zero) return "";
+            int n = 0;
+            while (Marshal.ReadByte(s, n) != 0) ++n;
+            var bytes = new byte[n];
+            Marshal.Copy(s, bytes, 0, n);
+            return System.Text.Encoding.UTF8.GetString(bytes);
+        }
+
+        /// <summary>A managed string as a NUL-terminated UTF-8 C string (null stays null).</summary>
+        internal static byte[] Utf8(string s)
+        {
+            if (s == null) return null;
+            var bytes = new byte[System.Text.Encoding.UTF8.GetByteCount(s) + 1];
+            System.Text.Encoding.UTF8.GetBytes(s, 0, s.Length, bytes, 0);
+            return bytes;
+        }
+
+        internal static string LastError() { return Text(wm_last_error()); }
+    }
+
+    /// <summary>Owns one reference to a C handle; released once, by Dispose or the finaliser.</summary>
+    internal abstract class WaymarkHandle : SafeHandle
+    {
+        protected WaymarkHandle() : base(IntPtr.Zero, true) { }
+        internal WaymarkHandle(IntPtr value) : base(IntPtr.Zero, true) { SetHandle(value); }
+        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+    }
+
+    internal sealed class GridHandle : WaymarkHandle
+    {
+        internal GridHandle(IntPtr value) : base(value) { }
+        protected override bool ReleaseHandle() { Native.wm_grid_release(handle); return true; }
+    }
+
+    internal sealed class PlannerHandle : WaymarkHandle
+    {
+        internal PlannerHandle(IntPtr value) : base(value) { }
+        protected override bool ReleaseHandle() { Native.wm_planner_release(handle); return true; }
+    }
+
+    internal sealed class SearchHandle : WaymarkHandle
+    {
+        internal SearchHandle(IntPtr value) : base(value) { }
+        protected override bool ReleaseHandle() { Native.wm_search_release(handle); return true; }
+    }
+}
