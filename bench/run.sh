@@ -18,6 +18,9 @@ mkdir -p "$out"
 
 "$build/bin/waymark_bench_grid" --benchmark_out="$out/grid_astar.json" --benchmark_out_format=json
 
+echo "bindings: a grid query through C and C# against C++ on the same queries (µs; docs/c_api.md)"
+bash "$(dirname "$0")/binding_overhead.sh" "$build" "$shared" | tee "$out/binding_overhead.txt"
+
 echo "request queue: overhead per update against the same searches run straight (docs/request_queue.md)"
 "$build/bin/waymark_bench_queue" --benchmark_out="$out/request_queue.json" --benchmark_out_format=json
 

@@ -238,6 +238,42 @@ WM_API int wm_search_result(const wm_search* search);
 WM_API int wm_search_path(const wm_search* search, double* cost, int* xy, int capacity, int* count);
 WM_API int wm_search_stats_get(const wm_search* search, wm_search_stats* stats);
 
+/* ---- road graphs ------------------------------------------------------------------------------- */
+typedef struct wm_graph wm_graph;
+typedef struct wm_graph_planner wm_graph_planner;
+
+/* A DIMACS road graph: `gr_path` (.gr arcs), `co_path` (.co positions, for astar and alt's
+   choice of landmarks; may be NULL). Vertices are numbered 0..V-1 here: DIMACS's id k is vertex
+   k - 1 (wm_graph_first_file_id gives the file's first id). WM_ERROR_LOAD with file:line. */
+WM_API int wm_graph_load_dimacs(const char* gr_path, const char* co_path, wm_graph** out);
+/* A node list (`ID X Y`) and an edge list (`EDGE_ID U V LENGTH`), ids from 0 (Oldenburg's
+   format); directed = 0: each edge both ways. */
+WM_API int wm_graph_load_edge_lists(const char* nodes_path, const char* edges_path, int directed, wm_graph** out);
+WM_API int wm_graph_retain(wm_graph* graph);
+WM_API void wm_graph_release(wm_graph* graph);
+WM_API int wm_graph_size(const wm_graph* graph, uint32_t* vertices, uint64_t* arcs);
+/* The file's id of vertex 0 (1 for DIMACS, 0 for edge lists). */
+WM_API int wm_graph_first_file_id(const wm_graph* graph, int64_t* first);
+
+/* A planner of `algorithm` by its CLI name: "dijkstra", "bidijkstra", "astar" (needs
+   positions), "alt" (landmarks, built here), "ch" (contraction hierarchy, built here), "table"
+   (all-pairs first moves: at most 20,000 vertices). Keeps the graph alive; thread-safe for
+   queries. WM_UNSUPPORTED (the reason in wm_last_error) when the graph cannot serve it. */
+WM_API int wm_graph_planner_create(const wm_graph* graph, const char* algorithm, wm_graph_planner** out);
+WM_API int wm_graph_planner_retain(wm_graph_planner* planner);
+WM_API void wm_graph_planner_release(wm_graph_planner* planner);
+/* One query from vertex `source` to vertex `target`, as wm_plan: cost (INFINITY when there is
+   no path), the path's vertices into `vertices` (capacity of them, or NULL), *count set also
+   when the buffer is too small. Thread-safe. */
+WM_API int wm_graph_plan(wm_graph_planner* planner, uint32_t source, uint32_t target, double* cost,
+                         uint32_t* vertices, int capacity, int* count);
+/* Many-to-many costs: costs[i * target_count + j] = the cost from sources[i] to targets[j]
+   (INFINITY when unreachable). Returns WM_OK, or the first refusal (a vertex outside the
+   graph: WM_OUT_OF_BOUNDS, nothing written). At most WM_MAX_COST_MATRIX entries. */
+#define WM_MAX_COST_MATRIX 16777216
+WM_API int wm_graph_cost_matrix(wm_graph_planner* planner, const uint32_t* sources, int source_count,
+                                const uint32_t* targets, int target_count, double* costs);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
