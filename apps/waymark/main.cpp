@@ -1,5 +1,18 @@
-// waymark command-line tool: path queries and Moving AI scenario runs on grid maps, and
-// shortest paths on road graphs, optimal sliding-tile puzzle solutions, and navmesh paths.
+// waymark command-line tool. Its 13 commands, registered below in this order (each in its
+// *_command.cpp, or commands.cpp for path, scen and jps-table):
+//   path        a path between two cells of a Moving AI .map
+//   scen        every query of Moving AI .map.scen files, checked against the printed optima
+//   jps-table   precompute a map's JPS+ jump table, save it, report time and memory
+//   graph       shortest paths on a road graph (DIMACS .gr/.co or node/edge lists)
+//   puzzle      optimal solutions of sliding-tile puzzles
+//   navmesh     paths on a navmesh built from an OBJ model or loaded from a bake
+//   bake        an OBJ model's navmesh per agent class, written to a .wmnav file
+//   regions     Dirichlet regions of a map from seed cells, and coarse-then-fine planning
+//   visibility  shortest paths among polygon obstacles (points of visibility)
+//   batch       many path queries on one map on several threads
+//   simulate    a scene of agents (JSON) until all arrive or max_steps
+//   serve       the web viewer and its JSON API
+//   render      a world from its file to a PNG and/or an SVG
 #include <CLI/CLI.hpp>
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// Grid and region pictures, PNG or SVG from one drawing code (detail::Canvas, canvas.hpp). The
+// file's name is older than SVG.
 #include "waymark/render/grid_png.hpp"
 
 #include <cairo.h>

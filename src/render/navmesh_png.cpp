@@ -1,3 +1,5 @@
+// Navmesh pictures from above, PNG or SVG from one drawing code (detail::Canvas, canvas.hpp).
+// The file's name is older than SVG.
 #include "waymark/render/navmesh_png.hpp"
 
 #include <cairo.h>

@@ -1,3 +1,5 @@
+// What every picture writer shares: the format by file name, the legend, and the canvas that
+// draws on cairo's image surface (written as a PNG) or its SVG surface (written as SVG 1.1).
 #include "waymark/render/picture.hpp"
 
 #include <cairo-svg.h>

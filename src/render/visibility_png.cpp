@@ -1,3 +1,5 @@
+// Visibility pictures (obstacles, the graph, a path), PNG or SVG from one drawing code
+// (detail::Canvas, canvas.hpp). The file's name is older than SVG.
 #include "waymark/render/visibility_png.hpp"
 
 #include <cairo.h>

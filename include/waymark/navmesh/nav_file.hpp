@@ -75,7 +75,7 @@ struct NavBuildParams {
 };
 
 /// One agent class of a bake: its name (what a query or an agent names), the parameters it
-/// was built with, its tiles, and, when it is one tile, its navmesh.
+/// was built with, its tiles, and its navmesh (its one tile, or its tiles stitched).
 struct BakedClass {
   std::string name;  ///< [1 to max_class_name_bytes bytes, unique in its bake]
   NavBuildParams params;
@@ -108,7 +108,8 @@ struct NavBake {
   /// disagree in size (nothing is written then).
   void save(const std::string& path) const;
   void save(std::ostream& out) const;
-  /// Reads a `.wmnav` file and builds each one-tile class's navmesh. Throws LoadError (file,
+  /// Reads a `.wmnav` file and builds each class's navmesh (a tiled class's tiles stitched, as
+  /// stitch_tiles does; a LoadError naming the class when they do not stitch). Throws LoadError (file,
   /// reason) for a file that cannot be read, is not a `.wmnav` file of this version, is
   /// truncated, has trailing data or a wrong checksum, breaks a limit, or holds a value out of
   /// range or a polygon structure NavMesh refuses (the reason names the class and tile).

@@ -1,6 +1,7 @@
 #pragma once
 /// @file Draws a grid, the cells a search expanded, its open set and paths, or a region map,
-/// to a PNG or an SVG (cairo), with a legend.
+/// to a PNG or an SVG (cairo), with a legend. (The file's name is older than SVG: every
+/// write_*_picture writes either format; only the write_*_png shorthands are PNG alone.)
 
 #include <cstdint>
 #include <span>

@@ -1,5 +1,7 @@
 #pragma once
 /// @file Draws a navmesh from above and paths across it, to a PNG or an SVG (cairo), with a legend.
+/// (The file's name is older than SVG: write_navmesh_picture writes either format; only the
+/// write_navmesh_png shorthand is PNG alone.)
 
 #include <span>
 #include <string>

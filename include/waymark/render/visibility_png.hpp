@@ -1,6 +1,7 @@
 #pragma once
 /// @file Draws polygon obstacles, their visibility graph and a path among them, to a PNG or an
-/// SVG (cairo), with a legend.
+/// SVG (cairo), with a legend. (The file's name is older than SVG: write_visibility_picture
+/// writes either format.)
 
 #include <span>
 #include <string>

@@ -1,7 +1,8 @@
 #pragma once
 /// @file SearchHandle: one type-erased, steppable search, whatever its world and algorithm.
-/// Planners hand them out (GridPlanner, GraphPlanner, PuzzleSolver; every planner is a
-/// search::SearchSource); request queues,
+/// Every planner hands them out and is a search::SearchSource: grid::GridPlanner,
+/// graph::GraphPlanner, puzzle::PuzzleSolver, navmesh::NavPlanner, navmesh::TiledNavPlanner
+/// (a tiled world whose tiles change) and visibility::VisibilityPlanner. Request queues,
 /// re-planners and the viewer drive only this type. One virtual call per begin()/step(), none
 /// per expansion: the search inside is the compile-time engine.
 

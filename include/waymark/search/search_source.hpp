@@ -1,7 +1,8 @@
 #pragma once
 /// @file SearchSource: a world that hands out search handles and tells when it changed — what a
 /// request queue needs of any world. Every planner is one: grid::GridPlanner,
-/// graph::GraphPlanner, navmesh::NavPlanner, visibility::VisibilityPlanner.
+/// graph::GraphPlanner, puzzle::PuzzleSolver, navmesh::NavPlanner, navmesh::TiledNavPlanner,
+/// visibility::VisibilityPlanner.
 
 #include <cstddef>
 #include <cstdint>
