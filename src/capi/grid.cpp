@@ -119,12 +119,8 @@ int hand_out(Kind kind, std::shared_ptr<Object> object, Handle** out) {
   return WM_OK;
 }
 
-std::string cell_text(int x, int y) {
-  std::string s(1, '(');  // appended, not "(" + ...: GCC 12's -Wrestrict misreads that at -O3
-  s.append(pair_text(x, y));
-  s.push_back(')');
-  return s;
-}
+std::string cell_text(int x, int y) { return pair_text(x, y); }
+std::string size_text(const grid::GridMap& map) { return number_text(map.width()) + " x " + number_text(map.height()); }
 
 // The code of a finished query, with its message when it failed.
 int query_result(Status status, const grid::GridPlanner& planner, grid::Algorithm algorithm, int sx, int sy, int gx,
@@ -192,7 +188,7 @@ int query_options_of(const wm_query_options& in, search::QueryOptions<CellId>& o
 
 int cell_arguments(const grid::GridMap& map, int x, int y) {
   if (!map.in_bounds(x, y)) {
-    return fail(WM_OUT_OF_BOUNDS, cell_text(x, y) + " is outside the " + pair_text(map.width(), map.height(), " x ") + " grid");
+    return fail(WM_OUT_OF_BOUNDS, cell_text(x, y) + " is outside the " + size_text(map) + " grid");
   }
   return WM_OK;
 }
@@ -231,7 +227,7 @@ int wm_grid_from_cells(int width, int height, const unsigned char* blocked, wm_g
     if (out == nullptr) return null_argument("out");
     *out = nullptr;
     if (width < 1 || height < 1 || width > WM_MAX_GRID_SIDE || height > WM_MAX_GRID_SIDE) {
-      return fail(WM_ERROR_INVALID_ARGUMENT, "a grid of " + pair_text(width, height, " x ") +
+      return fail(WM_ERROR_INVALID_ARGUMENT, "a grid of " + number_text(width) + " x " + number_text(height) +
                                                  " cells: each side must be 1 to " + number_text(WM_MAX_GRID_SIDE));
     }
     const std::size_t cells = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
@@ -414,7 +410,7 @@ int wm_plan(wm_planner* p, int sx, int sy, int gx, int gy, double* cost, int* xy
     if (!start || !goal) {
       return fail(WM_OUT_OF_BOUNDS, "no path from " + cell_text(sx, sy) + " to " + cell_text(gx, gy) + ": " +
                                         cell_text(start ? gx : sx, start ? gy : sy) + " is outside the " +
-                                        pair_text(map.width(), map.height(), " x ") + " grid");
+                                        size_text(map) + " grid");
     }
     // A kept search: the pool's last one, or a new one when every kept one is busy.
     std::unique_ptr<Search> search;

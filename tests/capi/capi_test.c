@@ -85,6 +85,151 @@ static void scenario_optima(const wm_grid* grid, const char* scen_path, const ch
   wm_planner_release(planner);
 }
 
+/* An independent reference: the .gr file read here and an O(V^2) Dijkstra over it. */
+typedef struct {
+  int n, m;
+  int* from;
+  int* to;
+  double* w;
+} arcs_t;
+
+static int read_gr(const char* path, arcs_t* g) {
+  FILE* f = fopen(path, "r");
+  if (f == NULL) return 0;
+  char line[256];
+  int k = 0;
+  g->n = g->m = 0;
+  g->from = g->to = NULL;
+  g->w = NULL;
+  while (fgets(line, sizeof line, f) != NULL) {
+    if (line[0] == 'p') {
+      if (sscanf(line, "p sp %d %d", &g->n, &g->m) != 2) break;
+      g->from = malloc(sizeof(int) * (size_t)g->m);
+      g->to = malloc(sizeof(int) * (size_t)g->m);
+      g->w = malloc(sizeof(double) * (size_t)g->m);
+    } else if (line[0] == 'a' && g->from != NULL && k < g->m) {
+      int u, v;
+      double w;
+      if (sscanf(line, "a %d %d %lf", &u, &v, &w) == 3) {
+        g->from[k] = u - 1;
+        g->to[k] = v - 1;
+        g->w[k] = w;
+        ++k;
+      }
+    }
+  }
+  fclose(f);
+  return g->from != NULL && k == g->m;
+}
+
+static void brute_dijkstra(const arcs_t* g, int source, double* dist) {
+  char* done = calloc((size_t)g->n, 1);
+  for (int i = 0; i < g->n; ++i) dist[i] = INFINITY;
+  dist[source] = 0;
+  for (;;) {
+    int best = -1;
+    for (int i = 0; i < g->n; ++i)
+      if (!done[i] && !isinf(dist[i]) && (best < 0 || dist[i] < dist[best])) best = i;
+    if (best < 0) break;
+    done[best] = 1;
+    for (int a = 0; a < g->m; ++a)
+      if (g->from[a] == best && dist[best] + g->w[a] < dist[g->to[a]]) dist[g->to[a]] = dist[best] + g->w[a];
+  }
+  free(done);
+}
+
+static void road_graphs(const char* data) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/roads/rome99.gr", data);
+  arcs_t ref;
+  CHECK(read_gr(path, &ref));
+  wm_graph* rome = NULL;
+  CHECK_RC(wm_graph_load_dimacs(path, NULL, &rome), WM_OK);
+  uint32_t vertices = 0;
+  uint64_t arcs = 0;
+  int64_t first = -1;
+  CHECK_RC(wm_graph_size(rome, &vertices, &arcs), WM_OK);
+  CHECK((int)vertices == ref.n && (int)arcs == ref.m);
+  CHECK_RC(wm_graph_first_file_id(rome, &first), WM_OK);
+  CHECK(first == 1);
+
+  enum { S = 4, T = 6 };
+  const uint32_t sources[S] = {0, 1000, 2222, 3352};
+  const uint32_t targets[T] = {5, 77, 1500, 2000, 3000, 3352};
+  double* dist = malloc(sizeof(double) * (size_t)ref.n);
+  double expected[S][T];
+  for (int i = 0; i < S; ++i) {
+    brute_dijkstra(&ref, (int)sources[i], dist);
+    for (int j = 0; j < T; ++j) expected[i][j] = dist[targets[j]];
+  }
+  free(dist);
+  const char* algorithms[] = {"dijkstra", "bidijkstra", "alt", "ch", "table"};
+  for (size_t a = 0; a < sizeof algorithms / sizeof algorithms[0]; ++a) {
+    wm_graph_planner* p = NULL;
+    CHECK_RC(wm_graph_planner_create(rome, algorithms[a], &p), WM_OK);
+    int wrong = 0;
+    uint32_t path_v[4096];
+    for (int i = 0; i < S; ++i) {
+      for (int j = 0; j < T; ++j) {
+        double cost = 0;
+        int count = 0;
+        const int rc = wm_graph_plan(p, sources[i], targets[j], &cost, path_v, 4096, &count);
+        const int ok = isinf(expected[i][j]) ? rc == WM_NO_PATH && isinf(cost)
+                                             : rc == WM_OK && fabs(cost - expected[i][j]) < 1e-6 && count >= 1 &&
+                                                   path_v[0] == sources[i] && path_v[count - 1] == targets[j];
+        if (!ok && wrong++ < 3) fprintf(stderr, "%s %u -> %u: %s %f, expected %f\n", algorithms[a], sources[i], targets[j], wm_result_name(rc), cost, expected[i][j]);
+      }
+    }
+    CHECK(wrong == 0);
+    double matrix[S * T];
+    CHECK_RC(wm_graph_cost_matrix(p, sources, S, targets, T, matrix), WM_OK);
+    for (int i = 0; i < S; ++i)
+      for (int j = 0; j < T; ++j) CHECK(fabs(matrix[i * T + j] - expected[i][j]) < 1e-6 || (isinf(matrix[i * T + j]) && isinf(expected[i][j])));
+    printf("%-10s %d rome99 queries and a %d x %d matrix equal to a brute-force Dijkstra\n", algorithms[a], S * T, S, T);
+    wm_graph_planner_release(p);
+  }
+  /* Misuse. */
+  wm_graph_planner* p = NULL;
+  CHECK_RC(wm_graph_planner_create(rome, "astar", &p), WM_UNSUPPORTED); /* no positions without a .co */
+  CHECK(p == NULL && strlen(wm_last_error()) > 0);
+  CHECK_RC(wm_graph_planner_create(rome, "nope", &p), WM_ERROR_INVALID_ARGUMENT);
+  CHECK(contains(wm_last_error(), "bidijkstra"));
+  CHECK_RC(wm_graph_planner_create(NULL, "dijkstra", &p), WM_ERROR_INVALID_HANDLE);
+  CHECK_RC(wm_graph_planner_create(rome, "ch", &p), WM_OK);
+  wm_graph_release(rome); /* the planner keeps it */
+  double cost = 0;
+  int count = 0;
+  uint32_t two[2];
+  CHECK_RC(wm_graph_plan(p, 0, vertices, &cost, NULL, 0, &count), WM_OUT_OF_BOUNDS);
+  CHECK(isinf(cost) && contains(wm_last_error(), "3353"));
+  CHECK_RC(wm_graph_plan(p, 0, 3000, &cost, two, 2, &count), WM_BUFFER_TOO_SMALL);
+  CHECK(count > 2 && two[0] == 0);
+  CHECK_RC(wm_graph_plan(p, 0, 3000, &cost, NULL, 3, &count), WM_ERROR_INVALID_ARGUMENT);
+  double m1[1];
+  const uint32_t bad[1] = {999999};
+  CHECK_RC(wm_graph_cost_matrix(p, bad, 1, targets, 1, m1), WM_OUT_OF_BOUNDS);
+  CHECK_RC(wm_graph_cost_matrix(p, sources, 5000, targets, 5000, m1), WM_ERROR_LIMIT);
+  CHECK_RC(wm_graph_cost_matrix(p, sources, -1, targets, 1, m1), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_graph_cost_matrix(p, NULL, 1, targets, 1, m1), WM_ERROR_INVALID_ARGUMENT);
+  wm_graph_planner_release(p);
+  CHECK_RC(wm_graph_plan(p, 0, 1, &cost, NULL, 0, &count), WM_ERROR_INVALID_HANDLE);
+  CHECK_RC(wm_graph_size(rome, &vertices, &arcs), WM_ERROR_INVALID_HANDLE);
+  wm_graph* missing = NULL;
+  CHECK_RC(wm_graph_load_dimacs("/no/such.gr", NULL, &missing), WM_ERROR_LOAD);
+  CHECK(contains(wm_last_error(), "/no/such.gr"));
+  snprintf(path, sizeof path, "%s/roads/OL.cnode.txt", data);
+  char edges[1024];
+  snprintf(edges, sizeof edges, "%s/roads/OL.cedge.txt", data);
+  CHECK_RC(wm_graph_load_edge_lists(path, edges, 0, &missing), WM_OK);
+  CHECK_RC(wm_graph_planner_create(missing, "astar", &p), WM_OK); /* positions: astar works */
+  CHECK_RC(wm_graph_plan(p, 0, 100, &cost, NULL, 0, &count), WM_OK);
+  wm_graph_planner_release(p);
+  wm_graph_release(missing);
+  free(ref.from);
+  free(ref.to);
+  free(ref.w);
+}
+
 static int events_seen[7];
 static void count_event(void* context, const wm_event* e) {
   if (e->kind >= 0 && e->kind < 7) ++events_seen[e->kind];
@@ -403,6 +548,8 @@ int main(int argc, char** argv) {
   CHECK_RC(wm_planner_retain(arena_planner), WM_ERROR_INVALID_HANDLE);
   wm_clear_error();
   CHECK(strcmp(wm_last_error(), "") == 0);
+
+  road_graphs(argv[1]);
 
   printf("%d checks, %d failed\n", checks, failures);
   return failures == 0 ? 0 : 1;

@@ -33,6 +33,7 @@
 #include "waymark/core/stopwatch.hpp"
 #include "waymark/core/text.hpp"
 #include "waymark/core/triangle_mesh.hpp"
+#include "waymark/core/version.hpp"
 #include "waymark/graph/ch_query.hpp"
 #include "waymark/graph/contraction.hpp"
 #include "waymark/graph/generate.hpp"
@@ -132,6 +133,8 @@
 #include "waymark/visibility/visibility_planner.hpp"
 #include "waymark/visibility/visibility_graph.hpp"
 #include "waymark/visibility/visibility_query.hpp"
+#include "waymark/version.h"
+#include "waymark/waymark.h"  // the C API: valid C++ too
 
 namespace core_all_headers_test {
 namespace {
@@ -155,6 +158,11 @@ TEST(AllHeaders, NamesSeveralModulesShareLiveInTheirModules) {
   EXPECT_EQ(to_string(SearchState::not_started), "not-started");
   EXPECT_EQ(grid::parse_algorithm("astar"), grid::Algorithm::astar);
   EXPECT_EQ(graph::parse_algorithm("astar"), graph::Algorithm::astar);
+}
+
+TEST(AllHeaders, TheCHeaderIsValidCpp) {
+  static_assert(WM_OK == 0 && WM_ERROR_INVALID_HANDLE < 0 && WM_NO_PATH > 0);
+  EXPECT_EQ(waymark::version(), WAYMARK_VERSION_STRING);
 }
 
 TEST(AllHeaders, ThisFileIncludesEveryPublicHeader) {

@@ -6,11 +6,15 @@
 #include <string>
 #include <unordered_set>
 
+#include "waymark/core/assert.hpp"
 #include "waymark/core/errors.hpp"
 #include "waymark/core/ids.hpp"
 #include "waymark/core/path.hpp"
 #include "waymark/core/status.hpp"
+#include "waymark/core/parallel.hpp"
 #include "waymark/core/text.hpp"
+#include "waymark/core/version.hpp"
+#include "waymark/grid/grid_map.hpp"
 
 namespace waymark::core_test {
 namespace {
@@ -82,6 +86,56 @@ TEST(NumberText, MeasuresAreRoundedWholeNumbersAreDigits) {
   EXPECT_EQ(number_text(-3), "-3");
   EXPECT_EQ(number_text(std::numeric_limits<std::uint64_t>::max()), "18446744073709551615");
   EXPECT_EQ(number_text(std::numeric_limits<std::int64_t>::min()), "-9223372036854775808");
+}
+
+// A failed assertion never ends the host: the handler is told, then AssertionFailure is
+// thrown, so a C or Python host gets an error (issue 42).
+TEST(Assertions, AFailedAssertionCallsTheHandlerThenThrows) {
+  struct Told {
+    int calls = 0;
+    std::string expr, file;
+  } told;
+  const AssertHandler previous = set_assert_handler(
+      [](const char* expr, const char* file, int line, void* context) {
+        auto& t = *static_cast<Told*>(context);
+        ++t.calls;
+        t.expr = expr;
+        t.file = file;
+        EXPECT_GT(line, 0);
+      },
+      &told);
+  int& calls = told.calls;
+  try {
+    WAYMARK_ASSERT(1 + 1 == 3);
+    ADD_FAILURE() << "no exception";
+  } catch (const AssertionFailure& e) {
+    EXPECT_NE(std::string(e.what()).find("core_test.cpp:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("assertion failed: 1 + 1 == 3"), std::string::npos) << e.what();
+    EXPECT_GT(e.line(), 0);
+  }
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(told.expr, "1 + 1 == 3");
+  EXPECT_NE(told.file.find("core_test.cpp"), std::string::npos);
+  // An assertion inside the library: a cell outside the map, asked for unchecked.
+  const grid::GridMap map(3, 3);
+  EXPECT_THROW(static_cast<void>(map.cell(5, 5)), AssertionFailure);
+  EXPECT_EQ(calls, 2);
+  EXPECT_NE(told.file.find("grid_map.hpp"), std::string::npos) << told.file;
+  EXPECT_NE(set_assert_handler(previous), nullptr);
+  EXPECT_THROW(static_cast<void>(map.cell(-1, 0)), AssertionFailure);  // no handler: thrown all the same
+  EXPECT_EQ(calls, 2);
+}
+
+TEST(Version, TheLibrarySaysTheHeadersVersion) {
+  EXPECT_EQ(version(), WAYMARK_VERSION_STRING);
+  EXPECT_EQ(WAYMARK_VERSION_NUMBER, WAYMARK_VERSION_MAJOR * 10000 + WAYMARK_VERSION_MINOR * 100 + WAYMARK_VERSION_PATCH);
+}
+
+TEST(WorkerThreads, AtLeastOneAndOneWithoutThreads) {
+  EXPECT_EQ(worker_threads(3), threads_available ? 3u : 1u);
+  EXPECT_EQ(worker_threads(8, 2), threads_available ? 2u : 1u);
+  EXPECT_GE(worker_threads(0), 1u);
+  EXPECT_EQ(worker_threads(5, 0), 1u);
 }
 
 TEST(LoadError, CarriesFileLineAndReason) {
