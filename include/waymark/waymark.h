@@ -69,7 +69,8 @@ enum {
   WM_ERROR_LOAD = -3,              /* a file or text that cannot be read: "file:line: reason" */
   WM_ERROR_LIMIT = -4,             /* a declared size above a named limit (the message names it) */
   WM_ERROR_OUT_OF_MEMORY = -5,
-  WM_ERROR_INTERNAL = -6           /* a broken precondition inside the library; the message says where */
+  WM_ERROR_INTERNAL = -6,          /* a broken precondition inside the library; the message says where */
+  WM_ERROR_BUILD = -7              /* a build refused its input or its parameters, or ran past its time limit */
 };
 
 /* "ok", "no-path", "buffer-too-small", "error-invalid-handle", ...; "unknown" for any other. */
@@ -273,6 +274,66 @@ WM_API int wm_graph_plan(wm_graph_planner* planner, uint32_t source, uint32_t ta
 #define WM_MAX_COST_MATRIX 16777216
 WM_API int wm_graph_cost_matrix(wm_graph_planner* planner, const uint32_t* sources, int source_count,
                                 const uint32_t* targets, int target_count, double* costs);
+
+/* ---- navmeshes ---------------------------------------------------------------------------------- */
+typedef struct wm_navmesh wm_navmesh;
+typedef struct wm_nav_query wm_nav_query;
+
+/* Recast's build parameters (world units; RecastDemo's defaults), and a time limit. */
+#define WM_RECAST_PARAMS_VERSION 1
+typedef struct wm_recast_params {
+  int version;                   /* WM_RECAST_PARAMS_VERSION */
+  double cell_size;              /* voxel width and depth (x, z); 0.3 */
+  double cell_height;            /* voxel height (y); 0.2 */
+  double agent_height;           /* 2.0 */
+  double agent_radius;           /* floors eroded this far from walls; 0.6 */
+  double agent_max_climb;        /* 0.9 */
+  double agent_max_slope;        /* degrees; 45 */
+  double region_min_size;        /* 8 */
+  double region_merge_size;      /* 20 */
+  double edge_max_len;           /* 12 */
+  double edge_max_error;         /* 1.3 */
+  int verts_per_poly;            /* 3 to 6; 6 */
+  double detail_sample_dist;     /* 6 */
+  double detail_sample_max_error;/* 1 */
+  double max_seconds;            /* no build step begun after this many seconds; 0: no limit */
+} wm_recast_params;
+WM_API wm_recast_params wm_recast_params_default(void);
+
+/* A navmesh built by Recast from a Wavefront OBJ file, or from its text (`name` in errors).
+   WM_ERROR_LOAD for a file that cannot be read, WM_ERROR_BUILD (the limit and what to change)
+   for parameters or a level Recast cannot build. Immutable: share it between threads. */
+WM_API int wm_navmesh_build_obj(const char* obj_path, const wm_recast_params* params, wm_navmesh** out);
+WM_API int wm_navmesh_build_obj_text(const char* text, size_t length, const char* name, const wm_recast_params* params,
+                                     wm_navmesh** out);
+/* One agent class of a baked .wmnav file (`agent_class` NULL: its first class). */
+WM_API int wm_navmesh_load_baked(const char* path, const char* agent_class, wm_navmesh** out);
+WM_API int wm_navmesh_retain(wm_navmesh* navmesh);
+WM_API void wm_navmesh_release(wm_navmesh* navmesh);
+WM_API int wm_navmesh_size(const wm_navmesh* navmesh, uint32_t* polygons, uint32_t* vertices);
+/* The point of the mesh nearest to `point` within the box point +- half_extents (NULL: 2, 4, 2,
+   as the queries use). WM_OUT_OF_BOUNDS when no polygon is that near. */
+WM_API int wm_navmesh_nearest_point(const wm_navmesh* navmesh, const double point[3], const double half_extents[3],
+                                    double nearest[3]);
+/* Walks the straight line (in plan) from `from` (taken to its nearest mesh point) to `to` along
+   the surface: *t = how far it got (1: it reached `to`), hit_point where it stopped, hit_normal
+   the wall's plan normal (0 when nothing was hit); either output may be NULL. *hit = 1 when a
+   wall stopped it. */
+WM_API int wm_navmesh_raycast(const wm_navmesh* navmesh, const double from[3], const double to[3], int* hit, double* t,
+                              double hit_point[3], double hit_normal[3]);
+
+/* A query object, as Detour's dtNavMeshQuery: one thread at a time, its scratch kept, so that
+   queries after the first allocate nothing. mode: "shortest" (the default, Polyanya: the
+   shortest path between its corners), "funnel" (A* over portals and the funnel, as Detour),
+   "centroids". Keeps the navmesh alive. */
+WM_API int wm_nav_query_create(const wm_navmesh* navmesh, const char* mode, wm_nav_query** out);
+WM_API int wm_nav_query_retain(wm_nav_query* query);
+WM_API void wm_nav_query_release(wm_nav_query* query);
+/* A path from `from` to `to`: *length its 3D length (INFINITY when there is none), its corners
+   into `points` (3 * capacity doubles x, y, z, or NULL), *count corners, set also when the
+   buffer is too small (WM_BUFFER_TOO_SMALL). A code as wm_plan returns when there is none. */
+WM_API int wm_nav_find_path(wm_nav_query* query, const double from[3], const double to[3], double* length,
+                            double* points, int capacity, int* count);
 
 #ifdef __cplusplus
 } /* extern "C" */

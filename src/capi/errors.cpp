@@ -57,7 +57,7 @@ const char* wm_last_error(void) { return last_error.c_str(); }
 void wm_clear_error(void) { last_error.clear(); }
 
 const char* wm_result_name(int result) {
-  static constexpr std::array<std::pair<int, const char*>, 18> names{{
+  static constexpr std::array<std::pair<int, const char*>, 19> names{{
       {WM_OK, "ok"},
       {WM_RUNNING, "running"},
       {WM_NO_PATH, "no-path"},
@@ -76,6 +76,7 @@ const char* wm_result_name(int result) {
       {WM_ERROR_LIMIT, "error-limit"},
       {WM_ERROR_OUT_OF_MEMORY, "error-out-of-memory"},
       {WM_ERROR_INTERNAL, "error-internal"},
+      {WM_ERROR_BUILD, "error-build"},
   }};
   for (const auto& [code, name] : names) {
     if (code == result) return name;

@@ -29,6 +29,8 @@ int guarded(Body&& body) noexcept {
     return body();
   } catch (const LoadError& e) {
     return fail(WM_ERROR_LOAD, e.what());
+  } catch (const BuildError& e) {
+    return fail(WM_ERROR_BUILD, e.what());
   } catch (const AssertionFailure& e) {
     return fail(WM_ERROR_INTERNAL, e.what());
   } catch (const std::bad_alloc&) {

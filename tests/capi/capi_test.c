@@ -230,6 +230,117 @@ static void road_graphs(const char* data) {
   free(ref.w);
 }
 
+/* Navmeshes: RecastDemo's nav_test.obj and its path queries (data/meshes/nav_mesh_test.txt).
+   The C++ tests compare these paths with Detour's on the same Recast mesh; here: the C API
+   gives paths that start and end at the ends' nearest mesh points, whose length is their
+   corners' polyline, the shortest mode never longer than the funnel, and misuse answered. */
+static double distance3(const double* a, const double* b) {
+  return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+static void navmeshes(const char* data) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/meshes/nav_test.obj", data);
+  wm_recast_params params = wm_recast_params_default();
+  CHECK(params.version == WM_RECAST_PARAMS_VERSION && params.cell_size == 0.3 && params.verts_per_poly == 6);
+  wm_navmesh* mesh = NULL;
+  CHECK_RC(wm_navmesh_build_obj(path, &params, &mesh), WM_OK);
+  uint32_t polygons = 0, vertices = 0;
+  CHECK_RC(wm_navmesh_size(mesh, &polygons, &vertices), WM_OK);
+  CHECK(polygons > 100 && vertices > 100);
+  wm_nav_query* shortest = NULL;
+  wm_nav_query* funnel = NULL;
+  CHECK_RC(wm_nav_query_create(mesh, NULL, &shortest), WM_OK);
+  CHECK_RC(wm_nav_query_create(mesh, "funnel", &funnel), WM_OK);
+  snprintf(path, sizeof path, "%s/meshes/nav_mesh_test.txt", data);
+  FILE* f = fopen(path, "r");
+  CHECK(f != NULL);
+  int queries = 0, wrong = 0;
+  char line[512];
+  static double corners[3 * 1024];
+  while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+    double a[3], b[3];
+    if (sscanf(line, "pf %lf %lf %lf %lf %lf %lf", &a[0], &a[1], &a[2], &b[0], &b[1], &b[2]) != 6) continue;
+    ++queries;
+    double near_a[3], near_b[3], length = 0, funnel_length = 0;
+    int count = 0, funnel_count = 0;
+    int ok = wm_navmesh_nearest_point(mesh, a, NULL, near_a) == WM_OK && wm_navmesh_nearest_point(mesh, b, NULL, near_b) == WM_OK;
+    ok = ok && wm_nav_find_path(funnel, a, b, &funnel_length, NULL, 0, &funnel_count) == WM_OK;
+    ok = ok && wm_nav_find_path(shortest, a, b, &length, corners, 1024, &count) == WM_OK && count >= 2;
+    if (ok) {
+      double polyline = 0;
+      for (int i = 1; i < count; ++i) polyline += distance3(corners + 3 * (i - 1), corners + 3 * i);
+      ok = fabs(polyline - length) < 1e-6 * (1 + length) && distance3(corners, near_a) < 1e-6 &&
+           distance3(corners + 3 * (count - 1), near_b) < 1e-6 && length <= funnel_length + 1e-6 &&
+           length >= distance3(near_a, near_b) - 1e-9;
+    }
+    if (!ok && wrong++ < 3) fprintf(stderr, "nav_test query %d: length %f (funnel %f), %d corners: %s\n", queries, length, funnel_length, count, wm_last_error());
+  }
+  if (f != NULL) fclose(f);
+  CHECK(queries >= 20 && wrong == 0);
+  printf("navmesh   %d RecastDemo queries of nav_test.obj: paths from and to the nearest mesh points, shortest <= funnel\n", queries);
+
+  /* Raycasts: along the start of a query it either reaches its end or stops at a wall. */
+  {
+    const double from[3] = {18.138550, -2.370003, -21.319118}, far_to[3] = {18.138550, -2.370003, 400};
+    int hit = -1;
+    double t = -1, point[3], normal[3];
+    CHECK_RC(wm_navmesh_raycast(mesh, from, far_to, &hit, &t, point, normal), WM_OK);
+    CHECK(hit == 1 && t > 0 && t < 1 && fabs(normal[0] * normal[0] + normal[2] * normal[2] - 1) < 1e-9 && normal[1] == 0);
+    const double off[3] = {1000, 0, 1000};
+    CHECK_RC(wm_navmesh_raycast(mesh, off, far_to, &hit, &t, NULL, NULL), WM_OUT_OF_BOUNDS);
+    const double nan_point[3] = {NAN, 0, 0};
+    CHECK_RC(wm_navmesh_raycast(mesh, nan_point, far_to, &hit, &t, NULL, NULL), WM_ERROR_INVALID_ARGUMENT);
+    double nearest[3];
+    CHECK_RC(wm_navmesh_nearest_point(mesh, off, NULL, nearest), WM_OUT_OF_BOUNDS);
+    const double bad_extents[3] = {-1, 1, 1};
+    CHECK_RC(wm_navmesh_nearest_point(mesh, from, bad_extents, nearest), WM_ERROR_INVALID_ARGUMENT);
+    double length = 0;
+    int count = 0;
+    CHECK_RC(wm_nav_find_path(shortest, from, off, &length, corners, 1024, &count), WM_OUT_OF_BOUNDS);
+    CHECK(isinf(length) && count == 0);
+    const double to[3] = {-19.206181, -2.369133, 24.802742};
+    CHECK_RC(wm_nav_find_path(shortest, from, to, &length, corners, 1, &count), WM_BUFFER_TOO_SMALL);
+    CHECK(count > 1);
+    CHECK_RC(wm_nav_find_path(shortest, from, to, &length, NULL, 4, &count), WM_ERROR_INVALID_ARGUMENT);
+  }
+  /* Misuse of the builds and loads. */
+  wm_navmesh* bad = NULL;
+  CHECK_RC(wm_nav_query_create(mesh, "fastest", &shortest), WM_ERROR_INVALID_ARGUMENT);
+  CHECK(contains(wm_last_error(), "funnel"));
+  CHECK_RC(wm_navmesh_build_obj("/no/such.obj", NULL, &bad), WM_ERROR_LOAD);
+  CHECK(contains(wm_last_error(), "/no/such.obj"));
+  wm_recast_params broken = wm_recast_params_default();
+  broken.cell_size = -1;
+  snprintf(path, sizeof path, "%s/meshes/nav_test.obj", data);
+  CHECK_RC(wm_navmesh_build_obj(path, &broken, &bad), WM_ERROR_BUILD);
+  CHECK(contains(wm_last_error(), "cell_size"));
+  broken = wm_recast_params_default();
+  broken.version = 7;
+  CHECK_RC(wm_navmesh_build_obj(path, &broken, &bad), WM_ERROR_INVALID_ARGUMENT);
+  const char quad[] = "v 0 0 0\nv 10 0 0\nv 10 0 10\nv 0 0 10\nf 1 3 2\nf 1 4 3\n";
+  CHECK_RC(wm_navmesh_build_obj_text(quad, strlen(quad), "quad.obj", NULL, &bad), WM_OK);
+  CHECK_RC(wm_navmesh_size(bad, &polygons, NULL), WM_OK);
+  CHECK(polygons >= 1);
+  wm_navmesh_release(bad);
+  const char broken_obj[] = "v 0 0 0\nv 1 0 0\nf 1 2 9\n";
+  CHECK_RC(wm_navmesh_build_obj_text(broken_obj, strlen(broken_obj), "broken.obj", NULL, &bad), WM_ERROR_LOAD);
+  CHECK(contains(wm_last_error(), "broken.obj:3"));
+  CHECK_RC(wm_navmesh_load_baked("/no/such.wmnav", NULL, &bad), WM_ERROR_LOAD);
+  CHECK_RC(wm_navmesh_load_baked(path, NULL, &bad), WM_ERROR_LOAD); /* an OBJ is not a bake */
+  /* The queries keep their mesh. */
+  wm_navmesh_release(mesh);
+  CHECK_RC(wm_navmesh_size(mesh, &polygons, NULL), WM_ERROR_INVALID_HANDLE);
+  {
+    const double a[3] = {18.138550, -2.370003, -21.319118}, b[3] = {-19.206181, -2.369133, 24.802742};
+    double length = 0;
+    CHECK_RC(wm_nav_find_path(funnel, a, b, &length, NULL, 0, NULL), WM_OK);
+  }
+  wm_nav_query_release(shortest);
+  wm_nav_query_release(funnel);
+  CHECK_RC(wm_nav_find_path(funnel, corners, corners, NULL, NULL, 0, NULL), WM_ERROR_INVALID_HANDLE);
+}
+
 static int events_seen[7];
 static void count_event(void* context, const wm_event* e) {
   if (e->kind >= 0 && e->kind < 7) ++events_seen[e->kind];
@@ -550,6 +661,7 @@ int main(int argc, char** argv) {
   CHECK(strcmp(wm_last_error(), "") == 0);
 
   road_graphs(argv[1]);
+  navmeshes(argv[1]);
 
   printf("%d checks, %d failed\n", checks, failures);
   return failures == 0 ? 0 : 1;
