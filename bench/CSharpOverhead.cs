@@ -26,10 +26,11 @@ internal static class CSharpOverhead
             var cells = new int[2 * 65536];
             double seconds = 0, sum = 0;
             long allocated = 0;
+            var watch = new Stopwatch();
             for (int r = 0; r <= rounds; ++r)  // round 0 warms up
             {
                 long before = GC.GetAllocatedBytesForCurrentThread();
-                var watch = Stopwatch.StartNew();
+                watch.Restart();
                 sum = 0;
                 foreach (int[] q in queries)
                 {
