@@ -262,7 +262,8 @@ bool GridPlanner::stale() const {
 std::size_t GridPlanner::sync() {
   std::size_t n = space_.sync();
   if (jump_space_) n += jump_space_->sync();
-  if (owned_table_ && owned_table_->stale()) {
+  // Only the map's own edits: while it is behind a map it follows, a rebuild cannot help.
+  if (owned_table_ && owned_table_->built_version() != map_->version()) {
     owned_table_->rebuild();
     n += map_->cell_count();
   }

@@ -73,7 +73,8 @@ struct GridPlannerOptions {
 /// After the map is edited, the planner is stale: every search it handed out fails with
 /// stale_world until sync() brings the shared data up to date (incrementally around the
 /// edits; a JPS+ table the planner owns is rebuilt, one it was given must be rebuilt by its
-/// owner). A combination that planner_unsupported() rejects — now: a jump search on a map
+/// owner). A map made from another (SizeClassMap::map()) is also stale while it is behind
+/// that map (GridMap::behind()): its owner's sync() first, then the planner's. A combination that planner_unsupported() rejects — now: a jump search on a map
 /// that has cost multipliers, or under another rule than no_corner_cutting — fails every query
 /// at once with invalid_query | unsupported (unsupported() gives the reason); it never counts
 /// as stale, so nothing waits for a sync() that cannot help. Jump searches asked for a goal
