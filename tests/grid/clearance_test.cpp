@@ -221,7 +221,8 @@ TEST(Clearance, RebuildsWhenTheLogNoLongerReachesBack) {
   expect_same(clearance, ClearanceMap(map, {.max_clearance = 1.5}));
   EXPECT_TRUE(sized.sync().rebuilt);
   ClearanceMap again(map, {.max_clearance = 1.5});
-  expect_same(sized.map(), SizeClassMap(again, 1.0).map());
+  const SizeClassMap fresh(again, 1.0);
+  expect_same(sized.map(), fresh.map());
 }
 
 TEST(Clearance, RaisingTheCapKeepsSizeClassesValid) {
@@ -241,8 +242,9 @@ TEST(Clearance, RaisingTheCapKeepsSizeClassesValid) {
   SizeClassMap large(clearance, 1.6);
   small.sync();
   ClearanceMap fresh(map, {.max_clearance = 1.6});
-  expect_same(small.map(), SizeClassMap(fresh, 0.4).map());
-  expect_same(large.map(), SizeClassMap(fresh, 1.6).map());
+  const SizeClassMap fresh_small(fresh, 0.4), fresh_large(fresh, 1.6);
+  expect_same(small.map(), fresh_small.map());
+  expect_same(large.map(), fresh_large.map());
 }
 
 // ---- planning -----------------------------------------------------------------------------

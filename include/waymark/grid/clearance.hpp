@@ -155,8 +155,10 @@ class SizeClassMap {
   SizeClassMap(ClearanceMap& clearance, double radius);
   SizeClassMap(ClearanceMap&&, double) = delete;  // would dangle
 
-  /// The map to plan on. Do not edit it: the next sync() would not see the edit.
-  [[nodiscard]] const GridMap& map() const { return *map_; }
+  /// The map to plan on. Do not edit it: the next sync() would not see the edit. Not of a
+  /// temporary: that map goes with it (`GridPlanner(SizeClassMap(c, r).map())` does not compile).
+  [[nodiscard]] const GridMap& map() const& { return *map_; }
+  const GridMap& map() const&& = delete;  // a temporary's: would dangle
   [[nodiscard]] const GridMap& base() const { return clearance_->map(); }
   [[nodiscard]] const ClearanceMap& clearance() const { return *clearance_; }
   [[nodiscard]] double radius() const { return radius_; }
