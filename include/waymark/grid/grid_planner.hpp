@@ -55,9 +55,9 @@ struct GridPlannerOptions {
 /// source a request queue takes (search::SearchSource<CellId>).
 ///
 /// The planner holds what the searches share and only read: the move masks, and for jump
-/// searches the padded bit grid or the JPS+ table. It holds no query state: make_search()
-/// hands out search handles, each with its own scratch — one per thread or per agent, all
-/// reading the same planner — and plan() runs one query on a search made for it. Any
+/// searches the padded bit grid or the JPS+ table, and the idle searches plan() lends; no
+/// query state of a caller's: make_search() hands out search handles, each with its own scratch — one per thread or per agent, all
+/// reading the same planner — and plan() runs one query on a search it lends (below). Any
 /// algorithm can be chosen per call; options.algorithm is the default.
 ///
 /// Construction is O(cells) (the masks; a jump search's structure when it is the default).
