@@ -51,7 +51,10 @@ nlohmann::ordered_json bench_level(const std::string& name, int rounds) {
   const double bake_two_ms = best_ms(rounds, [&] { (void)recast::bake(model, two, 1); });
   const double bake_two_threads_ms = best_ms(rounds, [&] { (void)recast::bake(model, two, 2); });
   const double save_ms = best_ms(rounds, [&] { bake.save(file); });
-  const double load_ms = best_ms(rounds, [&] { loaded_polygons = navmesh::NavBake::load(file).classes[0].mesh->poly_count(); });
+  const double load_ms = best_ms(rounds, [&] { 
+    const navmesh::NavBake loaded = navmesh::NavBake::load(file);
+    loaded_polygons = loaded.classes()[0].mesh->poly_count();
+  });
   const auto bytes = std::filesystem::file_size(file);
   std::filesystem::remove(file);
   if (loaded_polygons != polygons) throw std::runtime_error("the bake of " + name + " did not load as built");

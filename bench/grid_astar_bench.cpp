@@ -1,7 +1,8 @@
 // Grid A* (and Dijkstra as the uninformed baseline) over every query of a bundled Moving AI
 // scenario file. One benchmark iteration = the whole file; counters are per query.
 //
-// Also: what observing a search costs (BM_Observer: the compile-time engine with the no-op
+// Also: what the one-shot GridPlanner::plan() costs against a kept handle (BM_OneShot, per
+// algorithm: the same queries through plan() and through one handle), what observing a search costs (BM_Observer: the compile-time engine with the no-op
 // observer, a counting one, an event observer without and with a sink), and what spreading a
 // search over frames costs (BM_Stepped: the planner's handle stepped with a budget per call).
 #include <benchmark/benchmark.h>
@@ -121,6 +122,36 @@ void BM_Stepped(benchmark::State& state) {
   report(state, queries, expanded);
 }
 
+/// Every query of `name` through the one-shot plan() (`one_shot`) or through one kept handle.
+void run_one_shot(benchmark::State& state, const std::string& name, Algorithm algorithm, bool one_shot) {
+  const std::string dir = WAYMARK_DATA_DIR "/maps/";
+  const GridMap map = load_movingai_map(dir + name);
+  const Queries queries = queries_of(map, dir + name + ".scen");
+  const GridPlanner planner(map, GridPlannerOptions{.algorithm = algorithm});
+  search::SearchHandle<CellId> handle = planner.make_search();
+  std::uint64_t expanded = 0;
+  for (auto _ : state) {
+    for (const auto& [s, g] : queries) {
+      if (one_shot) {
+        const search::SearchResult<CellId> r = planner.plan(s, g);
+        benchmark::DoNotOptimize(r.path.cost);
+        expanded += r.stats.expanded;
+      } else {
+        benchmark::DoNotOptimize(handle.run(s, g));
+        expanded += handle.stats().expanded;
+      }
+    }
+  }
+  report(state, queries, expanded);
+}
+
+void BM_OneShot(benchmark::State& state, const std::string& map, Algorithm algorithm) {
+  run_one_shot(state, map, algorithm, true);
+}
+void BM_KeptHandle(benchmark::State& state, const std::string& map, Algorithm algorithm) {
+  run_one_shot(state, map, algorithm, false);
+}
+
 void BM_GridAStar(benchmark::State& state, const std::string& map) { run_file(state, map, Algorithm::astar); }
 void BM_GridDijkstra(benchmark::State& state, const std::string& map) { run_file(state, map, Algorithm::dijkstra); }
 
@@ -128,6 +159,20 @@ BENCHMARK_CAPTURE(BM_GridAStar, arena, std::string("arena.map"))->Unit(benchmark
 BENCHMARK_CAPTURE(BM_GridAStar, den520d, std::string("den520d.map"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_GridAStar, Boston_0_256, std::string("Boston_0_256.map"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_GridDijkstra, den520d, std::string("den520d.map"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_OneShot, astar_den520d, std::string("den520d.map"), Algorithm::astar)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_KeptHandle, astar_den520d, std::string("den520d.map"), Algorithm::astar)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_OneShot, jps_den520d, std::string("den520d.map"), Algorithm::jps)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_KeptHandle, jps_den520d, std::string("den520d.map"), Algorithm::jps)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_OneShot, jps_plus_den520d, std::string("den520d.map"), Algorithm::jps_plus)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_KeptHandle, jps_plus_den520d, std::string("den520d.map"), Algorithm::jps_plus)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_OneShot, jps_arena, std::string("arena.map"), Algorithm::jps)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_KeptHandle, jps_arena, std::string("arena.map"), Algorithm::jps)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_OneShot, jps_plus_arena, std::string("arena.map"), Algorithm::jps_plus)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_KeptHandle, jps_plus_arena, std::string("arena.map"), Algorithm::jps_plus)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_OneShot, jps_Boston_0_256, std::string("Boston_0_256.map"), Algorithm::jps)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_KeptHandle, jps_Boston_0_256, std::string("Boston_0_256.map"), Algorithm::jps)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_OneShot, jps_plus_Boston_0_256, std::string("Boston_0_256.map"), Algorithm::jps_plus)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_KeptHandle, jps_plus_Boston_0_256, std::string("Boston_0_256.map"), Algorithm::jps_plus)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Observer_none)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Observer_counting)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Observer_events_without_sink)->Unit(benchmark::kMillisecond);

@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::ostringstream again;
   bake->save(again);
   if (again.str() != input) fuzz::finding();  // the format has one spelling per bake
-  for (const BakedClass& c : bake->classes) {
+  for (const BakedClass& c : bake->classes()) {
     if (!c.mesh) continue;
     const NavMesh& mesh = *c.mesh;
     if (mesh.poly_count() == 0) continue;  // the loader refuses such tiles

@@ -85,13 +85,13 @@ int run_bake(const BakeArgs& a) {
     const Stopwatch save_time;
     bake.save(a.out);
     const double save_ms = save_time.seconds() * milliseconds_per_second;
-    for (const navmesh::BakedClass& c : bake.classes) {
+    for (const navmesh::BakedClass& c : bake.classes()) {
       std::cout << "class '" << c.name << "': radius " << number_text(c.params.agent_radius) << ", height "
                 << number_text(c.params.agent_height) << ", climb " << number_text(c.params.agent_max_climb) << ", slope "
                 << number_text(c.params.agent_max_slope) << ": "
                 << c.mesh->poly_count() << " polygons in " << c.tiles.size() << " tile(s)\n";
     }
-    std::cout << "baked " << bake.classes.size() << " class(es) of " << a.obj << " in " << build_ms << " ms; wrote "
+    std::cout << "baked " << bake.classes().size() << " class(es) of " << a.obj << " in " << build_ms << " ms; wrote "
               << a.out << " (" << std::filesystem::file_size(a.out) << " bytes) in " << save_ms << " ms\n";
     return exit_ok;
   });

@@ -103,13 +103,15 @@ NavMesh build_nav_mesh(const NavmeshArgs& a, const TriangleMesh& model, const st
                          number_text(waiting) + " tiles under the obstacles rebuilt: give it more time, or fewer obstacles");
       }
       if (overlays != nullptr) overlays->tiles = tile_squares(carved.world(), carved.input().layout());
-      return carved.world().snapshot()->mesh;
+      const auto snapshot = carved.world().snapshot();
+      return snapshot->mesh;
     }
     if (a.build == "recast" && a.tile_size > 0) {  // Recast's tiled pipeline on all cores, stitched
       const recast::TiledInput input(model, {.recast = a.recast, .tile_size = a.tile_size, .deadline = deadline.end()});
       const navmesh::TiledNavMesh world(recast::build_tiles(input));
       if (overlays != nullptr) overlays->tiles = tile_squares(world, input.layout());
-      return world.snapshot()->mesh;
+      const auto snapshot = world.snapshot();
+      return snapshot->mesh;
     }
     if (a.build == "recast") return recast::build_nav_mesh(model, a.recast, deadline.end());
     return navmesh::build_from_triangles(model, {.max_slope_degrees = a.recast.agent_max_slope, .weld_distance = a.weld});
@@ -188,11 +190,11 @@ namespace {
 /// UsageError naming the classes there are.
 const navmesh::BakedClass& chosen_class(const navmesh::NavBake& bake, const std::string& name, const std::string& file) {
   std::string names;
-  for (const navmesh::BakedClass& c : bake.classes) names += (names.empty() ? "" : ", ") + c.name;
+  for (const navmesh::BakedClass& c : bake.classes()) names += (names.empty() ? "" : ", ") + c.name;
   const navmesh::BakedClass* c = nullptr;
   if (name.empty()) {
-    if (bake.classes.size() != 1) throw UsageError(file + " has several agent classes: give --class (one of " + names + ")");
-    c = &bake.classes.front();
+    if (bake.classes().size() != 1) throw UsageError(file + " has several agent classes: give --class (one of " + names + ")");
+    c = &bake.classes().front();
   } else {
     c = bake.find_class(name);
     if (c == nullptr) throw UsageError("--class " + waymark::quoted(name) + " is not in " + file + " (its classes: " + names + ")");

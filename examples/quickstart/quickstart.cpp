@@ -28,7 +28,8 @@ int main(int argc, char** argv) try {
   const std::optional<CellId> start = map.try_cell(3, 1), goal = map.try_cell(35, 7);
   if (!start || !goal) throw std::runtime_error("the map is smaller than 36x8");
 
-  // One query: status, path (cost infinite when there is none) and stats.
+  // One query: status, path (cost infinite when there is none) and stats. The planner lends
+  // plan() a search it keeps, so repeated one-shot calls cost what a kept handle's do.
   const search::SearchResult<CellId> found = planner.plan(*start, *goal);
   if (!found.status.succeeded()) throw std::runtime_error("no path: " + describe(found.status));
   std::printf("A*: cost %.3f, %zu steps, %llu expanded\n", found.path.cost, found.path.steps(),

@@ -186,6 +186,7 @@ SizeClassMap::SizeClassMap(ClearanceMap& clearance, double radius)
   clearance_->sync();
   synced_version_ = clearance_->map().version();
   map_ = fitted_map(clearance, radius_);
+  map_->follow(clearance_->map());  // planners on map() are stale while the base is ahead
 }
 
 std::size_t SizeClassMap::refit(CellRect area) {
@@ -255,6 +256,7 @@ SizeClassSync SizeClassMap::sync() {
     }
   }
   synced_version_ = b.version();
+  map_->follow(b);
   return out;
 }
 

@@ -111,6 +111,8 @@ Status DStarLite::plan(CellId start, CellId goal, const search::Budget& budget) 
   planned_ = false;
   const Status ends = check_ends();
   if (ends.has(StatusDetail::out_of_bounds)) return finish(ends);
+  // A map made from another (a size class) that is behind it: the old world, refused.
+  if (map().behind()) return finish(Status::failure(StatusDetail::stale_world));
   planned_ = true;
   if (space_.stale()) space_.sync();
   synced_version_ = map().version();
@@ -136,6 +138,7 @@ Status DStarLite::replan(const search::Budget& budget) {
   if (!status_.running()) stats_ = {};  // a new re-plan; an unfinished one goes on, its stats adding up
   const Status ends = check_ends();
   if (ends.has(StatusDetail::out_of_bounds)) return finish(ends);
+  if (map().behind()) return finish(Status::failure(StatusDetail::stale_world));
   if (start_ != last_start_) {
     // The paper's km: keys queued before the move stay lower bounds of the keys after it.
     km_ += heuristic(last_start_.value, start_.value);

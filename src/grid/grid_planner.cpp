@@ -200,11 +200,53 @@ search::SearchHandle<CellId> GridPlanner::make_search(Algorithm algorithm, const
   return search::SearchHandle<CellId>(make_model(algorithm, query, search::EventObserver<CellId>(query.events)));
 }
 
+search::SearchHandle<CellId> GridPlanner::borrow_search(Algorithm algorithm,
+                                                        const search::QueryOptions<CellId>& query) const {
+  {
+    const std::lock_guard lock(kept_lock_);
+    for (KeptSearch& k : kept_) {
+      if (!k.search.empty() && k.algorithm == algorithm && k.query == query) return std::move(k.search);
+    }
+  }
+  return make_search(algorithm, query);
+}
+
+void GridPlanner::keep_search(Algorithm algorithm, const search::QueryOptions<CellId>& query,
+                              search::SearchHandle<CellId> search) const {
+  {
+    const std::lock_guard lock(kept_lock_);
+    KeptSearch* slot = &kept_[0];
+    for (KeptSearch& k : kept_) {
+      if (k.search.empty()) {
+        slot = &k;
+        break;
+      }
+      if (k.last_use < slot->last_use) slot = &k;
+    }
+    slot->algorithm = algorithm;
+    slot->query = query;
+    slot->last_use = ++kept_uses_;
+    std::swap(slot->search, search);
+  }
+  // A search pushed out of its slot is freed here, outside the lock.
+}
+
 search::SearchResult<CellId> GridPlanner::plan(CellId start, CellId goal, Algorithm algorithm,
                                                const search::QueryOptions<CellId>& query) const {
+  search::SearchResult<CellId> out;
+  plan(start, goal, algorithm, query, out);
+  return out;
+}
+
+Status GridPlanner::plan(CellId start, CellId goal, Algorithm algorithm, const search::QueryOptions<CellId>& query,
+                         search::SearchResult<CellId>& out) const {
   search::QueryOptions<CellId> one_shot = query;
   if (grid::has_sparse_table(algorithm)) one_shot.table = search::NodeTableKind::sparse;
-  return search::run_once(make_search(algorithm, one_shot), start, goal);
+  search::SearchHandle<CellId> search = borrow_search(algorithm, one_shot);
+  search.run(start, goal);
+  search.copy_result(out);
+  keep_search(algorithm, one_shot, std::move(search));
+  return out.status;
 }
 
 bool GridPlanner::has_sparse_table(const search::QueryOptions<CellId>& query) const {
@@ -220,7 +262,8 @@ bool GridPlanner::stale() const {
 std::size_t GridPlanner::sync() {
   std::size_t n = space_.sync();
   if (jump_space_) n += jump_space_->sync();
-  if (owned_table_ && owned_table_->stale()) {
+  // Only the map's own edits: while it is behind a map it follows, a rebuild cannot help.
+  if (owned_table_ && owned_table_->built_version() != map_->version()) {
     owned_table_->rebuild();
     n += map_->cell_count();
   }

@@ -189,14 +189,14 @@ std::string tile_name(const BakedClass& c, const NavTile& t) {
 /// calling fail(reason) at the first problem.
 template <class Fail>
 void check_bake_shape(const NavBake& bake, Fail&& fail) {
-  if (bake.classes.empty() || bake.classes.size() > max_bake_classes)
+  if (bake.classes().empty() || bake.classes().size() > max_bake_classes)
     fail("a bake holds 1 to " + number_text(max_bake_classes) + " agent classes, this one " +
-         number_text(bake.classes.size()));
-  for (std::size_t i = 0; i < bake.classes.size(); ++i) {
-    const BakedClass& c = bake.classes[i];
+         number_text(bake.classes().size()));
+  for (std::size_t i = 0; i < bake.classes().size(); ++i) {
+    const BakedClass& c = bake.classes()[i];
     if (std::string why = class_name_problem(c.name); !why.empty()) fail(why);
     for (std::size_t j = 0; j < i; ++j)
-      if (bake.classes[j].name == c.name) fail("two classes are called '" + c.name + "'");
+      if (bake.classes()[j].name == c.name) fail("two classes are called '" + c.name + "'");
     if (std::string why = params_problem(c.params); !why.empty()) fail("class '" + c.name + "': " + why);
     if (c.tiles.empty() || c.tiles.size() > max_class_tiles)
       fail("class '" + c.name + "' has " + number_text(c.tiles.size()) + " tiles (1 to " +
@@ -308,15 +308,15 @@ std::string class_name_problem(std::string_view name) {
   return {};
 }
 
-const BakedClass* NavBake::find_class(std::string_view name) const {
-  for (const BakedClass& c : classes)
+const BakedClass* NavBake::find_class(std::string_view name) const& {
+  for (const BakedClass& c : classes_)
     if (c.name == name) return &c;
   return nullptr;
 }
 
 void NavBake::save(std::ostream& out) const {
   check_bake_shape(*this, [](const std::string& reason) { throw BuildError("navmesh bake: " + reason); });
-  for (const BakedClass& c : classes) {
+  for (const BakedClass& c : classes_) {
     for (const NavTile& t : c.tiles) {
       const NavMeshData& d = t.data;
       const auto fail = [&](const char* reason) { throw BuildError("navmesh bake: " + tile_name(c, t) + " " + reason); };
@@ -334,10 +334,10 @@ void NavBake::save(std::ostream& out) const {
   h.version = file_version;
   h.byte_order = byte_order_mark;
   h.fingerprint = geometry_fingerprint;
-  h.classes = static_cast<std::uint32_t>(classes.size());
+  h.classes = static_cast<std::uint32_t>(classes_.size());
   ChecksummedWriter w(out);
   w.bytes(&h, sizeof h);
-  for (const BakedClass& c : classes) {
+  for (const BakedClass& c : classes_) {
     const ClassHeader ch{static_cast<std::uint32_t>(c.name.size()), static_cast<std::uint32_t>(c.tiles.size()),
                          record_of(c.params)};
     w.bytes(&ch, sizeof ch);
@@ -369,8 +369,8 @@ NavBake NavBake::load(std::istream& in, const std::string& name) {
            " allowed)");
   NavBake bake;
   bake.geometry_fingerprint = h.fingerprint;
-  bake.classes.resize(h.classes);
-  for (BakedClass& c : bake.classes) {
+  bake.classes().resize(h.classes);
+  for (BakedClass& c : bake.classes()) {
     ClassHeader ch{};
     r.bytes(&ch, sizeof ch, "class header");
     if (ch.name_bytes == 0 || ch.name_bytes > max_class_name_bytes) r.fail("corrupt file: a class name's length is out of range");
@@ -385,7 +385,7 @@ NavBake NavBake::load(std::istream& in, const std::string& name) {
   }
   r.finish();
   check_bake_shape(bake, [&](const std::string& reason) { r.fail("corrupt file: " + reason); });
-  for (BakedClass& c : bake.classes) {
+  for (BakedClass& c : bake.classes()) {
     std::vector<TileCoord> coords;
     for (const NavTile& t : c.tiles) coords.push_back(t.coord);
     std::sort(coords.begin(), coords.end());

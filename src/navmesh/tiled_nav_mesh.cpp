@@ -61,7 +61,7 @@ NavMeshData stitch_tiles(std::span<const NavTile> tiles) {
   return stitch_tiles(ordered, poly_tiles, joined);
 }
 
-std::shared_ptr<const TiledSnapshot> TiledNavMesh::snapshot() const {
+KeepPtr<const TiledSnapshot> TiledNavMesh::snapshot() const {
   const std::lock_guard<std::mutex> hold(snapshot_lock_);
   const std::uint64_t now = version();
   if (snapshot_ && snapshot_->version == now) return snapshot_;

@@ -67,13 +67,13 @@ navmesh::NavBake bake(const TriangleMesh& model, std::span<const AgentClass> cla
     if (const std::string why = navmesh::class_name_problem(c.name); !why.empty())
       throw BuildError(why + ", got '" + c.name + "'");
     if (out.find_class(c.name) != nullptr) throw BuildError("two agent classes are called '" + c.name + "'");
-    out.classes.push_back({c.name, build_params_of(c.params, c.tile_size), {}, std::nullopt});
+    out.classes().push_back({c.name, build_params_of(c.params, c.tile_size), {}, std::nullopt});
   }
   // One build per class, shared between threads; the first failure in class order is thrown.
   threads = worker_threads(threads);
   detail::each_index_on_threads(classes.size(), static_cast<unsigned>(threads), [&](std::size_t i) {
     try {
-      navmesh::BakedClass& baked = out.classes[i];
+      navmesh::BakedClass& baked = out.classes()[i];
       if (classes[i].tile_size > 0) {  // the classes share the threads
         const auto tile_threads = static_cast<unsigned>(std::max<std::size_t>(1, threads / classes.size()));
         baked.tiles = build_tiles(

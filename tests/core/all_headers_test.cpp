@@ -24,6 +24,7 @@
 #include "waymark/core/grid_walk.hpp"
 #include "waymark/core/hash.hpp"
 #include "waymark/core/ids.hpp"
+#include "waymark/core/keep_ptr.hpp"
 #include "waymark/core/parallel.hpp"
 #include "waymark/core/path.hpp"
 #include "waymark/core/polygon_edge_grid.hpp"

@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -28,14 +29,17 @@
 #include "waymark/graph/shortest_paths.hpp"
 #include "waymark/grid/any_angle.hpp"
 #include "waymark/grid/batch.hpp"
+#include "waymark/grid/clearance.hpp"
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/grid/jump_point.hpp"
 #include "waymark/grid/jump_table.hpp"
 #include "waymark/grid/line_of_sight.hpp"
 #include "waymark/grid/path_smoothing.hpp"
+#include "waymark/navmesh/nav_file.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/nav_planner.hpp"
 #include "waymark/navmesh/nav_query.hpp"
+#include "waymark/navmesh/tiled_nav_mesh.hpp"
 #include "waymark/puzzle/solver.hpp"
 #include "waymark/search/best_first.hpp"
 #include "waymark/search/goal.hpp"
@@ -231,6 +235,34 @@ static_assert(AnyOfAccepts<std::vector<CellId>&> && AnyOfAccepts<std::span<const
 static_assert(!AnyOfAccepts<std::vector<CellId>>, "a temporary list would dangle");
 static_assert(!MatchesRvalue<IsOrigin>, "a temporary test would dangle");
 
+// Accessors that hand out a reference into what they own (issue 42): of an lvalue, not of a
+// temporary, whose parts die at the end of the statement. Each `!` form compiled before.
+template <class T>
+concept SizeClassMapOf = requires(T&& t) { std::forward<T>(t).map(); };
+static_assert(SizeClassMapOf<const grid::SizeClassMap&> && SizeClassMapOf<grid::SizeClassMap&>);
+static_assert(!SizeClassMapOf<grid::SizeClassMap>, "GridPlanner(SizeClassMap(c, r).map()) would dangle");
+static_assert(!SizeClassMapOf<const grid::SizeClassMap>);
+// A snapshot of a tiled world: kept as a pointer it stays alive; `->` on the temporary would
+// hand out a reference the world drops at its next change (`world.snapshot()->mesh`).
+template <class P>
+concept Arrows = requires(P&& p) { std::forward<P>(p)->version; };
+template <class P>
+concept Stars = requires(P&& p) { *std::forward<P>(p); };
+using Snapshot = decltype(std::declval<const navmesh::TiledNavMesh&>().snapshot());
+using WorldMesh = decltype(std::declval<const navmesh::TiledNavMesh&>().mesh());
+static_assert(Arrows<const Snapshot&> && Stars<const Snapshot&> && Stars<WorldMesh&>);
+static_assert(!Arrows<Snapshot> && !Stars<Snapshot>, "world.snapshot()->mesh would dangle");
+static_assert(!Stars<WorldMesh>, "*world.mesh() would dangle");
+static_assert(std::is_convertible_v<Snapshot, std::shared_ptr<const navmesh::TiledSnapshot>>);
+// A bake's classes: of a kept bake, not of recast::bake(…) or NavBake::load(…) themselves.
+template <class B>
+concept FindsClass = requires(B&& b) { std::forward<B>(b).find_class("x"); };
+template <class B>
+concept HasClasses = requires(B&& b) { std::forward<B>(b).classes(); };
+static_assert(FindsClass<const navmesh::NavBake&> && HasClasses<const navmesh::NavBake&> && HasClasses<navmesh::NavBake&>);
+static_assert(!FindsClass<navmesh::NavBake> && !FindsClass<const navmesh::NavBake>, "a temporary bake's mesh would dangle");
+static_assert(!HasClasses<navmesh::NavBake> && !HasClasses<const navmesh::NavBake>, "a temporary bake's mesh would dangle");
+
 TEST(ApiTraps, KeptReferencesRefuseTemporariesAtCompileTime) {
   // The checks are the static_asserts above; this runs the lvalue forms they allow.
   GridMap map(8, 8);
@@ -240,6 +272,18 @@ TEST(ApiTraps, KeptReferencesRefuseTemporariesAtCompileTime) {
   const search::RequestId id = queue.submit(world, map.cell(0, 0), map.cell(7, 7));
   queue.update(search::Budget{});
   EXPECT_EQ(queue.state(id), RequestState::succeeded);
+  // The lvalue forms of the accessors above.
+  grid::ClearanceMap clearance(map, {.max_clearance = 1.0});
+  const grid::SizeClassMap sized(clearance, 0.5);
+  const GridPlanner on_sized(sized.map());
+  EXPECT_TRUE(on_sized.plan(map.cell(0, 0), map.cell(7, 7)).status.succeeded());
+  navmesh::TiledNavMesh tiled;
+  const auto snapshot = tiled.snapshot();
+  EXPECT_EQ(snapshot->version, 0u);
+  EXPECT_EQ((*tiled.mesh().get()).poly_count(), 0u);
+  const navmesh::NavBake bake;
+  EXPECT_TRUE(bake.classes().empty());
+  EXPECT_EQ(bake.find_class("x"), nullptr);
 }
 
 // ---- 4. Coordinates outside a map -----------------------------------------------------------

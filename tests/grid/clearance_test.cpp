@@ -16,6 +16,7 @@
 #include "support/allocation_counter.hpp"
 #include "waymark/core/errors.hpp"
 #include "waymark/grid/clearance.hpp"
+#include "waymark/grid/dstar_lite.hpp"
 #include "waymark/grid/grid_planner.hpp"
 
 namespace waymark::grid_clearance_test {
@@ -220,7 +221,8 @@ TEST(Clearance, RebuildsWhenTheLogNoLongerReachesBack) {
   expect_same(clearance, ClearanceMap(map, {.max_clearance = 1.5}));
   EXPECT_TRUE(sized.sync().rebuilt);
   ClearanceMap again(map, {.max_clearance = 1.5});
-  expect_same(sized.map(), SizeClassMap(again, 1.0).map());
+  const SizeClassMap fresh(again, 1.0);
+  expect_same(sized.map(), fresh.map());
 }
 
 TEST(Clearance, RaisingTheCapKeepsSizeClassesValid) {
@@ -240,8 +242,9 @@ TEST(Clearance, RaisingTheCapKeepsSizeClassesValid) {
   SizeClassMap large(clearance, 1.6);
   small.sync();
   ClearanceMap fresh(map, {.max_clearance = 1.6});
-  expect_same(small.map(), SizeClassMap(fresh, 0.4).map());
-  expect_same(large.map(), SizeClassMap(fresh, 1.6).map());
+  const SizeClassMap fresh_small(fresh, 0.4), fresh_large(fresh, 1.6);
+  expect_same(small.map(), fresh_small.map());
+  expect_same(large.map(), fresh_large.map());
 }
 
 // ---- planning -----------------------------------------------------------------------------
@@ -295,6 +298,62 @@ TEST(Clearance, SmallDiscTakesTheNarrowGapLargeOneGoesRound) {
   EXPECT_DOUBLE_EQ(small_planner.plan(start, goal).path.cost, 20.0);
   const auto c = large_planner.plan(start, goal);
   EXPECT_EQ(c.status.reason(), FailureReason::unreachable);
+}
+
+// Principle 15: a planner on a size class whose base map was edited reports stale, and its
+// searches refuse (stale_world), until SizeClassMap::sync() (then the planner's own sync());
+// before, it planned through the closed door: success, nothing stale.
+TEST(Clearance, PlannersOnAnUnsyncedSizeClassAreStale) {
+  GridMap map = gap_map();
+  ClearanceMap clearance(map, {.max_clearance = 1.0});
+  SizeClassMap large(clearance, 0.8);
+  const CellId start = map.cell(5, 5), goal = map.cell(25, 5);
+  for (const Algorithm a : {Algorithm::astar, Algorithm::dijkstra, Algorithm::bfs, Algorithm::jps,
+                            Algorithm::jps_plus, Algorithm::theta}) {  // not ida: "unreachable" takes it minutes
+    SCOPED_TRACE(to_string(a));
+    GridPlanner planner(large.map(), {.algorithm = a});
+    search::SearchHandle<CellId> kept = planner.make_search();
+    ASSERT_TRUE(planner.plan(start, goal).status.succeeded());  // through the wide gap
+    map.set_passable(CellRect{15, 14, 16, 17}, false);          // the door closes
+    EXPECT_TRUE(large.stale());
+    EXPECT_TRUE(large.map().behind());
+    EXPECT_TRUE(planner.stale());
+    EXPECT_TRUE(planner.plan(start, goal).status.has(StatusDetail::stale_world));
+    EXPECT_TRUE(kept.run(start, goal).has(StatusDetail::stale_world));
+    planner.sync();  // the planner alone cannot catch up: its map is behind
+    EXPECT_TRUE(planner.stale());
+    EXPECT_TRUE(planner.plan(start, goal).status.has(StatusDetail::stale_world));
+    large.sync();
+    EXPECT_FALSE(large.map().behind());
+    EXPECT_TRUE(planner.stale());  // map() changed: the planner syncs next
+    planner.sync();
+    EXPECT_FALSE(planner.stale());
+    EXPECT_EQ(planner.plan(start, goal).status.reason(), FailureReason::unreachable);
+    EXPECT_EQ(kept.run(start, goal).reason(), FailureReason::unreachable);
+    map.set_passable(CellRect{15, 14, 16, 17}, true);  // open again for the next algorithm
+    large.sync();
+    planner.sync();
+  }
+  // An edit that changes no fit still makes planners stale until the size class has looked;
+  // then they need no sync of their own.
+  GridPlanner planner(large.map());
+  map.set_cost_multiplier(0, 0, 1.0);  // no change: nothing logged
+  EXPECT_FALSE(planner.stale());
+  map.set_passable(15, 10, true);  // a hole in the wall no disc of 0.8 fits, nor fits beside
+  EXPECT_TRUE(planner.stale());
+  const std::uint64_t version = large.map().version();
+  EXPECT_EQ(large.sync().fit_changes, 0u);
+  EXPECT_EQ(large.map().version(), version);
+  EXPECT_FALSE(planner.stale());
+  EXPECT_TRUE(planner.plan(start, goal).status.succeeded());
+  // D* Lite refuses the same way, and a copy of map() follows nothing.
+  DStarLite dstar(large.map());
+  map.set_passable(15, 10, false);
+  EXPECT_TRUE(dstar.plan(start, goal).has(StatusDetail::stale_world));
+  const GridMap copy = large.map();
+  EXPECT_FALSE(copy.behind());
+  large.sync();
+  EXPECT_TRUE(dstar.plan(start, goal).succeeded());
 }
 
 TEST(Clearance, SizeClassMapCopiesCosts) {

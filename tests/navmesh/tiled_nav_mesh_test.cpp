@@ -68,12 +68,14 @@ TEST(TiledNavMesh, HeightsBeyondTheClimbStayApart) {
   TiledNavMesh world;
   world.set_tile(strip_tile({0, 0}, 1, 0.0));
   world.set_tile(strip_tile({1, 0}, 1, 0.6));  // climb 0.5
-  EXPECT_EQ(world.snapshot()->joined_edges, 0u);
-  NavMeshQuery q(world.snapshot()->mesh);
+  const auto apart = world.snapshot();
+  EXPECT_EQ(apart->joined_edges, 0u);
+  NavMeshQuery q(apart->mesh);
   EXPECT_FALSE(q.find_path({0.5, 0, 0.5}, {1.5, 0.6, 0.5}).succeeded());
   world.set_tile(strip_tile({1, 0}, 1, 0.4));  // within the climb: a step
-  EXPECT_EQ(world.snapshot()->joined_edges, 1u);
-  NavMeshQuery again(world.snapshot()->mesh);
+  const auto joined = world.snapshot();
+  EXPECT_EQ(joined->joined_edges, 1u);
+  NavMeshQuery again(joined->mesh);
   EXPECT_TRUE(again.find_path({0.5, 0, 0.5}, {1.5, 0.4, 0.5}).succeeded());
 }
 
@@ -114,14 +116,15 @@ TEST(TiledNavMesh, RefusesBadTilesAndKeepsOldSnapshotsAlive) {
   with_link.data.links.push_back({.start = {0.2, 0, 0.2}, .end = {0.8, 0, 0.8}, .user_id = 7});
   EXPECT_TRUE(world.set_tile(std::move(with_link)));  // replaced
   world.set_links({{.start = {0.1, 0, 0.1}, .end = {0.9, 0, 0.9}, .user_id = 9}});
-  ASSERT_EQ(world.snapshot()->mesh.data().links.size(), 2u);  // the tile's, then the world's
-  EXPECT_EQ(world.snapshot()->mesh.data().links[0].user_id, 7u);
-  EXPECT_EQ(world.snapshot()->mesh.data().links[1].user_id, 9u);
+  const auto linked = world.snapshot();
+  ASSERT_EQ(linked->mesh.data().links.size(), 2u);  // the tile's, then the world's
+  EXPECT_EQ(linked->mesh.data().links[0].user_id, 7u);
+  EXPECT_EQ(linked->mesh.data().links[1].user_id, 9u);
   std::shared_ptr<const NavMesh> old = world.mesh();
   EXPECT_TRUE(world.remove_tile({0, 0}));
   EXPECT_FALSE(world.remove_tile({0, 0}));
   EXPECT_EQ(world.version(), 4u);
-  EXPECT_EQ(world.snapshot()->mesh.poly_count(), 0u);
+  EXPECT_EQ(world.mesh().get()->poly_count(), 0u);
   NavMeshQuery q(*old);  // the old snapshot still answers
   EXPECT_TRUE(q.find_path({0.5, 0, 0.2}, {0.5, 0, 0.8}).succeeded());
 }

@@ -84,8 +84,8 @@ TEST(Bake, LoadedMeshAnswersExactlyAsTheBuiltOne) {
     const NavMesh built = build_nav_mesh(model, {});
     const AgentClass one{"agent", {}};
     const NavBake loaded = load_bytes(bytes_of(bake(model, {&one, 1})));
-    ASSERT_EQ(loaded.classes.size(), 1u);
-    const BakedClass& c = loaded.classes[0];
+    ASSERT_EQ(loaded.classes().size(), 1u);
+    const BakedClass& c = loaded.classes()[0];
     ASSERT_TRUE(c.mesh.has_value());
     EXPECT_EQ(c.params, build_params_of(RecastParams{}));
     EXPECT_EQ(loaded.geometry_fingerprint, navmesh::geometry_fingerprint(model));
@@ -109,11 +109,12 @@ TEST(Bake, ATiledClassLoadsStitchedAsTheTiledWorld) {
   const navmesh::TiledNavMesh world(build_tiles(model, {.tile_size = 32}));
   const AgentClass tiled{"tiled", {}, 32};
   const NavBake loaded = load_bytes(bytes_of(bake(model, {&tiled, 1})));
-  const BakedClass& c = loaded.classes.at(0);
+  const BakedClass& c = loaded.classes().at(0);
   EXPECT_EQ(c.params.tile_size, 32);
   EXPECT_EQ(c.tiles.size(), world.tile_count());
   ASSERT_TRUE(c.mesh.has_value());
-  const NavMesh& stitched = world.snapshot()->mesh;
+  const auto snapshot = world.snapshot();
+  const NavMesh& stitched = snapshot->mesh;
   EXPECT_EQ(c.mesh->data().corners, stitched.data().corners);
   EXPECT_EQ(c.mesh->data().neighbors, stitched.data().neighbors);
   std::vector<io::NavQueryLine> queries;
@@ -132,7 +133,7 @@ const std::string& small_bake_bytes() {
     classes[0].params.agent_radius = 0.3;
     classes[1].params.agent_radius = 1.0;
     NavBake b = bake(model, classes);
-    navmesh::NavMeshData& d = b.classes[0].tiles[0].data;
+    navmesh::NavMeshData& d = b.classes()[0].tiles[0].data;
     d.links.push_back({Vec3{2, 0, 2}, Vec3{3, 0, 8}, 0.5, true, 1, 0x3, 2.5, 7});
     d.links.push_back({Vec3{15, 0, 5}, Vec3{18, 0, 5}, 0.25, false, 0, navmesh::walk_flag, 0, 8});
     return bytes_of(b);
@@ -144,13 +145,13 @@ TEST(Bake, EveryFieldRoundTrips) {
   std::istringstream obj(test::doorway_level_obj(1.2));
   const TriangleMesh model = io::parse_obj(obj, "doorway.obj");
   const NavBake b = load_bytes(small_bake_bytes());
-  ASSERT_EQ(b.classes.size(), 2u);
-  EXPECT_EQ(b.classes[0].name, "small");
-  EXPECT_EQ(b.classes[1].name, "large");
-  EXPECT_EQ(b.classes[1].params.agent_radius, 1.0);
-  EXPECT_EQ(b.classes[1].params.cell_size, 0.2);
+  ASSERT_EQ(b.classes().size(), 2u);
+  EXPECT_EQ(b.classes()[0].name, "small");
+  EXPECT_EQ(b.classes()[1].name, "large");
+  EXPECT_EQ(b.classes()[1].params.agent_radius, 1.0);
+  EXPECT_EQ(b.classes()[1].params.cell_size, 0.2);
   EXPECT_EQ(b.geometry_fingerprint, navmesh::geometry_fingerprint(model));
-  const navmesh::NavMeshData& d = b.classes[0].tiles[0].data;
+  const navmesh::NavMeshData& d = b.classes()[0].tiles[0].data;
   ASSERT_EQ(d.links.size(), 2u);
   EXPECT_EQ(d.links[0].start, (Vec3{2, 0, 2}));
   EXPECT_EQ(d.links[0].end, (Vec3{3, 0, 8}));
@@ -162,7 +163,7 @@ TEST(Bake, EveryFieldRoundTrips) {
   EXPECT_EQ(d.links[0].user_id, 7u);
   EXPECT_FALSE(d.links[1].bidirectional);
   EXPECT_EQ(d.links[1].user_id, 8u);
-  EXPECT_EQ(b.classes[0].mesh->data().links.size(), 2u);
+  EXPECT_EQ(b.classes()[0].mesh->data().links.size(), 2u);
   EXPECT_GT(d.climb, 0);
   EXPECT_FALSE(d.detail.empty());
   // Saving what was loaded gives the same bytes.
@@ -332,7 +333,7 @@ TEST(Bake, EveryResealedByteChangeIsRefusedOrSound) {
     test::reseal(b);
     try {
       const NavBake loaded = load_bytes(b);
-      for (const BakedClass& c : loaded.classes) EXPECT_TRUE(c.mesh.has_value());
+      for (const BakedClass& c : loaded.classes()) EXPECT_TRUE(c.mesh.has_value());
     } catch (const LoadError&) {
       ++refused;
     }
@@ -352,13 +353,13 @@ const std::string& tiled_bake_bytes() {
 
 TEST(Bake, ClassesOfSeveralTilesKeepTheirTilesAndLoadStitched) {
   NavBake b = load_bytes(tiled_bake_bytes());
-  ASSERT_GE(b.classes[0].tiles.size(), 4u);
+  ASSERT_GE(b.classes()[0].tiles.size(), 4u);
   std::size_t polys = 0;
-  for (const navmesh::NavTile& t : b.classes[0].tiles) polys += t.data.areas.size();
-  ASSERT_TRUE(b.classes[0].mesh.has_value());
-  EXPECT_EQ(b.classes[0].mesh->poly_count(), polys);
+  for (const navmesh::NavTile& t : b.classes()[0].tiles) polys += t.data.areas.size();
+  ASSERT_TRUE(b.classes()[0].mesh.has_value());
+  EXPECT_EQ(b.classes()[0].mesh->poly_count(), polys);
   EXPECT_EQ(bytes_of(b), tiled_bake_bytes());
-  b.classes[0].tiles[1] = b.classes[0].tiles[0];
+  b.classes()[0].tiles[1] = b.classes()[0].tiles[0];
   EXPECT_EQ(load_error(bytes_of(b)), "test.wmnav: corrupt file: class 'tiled' has two tiles at one place");
 }
 
@@ -387,22 +388,22 @@ TEST(Bake, ForgedTilesOfATiledClassAreLoadErrors) {
 
 TEST(Bake, SaveAndBakeRefuseWhatTheFileCannotHold) {
   NavBake b = load_bytes(small_bake_bytes());
-  b.classes[1].name = "small";
+  b.classes()[1].name = "small";
   EXPECT_EQ(test::error_text<BuildError>([&] { (void)bytes_of(b); }), "navmesh bake: two classes are called 'small'");
-  b.classes[1].name = "large";
-  b.classes[1].tiles[0].data.flags.pop_back();
+  b.classes()[1].name = "large";
+  b.classes()[1].tiles[0].data.flags.pop_back();
   EXPECT_EQ(test::error_text<BuildError>([&] { (void)bytes_of(b); }),
             "navmesh bake: class 'large' tile (0, 0) has arrays that disagree in size");
-  b.classes[1].tiles[0].data.flags.push_back(0);
-  b.classes[1].params.agent_radius = 1e308;  // what the loader refuses, save refuses too
+  b.classes()[1].tiles[0].data.flags.push_back(0);
+  b.classes()[1].params.agent_radius = 1e308;  // what the loader refuses, save refuses too
   EXPECT_EQ(test::error_text<BuildError>([&] { (void)bytes_of(b); }),
             "navmesh bake: class 'large': build parameter agent_radius is out of range: 1e+308 (from 0 to "
             "navmesh::bake_limits.max_radius_cells = 127 cells)");
-  b.classes[1].params.agent_radius = 1;
-  b.classes[1].tiles[0].coord = {1, 0};
+  b.classes()[1].params.agent_radius = 1;
+  b.classes()[1].tiles[0].coord = {1, 0};
   EXPECT_EQ(test::error_text<BuildError>([&] { (void)bytes_of(b); }),
             "navmesh bake: class 'large': a solo class (tile_size 0) has one tile, at (0, 0); this one has 1, the first at (1, 0)");
-  b.classes.clear();
+  b.classes().clear();
   EXPECT_EQ(test::error_text<BuildError>([&] { (void)bytes_of(b); }),
             "navmesh bake: a bake holds 1 to 32 agent classes, this one 0");
   const TriangleMesh model = load("nav_test.obj");
@@ -441,7 +442,7 @@ TEST(Bake, TwoAgentClassesThroughOneDoorway) {
 TEST(Bake, SimulationAgentsPlanOnTheirClassesMesh) {
   const NavBake b = load_bytes(small_bake_bytes());
   std::vector<steer::SizedNavMesh> sized;
-  for (const BakedClass& c : b.classes) sized.push_back({&*c.mesh, c.params.agent_radius});
+  for (const BakedClass& c : b.classes()) sized.push_back({&*c.mesh, c.params.agent_radius});
   steer::NavMeshPathService service(sized, {}, {});
   ASSERT_EQ(service.size_class(0.25), std::optional<std::size_t>(0));
   ASSERT_EQ(service.size_class(0.9), std::optional<std::size_t>(1));
@@ -465,7 +466,7 @@ TEST(Bake, AWideDoorwayLetsBothClassesThrough) {
   std::vector<AgentClass> classes{{"small", {.cell_size = 0.2, .agent_radius = 0.3}},
                                   {"large", {.cell_size = 0.2, .agent_radius = 1.0}}};
   const NavBake b = bake(model, classes);
-  for (const BakedClass& c : b.classes) {
+  for (const BakedClass& c : b.classes()) {
     NavMeshQuery q(*c.mesh);
     EXPECT_TRUE(q.find_path({5, 0, 5}, {15, 0, 5}).succeeded()) << c.name;
   }
@@ -508,7 +509,8 @@ TEST(Bake, FingerprintFollowsTheGeometry) {
 TEST(Bake, FilesOnDiskReportTheirPath) {
   const std::string path = ::testing::TempDir() + "/waymark_bake_test.wmnav";
   load_bytes(small_bake_bytes()).save(path);
-  EXPECT_EQ(NavBake::load(path).classes.size(), 2u);
+  const NavBake loaded = NavBake::load(path);
+  EXPECT_EQ(loaded.classes().size(), 2u);
   EXPECT_EQ(test::error_text<LoadError>([&] { (void)NavBake::load(path + ".none"); }), path + ".none: cannot open file");
   const std::string unwritable = ::testing::TempDir() + "/no/such/dir/x.wmnav";
   EXPECT_NE(test::error_text<SaveError>([&] { load_bytes(small_bake_bytes()).save(unwritable); }).find("cannot open for writing"),

@@ -9,6 +9,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/error_text.hpp"
@@ -28,6 +29,26 @@ using navmesh::TileCoord;
 using navmesh::TiledNavPlanner;
 
 TriangleMesh load(const char* name) { return io::load_obj(std::string(WAYMARK_DATA_DIR "/meshes/") + name); }
+
+// What a CarvedNavMesh or RecastMeshes owns is handed out of an lvalue only (issue 42): of a
+// temporary, `TiledNavPlanner planner(CarvedNavMesh(…).world())` and the like dangled, and
+// compiled.
+template <class T>
+concept WorldOf = requires(T&& t) { std::forward<T>(t).world(); };
+template <class T>
+concept InputOf = requires(T&& t) { std::forward<T>(t).input(); };
+template <class T>
+concept ObstaclesOf = requires(T&& t) { std::forward<T>(t).obstacles(); };
+static_assert(WorldOf<CarvedNavMesh&> && WorldOf<const CarvedNavMesh&> && InputOf<const CarvedNavMesh&> &&
+              ObstaclesOf<const CarvedNavMesh&>);
+static_assert(!WorldOf<CarvedNavMesh> && !WorldOf<const CarvedNavMesh>, "CarvedNavMesh(…).world() would dangle");
+static_assert(!InputOf<CarvedNavMesh> && !ObstaclesOf<CarvedNavMesh>);
+template <class T>
+concept PolyMeshOf = requires(T&& t) { std::forward<T>(t).poly_mesh(); };
+template <class T>
+concept DetailMeshOf = requires(T&& t) { std::forward<T>(t).detail_mesh(); };
+static_assert(PolyMeshOf<const RecastMeshes&> && DetailMeshOf<const RecastMeshes&>);
+static_assert(!PolyMeshOf<RecastMeshes> && !DetailMeshOf<RecastMeshes>, "build_recast_meshes(…).poly_mesh() would dangle");
 
 /// Every tile of the world, copied.
 std::map<TileCoord, NavTile> tiles_of(const CarvedNavMesh& carved) {
@@ -245,7 +266,8 @@ TEST(Carving, ObstaclesFarBeyondTheLevelCarveWhatTheyCover) {
   CarvedNavMesh carved(two_rooms(), {.tile_size = 16});
   const auto walkable = [&](double x, double z) {
     carved.update();
-    return carved.world().tile_count() > 0 && carved.world().snapshot()->mesh.poly_at({x, 0, z}, 1).has_value();
+    const auto snapshot = carved.world().snapshot();
+    return carved.world().tile_count() > 0 && snapshot->mesh.poly_at({x, 0, z}, 1).has_value();
   };
   ASSERT_TRUE(walkable(4, 4) && walkable(18, 4));
   const std::vector<navmesh::NavObstacle> everything{
@@ -275,7 +297,8 @@ TEST(Carving, ObstaclesFarBeyondTheLevelCarveWhatTheyCover) {
 
 /// Drops a 16 x 16 box, as tall as the level, on the middle of `carved`'s level: many tiles wait.
 bool drop_central_box(CarvedNavMesh& carved) {
-  const Aabb3 box = carved.world().snapshot()->mesh.bounds();
+  const auto snapshot = carved.world().snapshot();
+  const Aabb3 box = snapshot->mesh.bounds();
   const Vec3 c = box.center();
   return carved.add_obstacle(BoxObstacle{{c.x - 8, box.min.y - 1, c.z - 8}, {c.x + 8, box.max.y + 1, c.z + 8}}).has_value();
 }

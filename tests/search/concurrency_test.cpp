@@ -75,6 +75,49 @@ TEST(Concurrency, GridHandlesShareOnePlanner) {
   }
 }
 
+// The one-shot plan() lends each thread a search the planner keeps: more threads than it keeps
+// searches, several algorithms, the same answers as one thread.
+TEST(Concurrency, OneShotPlansFromManyThreads) {
+  const grid::GridMap map = io::load_movingai_map(test::data_dir + "/maps/den520d.map");
+  std::mt19937 rng(13);
+  std::vector<std::pair<CellId, CellId>> queries;
+  for (int i = 0; i < 30; ++i) queries.emplace_back(test::random_passable(map, rng), test::random_passable(map, rng));
+  const std::vector<grid::Algorithm> algorithms{grid::Algorithm::astar, grid::Algorithm::jps, grid::Algorithm::jps_plus};
+  const grid::GridPlanner planner(map, {.algorithm = grid::Algorithm::jps});
+  std::vector<Cost> expected;
+  std::vector<std::size_t> lengths;
+  for (const grid::Algorithm a : algorithms) {
+    for (const auto& [s, g] : queries) {
+      const search::SearchResult<CellId> r = planner.plan(s, g, a);  // one thread
+      expected.push_back(r.status.succeeded() ? r.path.cost : -1);
+      lengths.push_back(r.path.nodes.size());
+    }
+  }
+  constexpr std::size_t many = grid::GridPlanner::kept_searches + 2;
+  std::vector<std::vector<Cost>> found(many);
+  std::vector<std::vector<std::size_t>> found_lengths(many);
+  std::vector<std::thread> pool;
+  for (std::size_t t = 0; t < many; ++t) {
+    pool.emplace_back([&, t] {
+      for (std::size_t i = 0; i < expected.size(); ++i) {
+        const std::size_t k = (i + t * 11) % expected.size();
+        const auto& [s, g] = queries[k % queries.size()];
+        const search::SearchResult<CellId> r = planner.plan(s, g, algorithms[k / queries.size()]);
+        found[t].push_back(r.status.succeeded() ? r.path.cost : -1);
+        found_lengths[t].push_back(r.path.nodes.size());
+      }
+    });
+  }
+  for (std::thread& th : pool) th.join();
+  for (std::size_t t = 0; t < many; ++t) {
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      const std::size_t k = (i + t * 11) % expected.size();
+      EXPECT_EQ(found[t][i], expected[k]) << "thread " << t << " query " << k;
+      EXPECT_EQ(found_lengths[t][i], lengths[k]) << "thread " << t << " query " << k;
+    }
+  }
+}
+
 // Per-call algorithms build their shared data on first use (std::call_once): threads asking
 // for the same algorithm at once get one structure, and the same answers as one thread.
 TEST(Concurrency, AlgorithmsAskedForFirstByManyThreadsAreBuiltOnce) {

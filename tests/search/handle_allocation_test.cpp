@@ -47,6 +47,33 @@ TEST(HandleAllocation, GridHandlesSteppedWithEventsAndKeptResults) {
   }
 }
 
+// The one-shot plan() lends a search the planner keeps: after the first call of an algorithm
+// nothing is allocated into a kept result, and the by-value form allocates only the path it
+// returns (before, each call made a search: for the jump searches a dense table of the map).
+TEST(HandleAllocation, OneShotPlanAllocatesNothingAfterTheFirst) {
+  const grid::GridMap large = io::load_movingai_map(test::data_dir + "/maps/den520d.map");
+  const grid::GridMap small = io::load_movingai_map(test::data_dir + "/maps/arena.map");
+  for (const auto& [algorithm, name] : grid::algorithm_names) {
+    SCOPED_TRACE(name);
+    const grid::GridMap& map = algorithm == grid::Algorithm::ida ? small : large;
+    std::mt19937 rng(5);
+    std::vector<std::pair<CellId, CellId>> queries;
+    for (int i = 0; i < 20; ++i) queries.emplace_back(test::random_passable(map, rng), test::random_passable(map, rng));
+    const grid::GridPlanner planner(map, {.algorithm = algorithm});
+    search::SearchResult<CellId> kept;
+    expect_no_allocation_after_warm_up([&] {
+      std::size_t solved = 0;
+      for (const auto& [s, g] : queries) solved += planner.plan(s, g, kept).succeeded() ? 1 : 0;
+      return solved;
+    });
+    // By value: one block per call, the returned path's (none when it is empty).
+    std::size_t paths = 0;
+    const std::size_t before = test::allocation_count();
+    for (const auto& [s, g] : queries) paths += planner.plan(s, g).path.nodes.empty() ? 0 : 1;
+    EXPECT_EQ(test::allocation_count() - before, paths);
+  }
+}
+
 TEST(HandleAllocation, SeveralSourcesAndGoalLists) {
   const grid::GridMap map = io::load_movingai_map(test::data_dir + "/maps/den520d.map");
   const grid::GridPlanner planner(map, {.algorithm = grid::Algorithm::astar});

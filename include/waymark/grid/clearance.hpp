@@ -89,7 +89,7 @@ class ClearanceMap {
   void raise_max_clearance(double max_clearance);
 
   /// Whether the map was edited since the last sync().
-  [[nodiscard]] bool stale() const { return synced_version_ != map_->version(); }
+  [[nodiscard]] bool stale() const { return map_->edited_since(synced_version_); }
   /// The map's version the clearances reflect.
   [[nodiscard]] std::uint64_t synced_version() const { return synced_version_; }
   /// Brings the clearances up to date with the map's edits (a no-op when they are). Allocates
@@ -141,6 +141,11 @@ struct SizeClassSync {
 /// after this one). After warm-up (once map()'s change log has grown to its full size, 2 ×
 /// ChangeLog::capacity edits) sync() allocates nothing.
 ///
+/// map() follows the base (GridMap::follow): from an edit of the base until sync(), map() is
+/// behind() and everything built on it is stale — planners, jump tables and D* Lite refuse
+/// (stale_world) instead of planning on the old cells (a door the base closed). An edit that
+/// changes no fit leaves map() as it was: after sync() its planners need no sync of their own.
+///
 /// map() keeps its address when the SizeClassMap is moved, so planners built on it stay valid.
 /// Holds a reference to the ClearanceMap (and through it the base map): both must outlive it.
 class SizeClassMap {
@@ -150,8 +155,10 @@ class SizeClassMap {
   SizeClassMap(ClearanceMap& clearance, double radius);
   SizeClassMap(ClearanceMap&&, double) = delete;  // would dangle
 
-  /// The map to plan on. Do not edit it: the next sync() would not see the edit.
-  [[nodiscard]] const GridMap& map() const { return *map_; }
+  /// The map to plan on. Do not edit it: the next sync() would not see the edit. Not of a
+  /// temporary: that map goes with it (`GridPlanner(SizeClassMap(c, r).map())` does not compile).
+  [[nodiscard]] const GridMap& map() const& { return *map_; }
+  const GridMap& map() const&& = delete;  // a temporary's: would dangle
   [[nodiscard]] const GridMap& base() const { return clearance_->map(); }
   [[nodiscard]] const ClearanceMap& clearance() const { return *clearance_; }
   [[nodiscard]] double radius() const { return radius_; }

@@ -72,7 +72,9 @@ class DStarLite {
 
   /// Forgets everything and plans from `start` (the agent) to `goal`, on the map as it is now.
   /// Failure: invalid_query plus out_of_bounds, start_blocked or goal_blocked (nothing
-  /// searched; replan() tries again once the cell is free), or unreachable.
+  /// searched; replan() tries again once the cell is free), or unreachable; stale_world while
+  /// the map is behind a map it follows (GridMap::behind(): a SizeClassMap not yet synced),
+  /// as replan() then.
   Status plan(CellId start, CellId goal) { return plan(start, goal, search::Budget{}); }
   /// The same within `budget` (expansions, cells looked at — SearchStats::generated — and
   /// time, checked between expansions as a search step does): Running when the budget ran out

@@ -180,6 +180,22 @@ class GridMap {
     return log_.since(version);
   }
 
+  // ---- maps made from another (SizeClassMap::map() from its base) --------------------------
+
+  /// Marks the map as made from `source` and up to date with it as of now. Until the next
+  /// call, behind() is true once `source` is edited (or is itself behind a map it follows),
+  /// and everything derived from this map is stale meanwhile (edited_since()): planners on it
+  /// refuse to answer (stale_world) instead of planning on the old world. `source` must
+  /// outlive the map; a copy of the map follows nothing (a move keeps following).
+  void follow(const GridMap& source) { source_ = Source(&source, source.version()); }
+  /// Whether the map follows a source (follow()) edited since the map was brought up to date.
+  [[nodiscard]] bool behind() const {
+    return source_.map != nullptr && (source_.map->version() != source_.version || source_.map->behind());
+  }
+  /// Whether data derived from the map at version `synced` is out of date: the map was edited
+  /// since, or it is behind() the map it follows. What derived data's stale() asks.
+  [[nodiscard]] bool edited_since(std::uint64_t synced) const { return synced != version() || behind(); }
+
   /// World position of a cell's centre.
   [[nodiscard]] Vec2 cell_center(CellCoord c) const;
   [[nodiscard]] Vec2 cell_center(CellId c) const { return cell_center(coord(c)); }
@@ -215,6 +231,26 @@ class GridMap {
   double min_multiplier_ = 1.0;
   double heuristic_scale_;
   ChangeLog<GridChange> log_;
+  /// The map this one follows and the version of it this one reflects; a copy follows nothing.
+  struct Source {
+    const GridMap* map = nullptr;
+    std::uint64_t version = 0;
+    Source() = default;
+    Source(const GridMap* m, std::uint64_t v) : map(m), version(v) {}
+    Source(const Source&) noexcept {}
+    Source(Source&& other) noexcept : map(other.map), version(other.version) {}
+    Source& operator=(const Source& other) noexcept {
+      if (this != &other) *this = Source();
+      return *this;
+    }
+    Source& operator=(Source&& other) noexcept {
+      map = other.map;
+      version = other.version;
+      return *this;
+    }
+    ~Source() = default;
+  };
+  Source source_;
 };
 
 /// Replays the passability edits of `map` after `since` for data derived from it: calls

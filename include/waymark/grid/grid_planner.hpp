@@ -2,8 +2,9 @@
 /// @file GridPlanner: the searches on a GridMap, any chosen per call, handed out as search
 /// handles; the planner is the search source request queues take.
 
-#include <cstddef>
+#include <array>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -54,21 +55,26 @@ struct GridPlannerOptions {
 /// source a request queue takes (search::SearchSource<CellId>).
 ///
 /// The planner holds what the searches share and only read: the move masks, and for jump
-/// searches the padded bit grid or the JPS+ table. It holds no query state: make_search()
-/// hands out search handles, each with its own scratch — one per thread or per agent, all
-/// reading the same planner — and plan() runs one query on a search made for it. Any
+/// searches the padded bit grid or the JPS+ table, and the idle searches plan() lends; no
+/// query state of a caller's: make_search() hands out search handles, each with its own scratch — one per thread or per agent, all
+/// reading the same planner — and plan() runs one query on a search it lends (below). Any
 /// algorithm can be chosen per call; options.algorithm is the default.
 ///
 /// Construction is O(cells) (the masks; a jump search's structure when it is the default).
 /// Jump structures for another algorithm are built when first asked for (make_search is then
 /// O(cells); thread-safe). After warm-up a handle's queries allocate only while its open list
-/// and path grow past their largest size so far; plan() allocates a search each call (keep a
-/// handle for repeated queries).
+/// and path grow past their largest size so far. plan() borrows a search the planner keeps
+/// (up to kept_searches of them, each for one algorithm and query options) and puts it back,
+/// so one-shot calls cost what a kept handle's queries do and, after the first of their kind,
+/// allocate only the returned path (nothing at all into a SearchResult that held as long a
+/// path); a call that finds none idle (more threads at once than kept_searches, or a new
+/// algorithm or query options) makes one.
 ///
 /// After the map is edited, the planner is stale: every search it handed out fails with
 /// stale_world until sync() brings the shared data up to date (incrementally around the
 /// edits; a JPS+ table the planner owns is rebuilt, one it was given must be rebuilt by its
-/// owner). A combination that planner_unsupported() rejects — now: a jump search on a map
+/// owner). A map made from another (SizeClassMap::map()) is also stale while it is behind
+/// that map (GridMap::behind()): its owner's sync() first, then the planner's. A combination that planner_unsupported() rejects — now: a jump search on a map
 /// that has cost multipliers, or under another rule than no_corner_cutting — fails every query
 /// at once with invalid_query | unsupported (unsupported() gives the reason); it never counts
 /// as stale, so nothing waits for a sync() that cannot help. Jump searches asked for a goal
@@ -94,9 +100,16 @@ class GridPlanner final : public search::SearchSource<CellId> {
   [[nodiscard]] search::SearchHandle<CellId> make_search(Algorithm algorithm,
                                                          const search::QueryOptions<CellId>& query) const;
 
-  /// One query from `start` to `goal`, to its end, on a search made for it (a sparse node
-  /// table where the algorithm has one, so its cost follows the query, not the map): status,
-  /// path and stats. Allocates; for repeated queries keep a handle from make_search().
+  /// Searches plan() keeps between calls, to lend the next ones (the first of each kind is
+  /// made, O(cells) for the dense ones): one per thread that calls plan() at once keeps it
+  /// from making searches. Each keeps the scratch of its largest query until the planner goes.
+  static constexpr std::size_t kept_searches = 4;
+
+  /// One query from `start` to `goal`, to its end, on a search the planner lends (a sparse
+  /// node table where the algorithm has one, so its scratch follows the queries, not the
+  /// map): status, path and stats. Thread-safe, like make_search(). After the first call of
+  /// an algorithm and query options it allocates only the returned path; the forms that take
+  /// `out` below allocate nothing then.
   [[nodiscard]] search::SearchResult<CellId> plan(CellId start, CellId goal) const {
     return plan(start, goal, options_.algorithm, options_.query);
   }
@@ -105,6 +118,16 @@ class GridPlanner final : public search::SearchSource<CellId> {
   }
   [[nodiscard]] search::SearchResult<CellId> plan(CellId start, CellId goal, Algorithm algorithm,
                                                   const search::QueryOptions<CellId>& query) const;
+  /// The same into `out` (reusing its capacity: no allocation once it held as long a path);
+  /// returns out.status.
+  Status plan(CellId start, CellId goal, search::SearchResult<CellId>& out) const {
+    return plan(start, goal, options_.algorithm, options_.query, out);
+  }
+  Status plan(CellId start, CellId goal, Algorithm algorithm, search::SearchResult<CellId>& out) const {
+    return plan(start, goal, algorithm, options_.query, out);
+  }
+  Status plan(CellId start, CellId goal, Algorithm algorithm, const search::QueryOptions<CellId>& query,
+              search::SearchResult<CellId>& out) const;
 
   /// Whether the map was edited since the planner's shared data was last brought up to date.
   [[nodiscard]] bool stale() const override;
@@ -139,6 +162,12 @@ class GridPlanner final : public search::SearchSource<CellId> {
   /// The jump structure for `algorithm`, built on first use; null when the rule rules it out.
   const JumpPointSpace* jump_space() const;
   const JumpPointPlusSpace* jump_plus_space() const;
+  /// A kept search of `algorithm` with `query` (taken out of its slot), or a new one.
+  search::SearchHandle<CellId> borrow_search(Algorithm algorithm, const search::QueryOptions<CellId>& query) const;
+  /// Keeps `search` for the next borrow_search() of its kind, in a free slot or the least
+  /// recently used one.
+  void keep_search(Algorithm algorithm, const search::QueryOptions<CellId>& query,
+                   search::SearchHandle<CellId> search) const;
 
   const GridMap* map_;
   GridPlannerOptions options_;
@@ -153,6 +182,17 @@ class GridPlanner final : public search::SearchSource<CellId> {
   mutable std::unique_ptr<JumpPointPlusSpace> jump_plus_space_;
   mutable std::atomic<const JumpPointSpace*> jump_ready_{nullptr};
   mutable std::atomic<const JumpPointPlusSpace*> jump_plus_ready_{nullptr};
+  /// What plan() lends: slots of idle searches (an empty handle: a free slot), under
+  /// kept_lock_. Declared last, so they go before the structures they search.
+  struct KeptSearch {
+    Algorithm algorithm = Algorithm::astar;
+    search::QueryOptions<CellId> query{};
+    search::SearchHandle<CellId> search;
+    std::uint64_t last_use = 0;  ///< kept_uses_ when it was kept: the least recent goes first
+  };
+  mutable std::mutex kept_lock_;
+  mutable std::array<KeptSearch, kept_searches> kept_{};
+  mutable std::uint64_t kept_uses_ = 0;
 };
 
 /// Whether GridPlanner searches of this algorithm can run over a sparse node table

@@ -59,7 +59,7 @@ class GridSpace : public GridCells {
   [[nodiscard]] DiagonalRule rule() const { return rule_; }
 
   /// Whether the map was edited since the masks were last computed.
-  [[nodiscard]] bool stale() const { return synced_version_ != map_->version(); }
+  [[nodiscard]] bool stale() const { return map_->edited_since(synced_version_); }
   /// Recomputes the masks of the cells around every passability edit since the last sync
   /// (all cells when the map's log no longer reaches back). Returns the cells recomputed.
   /// Not thread-safe: no search may run on the space meanwhile.

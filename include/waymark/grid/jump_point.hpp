@@ -224,7 +224,7 @@ class JumpPointSpace : public GridCells {
   }
 
   /// The map was edited since the last sync().
-  [[nodiscard]] bool stale() const { return synced_version_ != map_->version(); }
+  [[nodiscard]] bool stale() const { return map_->edited_since(synced_version_); }
   /// The map has cost multipliers, which jumps cannot weigh: searches refuse (invalid_query |
   /// unsupported) until every multiplier is back at 1.
   [[nodiscard]] bool unsupported() const { return map_->has_costs(); }

@@ -38,7 +38,10 @@ class JumpTable {
 
   /// The map it was built for (which must outlive it), and whether that map was edited since.
   [[nodiscard]] const GridMap& map() const { return *map_; }
-  [[nodiscard]] bool stale() const { return version_ != map_->version(); }
+  [[nodiscard]] bool stale() const { return map_->edited_since(version_); }
+  /// The map's version the table was built at (stale() is also true while the map is behind
+  /// one it follows, which no rebuild here changes).
+  [[nodiscard]] std::uint64_t built_version() const { return version_; }
   /// Builds the table again for the map as it is now. O(cells).
   /// @warning Not thread-safe: no search may use the table meanwhile.
   void rebuild();

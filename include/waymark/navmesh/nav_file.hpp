@@ -93,14 +93,20 @@ struct BakedClass {
 
 /// A bake: the geometry's fingerprint and one navmesh per agent class. Immutable once built
 /// or loaded; queries refer to a class's `mesh`, so keep the bake alive (and unmoved) while
-/// they run.
+/// they run. A temporary bake's classes do not compile (`*recast::bake(…).find_class("x")->mesh`
+/// or `….classes()[0].mesh` would dangle at the end of the statement): keep the bake first.
 struct NavBake {
   /// geometry_fingerprint() of the model the bake was built from.
   std::uint64_t geometry_fingerprint = 0;
-  std::vector<BakedClass> classes;
 
+  /// The agent classes, in the order they were baked or stored.
+  [[nodiscard]] const std::vector<BakedClass>& classes() const& { return classes_; }
+  /// The same to fill or change, before the bake is saved or queried.
+  [[nodiscard]] std::vector<BakedClass>& classes() & { return classes_; }
+  const std::vector<BakedClass>& classes() const&& = delete;  // a temporary bake's: would dangle
   /// The class called `name`, or null.
-  [[nodiscard]] const BakedClass* find_class(std::string_view name) const;
+  [[nodiscard]] const BakedClass* find_class(std::string_view name) const&;
+  const BakedClass* find_class(std::string_view name) const&& = delete;  // a temporary bake's: would dangle
 
   /// Writes the `.wmnav` file: the fingerprint and each class's name, parameters and tiles
   /// (`mesh` is made from the tiles again on load). Throws SaveError (file, reason) when it
@@ -115,6 +121,9 @@ struct NavBake {
   /// range or a polygon structure NavMesh refuses (the reason names the class and tile).
   [[nodiscard]] static NavBake load(const std::string& path);
   [[nodiscard]] static NavBake load(std::istream& in, const std::string& name);
+
+ private:
+  std::vector<BakedClass> classes_;
 };
 
 /// The fingerprint of a model as read (its vertices' coordinates, bit for bit, and its

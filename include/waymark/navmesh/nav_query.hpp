@@ -158,7 +158,9 @@ class NavMeshQuery {
   void cancel();
 
   [[nodiscard]] Status status() const { return path_.status; }
-  /// The last query's path; empty unless it succeeded or is partial. Valid until begin().
+  /// The last query's path; empty unless it succeeded or is partial. It is the query's own,
+  /// rewritten by the next begin() or find_path(): copy it (`const NavPath kept = q.path();`)
+  /// to keep it past the next query.
   [[nodiscard]] const NavPath& path() const { return path_; }
   [[nodiscard]] const SearchStats& stats() const;
   [[nodiscard]] const NavMesh& mesh() const { return *mesh_; }

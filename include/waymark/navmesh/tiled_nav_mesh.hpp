@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include "waymark/core/keep_ptr.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/nav_tile.hpp"
 
@@ -81,11 +82,13 @@ class TiledNavMesh {
   [[nodiscard]] std::uint64_t version() const { return version_.load(std::memory_order_acquire); }
 
   /// The world stitched at version(): stitched on the first call after a change (O(whole
-  /// world), see stitch_tiles), then shared by every caller until the next change.
-  [[nodiscard]] std::shared_ptr<const TiledSnapshot> snapshot() const;
-  /// snapshot()'s mesh, sharing its ownership.
-  [[nodiscard]] std::shared_ptr<const NavMesh> mesh() const {
-    auto s = snapshot();
+  /// world), see stitch_tiles), then shared by every caller until the next change. The world
+  /// lets go of it at the next snapshot() after a change: keep the pointer to keep it
+  /// (`world.snapshot()->mesh` does not compile, as that reference would dangle).
+  [[nodiscard]] KeepPtr<const TiledSnapshot> snapshot() const;
+  /// snapshot()'s mesh, sharing its ownership (kept the same way).
+  [[nodiscard]] KeepPtr<const NavMesh> mesh() const {
+    const KeepPtr<const TiledSnapshot> s = snapshot();
     return {s, &s->mesh};
   }
 

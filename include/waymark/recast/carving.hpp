@@ -83,13 +83,18 @@ class CarvedNavMesh {
   CarveUpdate update(const CarveBudget& budget = {});
 
   [[nodiscard]] std::size_t pending_tiles() const { return pending_.size(); }
-  [[nodiscard]] const navmesh::TiledNavMesh& world() const { return world_; }
+  /// The tiled world (a planner's: navmesh::TiledNavPlanner). Not of a temporary: that world
+  /// goes with it (`CarvedNavMesh(…).world()` does not compile).
+  [[nodiscard]] const navmesh::TiledNavMesh& world() const& { return world_; }
   /// The world itself (e.g. to set its off-mesh links). Replacing its tiles by hand is undone
   /// by the next rebuild of those tiles.
-  [[nodiscard]] navmesh::TiledNavMesh& world() { return world_; }
-  [[nodiscard]] const TiledInput& input() const { return input_; }
+  [[nodiscard]] navmesh::TiledNavMesh& world() & { return world_; }
+  const navmesh::TiledNavMesh& world() const&& = delete;  // a temporary's: would dangle
+  [[nodiscard]] const TiledInput& input() const& { return input_; }
+  const TiledInput& input() const&& = delete;  // a temporary's: would dangle
   /// The obstacles held, by id.
-  [[nodiscard]] const std::map<std::uint32_t, navmesh::NavObstacle>& obstacles() const { return obstacles_; }
+  [[nodiscard]] const std::map<std::uint32_t, navmesh::NavObstacle>& obstacles() const& { return obstacles_; }
+  const std::map<std::uint32_t, navmesh::NavObstacle>& obstacles() const&& = delete;  // a temporary's: would dangle
   /// The bytes kept to rebuild tiles: every tile's compact heightfield and its first areas.
   [[nodiscard]] std::size_t kept_bytes() const { return kept_bytes_; }
   /// Tiles kept (those with walkable spans).

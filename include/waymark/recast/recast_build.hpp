@@ -123,8 +123,11 @@ class RecastMeshes {
   RecastMeshes& operator=(RecastMeshes&&) noexcept;
   ~RecastMeshes();
 
-  [[nodiscard]] const rcPolyMesh& poly_mesh() const { return *poly_; }
-  [[nodiscard]] const rcPolyMeshDetail& detail_mesh() const { return *detail_; }
+  /// Not of a temporary (they go with it): keep the RecastMeshes first.
+  [[nodiscard]] const rcPolyMesh& poly_mesh() const& { return *poly_; }
+  const rcPolyMesh& poly_mesh() const&& = delete;  // a temporary's: would dangle
+  [[nodiscard]] const rcPolyMeshDetail& detail_mesh() const& { return *detail_; }
+  const rcPolyMeshDetail& detail_mesh() const&& = delete;  // a temporary's: would dangle
   [[nodiscard]] const RecastParams& params() const { return params_; }
   /// The world point of Recast's (0, 0, 0).
   [[nodiscard]] Vec3 origin() const { return origin_; }

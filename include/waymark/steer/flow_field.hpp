@@ -73,7 +73,7 @@ class FlowField {
   [[nodiscard]] const SearchStats& stats() const { return stats_; }
   /// The map was edited since the last build: the field still answers for the map it was
   /// built on until build() is called again.
-  [[nodiscard]] bool stale() const { return map_->version() != world_version_; }
+  [[nodiscard]] bool stale() const { return map_->edited_since(world_version_); }
   [[nodiscard]] std::uint64_t world_version() const { return world_version_; }
   [[nodiscard]] const grid::GridMap& map() const { return *map_; }
   [[nodiscard]] grid::DiagonalRule diagonal() const { return params_.diagonal; }
