@@ -11,6 +11,7 @@
 
 #include "errors.hpp"
 #include "handles.hpp"
+#include "search_pool.hpp"
 #include "waymark/core/enum_names.hpp"
 #include "waymark/core/text.hpp"
 #include "waymark/graph/graph_planner.hpp"
@@ -32,25 +33,11 @@ struct GraphPlannerObject final : Object {
       : graph(std::move(g)), planner(graph->loaded.graph, options) {}
   std::shared_ptr<GraphObject> graph;
   graph::GraphPlanner planner;
-  std::mutex pool_lock;  // kept searches, one per thread planning at the same time
-  std::vector<std::unique_ptr<Search>> pool;
+  SearchPool<Search> searches;
 
-  // Runs `body(search)` on a kept search, returned to the pool afterwards.
   template <class Body>
   int with_search(Body&& body) {
-    std::unique_ptr<Search> search;
-    {
-      const std::lock_guard lock(pool_lock);
-      if (!pool.empty()) {
-        search = std::move(pool.back());
-        pool.pop_back();
-      }
-    }
-    if (!search) search = std::make_unique<Search>(planner.make_search());
-    const int rc = body(*search);
-    const std::lock_guard lock(pool_lock);
-    pool.push_back(std::move(search));
-    return rc;
+    return searches.with([&] { return planner.make_search(); }, std::forward<Body>(body));
   }
 };
 

@@ -13,6 +13,7 @@
 
 #include "errors.hpp"
 #include "handles.hpp"
+#include "search_pool.hpp"
 #include "waymark/core/enum_names.hpp"
 #include "waymark/core/text.hpp"
 #include "waymark/grid/grid_map.hpp"
@@ -56,9 +57,7 @@ struct PlannerObject final : Object {
       : grid(std::move(g)), planner(grid->map, options) {}
   std::shared_ptr<GridObject> grid;
   grid::GridPlanner planner;
-  // wm_plan's searches: one per thread that plans at the same time, kept for the next call.
-  std::mutex pool_lock;
-  std::vector<std::unique_ptr<Search>> pool;
+  SearchPool<Search> searches;  // wm_plan's
 };
 
 // A search's events, as C structs to a C function.
@@ -412,25 +411,14 @@ int wm_plan(wm_planner* p, int sx, int sy, int gx, int gy, double* cost, int* xy
                                         cell_text(start ? gx : sx, start ? gy : sy) + " is outside the " +
                                         size_text(map) + " grid");
     }
-    // A kept search: the pool's last one, or a new one when every kept one is busy.
-    std::unique_ptr<Search> search;
-    {
-      const std::lock_guard lock(o->pool_lock);
-      if (!o->pool.empty()) {
-        search = std::move(o->pool.back());
-        o->pool.pop_back();
-      }
-    }
-    if (!search) search = std::make_unique<Search>(o->planner.make_search());
-    const Status status = search->run(*start, *goal);
-    int rc = query_result(status, o->planner, o->planner.options().algorithm, sx, sy, gx, gy);
-    if (rc == WM_OK) {
-      if (cost != nullptr) *cost = search->path().cost;
-      rc = copy_path(map, search->path(), xy, capacity, count);
-    }
-    const std::lock_guard lock(o->pool_lock);
-    o->pool.push_back(std::move(search));
-    return rc;
+    return o->searches.with([&] { return o->planner.make_search(); },
+                            [&](Search& search) -> int {
+                              const Status status = search.run(*start, *goal);
+                              const int rc = query_result(status, o->planner, o->planner.options().algorithm, sx, sy, gx, gy);
+                              if (rc != WM_OK) return rc;
+                              if (cost != nullptr) *cost = search.path().cost;
+                              return copy_path(map, search.path(), xy, capacity, count);
+                            });
   });
 }
 

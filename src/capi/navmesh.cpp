@@ -156,11 +156,11 @@ int wm_navmesh_load_baked(const char* path, const char* agent_class, wm_navmesh*
     *out = nullptr;
     if (path == nullptr) return null_argument("path");
     auto bake = std::make_unique<navmesh::NavBake>(navmesh::NavBake::load(path));
-    const navmesh::BakedClass* c = agent_class == nullptr ? (bake->classes.empty() ? nullptr : &bake->classes.front())
+    const navmesh::BakedClass* c = agent_class == nullptr ? (bake->classes().empty() ? nullptr : &bake->classes().front())
                                                           : bake->find_class(agent_class);
     if (c == nullptr || !c->mesh) {
       std::string names;
-      for (const auto& k : bake->classes) {
+      for (const auto& k : bake->classes()) {
         if (!names.empty()) names.append(", ");
         names.append(quoted(k.name));
       }
