@@ -21,6 +21,9 @@ int fail(int code, std::string_view first, std::string_view second) {
   return code;
 }
 
+int invalid_handle(const char* what) { return fail(WM_ERROR_INVALID_HANDLE, what, ": null, released, or not a handle of this kind"); }
+int null_argument(const char* what) { return fail(WM_ERROR_INVALID_ARGUMENT, what, " is null"); }
+
 int result_of(Status status) {
   switch (status.state) {
     case SearchState::success: return WM_OK;

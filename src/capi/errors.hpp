@@ -19,6 +19,11 @@ int fail(int code, std::string_view message);
 /// The same, the message made of two parts (no allocation once the buffer is large enough).
 int fail(int code, std::string_view first, std::string_view second);
 
+/// WM_ERROR_INVALID_HANDLE, naming the kind of handle.
+int invalid_handle(const char* what);
+/// WM_ERROR_INVALID_ARGUMENT: `what` is null.
+int null_argument(const char* what);
+
 /// The result code of a search's status: WM_OK, WM_RUNNING, or the failure's reason.
 [[nodiscard]] int result_of(Status status);
 

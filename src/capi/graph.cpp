@@ -41,16 +41,7 @@ struct GraphPlannerObject final : Object {
   }
 };
 
-int invalid_handle(const char* what) { return fail(WM_ERROR_INVALID_HANDLE, what, ": null, released, or not a handle of this kind"); }
-int null_argument(const char* what) { return fail(WM_ERROR_INVALID_ARGUMENT, what, " is null"); }
 
-template <class Handle>
-int hand_out(Kind kind, std::shared_ptr<Object> object, Handle** out) {
-  const std::uintptr_t h = add_handle(kind, std::move(object));
-  if (h == 0) return fail(WM_ERROR_LIMIT, "too many live handles (the limit is " + number_text(max_handles) + ")");
-  *out = handle_of<Handle>(h);
-  return WM_OK;
-}
 
 std::string vertex_text(std::uint32_t v) { return "vertex " + number_text(v); }
 
@@ -88,10 +79,8 @@ int wm_graph_load_edge_lists(const char* nodes_path, const char* edges_path, int
   });
 }
 
-int wm_graph_retain(wm_graph* g) {
-  return retain_handle(reinterpret_cast<std::uintptr_t>(g), Kind::graph) ? WM_OK : invalid_handle("graph");
-}
-void wm_graph_release(wm_graph* g) { static_cast<void>(release_handle(reinterpret_cast<std::uintptr_t>(g), Kind::graph)); }
+int wm_graph_retain(wm_graph* g) { return retain_as(g, Kind::graph, "graph"); }
+void wm_graph_release(wm_graph* g) { release_as(g, Kind::graph); }
 
 int wm_graph_size(const wm_graph* g, uint32_t* vertices, uint64_t* arcs) {
   const GraphObject* o = find_as<GraphObject>(g, Kind::graph);
@@ -125,12 +114,8 @@ int wm_graph_planner_create(const wm_graph* g, const char* algorithm, wm_graph_p
   });
 }
 
-int wm_graph_planner_retain(wm_graph_planner* p) {
-  return retain_handle(reinterpret_cast<std::uintptr_t>(p), Kind::graph_planner) ? WM_OK : invalid_handle("graph planner");
-}
-void wm_graph_planner_release(wm_graph_planner* p) {
-  static_cast<void>(release_handle(reinterpret_cast<std::uintptr_t>(p), Kind::graph_planner));
-}
+int wm_graph_planner_retain(wm_graph_planner* p) { return retain_as(p, Kind::graph_planner, "graph planner"); }
+void wm_graph_planner_release(wm_graph_planner* p) { release_as(p, Kind::graph_planner); }
 
 int wm_graph_plan(wm_graph_planner* p, uint32_t source, uint32_t target, double* cost, uint32_t* vertices, int capacity,
                   int* count) {

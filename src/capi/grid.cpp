@@ -103,20 +103,11 @@ struct SearchObject final : Object {
   int sx = 0, sy = 0, gx = 0, gy = 0;
 };
 
-int invalid_handle(const char* what) { return fail(WM_ERROR_INVALID_HANDLE, what, ": null, released, or not a handle of this kind"); }
-int null_argument(const char* what) { return fail(WM_ERROR_INVALID_ARGUMENT, what, " is null"); }
 
 GridObject* grid_of(const wm_grid* g) { return find_as<GridObject>(g, Kind::grid); }
 PlannerObject* planner_of(const wm_planner* p) { return find_as<PlannerObject>(p, Kind::planner); }
 SearchObject* search_of(const wm_search* s) { return find_as<SearchObject>(s, Kind::search); }
 
-template <class Handle>
-int hand_out(Kind kind, std::shared_ptr<Object> object, Handle** out) {
-  const std::uintptr_t h = add_handle(kind, std::move(object));
-  if (h == 0) return fail(WM_ERROR_LIMIT, "too many live handles (the limit is " + number_text(max_handles) + ")");
-  *out = handle_of<Handle>(h);
-  return WM_OK;
-}
 
 std::string cell_text(int x, int y) { return pair_text(x, y); }
 std::string size_text(const grid::GridMap& map) { return number_text(map.width()) + " x " + number_text(map.height()); }
@@ -241,10 +232,8 @@ int wm_grid_from_cells(int width, int height, const unsigned char* blocked, wm_g
   });
 }
 
-int wm_grid_retain(wm_grid* g) {
-  return retain_handle(reinterpret_cast<std::uintptr_t>(g), Kind::grid) ? WM_OK : invalid_handle("grid");
-}
-void wm_grid_release(wm_grid* g) { static_cast<void>(release_handle(reinterpret_cast<std::uintptr_t>(g), Kind::grid)); }
+int wm_grid_retain(wm_grid* g) { return retain_as(g, Kind::grid, "grid"); }
+void wm_grid_release(wm_grid* g) { release_as(g, Kind::grid); }
 
 int wm_grid_size(const wm_grid* g, int* width, int* height) {
   const GridObject* o = grid_of(g);
@@ -362,12 +351,8 @@ int wm_planner_create(const wm_grid* g, const char* algorithm, wm_planner** out)
   return wm_planner_create_with(g, &options, out);
 }
 
-int wm_planner_retain(wm_planner* p) {
-  return retain_handle(reinterpret_cast<std::uintptr_t>(p), Kind::planner) ? WM_OK : invalid_handle("planner");
-}
-void wm_planner_release(wm_planner* p) {
-  static_cast<void>(release_handle(reinterpret_cast<std::uintptr_t>(p), Kind::planner));
-}
+int wm_planner_retain(wm_planner* p) { return retain_as(p, Kind::planner, "planner"); }
+void wm_planner_release(wm_planner* p) { release_as(p, Kind::planner); }
 
 int wm_planner_stale(const wm_planner* p, int* stale) {
   const PlannerObject* o = planner_of(p);
@@ -440,10 +425,8 @@ int wm_search_create(wm_planner* p, const char* algorithm, const wm_query_option
   });
 }
 
-int wm_search_retain(wm_search* s) {
-  return retain_handle(reinterpret_cast<std::uintptr_t>(s), Kind::search) ? WM_OK : invalid_handle("search");
-}
-void wm_search_release(wm_search* s) { static_cast<void>(release_handle(reinterpret_cast<std::uintptr_t>(s), Kind::search)); }
+int wm_search_retain(wm_search* s) { return retain_as(s, Kind::search, "search"); }
+void wm_search_release(wm_search* s) { release_as(s, Kind::search); }
 
 int wm_search_set_events(wm_search* s, wm_event_fn fn, void* context) {
   return guarded([&]() -> int {

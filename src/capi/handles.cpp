@@ -1,5 +1,8 @@
 #include "handles.hpp"
 
+#include "errors.hpp"
+#include "waymark/core/text.hpp"
+
 #include <array>
 #include <atomic>
 #include <mutex>
@@ -142,6 +145,18 @@ bool release_handle(std::uintptr_t handle, Kind kind) {
     r.free_slots.push_back(d.index);
   }
   return true;
+}
+
+int handles_exhausted() {
+  return fail(WM_ERROR_LIMIT, "too many live handles (the limit is " + number_text(max_handles) + ")");
+}
+
+int retain_as(const void* handle, Kind kind, const char* what) {
+  return retain_handle(reinterpret_cast<std::uintptr_t>(handle), kind) ? WM_OK : invalid_handle(what);
+}
+
+void release_as(const void* handle, Kind kind) {
+  static_cast<void>(release_handle(reinterpret_cast<std::uintptr_t>(handle), kind));
 }
 
 }  // namespace waymark::capi

@@ -6,6 +6,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
+
+#include "waymark/waymark.h"
 
 namespace waymark::capi {
 
@@ -46,10 +49,20 @@ template <class T>
 [[nodiscard]] std::shared_ptr<T> share_as(const void* handle, Kind kind) {
   return std::static_pointer_cast<T>(share_handle(reinterpret_cast<std::uintptr_t>(handle), kind));
 }
-/// The C type of a new handle.
+/// WM_ERROR_LIMIT with the message naming max_handles.
+int handles_exhausted();
+
+/// Registers `object` and gives the caller its handle: WM_OK, or WM_ERROR_LIMIT (with the
+/// message) when max_handles are alive.
 template <class Handle>
-[[nodiscard]] Handle* handle_of(std::uintptr_t value) {
-  return reinterpret_cast<Handle*>(value);
+int hand_out(Kind kind, std::shared_ptr<Object> object, Handle** out) {
+  const std::uintptr_t h = add_handle(kind, std::move(object));
+  if (h == 0) return handles_exhausted();
+  *out = reinterpret_cast<Handle*>(h);
+  return WM_OK;
 }
+/// The C API's *_retain (WM_OK, or WM_ERROR_INVALID_HANDLE naming `what`) and *_release.
+int retain_as(const void* handle, Kind kind, const char* what);
+void release_as(const void* handle, Kind kind);
 
 }  // namespace waymark::capi

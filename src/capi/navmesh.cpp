@@ -39,16 +39,7 @@ struct NavQueryObject final : Object {
   navmesh::NavMeshQuery query;
 };
 
-int invalid_handle(const char* what) { return fail(WM_ERROR_INVALID_HANDLE, what, ": null, released, or not a handle of this kind"); }
-int null_argument(const char* what) { return fail(WM_ERROR_INVALID_ARGUMENT, what, " is null"); }
 
-template <class Handle>
-int hand_out(Kind kind, std::shared_ptr<Object> object, Handle** out) {
-  const std::uintptr_t h = add_handle(kind, std::move(object));
-  if (h == 0) return fail(WM_ERROR_LIMIT, "too many live handles (the limit is " + number_text(max_handles) + ")");
-  *out = handle_of<Handle>(h);
-  return WM_OK;
-}
 
 bool finite3(const double* p) { return std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2]); }
 Vec3 vec_of(const double* p) { return Vec3{p[0], p[1], p[2]}; }
@@ -173,10 +164,8 @@ int wm_navmesh_load_baked(const char* path, const char* agent_class, wm_navmesh*
   });
 }
 
-int wm_navmesh_retain(wm_navmesh* m) {
-  return retain_handle(reinterpret_cast<std::uintptr_t>(m), Kind::navmesh) ? WM_OK : invalid_handle("navmesh");
-}
-void wm_navmesh_release(wm_navmesh* m) { static_cast<void>(release_handle(reinterpret_cast<std::uintptr_t>(m), Kind::navmesh)); }
+int wm_navmesh_retain(wm_navmesh* m) { return retain_as(m, Kind::navmesh, "navmesh"); }
+void wm_navmesh_release(wm_navmesh* m) { release_as(m, Kind::navmesh); }
 
 int wm_navmesh_size(const wm_navmesh* m, uint32_t* polygons, uint32_t* vertices) {
   const NavMeshObject* o = find_as<NavMeshObject>(m, Kind::navmesh);
@@ -238,12 +227,8 @@ int wm_nav_query_create(const wm_navmesh* m, const char* mode, wm_nav_query** ou
   });
 }
 
-int wm_nav_query_retain(wm_nav_query* q) {
-  return retain_handle(reinterpret_cast<std::uintptr_t>(q), Kind::nav_query) ? WM_OK : invalid_handle("nav query");
-}
-void wm_nav_query_release(wm_nav_query* q) {
-  static_cast<void>(release_handle(reinterpret_cast<std::uintptr_t>(q), Kind::nav_query));
-}
+int wm_nav_query_retain(wm_nav_query* q) { return retain_as(q, Kind::nav_query, "nav query"); }
+void wm_nav_query_release(wm_nav_query* q) { release_as(q, Kind::nav_query); }
 
 int wm_nav_find_path(wm_nav_query* q, const double from[3], const double to[3], double* length, double* points, int capacity,
                      int* count) {
