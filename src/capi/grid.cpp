@@ -176,6 +176,14 @@ int query_options_of(const wm_query_options& in, search::QueryOptions<CellId>& o
   return WM_OK;
 }
 
+// WM_OUT_OF_BOUNDS for a query whose start or goal is not a cell of `map`, naming the first.
+int ends_outside(const grid::GridMap& map, int sx, int sy, int gx, int gy) {
+  const bool start_inside = map.in_bounds(sx, sy);
+  return fail(WM_OUT_OF_BOUNDS, "no path from " + cell_text(sx, sy) + " to " + cell_text(gx, gy) + ": " +
+                                    cell_text(start_inside ? gx : sx, start_inside ? gy : sy) + " is outside the " +
+                                    size_text(map) + " grid");
+}
+
 int cell_arguments(const grid::GridMap& map, int x, int y) {
   if (!map.in_bounds(x, y)) {
     return fail(WM_OUT_OF_BOUNDS, cell_text(x, y) + " is outside the " + size_text(map) + " grid");
@@ -391,11 +399,7 @@ int wm_plan(wm_planner* p, int sx, int sy, int gx, int gy, double* cost, int* xy
     const grid::GridMap& map = o->grid->map;
     const auto start = map.try_cell(sx, sy);
     const auto goal = map.try_cell(gx, gy);
-    if (!start || !goal) {
-      return fail(WM_OUT_OF_BOUNDS, "no path from " + cell_text(sx, sy) + " to " + cell_text(gx, gy) + ": " +
-                                        cell_text(start ? gx : sx, start ? gy : sy) + " is outside the " +
-                                        size_text(map) + " grid");
-    }
+    if (!start || !goal) return ends_outside(map, sx, sy, gx, gy);
     return o->searches.with([&] { return o->planner.make_search(); },
                             [&](Search& search) -> int {
                               const Status status = search.run(*start, *goal);
@@ -458,8 +462,7 @@ int wm_search_begin(wm_search* s, int sx, int sy, int gx, int gy) {
     if (!start || !goal) {
       // A query the handle never sees: its last result is dropped by a query that cannot start.
       o->handle.begin(CellId{static_cast<std::uint32_t>(map.cell_count())}, CellId{static_cast<std::uint32_t>(map.cell_count())});
-      return fail(WM_OUT_OF_BOUNDS, "no path from " + cell_text(sx, sy) + " to " + cell_text(gx, gy) + ": " +
-                                        cell_text(start ? gx : sx, start ? gy : sy) + " is outside the grid");
+      return ends_outside(map, sx, sy, gx, gy);
     }
     const Status st = o->handle.begin(*start, *goal);
     return query_result(st, o->planner->planner, o->algorithm, sx, sy, gx, gy);

@@ -61,13 +61,16 @@ bool decode(std::uintptr_t handle, Decoded& out) {
   return out.generation == static_cast<std::uint32_t>(handle >> index_bits);  // no stray high bits
 }
 
-// The live slot of `handle`, or null. Under the lock for the reference counts.
-Slot* live_slot(Registry& r, std::uintptr_t handle, Kind kind) {
+// The live slot of `handle` when it is a handle of `kind`, or null; `index` gets its slot number.
+// Lock-free (a slot never handed out, or freed, holds no object); the reference counts and the
+// owner are read and written under the registry's lock by the callers that need them.
+Slot* live_slot(const Registry& r, std::uintptr_t handle, Kind kind, std::uint32_t* index = nullptr) {
   Decoded d{};
-  if (!decode(handle, d) || d.index >= r.used) return nullptr;
+  if (!decode(handle, d)) return nullptr;
   Slot* s = r.slot(d.index);
   if (s == nullptr || s->generation.load(std::memory_order_acquire) != d.generation) return nullptr;
   if (s->kind.load(std::memory_order_relaxed) != kind || s->object.load(std::memory_order_acquire) == nullptr) return nullptr;
+  if (index != nullptr) *index = d.index;
   return s;
 }
 
@@ -101,13 +104,8 @@ std::uintptr_t add_handle(Kind kind, std::shared_ptr<Object> object) {
 }
 
 Object* find_handle(std::uintptr_t handle, Kind kind) {
-  Registry& r = registry();
-  Decoded d{};
-  if (!decode(handle, d)) return nullptr;
-  Slot* s = r.slot(d.index);
-  if (s == nullptr || s->generation.load(std::memory_order_acquire) != d.generation) return nullptr;
-  if (s->kind.load(std::memory_order_relaxed) != kind) return nullptr;
-  return s->object.load(std::memory_order_acquire);
+  const Slot* s = live_slot(registry(), handle, kind);
+  return s == nullptr ? nullptr : s->object.load(std::memory_order_acquire);
 }
 
 std::shared_ptr<Object> share_handle(std::uintptr_t handle, Kind kind) {
@@ -131,7 +129,8 @@ bool release_handle(std::uintptr_t handle, Kind kind) {
   std::shared_ptr<Object> last;  // destroyed after the lock: its destructor may release others
   {
     const std::lock_guard guard(r.lock);
-    Slot* s = live_slot(r, handle, kind);
+    std::uint32_t index = 0;
+    Slot* s = live_slot(r, handle, kind, &index);
     if (s == nullptr) return false;
     if (--s->references != 0) return true;
     s->object.store(nullptr, std::memory_order_release);
@@ -140,9 +139,7 @@ bool release_handle(std::uintptr_t handle, Kind kind) {
     if (next == 0) next = 1;
     s->generation.store(next, std::memory_order_release);
     last = std::move(s->owner);
-    Decoded d{};
-    decode(handle, d);
-    r.free_slots.push_back(d.index);
+    r.free_slots.push_back(index);
   }
   return true;
 }

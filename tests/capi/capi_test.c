@@ -660,6 +660,31 @@ int main(int argc, char** argv) {
   wm_clear_error();
   CHECK(strcmp(wm_last_error(), "") == 0);
 
+  /* The handle limit: 2^20 - 1 live handles, then WM_ERROR_LIMIT; a released one frees a slot. */
+  {
+    enum { most = (1 << 20) - 1 };
+    wm_grid** many = malloc(sizeof(wm_grid*) * (size_t)most);
+    const unsigned char one_cell[1] = {0};
+    int made = 0;
+    rc = WM_OK;
+    while (made < most + 8 && many != NULL) {
+      wm_grid* g = NULL;
+      rc = wm_grid_from_cells(1, 1, one_cell, &g);
+      if (rc != WM_OK) break;
+      many[made++] = g;
+    }
+    CHECK(rc == WM_ERROR_LIMIT && contains(wm_last_error(), "1048575"));
+    CHECK(made >= most - 16 && made <= most); /* a few slots are held by the handles above */
+    if (made > 0) {
+      wm_grid_release(many[0]);
+      wm_grid* again = NULL;
+      CHECK_RC(wm_grid_from_cells(1, 1, one_cell, &again), WM_OK);
+      many[0] = again;
+    }
+    for (int i = 0; i < made; ++i) wm_grid_release(many[i]);
+    free(many);
+  }
+
   road_graphs(argv[1]);
   navmeshes(argv[1]);
 
