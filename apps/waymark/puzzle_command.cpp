@@ -116,7 +116,7 @@ int run_puzzle(const PuzzleArgs& a) {
     const std::optional<std::size_t> max_nodes =
         a.max_nodes ? std::optional(checked_positive(*a.max_nodes, "--max-nodes")) : std::nullopt;
     PuzzleSolverOptions options;
-    options.max_nodes = max_nodes.value_or(default_astar_max_nodes);
+    options.query.max_nodes = max_nodes.value_or(default_astar_max_nodes);
     options.limit = time_limit(a.time_limit_s);
     if (*algorithm == Algorithm::ida) options.limit.expansions = max_nodes.value_or(default_ida_max_expansions);
     const PuzzleInstanceList list = load_puzzle_instances(a.instances);

@@ -374,7 +374,7 @@ int wm_planner_sync(wm_planner* p, uint64_t* cells) {
   return guarded([&]() -> int {
     PlannerObject* o = planner_of(p);
     if (o == nullptr) return invalid_handle("planner");
-    const std::size_t n = o->planner.sync();
+    const std::size_t n = o->planner.sync().recomputed;
     if (cells != nullptr) *cells = n;
     return WM_OK;
   });

@@ -209,11 +209,6 @@ search::SearchHandle<VertexId> GraphPlanner::make_search(Algorithm algorithm,
   return search::SearchHandle<VertexId>(make_model(algorithm, query, search::EventObserver<VertexId>(query.events)));
 }
 
-search::SearchResult<VertexId> GraphPlanner::plan(VertexId source, VertexId target, Algorithm algorithm,
-                                                  const search::QueryOptions<VertexId>& query) const {
-  return search::run_once(make_search(algorithm, query), source, target);
-}
-
 bool GraphPlanner::stale() const {
   const BidirectionalGraph* both_ways = both_ways_ready_.load(std::memory_order_acquire);
   const EuclideanHeuristic* euclidean = euclidean_ready_.load(std::memory_order_acquire);
@@ -221,8 +216,8 @@ bool GraphPlanner::stale() const {
          (landmarks_ && landmarks_->stale()) || (hierarchy_ && hierarchy_->stale()) || (table_ && table_->stale());
 }
 
-void GraphPlanner::sync() {
-  if (!stale()) return;
+search::SyncReport GraphPlanner::sync() {
+  if (!stale()) return {world_version(), 0};
   const Graph& g = *graph_;
   // Rebuilt in place: the searches handed out keep pointing at these objects.
   if (both_ways_) both_ways_->sync();
@@ -230,6 +225,7 @@ void GraphPlanner::sync() {
   if (landmarks_) *landmarks_ = Landmarks(g, options_.landmarks);
   if (hierarchy_) *hierarchy_ = ContractionHierarchy::build(g, options_.hierarchy);
   if (table_) table_->rebuild();
+  return {world_version(), g.node_count()};
 }
 
 std::size_t GraphPlanner::preprocess_bytes() const {

@@ -231,7 +231,7 @@ void GridPlanner::keep_search(Algorithm algorithm, const search::QueryOptions<Ce
   // A search pushed out of its slot is freed here, outside the lock.
 }
 
-search::SearchResult<CellId> GridPlanner::plan(CellId start, CellId goal, Algorithm algorithm,
+search::SearchResult<CellId> GridPlanner::plan(const CellId& start, const CellId& goal, Algorithm algorithm,
                                                const search::QueryOptions<CellId>& query) const {
   search::SearchResult<CellId> out;
   plan(start, goal, algorithm, query, out);
@@ -259,7 +259,7 @@ bool GridPlanner::stale() const {
   return space_.stale() || (jumps && jumps->stale()) || (jumps_plus && jumps_plus->stale());
 }
 
-std::size_t GridPlanner::sync() {
+search::SyncReport GridPlanner::sync() {
   std::size_t n = space_.sync();
   if (jump_space_) n += jump_space_->sync();
   // Only the map's own edits: while it is behind a map it follows, a rebuild cannot help.
@@ -267,7 +267,7 @@ std::size_t GridPlanner::sync() {
     owned_table_->rebuild();
     n += map_->cell_count();
   }
-  return n;
+  return {map_->version(), n};
 }
 
 }  // namespace waymark::grid

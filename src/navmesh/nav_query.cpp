@@ -264,7 +264,7 @@ NavMeshQuery::NavMeshQuery(const NavMesh& mesh, const NavQueryOptions& options)
     return search::SearchHandle<std::uint32_t>::of<Search>(*space_, Heuristic{space_.get()}, search::AStarPriority{},
                                                            observer, bf);
   };
-  portals_search_ = options.query.events ? portals(search::EventObserver<std::uint32_t>(options.query.events))
+  portals_search_ = options.portal_events ? portals(search::EventObserver<std::uint32_t>(options.portal_events))
                                          : portals(search::NullObserver{});
   // The shortest mode finds a partial path in two steps (finish_intervals), not by the engine.
   const search::BestFirstOptions exact{.reopen_closed = true, .max_nodes = options.query.max_nodes};

@@ -584,7 +584,7 @@ std::unique_ptr<search::SearchModel<PuzzleState>> model_for(const SlidingPuzzle&
     return std::make_unique<search::EngineModel<InPlaceIda<W, Eval, Obs>>>(puzzle, eval, std::move(observer),
                                                                           options.on_iteration);
   }
-  const search::BestFirstOptions best_first{.max_nodes = query.max_nodes != 0 ? query.max_nodes : options.max_nodes,
+  const search::BestFirstOptions best_first{.max_nodes = query.max_nodes != 0 ? query.max_nodes : options.query.max_nodes,
                                             .partial_result = query.partial_result};
   return std::make_unique<AStarModel<H, Obs>>(puzzle, heuristic, std::move(observer), best_first);
 }
@@ -662,23 +662,31 @@ search::SearchHandle<PuzzleState> PuzzleSolver::make_search(Algorithm algorithm,
   return search::SearchHandle<PuzzleState>(impl_->make_model(algorithm, query));
 }
 
-search::SearchHandle<PuzzleState> PuzzleSolver::make_search(const search::QueryOptions<PuzzleState>& query) const {
-  return make_search(impl_->options.algorithm, query);
+Algorithm PuzzleSolver::default_algorithm() const { return impl_->options.algorithm; }
+
+search::QueryOptions<PuzzleState> PuzzleSolver::default_query() const {
+  return impl_->options.query.with_events<PuzzleState>(nullptr);
 }
 
 PuzzleSolution PuzzleSolver::solve(Algorithm algorithm, const PuzzleState& start) const {
-  search::SearchHandle<PuzzleState> handle = make_search(algorithm, {});
+  search::SearchHandle<PuzzleState> handle = make_search(algorithm, default_query());
   return impl_->solve(handle, start);
 }
 
 search::SearchResult<PuzzleState> PuzzleSolver::plan(const PuzzleState& start) const {
-  return plan(start, impl_->options.algorithm);
+  return plan(start, impl_->puzzle->goal());
 }
 
 search::SearchResult<PuzzleState> PuzzleSolver::plan(const PuzzleState& start, Algorithm algorithm) const {
-  search::SearchHandle<PuzzleState> handle = make_search(algorithm, {});
+  return plan(start, impl_->puzzle->goal(), algorithm);
+}
+
+search::SearchResult<PuzzleState> PuzzleSolver::plan(const PuzzleState& start, const PuzzleState& goal,
+                                                     Algorithm algorithm,
+                                                     const search::QueryOptions<PuzzleState>& query) const {
+  search::SearchHandle<PuzzleState> handle = make_search(algorithm, query);
   search::SearchResult<PuzzleState> result;
-  result.status = search::run_within(handle, start, impl_->puzzle->goal(), impl_->options.limit);
+  result.status = search::run_within(handle, start, goal, impl_->options.limit);
   result.path = handle.path();
   result.stats = handle.stats();
   return result;

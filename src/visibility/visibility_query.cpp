@@ -125,7 +125,7 @@ VisibilityQuery::VisibilityQuery(const VisibilityGraph& graph, const VisibilityQ
     model->search().reserve();  // node records for every point: the first query allocates none
     return search::SearchHandle<std::uint32_t>(std::move(model));
   };
-  search_ = options.query.events ? make(search::EventObserver<std::uint32_t>(options.query.events))
+  search_ = options.events ? make(search::EventObserver<std::uint32_t>(options.events))
                                  : make(search::NullObserver{});
   path_.points.reserve(graph.point_count() + 2);
 }

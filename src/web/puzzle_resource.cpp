@@ -32,7 +32,7 @@ Response Api::puzzle(std::string_view body) const {
 
     puzzle::PuzzleSolverOptions options;
     options.limit = time_budget(limits_.max_query_seconds);
-    options.max_nodes = limits_.max_puzzle_states;
+    options.query.max_nodes = limits_.max_puzzle_states;
     puzzle::PuzzleSolver solver(board, *h, nullptr, options);
     const puzzle::PuzzleState start = board.make_state(tiles);
     const puzzle::PuzzleSolution solution = solver.solve(*alg, start);

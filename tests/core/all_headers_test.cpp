@@ -114,6 +114,7 @@
 #include "waymark/search/observer.hpp"
 #include "waymark/search/paged_node_table.hpp"
 #include "waymark/search/position_search.hpp"
+#include "waymark/search/planner.hpp"
 #include "waymark/search/priorities.hpp"
 #include "waymark/search/request_queue.hpp"
 #include "waymark/search/search_core.hpp"

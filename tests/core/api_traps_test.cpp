@@ -40,9 +40,11 @@
 #include "waymark/navmesh/nav_planner.hpp"
 #include "waymark/navmesh/nav_query.hpp"
 #include "waymark/navmesh/tiled_nav_mesh.hpp"
+#include "waymark/navmesh/tiled_nav_planner.hpp"
 #include "waymark/puzzle/solver.hpp"
 #include "waymark/search/best_first.hpp"
 #include "waymark/search/goal.hpp"
+#include "waymark/search/planner.hpp"
 #include "waymark/search/ida_star.hpp"
 #include "waymark/search/request_queue.hpp"
 #include "waymark/search/shortest_path_tree.hpp"
@@ -444,6 +446,62 @@ static_assert(std::is_base_of_v<search::SearchSource<VertexId>, graph::GraphPlan
 static_assert(std::is_base_of_v<search::SearchSource<Vec3>, navmesh::NavPlanner>);
 static_assert(std::is_base_of_v<search::SearchSource<Vec2>, visibility::VisibilityPlanner>);
 static_assert(std::is_base_of_v<search::SearchSource<puzzle::PuzzleState>, puzzle::PuzzleSolver>);
+// The shape in code (issue 42): each header also asserts its own.
+static_assert(search::Planner<GridPlanner> && search::Planner<graph::GraphPlanner> &&
+              search::Planner<navmesh::NavPlanner> && search::Planner<navmesh::TiledNavPlanner> &&
+              search::Planner<visibility::VisibilityPlanner> && search::Planner<puzzle::PuzzleSolver>);
+// Limits carry nothing typed by a world's nodes; one designated list initialises either form.
+static_assert(std::is_same_v<decltype(navmesh::NavQueryOptions{}.query), search::QueryLimits>);
+static_assert(std::is_same_v<decltype(visibility::VisibilityQueryOptions{}.query), search::QueryLimits>);
+static_assert(std::is_same_v<decltype(puzzle::PuzzleSolverOptions{}.query), search::QueryLimits>);
+
+TEST(PlannersAlike, EveryFormOfTheShapeAgreesAndSyncReportsWhatItDid) {
+  GridMap map = walled(40, 30, 20, true);
+  GridPlanner planner(map);
+  const CellId start = map.cell(2, 28), goal = map.cell(37, 27);
+  const double cost = planner.plan(start, goal).path.cost;
+  ASSERT_TRUE(std::isfinite(cost));
+  EXPECT_EQ(planner.plan(start, goal, planner.default_algorithm()).path.cost, cost);
+  EXPECT_EQ(planner.plan(start, goal, Algorithm::astar, planner.default_query()).path.cost, cost);
+  // A query's own limits reach the search through every form.
+  const search::SearchResult<CellId> capped = planner.plan(start, goal, Algorithm::astar, {.max_nodes = 3});
+  EXPECT_EQ(capped.status.reason(), FailureReason::budget_exhausted);
+  EXPECT_EQ(planner.make_search({.max_nodes = 3}).run(start, goal).reason(), FailureReason::budget_exhausted);
+  EXPECT_EQ(planner.unsupported(), planner.unsupported(planner.default_algorithm()));
+
+  // sync(): the same report type everywhere, the version it now answers from and the work done.
+  map.set_passable(30, 5, false);
+  ASSERT_TRUE(planner.stale());
+  const search::SyncReport synced = planner.sync();
+  EXPECT_EQ(synced.world_version, map.version());
+  EXPECT_GT(synced.recomputed, 0u);
+  EXPECT_EQ(planner.sync(), (search::SyncReport{map.version(), 0}));
+
+  const graph::Graph roads = graph::generate_road_network({.columns = 4, .rows = 4, .seed = 2});
+  graph::GraphPlanner roads_planner(roads);
+  EXPECT_EQ(roads_planner.sync(), (search::SyncReport{roads.version(), 0}));  // nothing was stale
+
+  // A world that never changes: nothing to do, every algorithm served.
+  const navmesh::NavMesh strip = navmesh::build_from_triangles(
+      TriangleMesh{{{0, 0, 0}, {0, 0, 1}, {1, 0, 1}, {1, 0, 0}}, {{0, 1, 2}, {0, 2, 3}}});
+  navmesh::NavPlanner nav(strip, {.query = {.partial_result = true}});
+  EXPECT_FALSE(nav.stale());
+  EXPECT_EQ(nav.sync(), search::SyncReport{});
+  EXPECT_FALSE(nav.unsupported(navmesh::NavMode::funnel).has_value());
+  EXPECT_TRUE(nav.default_query().partial_result);  // the planner's limits become its default query
+
+  // A puzzle goes to any goal the search can serve, with the query's limits.
+  const puzzle::SlidingPuzzle eight(3);
+  const puzzle::PuzzleSolver solver(eight, puzzle::HeuristicKind::manhattan, nullptr,
+                                    {.algorithm = puzzle::Algorithm::astar, .query = {.max_nodes = 100'000}});
+  const std::vector<int> tiles{1, 2, 0, 3, 4, 5, 6, 7, 8};
+  const puzzle::PuzzleState scrambled = eight.make_state(tiles);
+  EXPECT_EQ(solver.plan(scrambled, eight.goal()).path.cost, 2.0);
+  EXPECT_EQ(solver.plan(eight.goal(), scrambled).path.cost, 2.0);  // A*: any board is a goal
+  EXPECT_EQ(solver.plan(scrambled, eight.goal(), puzzle::Algorithm::astar, {.max_nodes = 1}).status.reason(),
+            FailureReason::budget_exhausted);
+  EXPECT_EQ(solver.default_query().max_nodes, 100'000u);
+}
 
 TEST(PlannersAlike, APuzzleSolverPlansOnceAndServesAQueue) {
   const puzzle::SlidingPuzzle eight(3);

@@ -293,7 +293,7 @@ TEST(Clearance, SmallDiscTakesTheNarrowGapLargeOneGoesRound) {
   ASSERT_TRUE(logged.has_value());
   EXPECT_LE(logged->size(), 7u);  // one edit per row of changed cells: a small log to replay
   EXPECT_TRUE(large_planner.stale());
-  EXPECT_LE(large_planner.sync(), 100u);  // incremental, not the map's 651 cells
+  EXPECT_LE(large_planner.sync().recomputed, 100u);  // incremental, not the map's 651 cells
   small_planner.sync();
   EXPECT_DOUBLE_EQ(small_planner.plan(start, goal).path.cost, 20.0);
   const auto c = large_planner.plan(start, goal);

@@ -123,7 +123,7 @@ TEST(GridEdits, AnOverflowingChangeLogMeansAFullRebuildThatStillMatches) {
   std::uniform_int_distribution<int> x(0, 59), y(0, 49);
   while (map.version() < before + 3 * ChangeLog<GridChange>::capacity) map.set_passable(x(rng), y(rng), rng() % 2 == 0);
   EXPECT_FALSE(map.changes_since(before).has_value());
-  EXPECT_EQ(planner.sync(), 2 * map.cell_count());  // masks and the jump grid, each in full
+  EXPECT_EQ(planner.sync().recomputed, 2 * map.cell_count());  // masks and the jump grid, each in full
   expect_same_as_fresh(planner, handle, map, rng, 30);
 }
 

@@ -144,7 +144,7 @@ TEST(TiledNavPlanner, StaleUntilSyncedThenAnswersTheNewWorld) {
   EXPECT_EQ(planner.world_version(), world.version());
   EXPECT_EQ(handle.run(from, to).reason(), FailureReason::stale_world);
   EXPECT_EQ(planner.plan(from, to).status.reason(), FailureReason::stale_world);
-  EXPECT_EQ(planner.sync(), world.version());
+  EXPECT_EQ(planner.sync().world_version, world.version());
   EXPECT_FALSE(planner.stale());
   const Status cut = handle.run(from, to);  // the same handle, the new world: no way across
   EXPECT_TRUE(cut.failed());

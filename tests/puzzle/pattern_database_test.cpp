@@ -592,7 +592,7 @@ TEST(PatternDatabase, Pdb663SolvesKorfInstancesOptimally) {
   }
   EXPECT_EQ(failures, 0);
   // A* with the same heuristic.
-  PuzzleSolver astar(p, HeuristicKind::pdb_663, &db, PuzzleSolverOptions{.max_nodes = 4'000'000});
+  PuzzleSolver astar(p, HeuristicKind::pdb_663, &db, PuzzleSolverOptions{.query = {.max_nodes = 4'000'000}});
   for (const int index : {9, 13, 19, 31, 42, 47}) {
     const PuzzleInstance& inst = korf(index);
     EXPECT_TRUE(solved_optimally(p, inst.state, astar.astar(inst.state), inst.optimal_length.value_or(-1)))

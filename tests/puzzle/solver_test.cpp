@@ -299,7 +299,7 @@ TEST(PuzzleSolver, PatternHeuristicsNeedADatabaseOfTheSameWidth) {
 
 TEST(PuzzleSolver, AStarNodeLimitFailsWithOutOfNodes) {
   const SlidingPuzzle p(4);
-  PuzzleSolver solver(p, HeuristicKind::manhattan, nullptr, PuzzleSolverOptions{.max_nodes = 1000});
+  PuzzleSolver solver(p, HeuristicKind::manhattan, nullptr, PuzzleSolverOptions{.query = {.max_nodes = 1000}});
   const PuzzleState korf1 = p.make_state(std::vector<int>{14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3});
   const PuzzleSolution sol = solver.astar(korf1);
   EXPECT_TRUE(sol.status.failed());
@@ -342,7 +342,7 @@ TEST(PuzzleSolver, IdaReportsEachIterationBound) {
 TEST(PuzzleSolver, AStarOnEasyFifteenPuzzles) {
   const SlidingPuzzle& p = fifteen();
   PuzzleSolver conflict(p, HeuristicKind::linear_conflict, nullptr,
-                        PuzzleSolverOptions{.max_nodes = 4'000'000});
+                        PuzzleSolverOptions{.query = {.max_nodes = 4'000'000}});
   for (const int index : {9, 12}) {
     const PuzzleInstance& inst = korf(index);
     EXPECT_TRUE(solved_optimally(p, inst.state, conflict.astar(inst.state), inst.optimal_length.value_or(-1)))
@@ -461,7 +461,7 @@ TEST(PuzzleSearchHandle, SteppedIdaEqualsOneShotSolveOnFifteenPuzzles) {
 TEST(PuzzleSearchHandle, CancelEndsTheQueryWithTheCancelledFlag) {
   const SlidingPuzzle& p = fifteen();
   const PuzzleState hard = korf(12).state;
-  PuzzleSolver solver(p, HeuristicKind::linear_conflict, nullptr, PuzzleSolverOptions{.max_nodes = 1'000'000});
+  PuzzleSolver solver(p, HeuristicKind::linear_conflict, nullptr, PuzzleSolverOptions{.query = {.max_nodes = 1'000'000}});
   for (const Algorithm a : algorithms) {
     SCOPED_TRACE(name_of(algorithm_names, a));
     SearchHandle<PuzzleState> handle = solver.make_search(a, {});
@@ -651,7 +651,7 @@ TEST(PuzzleSearchHandle, AStarHandleReportsOutOfNodes) {
   EXPECT_TRUE(is_move_sequence(p, partial.path().nodes));
   EXPECT_LT(solver.estimate(partial.path().nodes.back()), solver.estimate(korf1));
   // Without a limit in the query, the solver's applies.
-  const PuzzleSolver bounded(p, HeuristicKind::manhattan, nullptr, PuzzleSolverOptions{.max_nodes = small_limit});
+  const PuzzleSolver bounded(p, HeuristicKind::manhattan, nullptr, PuzzleSolverOptions{.query = {.max_nodes = small_limit}});
   SearchHandle<PuzzleState> by_default = bounded.make_search(Algorithm::astar, {});
   EXPECT_TRUE(by_default.run(korf1, p.goal()).has(StatusDetail::out_of_nodes));
 }

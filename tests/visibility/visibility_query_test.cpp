@@ -330,7 +330,7 @@ TEST(VisibilityQuery, SteppingGivesTheOneShotResultAndEvents) {
   const Obstacles world = test::random_obstacles(rng, 12, 20, 1, 2.5);
   const VisibilityGraph g(world, {.radius = 0.25});
   search::EventRecorder<std::uint32_t> events;
-  VisibilityQuery traced(g, {.query = {.events = &events}});
+  VisibilityQuery traced(g, {.events = &events});
   VisibilityQuery oneshot(g);
   std::size_t checked = 0;
   for (int i = 0; i < 20; ++i) {

@@ -26,7 +26,7 @@
 #include "waymark/graph/shortest_paths.hpp"
 #include "waymark/search/handle.hpp"
 #include "waymark/search/search_core.hpp"
-#include "waymark/search/search_source.hpp"
+#include "waymark/search/planner.hpp"
 
 namespace waymark::graph {
 
@@ -94,39 +94,34 @@ struct GraphPlannerOptions {
 /// with stale_world until sync() brings the shared data up to date — incrementally for the
 /// reversed graph and the Euclidean scale, by building the preprocessing again for alt, ch
 /// and table.
-class GraphPlanner final : public search::SearchSource<VertexId> {
+class GraphPlanner final : public search::PlannerBase<GraphPlanner, VertexId, Algorithm> {
  public:
+  using PlannerBase::make_search;
+  using PlannerBase::plan;
+  using PlannerBase::unsupported;
+
   GraphPlanner(const Graph& graph, const GraphPlannerOptions& options = {});
   GraphPlanner(const Graph&&, const GraphPlannerOptions& = {}) = delete;  // would dangle
   ~GraphPlanner() override;
 
-  /// A new search of options.algorithm with options.query; the planner must outlive it.
+  /// What make_search() and plan() use when not told: options.algorithm and options.query.
+  [[nodiscard]] Algorithm default_algorithm() const { return options_.algorithm; }
+  [[nodiscard]] search::QueryOptions<VertexId> default_query() const { return options_.query; }
+
+  /// A new search of `algorithm` with these query options (options().query for the planner's);
+  /// make_search() and make_search(query) use the defaults above. The planner must outlive it.
   /// @warning O(V) time and memory (node records, touched so the first query is fast).
-  [[nodiscard]] search::SearchHandle<VertexId> make_search() const { return make_search(options_.algorithm, options_.query); }
-  /// A new search of options.algorithm with these query options (what a request queue calls).
-  [[nodiscard]] search::SearchHandle<VertexId> make_search(const search::QueryOptions<VertexId>& query) const override {
-    return make_search(options_.algorithm, query);
-  }
-  /// A new search of `algorithm` with these query options (options().query for the planner's).
   [[nodiscard]] search::SearchHandle<VertexId> make_search(Algorithm algorithm,
                                                            const search::QueryOptions<VertexId>& query) const;
 
-  /// One query from `source` to `target`, to its end, on a search made for it: status, path
-  /// (Success with a path, or Failure: unreachable, an id outside the graph, stale) and stats
-  /// (vertices settled, both directions for the bidirectional searches; 0 for table). Allocates
-  /// O(V); for repeated queries keep a handle from make_search().
-  [[nodiscard]] search::SearchResult<VertexId> plan(VertexId source, VertexId target) const {
-    return plan(source, target, options_.algorithm, options_.query);
-  }
-  [[nodiscard]] search::SearchResult<VertexId> plan(VertexId source, VertexId target, Algorithm algorithm) const {
-    return plan(source, target, algorithm, options_.query);
-  }
-  [[nodiscard]] search::SearchResult<VertexId> plan(VertexId source, VertexId target, Algorithm algorithm,
-                                                    const search::QueryOptions<VertexId>& query) const;
+  // plan(source, target[, algorithm[, query]]): one query to its end on a search made for it
+  // (search::PlannerBase): status, path (Success with a path, or Failure: unreachable, an id
+  // outside the graph, stale) and stats (vertices settled, both directions for the
+  // bidirectional searches; 0 for table). Allocates O(V); for repeated queries keep a handle
+  // from make_search().
 
   /// Why `algorithm` (default: options.algorithm) cannot run on this planner: the graph
   /// lacks what it needs, or its preprocessing was not prepared (GraphPlannerOptions::prepare).
-  [[nodiscard]] std::optional<std::string> unsupported() const { return unsupported(options_.algorithm); }
   [[nodiscard]] std::optional<std::string> unsupported(Algorithm algorithm) const;
 
   [[nodiscard]] Algorithm algorithm() const { return options_.algorithm; }
@@ -144,8 +139,9 @@ class GraphPlanner final : public search::SearchSource<VertexId> {
   /// Brings the shared data up to date with the graph's edits: O(edits) for bidijkstra and
   /// astar. @warning alt, ch and table build their preprocessing again (the constructor's
   /// cost). Not thread-safe: nothing else may use the planner meanwhile (no search of it, no
-  /// make_search() or plan()).
-  void sync();
+  /// make_search() or plan()). Returns the graph's version and the vertices whose shared data
+  /// was recomputed (every vertex of a rebuilt structure; 0 when nothing was stale).
+  search::SyncReport sync();
 
   // search::SearchSource<VertexId>; graph searches have no sparse node table.
   [[nodiscard]] std::uint64_t world_version() const override { return graph_->version(); }
@@ -178,5 +174,7 @@ class GraphPlanner final : public search::SearchSource<VertexId> {
   std::unique_ptr<RouteTable> table_;
   double preprocess_s_ = 0;
 };
+
+static_assert(search::Planner<GraphPlanner>);
 
 }  // namespace waymark::graph

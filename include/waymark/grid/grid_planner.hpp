@@ -22,7 +22,7 @@
 #include "waymark/grid/jump_table.hpp"
 #include "waymark/search/handle.hpp"
 #include "waymark/search/search_core.hpp"
-#include "waymark/search/search_source.hpp"
+#include "waymark/search/planner.hpp"
 
 namespace waymark::grid {
 
@@ -80,21 +80,24 @@ struct GridPlannerOptions {
 /// as stale, so nothing waits for a sync() that cannot help. Jump searches asked for a goal
 /// other than one cell fail with invalid_query. Jump searches return every cell of the path,
 /// not only the jump points.
-class GridPlanner final : public search::SearchSource<CellId> {
+class GridPlanner final : public search::PlannerBase<GridPlanner, CellId, Algorithm> {
  public:
+  using PlannerBase::make_search;
+  using PlannerBase::plan;
+  using PlannerBase::unsupported;
+
   explicit GridPlanner(const GridMap& map, const GridPlannerOptions& options = {});
   explicit GridPlanner(const GridMap&&, const GridPlannerOptions& = {}) = delete;  // would dangle
   ~GridPlanner() override;
 
-  /// A new search of options.algorithm with options.query. The planner must outlive it.
+  /// What make_search() and plan() use when not told: options.algorithm and options.query.
+  [[nodiscard]] Algorithm default_algorithm() const { return options_.algorithm; }
+  [[nodiscard]] search::QueryOptions<CellId> default_query() const { return options_.query; }
+
+  /// A new search of `algorithm` with these query options (options().query for the planner's);
+  /// make_search() and make_search(query) use the defaults above. The planner must outlive it.
   /// @warning O(cells) time and 32 bytes per cell for the best-first searches' dense node
   /// records, touched here so its first query is as fast as the rest.
-  [[nodiscard]] search::SearchHandle<CellId> make_search() const { return make_search(options_.algorithm, options_.query); }
-  /// A new search of options.algorithm with these query options (what a request queue calls).
-  [[nodiscard]] search::SearchHandle<CellId> make_search(const search::QueryOptions<CellId>& query) const override {
-    return make_search(options_.algorithm, query);
-  }
-  /// A new search of `algorithm` with these query options (options().query for the planner's).
   /// There is no make_search(Algorithm): make_search({}) would silently pick the algorithm
   /// that enum value 0 names instead of default query options.
   [[nodiscard]] search::SearchHandle<CellId> make_search(Algorithm algorithm,
@@ -110,13 +113,8 @@ class GridPlanner final : public search::SearchSource<CellId> {
   /// map): status, path and stats. Thread-safe, like make_search(). After the first call of
   /// an algorithm and query options it allocates only the returned path; the forms that take
   /// `out` below allocate nothing then.
-  [[nodiscard]] search::SearchResult<CellId> plan(CellId start, CellId goal) const {
-    return plan(start, goal, options_.algorithm, options_.query);
-  }
-  [[nodiscard]] search::SearchResult<CellId> plan(CellId start, CellId goal, Algorithm algorithm) const {
-    return plan(start, goal, algorithm, options_.query);
-  }
-  [[nodiscard]] search::SearchResult<CellId> plan(CellId start, CellId goal, Algorithm algorithm,
+  /// plan(start, goal) and plan(start, goal, algorithm) use the defaults above.
+  [[nodiscard]] search::SearchResult<CellId> plan(const CellId& start, const CellId& goal, Algorithm algorithm,
                                                   const search::QueryOptions<CellId>& query) const;
   /// The same into `out` (reusing its capacity: no allocation once it held as long a path);
   /// returns out.status.
@@ -131,14 +129,14 @@ class GridPlanner final : public search::SearchSource<CellId> {
 
   /// Whether the map was edited since the planner's shared data was last brought up to date.
   [[nodiscard]] bool stale() const override;
-  /// Brings the shared data up to date with the map's edits. Returns the cells recomputed.
+  /// Brings the shared data up to date with the map's edits.
   /// @warning Not thread-safe: nothing else may use the planner meanwhile (no search of it,
   /// no make_search() or plan()). Rebuilding an owned JPS+ table is O(cells).
-  std::size_t sync();
+  /// Returns the map's version and the cells recomputed.
+  search::SyncReport sync();
 
   /// Set when `algorithm` (default: options.algorithm) cannot run on the map as it is now
   /// (see planner_unsupported).
-  [[nodiscard]] std::optional<std::string> unsupported() const { return unsupported(options_.algorithm); }
   [[nodiscard]] std::optional<std::string> unsupported(Algorithm algorithm) const {
     return planner_unsupported(*map_, options_, algorithm);
   }
@@ -201,5 +199,7 @@ class GridPlanner final : public search::SearchSource<CellId> {
 [[nodiscard]] constexpr bool has_sparse_table(Algorithm a) {
   return a == Algorithm::astar || a == Algorithm::wastar || a == Algorithm::dijkstra || a == Algorithm::greedy;
 }
+
+static_assert(search::Planner<GridPlanner>);
 
 }  // namespace waymark::grid

@@ -12,7 +12,7 @@
 #include "waymark/navmesh/query_filter.hpp"
 #include "waymark/search/position_search.hpp"
 #include "waymark/search/search_core.hpp"
-#include "waymark/search/search_source.hpp"
+#include "waymark/search/planner.hpp"
 
 namespace waymark::navmesh {
 
@@ -35,20 +35,21 @@ using NavSearchModel = search::PositionSearchModel<NavMeshQuery, &NavPath::corne
 /// A navmesh never changes: world_version() is 0 and stale() false. Refers to the mesh, which
 /// must outlive the source and its handles; holds nothing else shared, so any number of
 /// threads may use one source.
-class NavPlanner final : public search::SearchSource<Vec3> {
+class NavPlanner final : public search::PlannerBase<NavPlanner, Vec3, NavMode> {
  public:
+  using PlannerBase::make_search;
+
   explicit NavPlanner(const NavMesh& mesh, const NavQueryOptions& options = {}, const QueryFilter& filter = {})
       : mesh_(&mesh), options_(options), filter_(filter) {}
   explicit NavPlanner(const NavMesh&&, const NavQueryOptions& = {}, const QueryFilter& = {}) = delete;  // would dangle
 
-  /// A search in options.mode with options.query. Allocates the query's scratch (its two
-  /// searches and the Polyanya space).
-  [[nodiscard]] search::SearchHandle<Vec3> make_search() const { return make_search(options_.mode, own_query()); }
-  /// A search in options.mode with these query options (what a request queue calls).
-  [[nodiscard]] search::SearchHandle<Vec3> make_search(const search::QueryOptions<Vec3>& query) const override {
-    return make_search(options_.mode, query);
-  }
-  /// A search in `mode` with these query options.
+  /// What make_search() and plan() use when not told: options.mode, and options.query's node
+  /// limit and partial results.
+  [[nodiscard]] NavMode default_algorithm() const { return options_.mode; }
+  [[nodiscard]] search::QueryOptions<Vec3> default_query() const { return options_.query.with_events<Vec3>(nullptr); }
+
+  /// A search in `mode` with these query options (make_search() and make_search(query): the
+  /// defaults above). Allocates the query's scratch (its two searches and the Polyanya space).
   [[nodiscard]] search::SearchHandle<Vec3> make_search(NavMode mode, const search::QueryOptions<Vec3>& query) const {
     NavQueryOptions made = options_;
     made.mode = mode;
@@ -56,14 +57,11 @@ class NavPlanner final : public search::SearchSource<Vec3> {
     made.query.partial_result = query.partial_result;
     return search::SearchHandle<Vec3>(std::make_unique<NavSearchModel>(*mesh_, made, filter_));
   }
-  /// One query from `from` to `to`, to its end, on a search made for it: status, path (the
-  /// corners; cost its length, infinite_cost when none was found) and stats. Allocates.
-  [[nodiscard]] search::SearchResult<Vec3> plan(Vec3 from, Vec3 to) const { return plan(from, to, options_.mode); }
-  [[nodiscard]] search::SearchResult<Vec3> plan(Vec3 from, Vec3 to, NavMode mode) const {
-    return search::run_once(make_search(mode, own_query()), from, to);
-  }
-  [[nodiscard]] std::uint64_t world_version() const override { return 0; }
-  [[nodiscard]] bool stale() const override { return false; }
+  // plan(from, to[, mode[, query]]): one query to its end on a search made for it
+  // (search::PlannerBase): status, path (the corners; cost its length, infinite_cost when none
+  // was found) and stats. Allocates. A navmesh never changes: stale() is false, sync() does
+  // nothing, world_version() is 0.
+
   /// The portal graph's nodes (a portal per polygon corner, the start, the goal, then a node per link traversal): what
   /// the funnel and centroid modes' dense table holds.
   [[nodiscard]] std::size_t node_count() const override { return mesh_->data().corners.size() + 2 + mesh_->link_traversals().size(); }
@@ -73,14 +71,11 @@ class NavPlanner final : public search::SearchSource<Vec3> {
   [[nodiscard]] const QueryFilter& filter() const { return filter_; }
 
  private:
-  /// options.query's node limit and partial results, as a request's options.
-  [[nodiscard]] search::QueryOptions<Vec3> own_query() const {
-    return {.max_nodes = options_.query.max_nodes, .partial_result = options_.query.partial_result};
-  }
-
   const NavMesh* mesh_;
   NavQueryOptions options_;
   QueryFilter filter_;
 };
+
+static_assert(search::Planner<NavPlanner>);
 
 }  // namespace waymark::navmesh

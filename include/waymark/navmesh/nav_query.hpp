@@ -68,11 +68,13 @@ struct NavQueryOptions {
   /// Half the size of the box searched around each end point for its polygon, world units
   /// (RecastDemo's pick extents).
   Vec3 half_extents{2, 4, 2};
-  /// The search's options. partial_result (off by default, as for every world; Detour's findPath
-  /// always gives one): an unreachable goal gives the path to the polygon that got closest,
-  /// flagged partial_result. events: the search's event stream (its nodes are portals: see
-  /// NavMeshQuery::search()).
-  search::QueryOptions<std::uint32_t> query{};
+  /// The search's limits: max_nodes, and partial_result (off by default, as for every world;
+  /// Detour's findPath always gives one): an unreachable goal gives the path to the polygon that
+  /// got closest, flagged partial_result. weight, table and max_table_bytes do not apply.
+  search::QueryLimits query{};
+  /// The funnel and centroid modes' event stream (its nodes are portals: see
+  /// NavMeshQuery::search()); null: none.
+  search::EventSink<std::uint32_t>* portal_events = nullptr;
   /// The shortest mode's event stream (its nodes are intervals; the chains of single
   /// straight-on successors it crosses at once are not reported); null: none.
   search::EventSink<IntervalNode>* interval_events = nullptr;

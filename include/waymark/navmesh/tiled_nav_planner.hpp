@@ -21,32 +21,33 @@ namespace waymark::navmesh {
 ///
 /// Refers to the world and must not outlive it; handles must not outlive the planner. Any
 /// number of threads may use one planner's handles; sync() may not run meanwhile.
-class TiledNavPlanner final : public search::SearchSource<Vec3> {
+class TiledNavPlanner final : public search::PlannerBase<TiledNavPlanner, Vec3, NavMode> {
  public:
+  using PlannerBase::make_search;
+
   /// Synced to the world's snapshot now (stitched if it must be).
   explicit TiledNavPlanner(const TiledNavMesh& world, const NavQueryOptions& options = {}, const QueryFilter& filter = {})
       : world_(&world), options_(options), filter_(filter), snapshot_(world.snapshot()) {}
   explicit TiledNavPlanner(const TiledNavMesh&&, const NavQueryOptions& = {}, const QueryFilter& = {}) = delete;  // would dangle
 
-  [[nodiscard]] search::SearchHandle<Vec3> make_search() const { return make_search(options_.mode, own_query()); }
-  [[nodiscard]] search::SearchHandle<Vec3> make_search(const search::QueryOptions<Vec3>& query) const override {
-    return make_search(options_.mode, query);
-  }
-  /// A search in `mode` with these query options. Allocates.
+  /// What make_search() and plan() use when not told, as NavPlanner's.
+  [[nodiscard]] NavMode default_algorithm() const { return options_.mode; }
+  [[nodiscard]] search::QueryOptions<Vec3> default_query() const { return options_.query.with_events<Vec3>(nullptr); }
+
+  /// A search in `mode` with these query options (make_search() and make_search(query): the
+  /// defaults above). Allocates. plan(from, to[, mode[, query]]) runs one query to its end on a
+  /// search made for it (stale_world when stale); allocates.
   [[nodiscard]] search::SearchHandle<Vec3> make_search(NavMode mode, const search::QueryOptions<Vec3>& query) const;
-  /// One query to its end on a search made for it (stale_world when stale). Allocates.
-  [[nodiscard]] search::SearchResult<Vec3> plan(Vec3 from, Vec3 to) const { return plan(from, to, options_.mode); }
-  [[nodiscard]] search::SearchResult<Vec3> plan(Vec3 from, Vec3 to, NavMode mode) const {
-    return search::run_once(make_search(mode, own_query()), from, to);
-  }
 
   [[nodiscard]] std::uint64_t world_version() const override { return world_->version(); }
   [[nodiscard]] bool stale() const override { return world_->version() != snapshot_->version; }
   /// Takes the world's snapshot at its version now (stitching it when no one has: O(whole
-  /// world)); returns that version. @warning Not thread-safe: no search of the planner may run meanwhile.
-  std::uint64_t sync() {
+  /// world)); returns that version, and 1 recomputed when a new snapshot was taken.
+  /// @warning Not thread-safe: no search of the planner may run meanwhile.
+  search::SyncReport sync() {
+    const bool was_stale = stale();
     snapshot_ = world_->snapshot();
-    return snapshot_->version;
+    return {snapshot_->version, was_stale ? 1u : 0u};
   }
   /// The portal graph's nodes in the synced snapshot (corners, then the start and the goal).
   [[nodiscard]] std::size_t node_count() const override {
@@ -60,14 +61,12 @@ class TiledNavPlanner final : public search::SearchSource<Vec3> {
   [[nodiscard]] const QueryFilter& filter() const { return filter_; }
 
  private:
-  [[nodiscard]] search::QueryOptions<Vec3> own_query() const {
-    return {.max_nodes = options_.query.max_nodes, .partial_result = options_.query.partial_result};
-  }
-
   const TiledNavMesh* world_;
   NavQueryOptions options_;
   QueryFilter filter_;
   std::shared_ptr<const TiledSnapshot> snapshot_;
 };
+
+static_assert(search::Planner<TiledNavPlanner>);
 
 }  // namespace waymark::navmesh

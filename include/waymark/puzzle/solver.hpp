@@ -18,7 +18,7 @@
 #include "waymark/puzzle/sliding_puzzle.hpp"
 #include "waymark/search/handle.hpp"
 #include "waymark/search/search_core.hpp"
-#include "waymark/search/search_source.hpp"
+#include "waymark/search/planner.hpp"
 
 namespace waymark::puzzle {
 
@@ -44,10 +44,12 @@ struct PuzzleSolution {
 struct PuzzleSolverOptions {
   /// The search make_search() (and a request queue) hands out when not told another one.
   Algorithm algorithm = Algorithm::ida;
-  /// A*: the most states held at once (0 = no limit); beyond it the query fails with out_of_nodes.
-  /// A state costs about 60 bytes (node record, hash slot, heap entry). Also the limit of
-  /// A* handles whose QueryOptions::max_nodes is 0.
-  std::size_t max_nodes = 0;
+  /// The limits make_search() and plan() use when not told (the same search::QueryLimits as
+  /// every world's). max_nodes, A*: the most states held at once (0 = no limit); beyond it the
+  /// query fails with out_of_nodes. A state costs about 60 bytes (node record, hash slot, heap
+  /// entry). It is also the limit of A* handles whose QueryOptions::max_nodes is 0.
+  /// partial_result: A* only. weight, table and max_table_bytes do not apply.
+  search::QueryLimits query{};
   /// The one-shot calls (ida, astar, solve) stop a query when it has spent this: expansions
   /// and wall time over the whole query (search::run_within); such a query fails flagged
   /// out_of_nodes or time_limit. Default: unlimited (every solvable board ends; IDA* may take
@@ -62,8 +64,11 @@ struct PuzzleSolverOptions {
 /// own (make_search), answers one-shot queries (plan, solve), and is the search source a
 /// request queue takes. Holds no query state: any number of threads may share one solver, as
 /// they share the puzzle and the pattern database (read-only).
-class PuzzleSolver final : public search::SearchSource<PuzzleState> {
+class PuzzleSolver final : public search::PlannerBase<PuzzleSolver, PuzzleState, Algorithm> {
  public:
+  using PlannerBase::make_search;
+  using PlannerBase::plan;
+
   /// `pdb` must be given (and outlive the solver) for the PDB heuristics, for the same width.
   /// The solver uses the database it is given, whatever its partition: pdb_663 and pdb_78
   /// name the partitions the CLI builds (see AdditivePatternDatabase::covers).
@@ -91,23 +96,24 @@ class PuzzleSolver final : public search::SearchSource<PuzzleState> {
   /// unreachable. With
   /// QueryOptions::events the search reports begin, open, expand, close (IDA*: a frame
   /// popped), goal, end and slice-end events; without it, nothing is made.
+  /// make_search() and make_search(query): options.algorithm, and options.query (below).
   [[nodiscard]] search::SearchHandle<PuzzleState> make_search(
       Algorithm algorithm, const search::QueryOptions<PuzzleState>& query) const;
-  /// A search of options.algorithm with default query options.
-  [[nodiscard]] search::SearchHandle<PuzzleState> make_search() const { return make_search(search::QueryOptions<PuzzleState>{}); }
-  /// A search of options.algorithm with these query options (what a request queue calls).
-  [[nodiscard]] search::SearchHandle<PuzzleState> make_search(
-      const search::QueryOptions<PuzzleState>& query) const override;
+  /// What make_search() and plan() use when not told: options.algorithm and options.query.
+  [[nodiscard]] Algorithm default_algorithm() const;
+  [[nodiscard]] search::QueryOptions<PuzzleState> default_query() const;
 
-  /// One query from `start` to the puzzle's goal, to its end, on a search made for it (within
+  /// One query from `start` to `goal`, to its end, on a search made for it (within
   /// options.limit): status, path (every board; cost the number of moves) and stats.
-  /// Allocates; for repeated queries keep a handle from make_search().
+  /// plan(start, goal[, algorithm]) uses the defaults above; plan(start[, algorithm]) goes to
+  /// the puzzle's goal. Allocates; for repeated queries keep a handle from make_search().
+  [[nodiscard]] search::SearchResult<PuzzleState> plan(const PuzzleState& start, const PuzzleState& goal,
+                                                       Algorithm algorithm,
+                                                       const search::QueryOptions<PuzzleState>& query) const;
   [[nodiscard]] search::SearchResult<PuzzleState> plan(const PuzzleState& start) const;
   [[nodiscard]] search::SearchResult<PuzzleState> plan(const PuzzleState& start, Algorithm algorithm) const;
 
-  // search::SearchSource<PuzzleState>: boards never change.
-  [[nodiscard]] std::uint64_t world_version() const override { return 0; }
-  [[nodiscard]] bool stale() const override { return false; }
+  // Boards never change: stale() is false, sync() does nothing, world_version() is 0.
   /// The boards of the puzzle's parity (cells! / 2; saturated at the largest std::size_t).
   [[nodiscard]] std::size_t node_count() const override;
   /// Both searches keep scratch only for what they reach (IDA*'s frames, A*'s hashed table).
@@ -126,5 +132,7 @@ class PuzzleSolver final : public search::SearchSource<PuzzleState> {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+static_assert(search::Planner<PuzzleSolver>);
 
 }  // namespace waymark::puzzle

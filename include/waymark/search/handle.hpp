@@ -29,9 +29,18 @@ enum class NodeTableKind : std::uint8_t {
   sparse,  ///< records only for the nodes a query reaches, in pages; grids' best-first searches
 };
 
-/// Options a planner passes to each search it hands out.
-template <class Node>
-struct QueryOptions {
+/// The event sink of a query that has none: what QueryLimits holds in its place (no bytes).
+struct NoEvents {
+  friend bool operator==(NoEvents, NoEvents) = default;
+};
+
+/// What a search is told per query: its limits, and where its events go. One definition for
+/// both forms: QueryLimits (no sink; nothing typed by the world's nodes: what
+/// navmesh::NavQueryOptions, visibility::VisibilityQueryOptions and puzzle::PuzzleSolverOptions
+/// hold) and QueryOptions<Node> (a sink typed by the world's nodes: what planners hand their
+/// searches). limits() and with_events() convert between them.
+template <class Sink>
+struct BasicQueryOptions {
   /// Weighted A*: the inflation w of f = g + w·h. [Limit: >= 1]
   double weight = WeightedAStarPriority::default_weight;
   /// Most nodes one query may reach; beyond it the query fails with out_of_nodes. 0 = no
@@ -42,17 +51,33 @@ struct QueryOptions {
   /// expanded node closest to the goal (lowest h, ties lowest g) and the status carries
   /// partial_result. Without a heuristic (Dijkstra) that node is the start.
   bool partial_result = false;
-  /// Receives every event of the search; null: none are made (no cost).
-  EventSink<Node>* events = nullptr;
   /// Node scratch. Planners without a sparse table for an algorithm use the dense one
   /// (grids: astar, wastar, dijkstra and greedy have one; see docs/request_queue.md).
   NodeTableKind table = NodeTableKind::dense;
   /// Sparse tables: most bytes of node pages one query may hold; beyond it the query fails with
   /// out_of_nodes (checked per expansion, so one expansion's pages may go past it). 0 = no limit.
   std::size_t max_table_bytes = 0;
+  /// QueryOptions<Node>: receives every event of the search; null: none are made (no cost).
+  [[no_unique_address]] Sink events{};
 
-  friend bool operator==(const QueryOptions&, const QueryOptions&) = default;
+  /// The limits alone.
+  [[nodiscard]] BasicQueryOptions<NoEvents> limits() const {
+    return {weight, max_nodes, partial_result, table, max_table_bytes, NoEvents{}};
+  }
+  /// These limits with `sink` (QueryOptions<Node> from QueryLimits: limits.with_events(sink)).
+  template <class Node>
+  [[nodiscard]] BasicQueryOptions<EventSink<Node>*> with_events(EventSink<Node>* sink) const {
+    return {weight, max_nodes, partial_result, table, max_table_bytes, sink};
+  }
+
+  friend bool operator==(const BasicQueryOptions&, const BasicQueryOptions&) = default;
 };
+
+/// A query's limits, apart from anything typed by the world's nodes.
+using QueryLimits = BasicQueryOptions<NoEvents>;
+/// Options a planner passes to each search it hands out: the limits and an event sink.
+template <class Node>
+using QueryOptions = BasicQueryOptions<EventSink<Node>*>;
 
 /// What SearchHandle::reserve() sizes a search for up front, so that queries within these
 /// sizes allocate nothing even the first time.

@@ -9,7 +9,7 @@
 #include "waymark/core/geometry.hpp"
 #include "waymark/search/position_search.hpp"
 #include "waymark/search/search_core.hpp"
-#include "waymark/search/search_source.hpp"
+#include "waymark/search/planner.hpp"
 #include "waymark/visibility/visibility_graph.hpp"
 #include "waymark/visibility/visibility_query.hpp"
 
@@ -21,6 +21,10 @@ namespace waymark::visibility {
 /// query's points (start, corners, goal), cost its length.
 using VisibilitySearchModel = search::PositionSearchModel<VisibilityQuery, &VisibilityPath::points>;
 
+/// The searches a VisibilityPlanner can run: one, A* over the graph (the planner shape's choice
+/// per call, search::Planner).
+enum class Algorithm : std::uint8_t { astar = 0 };
+
 /// Hands out searches over one visibility graph, each with its own VisibilityQuery. A
 /// request's QueryOptions set the query's max_nodes and partial_result; weight, table and
 /// max_table_bytes do not apply (the query keeps its own table over the graph's points) and its
@@ -31,31 +35,32 @@ using VisibilitySearchModel = search::PositionSearchModel<VisibilityQuery, &Visi
 /// A visibility graph never changes: world_version() is 0 and stale() false. Refers to the
 /// graph, which must outlive the source and its handles; any number of threads may use one
 /// source.
-class VisibilityPlanner final : public search::SearchSource<Vec2> {
+class VisibilityPlanner final : public search::PlannerBase<VisibilityPlanner, Vec2, Algorithm> {
  public:
+  using PlannerBase::make_search;
+
   explicit VisibilityPlanner(const VisibilityGraph& graph, const VisibilityQueryOptions& options = {})
       : graph_(&graph), options_(options) {}
   explicit VisibilityPlanner(const VisibilityGraph&&, const VisibilityQueryOptions& = {}) = delete;  // would dangle
 
-  /// A search with options.query. Allocates the query's scratch.
-  [[nodiscard]] search::SearchHandle<Vec2> make_search() const {
-    return make_search(search::QueryOptions<Vec2>{.max_nodes = options_.query.max_nodes,
-                                                  .partial_result = options_.query.partial_result});
-  }
-  /// A search with these query options (what a request queue calls). Allocates.
-  [[nodiscard]] search::SearchHandle<Vec2> make_search(const search::QueryOptions<Vec2>& options) const override {
+  /// What make_search() and plan() use when not told: A*, and options.query's node limit and
+  /// partial results.
+  [[nodiscard]] Algorithm default_algorithm() const { return Algorithm::astar; }
+  [[nodiscard]] search::QueryOptions<Vec2> default_query() const { return options_.query.with_events<Vec2>(nullptr); }
+
+  /// A search with these query options (make_search() and make_search(query): the defaults
+  /// above). Allocates the query's scratch.
+  [[nodiscard]] search::SearchHandle<Vec2> make_search(Algorithm, const search::QueryOptions<Vec2>& query) const {
     VisibilityQueryOptions made = options_;
-    made.query.max_nodes = options.max_nodes;
-    made.query.partial_result = options.partial_result;
+    made.query.max_nodes = query.max_nodes;
+    made.query.partial_result = query.partial_result;
     return search::SearchHandle<Vec2>(std::make_unique<VisibilitySearchModel>(*graph_, made));
   }
-  /// One query from `from` to `to`, to its end, on a search made for it: status, path (the
-  /// points; cost its length, infinite_cost when none was found) and stats. Allocates.
-  [[nodiscard]] search::SearchResult<Vec2> plan(Vec2 from, Vec2 to) const {
-    return search::run_once(make_search(), from, to);
-  }
-  [[nodiscard]] std::uint64_t world_version() const override { return 0; }
-  [[nodiscard]] bool stale() const override { return false; }
+  // plan(from, to[, algorithm[, query]]): one query to its end on a search made for it
+  // (search::PlannerBase): status, path (the points; cost its length, infinite_cost when none
+  // was found) and stats. Allocates. A visibility graph never changes: stale() is false,
+  // sync() does nothing, world_version() is 0.
+
   /// The search's nodes: the graph's points, then the start and the goal.
   [[nodiscard]] std::size_t node_count() const override { return graph_->point_count() + 2; }
 
@@ -66,5 +71,7 @@ class VisibilityPlanner final : public search::SearchSource<Vec2> {
   const VisibilityGraph* graph_;
   VisibilityQueryOptions options_;
 };
+
+static_assert(search::Planner<VisibilityPlanner>);
 
 }  // namespace waymark::visibility

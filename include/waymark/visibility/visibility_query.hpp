@@ -18,10 +18,12 @@
 namespace waymark::visibility {
 
 struct VisibilityQueryOptions {
-  /// The search's node limit, partial results (a failed query leaves the path to the point
-  /// nearest the goal) and event sink. Nodes are the graph's points, then the start
+  /// The search's limits: max_nodes, and partial_result (a failed query leaves the path to the
+  /// point nearest the goal). weight, table and max_table_bytes do not apply.
+  search::QueryLimits query{};
+  /// The search's event stream; null: none. Its nodes are the graph's points, then the start
   /// (point_count()) and the goal (point_count() + 1).
-  search::QueryOptions<std::uint32_t> query{};
+  search::EventSink<std::uint32_t>* events = nullptr;
 };
 
 /// A path among the inflated obstacles.
