@@ -58,8 +58,7 @@ class TiledSearchModel final : public search::SearchModel<Vec3> {
 search::SearchHandle<Vec3> TiledNavPlanner::make_search(NavMode mode, const search::QueryOptions<Vec3>& query) const {
   NavQueryOptions made = options_;
   made.mode = mode;
-  made.query.max_nodes = query.max_nodes;
-  made.query.partial_result = query.partial_result;
+  made.query = search::position_limits(made.query, query.limits());
   return search::SearchHandle<Vec3>(std::make_unique<TiledSearchModel>(*this, made));
 }
 

@@ -53,8 +53,7 @@ class NavPlanner final : public search::PlannerBase<NavPlanner, Vec3, NavMode> {
   [[nodiscard]] search::SearchHandle<Vec3> make_search(NavMode mode, const search::QueryOptions<Vec3>& query) const {
     NavQueryOptions made = options_;
     made.mode = mode;
-    made.query.max_nodes = query.max_nodes;
-    made.query.partial_result = query.partial_result;
+    made.query = search::position_limits(made.query, query.limits());
     return search::SearchHandle<Vec3>(std::make_unique<NavSearchModel>(*mesh_, made, filter_));
   }
   // plan(from, to[, mode[, query]]): one query to its end on a search made for it

@@ -20,6 +20,16 @@
 
 namespace waymark::search {
 
+/// A position query's own limits with a request's: max_nodes and partial_result are the
+/// request's; weight, table and max_table_bytes stay the query's (they do not apply: a
+/// navmesh's and a visibility graph's searches keep their own tables). What NavPlanner,
+/// TiledNavPlanner and VisibilityPlanner hand each search.
+[[nodiscard]] inline QueryLimits position_limits(QueryLimits own, const QueryLimits& request) {
+  own.max_nodes = request.max_nodes;
+  own.partial_result = request.partial_result;
+  return own;
+}
+
 /// Drives one `Query` (which it owns): `begin(from, to, extra...)`, `step(budget)`,
 /// `cancel()`, `stats()`, and `path()` whose member `Points` holds the points and whose
 /// `length` their length (a navmesh's `&NavPath::corners`, a visibility graph's

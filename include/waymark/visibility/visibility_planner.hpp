@@ -52,8 +52,7 @@ class VisibilityPlanner final : public search::PlannerBase<VisibilityPlanner, Ve
   /// above). Allocates the query's scratch.
   [[nodiscard]] search::SearchHandle<Vec2> make_search(Algorithm, const search::QueryOptions<Vec2>& query) const {
     VisibilityQueryOptions made = options_;
-    made.query.max_nodes = query.max_nodes;
-    made.query.partial_result = query.partial_result;
+    made.query = search::position_limits(made.query, query.limits());
     return search::SearchHandle<Vec2>(std::make_unique<VisibilitySearchModel>(*graph_, made));
   }
   // plan(from, to[, algorithm[, query]]): one query to its end on a search made for it
