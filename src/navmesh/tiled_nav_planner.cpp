@@ -7,7 +7,7 @@ namespace waymark::navmesh {
 namespace {
 
 /// A NavSearchModel on the planner's snapshot, refusing stale use and following sync().
-class TiledSearchModel final : public search::SearchModel<Vec3> {
+class TiledSearchModel final : public search::SearchModel<Vec3>, public search::WorldResultSource<NavPath> {
  public:
   TiledSearchModel(const TiledNavPlanner& planner, const NavQueryOptions& options) : planner_(&planner), options_(options) {}
 
@@ -40,6 +40,7 @@ class TiledSearchModel final : public search::SearchModel<Vec3> {
   }
   [[nodiscard]] const Path<Vec3>& path() const override { return stale_ || !inner_ ? empty_ : inner_->path(); }
   [[nodiscard]] const SearchStats& stats() const override { return stale_ || !inner_ ? no_stats_ : inner_->stats(); }
+  [[nodiscard]] const NavPath& world_result() const override { return stale_ || !inner_ ? no_result_ : inner_->world_result(); }
 
  private:
   void refuse() { stale_ = true; }
@@ -51,6 +52,7 @@ class TiledSearchModel final : public search::SearchModel<Vec3> {
   bool stale_ = false;
   Path<Vec3> empty_;
   SearchStats no_stats_{};
+  NavPath no_result_{};
 };
 
 }  // namespace

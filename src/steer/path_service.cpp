@@ -157,19 +157,10 @@ search::RequestId NavMeshPathService::submit(Vec2 from, Vec2 to, std::size_t siz
   return submit_on(*c.source, start, goal, from, to);
 }
 
-void NavMeshPathService::links_in(std::span<const Vec2> points, std::size_t size_class, std::vector<PathLink>& out) const {
-  out.clear();
-  if (size_class >= classes_.size()) return;
-  const navmesh::NavMesh& mesh = classes_[size_class].source->mesh();
-  const auto ways = mesh.link_traversals();
-  if (ways.empty()) return;
-  for (std::size_t i = 0; i + 1 < points.size(); ++i) {
-    for (const navmesh::LinkTraversal& t : ways) {
-      if (navmesh::plan(t.from) == points[i] && navmesh::plan(t.to) == points[i + 1]) {
-        out.push_back({i, t.link, mesh.link(t.link).user_id, distance(t.from, t.to)});
-        break;
-      }
-    }
+void NavMeshPathService::links_of(const navmesh::NavPath& path, std::vector<PathLink>& links) const {
+  for (const navmesh::LinkUse& use : path.links) {
+    if (use.corner + 1 >= path.corners.size()) continue;  // never: a link adds both its ends
+    links.push_back({use.corner, use.link, use.user_id, distance(path.corners[use.corner], path.corners[use.corner + 1])});
   }
 }
 

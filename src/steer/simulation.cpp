@@ -302,7 +302,7 @@ void Simulation::collect_plans() {
       if (a.follower.empty() && !a.arrived && !a.unreachable && !paths_->full()) submit_plan(a);
       continue;
     }
-    const PathService::Answer answer = paths_->take(a.request, raw_path_);
+    const PathService::Answer answer = paths_->take(a.request, raw_path_, path_links_);
     if (answer == PathService::Answer::pending) continue;
     a.request = {};
     ++stats_.plans;

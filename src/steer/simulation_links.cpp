@@ -6,7 +6,6 @@
 namespace waymark::steer {
 
 void Simulation::set_planned_path(Agent& a) {
-  paths_->links_in(raw_path_, a.size_class, path_links_);
   a.links.clear();
   a.next_link = 0;
   const auto smooth = [&](std::span<const Vec2> stretch) {

@@ -13,12 +13,19 @@
 #include "support/error_text.hpp"
 #include "support/link_levels.hpp"
 #include "waymark/navmesh/drop_downs.hpp"
+#include "waymark/navmesh/nav_planner.hpp"
 #include "waymark/navmesh/nav_query.hpp"
+#include "waymark/search/request_queue.hpp"
 
 namespace waymark::navmesh::links_test {
 namespace {
 
 constexpr NavMode all_modes[] = {NavMode::shortest, NavMode::funnel, NavMode::centroids};
+
+/// A result type no navmesh search gives (SearchHandle::world_result of another world's type).
+struct visibility_like {
+  std::vector<Vec2> points;
+};
 
 NavMeshData with_links(NavMeshData d, std::vector<OffMeshLink> links) {
   d.links = std::move(links);
@@ -143,6 +150,47 @@ TEST(OffMeshLinks, TheOnlyRouteTakesTheDropDownInEveryMode) {
   const NavMesh apart(test::two_storeys());
   NavMeshQuery q(apart);
   EXPECT_TRUE(q.find_path(from, to).has(StatusDetail::unreachable));
+}
+
+// The planner's handle reaches the query's whole NavPath (links, polygons, method), and a request
+// queue made with NavPath keeps it per request, so no one need recover links from the points.
+TEST(OffMeshLinks, HandlesAndQueuesReachTheLinksThePathTakes) {
+  const NavMesh nav(with_links(test::two_storeys(), {test::drop_down()}));
+  const Vec3 from{1, 3, 1}, to{1, 0, 2};
+  for (NavMode mode : all_modes) {
+    SCOPED_TRACE(std::string(name_of(nav_mode_names, mode)));
+    const NavPlanner planner(nav, {.mode = mode});
+    search::PathRequestQueue<Vec3, NavPath> queue({.max_requests = 8, .max_searches = 2, .turn = search::Budget::of_expansions(2)});
+    NavMeshQuery reference(nav, {.mode = mode});
+    ASSERT_TRUE(reference.find_path(from, to).succeeded());
+    const NavPath& want = reference.path();
+    ASSERT_EQ(want.links.size(), 1u);
+
+    search::SearchHandle<Vec3> handle = planner.make_search();
+    ASSERT_TRUE(handle.run(from, to).succeeded());
+    const NavPath* got = handle.world_result<NavPath>();
+    ASSERT_NE(got, nullptr);
+    EXPECT_EQ(got->links, want.links);
+    EXPECT_EQ(got->polys, want.polys);
+    EXPECT_EQ(got->corners, handle.path().nodes);
+    EXPECT_EQ(got->method, want.method);
+    EXPECT_EQ(handle.world_result<visibility_like>(), nullptr);  // not this world's result
+
+    const search::RequestId id = queue.submit(planner, from, to);
+    const search::RequestId cancelled = queue.submit(planner, to, from);
+    ASSERT_TRUE(queue.cancel(cancelled));  // before its search ran: no world result
+    EXPECT_EQ(queue.world_result(id), nullptr);  // unfinished
+    while (queue.in_flight() > 0) queue.update(search::Budget::of_expansions(4));
+    ASSERT_NE(queue.world_result(id), nullptr);
+    EXPECT_EQ(queue.world_result(id)->links, want.links);
+    EXPECT_EQ(queue.world_result(id)->corners, queue.result(id)->path.nodes);
+    EXPECT_EQ(queue.world_result(cancelled), nullptr);
+    queue.release(id);
+    queue.release(cancelled);
+    EXPECT_EQ(queue.world_result(id), nullptr);  // released
+  }
+  search::SearchHandle<Vec3> empty;
+  EXPECT_EQ(empty.world_result<NavPath>(), nullptr);
 }
 
 TEST(OffMeshLinks, AOneWayLinkIsNotTakenBackwards) {

@@ -157,6 +157,32 @@ TEST(TiledNavPlanner, StaleUntilSyncedThenAnswersTheNewWorld) {
   EXPECT_NEAR(handle.path().cost, 2.0, 1e-9);
 }
 
+// The handle reaches the snapshot's full NavPath (the polygons crossed, the method), the one a
+// NavMeshQuery on the same snapshot gives; none while the planner is stale.
+TEST(TiledNavPlanner, TheHandleReachesTheNavPathOfItsSnapshot) {
+  TiledNavMesh world;
+  for (int x = 0; x < 3; ++x) world.set_tile(strip_tile({x, 0}, 1 + x));
+  TiledNavPlanner planner(world);
+  const Vec3 from{0.5, 0, 0.5}, to{2.5, 0, 0.9};
+  search::SearchHandle<Vec3> handle = planner.make_search(NavMode::funnel, planner.default_query());
+  EXPECT_TRUE(handle.world_result<NavPath>() != nullptr);  // empty before a query
+  EXPECT_TRUE(handle.world_result<NavPath>()->polys.empty());
+  ASSERT_TRUE(handle.run(from, to).succeeded());
+  const NavPath* full = handle.world_result<NavPath>();
+  ASSERT_NE(full, nullptr);
+  NavMeshQuery reference(planner.snapshot()->mesh, {.mode = NavMode::funnel});
+  ASSERT_TRUE(reference.find_path(from, to).succeeded());
+  EXPECT_EQ(full->polys, reference.path().polys);
+  EXPECT_EQ(full->corners, handle.path().nodes);
+  EXPECT_EQ(full->method, NavMode::funnel);
+  EXPECT_GE(full->polys.size(), 3u);  // one polygon of each tile at least
+
+  world.remove_tile({1, 0});
+  EXPECT_EQ(handle.run(from, to).reason(), FailureReason::stale_world);
+  ASSERT_NE(handle.world_result<NavPath>(), nullptr);
+  EXPECT_TRUE(handle.world_result<NavPath>()->polys.empty());  // a stale search answers nothing
+}
+
 // Requests in flight while tiles are removed and added: they wait for the sync, then answer the
 // world as it is after it (the removed tile's goals off the mesh; all reachable once it is back).
 TEST(TiledNavPlanner, RequestQueueWaitsForSyncWhileTilesChange) {

@@ -85,6 +85,26 @@ TEST(VisibilityPlanner, TinyBudgetRequestsGiveTheOneShotPaths) {
   }
 }
 
+// The planner's handle reaches the query's VisibilityPath, the one-shot query's points and length.
+TEST(VisibilityPlanner, TheHandleReachesTheVisibilityPath) {
+  const VisibilityGraph rooms(io::load_polygons(WAYMARK_DATA_DIR "/polygons/rooms.json").obstacles, {.radius = 0.5});
+  const VisibilityPlanner world(rooms);
+  const Vec2 a{2, 2}, b{38, 28};
+  search::SearchHandle<Vec2> handle = world.make_search();
+  ASSERT_TRUE(handle.run(a, b).succeeded());
+  const VisibilityPath* full = handle.world_result<VisibilityPath>();
+  ASSERT_NE(full, nullptr);
+  VisibilityQuery one_shot(rooms);
+  ASSERT_TRUE(one_shot.find_path(a, b).succeeded());
+  EXPECT_EQ(full->points, one_shot.path().points);
+  EXPECT_EQ(full->length, one_shot.path().length);
+  EXPECT_GT(full->points.size(), 2u);  // the rooms' walls bend it
+  const search::Source<Vec2> two[] = {{a, 0}, {b, 0}};
+  EXPECT_TRUE(handle.begin(two, search::Goal<Vec2>::at(b)).has(StatusDetail::invalid_query));
+  ASSERT_NE(handle.world_result<VisibilityPath>(), nullptr);
+  EXPECT_TRUE(handle.world_result<VisibilityPath>()->points.empty());  // refused: no answer
+}
+
 // Inside an obstacle, outside the bounds, walled off: the reasons of the one-shot query; the
 // request's max_nodes reaches the query; a running request and a queued one can be cancelled.
 TEST(VisibilityPlanner, ReasonsLimitsAndCancellation) {

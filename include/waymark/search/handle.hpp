@@ -110,6 +110,25 @@ class SearchModel {
   virtual void reserve(const SearchCapacity& capacity) { static_cast<void>(capacity); }
 };
 
+/// What a model offers when its world answers a query with more than the path of nodes: a
+/// navmesh's NavPath (polygons, off-mesh links taken, the method that answered), a visibility
+/// graph's VisibilityPath. SearchHandle::world_result<Result>() reaches it, and a request queue
+/// made with that Result keeps a copy per finished request (PathRequestQueue<Node, Result>).
+/// Grids, graphs and puzzles have none: their path of nodes is the whole answer.
+template <class Result>
+class WorldResultSource {
+ public:
+  /// The world's result of the last query, valid until the next begin(): empty before one has
+  /// finished.
+  [[nodiscard]] virtual const Result& world_result() const = 0;
+
+ protected:
+  WorldResultSource() = default;
+  WorldResultSource(const WorldResultSource&) = default;
+  WorldResultSource& operator=(const WorldResultSource&) = default;
+  ~WorldResultSource() = default;
+};
+
 /// A SearchModel around any engine with begin(sources, goal) / step(budget) / cancel() /
 /// status() / path() / stats(). Planners derive from it to add work before or after.
 template <class Search>
@@ -222,6 +241,17 @@ class SearchHandle {
     SearchResult<Node> r;
     copy_result(r);
     return r;
+  }
+
+  /// The world's full result of the last query (WorldResultSource): `Result` is
+  /// navmesh::NavPath for NavPlanner's and TiledNavPlanner's handles, visibility::VisibilityPath
+  /// for VisibilityPlanner's. Null for an empty handle and for a world without one (grids,
+  /// graphs, puzzles: path() is the whole answer). Valid until the next begin(); one dynamic
+  /// cast per call.
+  template <class Result>
+  [[nodiscard]] const Result* world_result() const {
+    const auto* source = dynamic_cast<const WorldResultSource<Result>*>(model_.get());
+    return source == nullptr ? nullptr : &source->world_result();
   }
 
   /// The model inside, for planners that hand out their own kinds.

@@ -43,15 +43,18 @@ namespace waymark::search {
 /// result says what the one-shot query says. On success (or a partial result) path() holds
 /// the query's points and cost = initial cost + length; empty otherwise.
 ///
-/// stats() are the query's (zero after a refusal at begin()). memory_bytes() is not reported
+/// stats() are the query's (zero after a refusal at begin()). world_result() is the query's own
+/// path (SearchHandle::world_result<NavPath>() or <VisibilityPath>()). memory_bytes() is not reported
 /// (0): the queries keep their scratch inside. Allocates nothing per query once its path has
 /// held as many points (the query's own guarantee, plus the copy of the points).
 template <class Query, auto Points, class... Extra>
 class PositionSearchModel final
     : public SearchModel<typename std::remove_cvref_t<
-          decltype(std::declval<const Query&>().path().*Points)>::value_type> {
+          decltype(std::declval<const Query&>().path().*Points)>::value_type>,
+      public WorldResultSource<std::remove_cvref_t<decltype(std::declval<const Query&>().path())>> {
  public:
   using Point = typename std::remove_cvref_t<decltype(std::declval<const Query&>().path().*Points)>::value_type;
+  using QueryPath = std::remove_cvref_t<decltype(std::declval<const Query&>().path())>;
 
   /// `world` and `options` make the query; `extra` go to each of its begins.
   template <class World, class Options>
@@ -61,10 +64,12 @@ class PositionSearchModel final
   void begin(std::span<const Source<Point>> sources, const Goal<Point>& goal) override {
     path_.clear();
     const bool one_source = sources.size() == 1 && sources.front().cost >= 0 && std::isfinite(sources.front().cost);
+    asked_ = false;
     if (!one_source || goal.kind() != Goal<Point>::Kind::node) {
       refuse(Status::failure(StatusDetail::invalid_query));
       return;
     }
+    asked_ = true;
     initial_ = sources.front().cost;
     status_ = std::apply([&](const Extra&... e) { return query_.begin(sources.front().node, goal.node(), e...); },
                          extra_);
@@ -85,8 +90,12 @@ class PositionSearchModel final
   [[nodiscard]] const Path<Point>& path() const override { return path_; }
   [[nodiscard]] const SearchStats& stats() const override { return refused_ ? no_stats_ : query_.stats(); }
 
-  /// The query inside (its full path: a navmesh's polygons, for one).
+  /// The query inside.
   [[nodiscard]] const Query& query() const { return query_; }
+  /// The query's own path (a navmesh's NavPath: polygons, links, method): what
+  /// SearchHandle::world_result() reaches. Empty before the first begin() and after one this
+  /// model refused (several sources, a goal other than one point).
+  [[nodiscard]] const QueryPath& world_result() const override { return asked_ ? query_.path() : no_result_; }
 
  private:
   void refuse(Status s) {
@@ -106,7 +115,9 @@ class PositionSearchModel final
   Path<Point> path_;
   Cost initial_ = 0;
   bool refused_ = false;
+  bool asked_ = false;  ///< the query was begun (world_result() is its path)
   SearchStats no_stats_{};
+  QueryPath no_result_{};
 };
 
 }  // namespace waymark::search

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "waymark/core/assert.hpp"
@@ -198,7 +199,12 @@ struct RequestQueueOptions {
 /// another world or options) and while result paths and search scratch grow past their
 /// largest size so far. Not thread-safe: one queue
 /// per thread; the worlds (sources) may be shared by queues on other threads.
-template <class Node>
+///
+/// `WorldResult` (default: none): the world's full result each finished request keeps beside its
+/// path, as its search's handle gave it (SearchHandle::world_result<WorldResult>(): a navmesh's
+/// NavPath, with its polygons and off-mesh links); world_result(id) hands it out. Copied into
+/// the request's own, so no allocation once it has held as large a one.
+template <class Node, class WorldResult = void>
 class PathRequestQueue {
  public:
   explicit PathRequestQueue(const RequestQueueOptions& options = {}) : options_(options) {
@@ -241,6 +247,7 @@ class PathRequestQueue {
     r.result.path.nodes.clear();
     r.result.path.cost = infinite_cost;
     r.result.stats = SearchStats{};
+    if constexpr (keeps_world_result) r.world_result.held = false;
     if (large && !options_.dense_fallback && !world.has_sparse_table(r.options)) {
       r.result.status = Status::failure(StatusDetail::invalid_query | StatusDetail::unsupported);
       r.info.why = request_why::needs_dense_table;
@@ -417,6 +424,15 @@ class PathRequestQueue {
     const Request* r = find(id);
     return r == nullptr || unfinished(*r) ? nullptr : &r->result;
   }
+  /// The finished request's world result (the queue's WorldResult, as its search's handle gave
+  /// it), valid until it is released; null while unfinished, and when no search gave one (a
+  /// request cancelled or refused before its search ran, one that kept meeting a changed world).
+  [[nodiscard]] const WorldResult* world_result(RequestId id) const
+    requires(!std::is_void_v<WorldResult>)
+  {
+    const Request* r = find(id);
+    return r == nullptr || unfinished(*r) || !r->world_result.held ? nullptr : &r->world_result.value;
+  }
 
   /// Frames so far (update() calls).
   [[nodiscard]] std::uint64_t frame() const { return frame_; }
@@ -472,6 +488,14 @@ class PathRequestQueue {
 
  private:
   static constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+  static constexpr bool keeps_world_result = !std::is_void_v<WorldResult>;
+
+  /// A request's copy of its world result (nothing for a queue without one).
+  struct NoWorldResult {};
+  struct HeldWorldResult {
+    std::conditional_t<keeps_world_result, WorldResult, char> value{};
+    bool held = false;
+  };
 
   struct Request {
     std::uint32_t generation = 0;
@@ -485,6 +509,7 @@ class PathRequestQueue {
     std::uint64_t version = 0;    ///< the world's version its search began at
     std::uint32_t search = none;  ///< its search in the pool while running
     SearchResult<Node> result{};
+    [[no_unique_address]] std::conditional_t<keeps_world_result, HeldWorldResult, NoWorldResult> world_result{};
   };
   /// A search of the pool, made for one world and options; `request` holds it (none: idle).
   struct Pooled {
@@ -630,6 +655,7 @@ class PathRequestQueue {
       r.result.path.nodes.clear();
       r.result.path.cost = infinite_cost;
       r.result.stats = p.handle.stats();
+      if constexpr (keeps_world_result) r.world_result.held = false;
       r.info.status = r.result.status;
       r.info.state = RequestState::failed;
       r.info.finished = frame_;
@@ -646,6 +672,11 @@ class PathRequestQueue {
   void finish(Request& r) {
     Pooled& p = pool_[r.search];
     p.handle.copy_result(r.result);
+    if constexpr (keeps_world_result) {
+      const WorldResult* world = p.handle.template world_result<WorldResult>();
+      r.world_result.held = world != nullptr;
+      if (world != nullptr) r.world_result.value = *world;  // reuses the copy's capacity
+    }
     r.info.status = r.result.status;
     r.info.state = r.result.status.succeeded()                  ? RequestState::succeeded
                    : r.result.status.has(StatusDetail::cancelled) ? RequestState::cancelled

@@ -11,6 +11,7 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "waymark/core/geometry.hpp"
@@ -80,29 +81,30 @@ class PathService {
   [[nodiscard]] virtual bool full() const { return false; }
   /// pending while the search runs; otherwise writes the path's points (`points` cleared
   /// first; cell centres or mesh corners between the two ends, which are given exactly as
-  /// asked) for found, and frees the request either way.
-  virtual Answer take(search::RequestId id, std::vector<Vec2>& points) = 0;
+  /// asked) and the off-mesh links it takes (`links` cleared first: none on worlds without
+  /// links; from the world's own result, NavPath::links) for found, and frees the request
+  /// either way. Both vectors' capacity is reused.
+  virtual Answer take(search::RequestId id, std::vector<Vec2>& points, std::vector<PathLink>& links) = 0;
+  /// take() for a caller that does not travel links (the links are dropped). A class that
+  /// overrides the form above says `using PathService::take;` to keep this one.
+  Answer take(search::RequestId id, std::vector<Vec2>& points) { return take(id, points, dropped_links_); }
   /// Frees a request that is no longer wanted (cancelling it when it runs).
   virtual void release(search::RequestId id) = 0;
   /// Why the last submit() returned an invalid id, or the last take() answered failed; none
   /// after an accepted submit or a found take (a pending take changes nothing). A service that
   /// does not say says search_failed for every refusal but a full queue.
   [[nodiscard]] virtual PlanFailure last_failure() const { return full() ? PlanFailure::queue_full : PlanFailure::search_failed; }
-  /// The off-mesh links the points of a path found in `size_class` take (`out` cleared first,
-  /// its capacity reused): each pair of consecutive points that are a link's two ends. None
-  /// for worlds without links.
-  virtual void links_in(std::span<const Vec2> points, std::size_t size_class, std::vector<PathLink>& out) const {
-    (void)points;
-    (void)size_class;
-    out.clear();
-  }
+
+ private:
+  std::vector<PathLink> dropped_links_;  ///< take(id, points)'s
 };
 
 /// What the two services share: a request queue over one world, and for each request slot the
 /// two ends asked for (a path begins and ends exactly there).
-template <class Node>
+template <class Node, class WorldResult = void>
 class QueuedPathService : public PathService {
  public:
+  using PathService::take;
   void update(const search::Budget& budget) override { queue_.update(budget); }
   [[nodiscard]] std::size_t in_flight() const override { return queue_.in_flight(); }
   [[nodiscard]] bool full() const override { return queue_.full(); }
@@ -113,14 +115,20 @@ class QueuedPathService : public PathService {
     const std::size_t share = std::max<std::size_t>(1, queue_.options().max_searches / std::max<std::size_t>(worlds, 1));
     for (std::size_t k = 0; k < worlds; ++k) queue_.reserve(world(k), {}, share);
   }
-  Answer take(search::RequestId id, std::vector<Vec2>& points) override {
+  Answer take(search::RequestId id, std::vector<Vec2>& points, std::vector<PathLink>& links) override {
     const search::RequestState state = queue_.state(id);
     if (state == search::RequestState::queued || state == search::RequestState::running) return Answer::pending;
     points.clear();
+    links.clear();
     // A partial path (the goal out of reach) is no path to the goal.
     const bool found = queue_.copy_result(id, result_) && result_.status.succeeded() &&
                        !result_.status.has(StatusDetail::partial_result) && !result_.path.nodes.empty();
     const Ends ends = id.slot < ends_.size() ? ends_[id.slot] : Ends{};
+    if (found) {
+      if constexpr (!std::is_void_v<WorldResult>) {
+        if (const WorldResult* world = queue_.world_result(id)) links_of(*world, links);
+      }
+    }
     queue_.release(id);
     if (!found) {
       failure_ = failure_of(result_.status);
@@ -159,6 +167,12 @@ class QueuedPathService : public PathService {
   }
   /// A path node as a point of the plane.
   [[nodiscard]] virtual Vec2 point(const Node& node) const = 0;
+  /// The links a found path's world result says it takes, as PathLinks (`links` is empty).
+  virtual void links_of(const std::conditional_t<std::is_void_v<WorldResult>, char, WorldResult>& world,
+                        std::vector<PathLink>& links) const {
+    (void)world;
+    (void)links;
+  }
   /// The worlds requests are submitted on (one per size class), for reserve().
   [[nodiscard]] virtual std::size_t world_count() const = 0;
   [[nodiscard]] virtual const search::SearchSource<Node>& world(std::size_t k) const = 0;
@@ -168,7 +182,7 @@ class QueuedPathService : public PathService {
     Vec2 from;
     Vec2 to;
   };
-  search::PathRequestQueue<Node> queue_;
+  search::PathRequestQueue<Node, WorldResult> queue_;
   std::vector<Ends> ends_;  ///< by request slot
   search::SearchResult<Node> result_;
   PlanFailure failure_ = PlanFailure::none;
@@ -238,7 +252,7 @@ struct SizedNavMesh {
   double radius = 0;  ///< world units [>= 0]
 };
 
-class NavMeshPathService final : public QueuedPathService<Vec3> {
+class NavMeshPathService final : public QueuedPathService<Vec3, navmesh::NavPath> {
  public:
   /// One mesh for every agent: refers to `mesh`, which must outlive the service; agents of any
   /// radius plan on it. Plane points are lifted to the mesh's middle height and found with a
@@ -259,11 +273,10 @@ class NavMeshPathService final : public QueuedPathService<Vec3> {
   /// class's mesh within the query's half extents; an end whose polygons the filter excludes
   /// fails its search (start_closed, goal_closed).
   search::RequestId submit(Vec2 from, Vec2 to, std::size_t size_class) override;
-  /// The class mesh's link traversals whose two ends (in plan) are consecutive points.
-  /// O(points × links).
-  void links_in(std::span<const Vec2> points, std::size_t size_class, std::vector<PathLink>& out) const override;
 
  private:
+  /// The path's NavPath::links, their ends points[corner] and points[corner + 1].
+  void links_of(const navmesh::NavPath& path, std::vector<PathLink>& links) const override;
   [[nodiscard]] Vec2 point(const Vec3& corner) const override { return navmesh::plan(corner); }
   [[nodiscard]] std::size_t world_count() const override { return classes_.size(); }
   [[nodiscard]] const search::SearchSource<Vec3>& world(std::size_t k) const override { return *classes_[k].source; }

@@ -308,7 +308,7 @@ class Simulation {
   /// The size class it plans in (PathService::size_class).
   [[nodiscard]] std::size_t size_class(AgentId id) const { return agents_[id.value].size_class; }
   /// The off-mesh link it travels now (status on_link), or nullopt. An agent reaching a link's
-  /// start on its path (a navmesh path that takes a link: PathService::links_in) travels
+  /// start on its path (a navmesh path that takes a link: PathService::take lists them) travels
   /// straight to the link's end at its max_speed over the link's 3D length, whatever is in the
   /// way: meanwhile it is out of the plane — it neither steers nor avoids, walls and other
   /// agents do not push it, others do not avoid it or count collisions with it — and it does
@@ -380,7 +380,7 @@ class Simulation {
   [[nodiscard]] bool goal_taken(const Agent& a) const;
   // Off-mesh links (simulation_links.cpp).
   /// Smooths raw_path_ into the agent's follower, stretch by stretch between the links it
-  /// takes, keeping each link's two ends as waypoints.
+  /// takes (path_links_, from the same take()), keeping each link's two ends as waypoints.
   void set_planned_path(Agent& a);
   /// Starts, advances or ends the agent's travel along a link of its path; true while it
   /// travels (it then takes no part in steering, moving or avoidance this tick).
