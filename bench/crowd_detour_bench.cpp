@@ -470,15 +470,12 @@ Run run_detour(const DetourMesh& detour, const navmesh::NavMesh& nav, const Scen
 
 Run run_waymark(const navmesh::NavMesh& nav, const Scene& scene, const Args& args) {
   const std::size_t n = scene.starts.size();
-  steer::ObstacleWorld walls;
-  const std::size_t wall_count = steer::add_navmesh_walls(walls, nav);
   search::RequestQueueOptions queue;
   queue.max_requests = std::max<std::size_t>(n, 1);
   steer::SimulationParams params;
   params.seed = args.seed;
-  params.walls_eroded = true;
-  steer::Simulation sim(std::make_unique<steer::NavMeshPathService>(nav, navmesh::NavQueryOptions{}, queue), std::move(walls),
-                        params);
+  params.queue = queue;
+  steer::Simulation sim(nav, params);  // paths on the mesh, its outline as walls (walls_eroded)
   const steer::AgentParams agent;  // radius 0.35, speed 3, force 12, mass 1
   for (std::size_t i = 0; i < n; ++i) {
     sim.add_agent(agent, navmesh::plan(scene.starts[i].point), navmesh::plan(scene.goals[i].point));
@@ -504,7 +501,7 @@ Run run_waymark(const navmesh::NavMesh& nav, const Scene& scene, const Args& arg
   const steer::SimulationStats& s = sim.stats();
   run.report["planning_rounds"] = rounds;
   run.report["planning_ms"] = planning_ms;
-  run.report["walls"] = wall_count;
+  run.report["walls"] = sim.obstacles().size();
   quality.report(run.report);
   run.report["sim_arrived"] = s.arrived;
   run.report["sim_collisions"] = s.collisions;

@@ -74,11 +74,12 @@ OrcaParams solver_params(const SimulationParams& params) {
 
 }  // namespace
 
-Simulation::Simulation(grid::GridMap map, SimulationParams params)
+Simulation::Simulation(grid::GridMap map, SimulationParams params, GridWorldParams grid)
     : map_(std::make_unique<grid::GridMap>(std::move(map))),
       plan_map_(std::make_unique<grid::GridMap>(*map_)),
       params_(checked(params)),
-      paths_(std::make_unique<GridPathService>(*plan_map_, params_.planner, params_.queue)),
+      grid_(std::move(grid)),
+      paths_(std::make_unique<GridPathService>(*plan_map_, grid_.planner, params_.queue)),
       orca_(solver_params(params_)),
       map_seen_(map_->version()),
       cover_(map_->cell_count(), 0) {
@@ -90,6 +91,31 @@ Simulation::Simulation(std::unique_ptr<PathService> paths, ObstacleWorld obstacl
     : params_(checked(params)), obstacles_(std::move(obstacles)), paths_(std::move(paths)), orca_(solver_params(params_)) {
   if (!paths_) throw BuildError("Simulation: a path service is required");
 }
+
+namespace {
+
+std::unique_ptr<PathService> navmesh_paths(const navmesh::NavMesh& mesh, const SimulationParams& params,
+                                           const NavMeshWorldParams& world) {
+  if (world.classes.empty()) return std::make_unique<NavMeshPathService>(mesh, world.query, params.queue);
+  return std::make_unique<NavMeshPathService>(world.classes, world.query, params.queue);
+}
+
+ObstacleWorld navmesh_walls(const navmesh::NavMesh& mesh, int layer) {
+  ObstacleWorld walls;
+  add_navmesh_walls(walls, mesh, layer);
+  return walls;
+}
+
+SimulationParams with_walls_eroded(SimulationParams params, bool eroded) {
+  params.walls_eroded = eroded;
+  return params;
+}
+
+}  // namespace
+
+Simulation::Simulation(const navmesh::NavMesh& mesh, SimulationParams params, const NavMeshWorldParams& navmesh)
+    : Simulation(navmesh_paths(mesh, params, navmesh), navmesh_walls(mesh, navmesh.wall_layer),
+                 with_walls_eroded(params, navmesh.classes.empty())) {}
 
 Simulation::~Simulation() = default;
 
@@ -640,9 +666,10 @@ Shape obstacle_shape(const ObstacleSpec& o) {
   return Circle{};
 }
 
-std::unique_ptr<Simulation> make_simulation(const SceneSpec& scene, grid::GridMap map, SimulationParams params) {
+std::unique_ptr<Simulation> make_simulation(const SceneSpec& scene, grid::GridMap map, SimulationParams params,
+                                            const GridWorldParams& grid) {
   params.seed = scene.seed;
-  auto sim = std::make_unique<Simulation>(std::move(map), params);
+  auto sim = std::make_unique<Simulation>(std::move(map), params, grid);
   for (const ObstacleSpec& o : scene.obstacles) sim->add_obstacle(obstacle_shape(o), o.layer);
   for (const AgentSpec& a : scene.agents) {
     if (a.waypoints.empty()) {

@@ -46,7 +46,7 @@ void Simulation::note_change(grid::CellRect area) {
 }
 
 void Simulation::cover_cells(ColliderId id, int delta) {
-  if (!plan_map_ || !params_.plan_around_obstacles) return;
+  if (!plan_map_ || !grid_.plan_around_obstacles) return;
   const grid::GridMap& map = *map_;
   const double s = map.cell_size();
   const Box b = obstacles_.bounds(id);

@@ -35,14 +35,10 @@ void add_sim_agent(Session& s, const Field& agent, std::size_t max_agents) {
   s.sim->add_agent(params, start, goal);
 }
 
-/// A simulation on `mesh`: paths from a NavMeshPathService, the mesh's outline as walls
-/// (Recast eroded the mesh by its agent radius, so walls_eroded), as tests/steer/navmesh_crowd_test.cpp.
+/// A simulation on `mesh` (Recast eroded it by its agent radius: the navmesh constructor's
+/// default), as tests/steer/navmesh_crowd_test.cpp.
 std::unique_ptr<steer::Simulation> navmesh_simulation(const navmesh::NavMesh& mesh, steer::SimulationParams params) {
-  steer::ObstacleWorld walls;
-  steer::add_navmesh_walls(walls, mesh);
-  params.walls_eroded = true;
-  return std::make_unique<steer::Simulation>(
-      std::make_unique<steer::NavMeshPathService>(mesh, navmesh::NavQueryOptions{}, params.queue), std::move(walls), params);
+  return std::make_unique<steer::Simulation>(mesh, params);
 }
 
 }  // namespace

@@ -35,12 +35,7 @@ struct Outcome {
 };
 
 Outcome run(const navmesh::NavMesh& mesh, Vec2 start, Vec2 goal, int steps = 400) {
-  ObstacleWorld walls;
-  add_navmesh_walls(walls, mesh);
-  SimulationParams params;
-  params.walls_eroded = true;
-  Simulation sim(std::make_unique<NavMeshPathService>(mesh, navmesh::NavQueryOptions{}, search::RequestQueueOptions{}),
-                 std::move(walls), params);
+  Simulation sim(mesh);  // paths on the mesh, its outline as walls, walls_eroded
   const AgentId id = sim.add_agent(AgentParams{.radius = 0.3}, start, goal);
   Outcome r;
   double last_progress = -1;
@@ -86,10 +81,7 @@ TEST(LinkTravel, AnAgentDropsOffTheLedgeAndWalksOn) {
 
 TEST(LinkTravel, NoWayUpAOneWayLink) {
   const navmesh::NavMesh mesh = ledge();
-  ObstacleWorld walls;
-  add_navmesh_walls(walls, mesh);
-  Simulation sim(std::make_unique<NavMeshPathService>(mesh, navmesh::NavQueryOptions{}, search::RequestQueueOptions{}),
-                 std::move(walls), SimulationParams{.walls_eroded = true});
+  Simulation sim(mesh);
   const AgentId id = sim.add_agent(AgentParams{.radius = 0.3}, {18, 5}, {2, 5});
   // The search proves it over a few frames' planning budgets (every vertex of a mesh with two
   // heights may be a bend: docs/navmesh.md).
@@ -103,10 +95,7 @@ TEST(LinkTravel, NoWayUpAOneWayLink) {
 // is unreachable at its first planning round, without a search (issue 41).
 TEST(LinkTravel, EndsOffTheMeshAreUnreachableAtOnce) {
   const navmesh::NavMesh mesh = ledge();
-  ObstacleWorld walls;
-  add_navmesh_walls(walls, mesh);
-  Simulation sim(std::make_unique<NavMeshPathService>(mesh, navmesh::NavQueryOptions{}, search::RequestQueueOptions{}),
-                 std::move(walls), SimulationParams{.walls_eroded = true});
+  Simulation sim(mesh);
   const AgentId off_start = sim.add_agent(AgentParams{.radius = 0.3}, {5, 40}, {2, 5});
   const AgentId off_goal = sim.add_agent(AgentParams{.radius = 0.3}, {5, 5}, {-30, 5});
   EXPECT_EQ(sim.plan_pending(), 0u);

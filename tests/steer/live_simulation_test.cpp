@@ -98,7 +98,7 @@ TEST(LiveSimulation, ACrateInAOneCellDoorwayIsRoutedAroundNotWalkedInto) {
   // With planning blind to colliders the agent walks into the crate and never arrives; with
   // plan_around_obstacles it takes the long way round.
   for (const bool plan_around : {true, false}) {
-    Simulation sim(two_rooms(), SimulationParams{.plan_around_obstacles = plan_around});
+    Simulation sim(two_rooms(), SimulationParams{}, GridWorldParams{.plan_around_obstacles = plan_around});
     const AgentId a = sim.add_agent(small, {2.5, 4.5}, {18.5, 4.5});
     sim.plan_pending();
     for (int i = 0; i < 10; ++i) sim.step(dt);
@@ -523,7 +523,7 @@ TEST(LiveSimulation, AWarpIntoASolidPutsTheAgentAtTheNearestFreeCell) {
 // With plan_around_obstacles off a collider closes no cell: a warp into it goes to the nearest
 // cell whose centre it does not cover (it once went to its own cell's centre, inside the box).
 TEST(LiveSimulation, AWarpIntoAColliderThatClosesNoCellLeavesIt) {
-  Simulation sim(two_rooms(), SimulationParams{.plan_around_obstacles = false});
+  Simulation sim(two_rooms(), SimulationParams{}, GridWorldParams{.plan_around_obstacles = false});
   const AgentId a = sim.add_agent(small, {2.5, 4.5}, {18.5, 1.5});
   sim.add_obstacle(Box{{14.1, 2.1}, {16.9, 4.9}});
   sim.plan_pending();

@@ -48,15 +48,12 @@ struct Outcome {
 /// step that each agent is on the mesh.
 Outcome run_crowd(const navmesh::NavMesh& nav, const std::vector<Vec2>& starts, const std::vector<Vec2>& goals,
                   std::uint64_t max_steps, std::unique_ptr<Simulation>& out) {
-  ObstacleWorld walls;
-  EXPECT_GT(add_navmesh_walls(walls, nav), 0u);
-  search::RequestQueueOptions queue;
-  queue.max_requests = starts.size();
   SimulationParams params;
-  params.walls_eroded = true;
-  out = std::make_unique<Simulation>(std::make_unique<NavMeshPathService>(nav, navmesh::NavQueryOptions{}, queue),
-                                     std::move(walls), params);
+  params.queue.max_requests = starts.size();
+  out = std::make_unique<Simulation>(nav, params);  // one call: paths, the outline as walls, walls_eroded
   Simulation& sim = *out;
+  EXPECT_TRUE(sim.params().walls_eroded);
+  EXPECT_GT(sim.obstacles().size(), 0u);
   for (std::size_t i = 0; i < starts.size(); ++i) sim.add_agent(AgentParams{}, starts[i], goals[i]);
   int rounds = 0;
   while (sim.plan_pending() > 0 && ++rounds < 100) continue;
@@ -196,10 +193,12 @@ TEST(NavMeshCrowd, TwoSizesThroughOneGapEachOnTheMeshOfItsRadius) {
   const navmesh::NavMesh small = build_mesh(map, 0.35);
   const navmesh::NavMesh large = build_mesh(map, 0.8);
   const SizedNavMesh meshes[] = {{&large, 0.8}, {&small, 0.35}};  // any order
+  // One call: paths on the classes' meshes, the uneroded floor's outline as walls, which agents
+  // meet with their own radius.
+  Simulation sim(floor, {}, {.classes = meshes});
+  EXPECT_FALSE(sim.params().walls_eroded);
   ObstacleWorld walls;
-  ASSERT_GT(add_navmesh_walls(walls, floor), 0u);
-  Simulation sim(std::make_unique<NavMeshPathService>(meshes, navmesh::NavQueryOptions{}, search::RequestQueueOptions{}),
-                 std::move(walls));
+  EXPECT_EQ(sim.obstacles().size(), add_navmesh_walls(walls, floor));
   const AgentId a = sim.add_agent(AgentParams{.radius = 0.35}, {3.5, 3.5}, {17.5, 3.5});
   const AgentId b = sim.add_agent(AgentParams{.radius = 0.8}, {3.5, 6.5}, {17.5, 6.5});
   EXPECT_EQ(sim.size_class(a), 0u);
@@ -223,6 +222,31 @@ TEST(NavMeshCrowd, TwoSizesThroughOneGapEachOnTheMeshOfItsRadius) {
   while (!sim.all_arrived() && sim.stats().ticks < 2000) sim.step(0.05);
   EXPECT_TRUE(sim.all_arrived());
   EXPECT_EQ(sim.stats().collisions, 0u);
+}
+
+// The one-call navmesh simulation is the four nouns it stands for (a NavMeshPathService, an
+// ObstacleWorld, add_navmesh_walls, walls_eroded): the same agents end at the same places.
+TEST(NavMeshCrowd, TheOneCallFormIsTheServiceWallsAndFlagItStandsFor) {
+  const grid::GridMap map = io::load_movingai_map(WAYMARK_DATA_DIR "/maps/arena.map");
+  const navmesh::NavMesh nav = build_mesh(map);
+  const std::vector<Vec2>& on_mesh = cells_on_mesh(map, nav).centres;
+  ASSERT_GT(on_mesh.size(), 100u);
+  ObstacleWorld walls;
+  add_navmesh_walls(walls, nav);
+  SimulationParams params;
+  params.walls_eroded = true;
+  Simulation by_hand(std::make_unique<NavMeshPathService>(nav, navmesh::NavQueryOptions{}, params.queue), std::move(walls), params);
+  Simulation one_call(nav, SimulationParams{});
+  for (Simulation* sim : {&by_hand, &one_call}) {
+    sim->add_agent(AgentParams{}, on_mesh.front(), on_mesh.back());
+    sim->add_agent(AgentParams{}, on_mesh.back(), on_mesh[on_mesh.size() / 2]);
+    for (int i = 0; i < 2000 && !sim->all_arrived(); ++i) sim->step(0.05);
+  }
+  EXPECT_EQ(one_call.obstacles().size(), by_hand.obstacles().size());
+  for (std::uint32_t k = 0; k < 2; ++k) EXPECT_EQ(one_call.position(AgentId{k}), by_hand.position(AgentId{k}));
+  EXPECT_EQ(one_call.stats().plans, by_hand.stats().plans);
+  EXPECT_EQ(one_call.stats().ticks, by_hand.stats().ticks);
+  EXPECT_EQ(one_call.stats().arrived, 2u);
 }
 
 }  // namespace

@@ -92,8 +92,8 @@ struct SimulationParams {
   /// radians: perfectly symmetric crowds (agents swapping on a circle) otherwise meet in a
   /// reciprocal deadlock that ORCA keeps forever. [rad, ≥ 0]
   double preferred_jitter = 0.02;
-  /// Path planning: the planner's options, the queue's, and the budget spent on it per tick.
-  grid::GridPlannerOptions planner{};
+  /// Path planning: the queue's options and the budget spent on it per tick (what only one
+  /// kind of world plans with is in GridWorldParams and NavMeshWorldParams).
   search::RequestQueueOptions queue{};
   // 10,000 expansions or 80,000 scanned cells: A* as before, jump searches bounded (issue 30).
   search::Budget planning_budget{.expansions = 10'000, .scanned = 80'000};
@@ -128,13 +128,10 @@ struct SimulationParams {
   /// turns it off (every agent but the first at a shared goal then ends stuck). [world units,
   /// >= 0]
   double crowded_stop_distance = 1.5;
-  /// Grid worlds: colliders added with add_obstacle() (and a scene's obstacles) close every
-  /// cell whose centre lies within half a cell of them to planning: a gap a crate fills is
-  /// routed around, not walked into. false: only avoidance sees them.
-  bool plan_around_obstacles = true;
   /// The obstacle world's walls already keep the agents' radius off, as a navmesh Recast
   /// eroded by the agent radius does (Detour's convention): agents then meet walls with their
-  /// centre (radius 0) and keep their radius for each other only.
+  /// centre (radius 0) and keep their radius for each other only. The navmesh constructor
+  /// sets it from its NavMeshWorldParams (true for one eroded mesh); the others read it.
   bool walls_eroded = false;
   /// Passes that push overlapping agents apart after they moved.
   int separation_passes = 2;
@@ -178,6 +175,33 @@ struct LinkTravel {
   double progress = 0;        ///< the share of the link travelled, [0, 1]
 };
 
+/// What only a simulation on a grid map uses (Simulation(GridMap, SimulationParams, GridWorldParams)).
+struct GridWorldParams {
+  /// The planner's options (the algorithm, the diagonal rule, costs).
+  grid::GridPlannerOptions planner{};
+  /// Colliders added with add_obstacle() (and a scene's obstacles) close every cell whose
+  /// centre lies within half a cell of them to planning: a gap a crate fills is routed
+  /// around, not walked into. false: only avoidance sees them.
+  bool plan_around_obstacles = true;
+};
+
+/// What only a simulation on a navmesh uses (Simulation(const NavMesh&, SimulationParams,
+/// NavMeshWorldParams)).
+struct NavMeshWorldParams {
+  /// The queries' options: the mode (shortest unless told), limits; half extents as
+  /// NavMeshPathService raises them (tall enough for the whole mesh: the simulation is planar).
+  navmesh::NavQueryOptions query{};
+  /// Empty (the default): every agent plans on the simulation's mesh, which Recast eroded by
+  /// the agents' radius, so its outline keeps their centres (walls_eroded, Detour's and Unity's
+  /// convention). Otherwise one mesh per agent radius class (Recast's walkableRadius, one build
+  /// each; each must outlive the simulation): an agent plans on the class of the smallest
+  /// radius at least its own, and the simulation's mesh is the floor uneroded (a build of
+  /// radius 0), whose outline agents meet with their own radius.
+  std::span<const SizedNavMesh> classes{};
+  /// The obstacle world's layer the mesh's outline goes on.
+  int wall_layer = 0;
+};
+
 /// The largest coordinate an agent's start, goal or waypoint may have, in world units: beyond
 /// it squared distances lose the precision avoidance needs. add_agent / add_follower refuse
 /// more with BuildError.
@@ -186,14 +210,22 @@ inline constexpr double max_coordinate = 1e9;
 class Simulation {
  public:
   /// On a grid map, which it owns and the game may edit (edit_map()): paths from a
-  /// GridPathService (params.planner, params.queue) on the map's passable cells where each
-  /// agent's disc fits, less the cells colliders close (plan_around_obstacles); the map's
+  /// GridPathService (grid.planner, params.queue) on the map's passable cells where each
+  /// agent's disc fits, less the cells colliders close (grid.plan_around_obstacles); the map's
   /// blocked cells (and the outside) solid on layer 0 of the obstacle world, to which more
   /// colliders may be added.
-  explicit Simulation(grid::GridMap map, SimulationParams params = {});
-  /// On any world: paths from `paths`, walls from `obstacles` (for a navmesh:
-  /// NavMeshPathService, one mesh per agent radius class, and add_navmesh_walls).
-  /// params.planner and params.queue are not used.
+  explicit Simulation(grid::GridMap map, SimulationParams params = {}, GridWorldParams grid = {});
+  /// On a navmesh, in one call (the plane is the mesh's plan: x, z; Y up): paths from a
+  /// NavMeshPathService (navmesh.query, params.queue) on `mesh` or on navmesh.classes, the
+  /// mesh's outline as walls (add_navmesh_walls, on navmesh.wall_layer), and walls_eroded
+  /// set as the classes say (params.walls_eroded is not read). Refers to `mesh` and the
+  /// classes' meshes, which must outlive the simulation. Throws BuildError as
+  /// NavMeshPathService does (a null class mesh, a negative radius).
+  Simulation(const navmesh::NavMesh& mesh, SimulationParams params = {}, const NavMeshWorldParams& navmesh = {});
+  Simulation(const navmesh::NavMesh&&, SimulationParams = {}, const NavMeshWorldParams& = {}) = delete;  // would dangle
+  /// On any world: paths from `paths`, walls from `obstacles` (a path service of your own;
+  /// the navmesh constructor above makes NavMeshPathService and add_navmesh_walls' walls).
+  /// params.queue is not used.
   Simulation(std::unique_ptr<PathService> paths, ObstacleWorld obstacles, SimulationParams params = {});
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
@@ -338,6 +370,8 @@ class Simulation {
   /// on a link, or loops forever. O(agents + waypoints).
   [[nodiscard]] std::optional<double> arrival_time_bound() const;
   [[nodiscard]] const SimulationParams& params() const { return params_; }
+  /// The grid constructor's GridWorldParams (the defaults for other worlds).
+  [[nodiscard]] const GridWorldParams& grid_params() const { return grid_; }
   [[nodiscard]] const PathService& paths() const { return *paths_; }
 
  private:
@@ -425,6 +459,7 @@ class Simulation {
   std::unique_ptr<grid::GridMap> map_;       // stable address: the obstacle world reads it
   std::unique_ptr<grid::GridMap> plan_map_;  // the map less collider cells: the path service plans on it
   SimulationParams params_;
+  GridWorldParams grid_;
   ObstacleWorld obstacles_;
   std::unique_ptr<PathService> paths_;
   OrcaSolver orca_;
@@ -466,6 +501,6 @@ class Simulation {
 /// obstacles and agents added in file order, params.seed set from the scene. Throws
 /// BuildError for values the parameters refuse.
 [[nodiscard]] std::unique_ptr<Simulation> make_simulation(const SceneSpec& scene, grid::GridMap map,
-                                                          SimulationParams params = {});
+                                                          SimulationParams params = {}, const GridWorldParams& grid = {});
 
 }  // namespace waymark::steer
