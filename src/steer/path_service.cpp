@@ -121,7 +121,7 @@ NavMeshPathService::NavMeshPathService(const navmesh::NavMesh& mesh, const navme
                                        const search::RequestQueueOptions& queue)
     : QueuedPathService(queue) {
   classes_.push_back({std::numeric_limits<double>::infinity(), (mesh.bounds().min.y + mesh.bounds().max.y) / 2,
-                      std::make_unique<navmesh::NavPlanner>(mesh, tall(mesh, query))});
+                      std::make_unique<navmesh::NavPlanner>(mesh, tall(mesh, query)), nullptr});
 }
 
 NavMeshPathService::NavMeshPathService(std::span<const SizedNavMesh> meshes, const navmesh::NavQueryOptions& query,
@@ -133,9 +133,30 @@ NavMeshPathService::NavMeshPathService(std::span<const SizedNavMesh> meshes, con
     if (!(m.radius >= 0) || !std::isfinite(m.radius)) throw BuildError("NavMeshPathService: a mesh radius must be finite and >= 0");
     const navmesh::NavMesh& mesh = *m.mesh;
     classes_.push_back({m.radius, (mesh.bounds().min.y + mesh.bounds().max.y) / 2,
-                        std::make_unique<navmesh::NavPlanner>(mesh, tall(mesh, query))});
+                        std::make_unique<navmesh::NavPlanner>(mesh, tall(mesh, query)), nullptr});
   }
   std::stable_sort(classes_.begin(), classes_.end(), [](const Class& a, const Class& b) { return a.radius < b.radius; });
+}
+
+NavMeshPathService::NavMeshPathService(const navmesh::TiledNavMesh& world, const navmesh::NavQueryOptions& query,
+                                       const search::RequestQueueOptions& queue)
+    : QueuedPathService(queue), tiled_(&world) {
+  const KeepPtr<const navmesh::NavMesh> now = world.mesh();
+  const Aabb3& box = now->bounds();
+  const double middle = (box.min.y + box.max.y) / 2;  // not finite for a world with no tile yet
+  classes_.push_back({std::numeric_limits<double>::infinity(), std::isfinite(middle) ? middle : 0.0, nullptr,
+                      std::make_unique<navmesh::TiledNavPlanner>(world, tall(*now, query))});
+}
+
+const navmesh::NavMesh& NavMeshPathService::class_mesh(std::size_t k) const {
+  const Class& c = classes_[k];
+  return c.fixed ? c.fixed->mesh() : c.tiled->snapshot()->mesh;
+}
+
+void NavMeshPathService::sync() {
+  for (Class& c : classes_) {
+    if (c.tiled && c.tiled->stale()) c.tiled->sync();
+  }
 }
 
 std::optional<std::size_t> NavMeshPathService::size_class(double radius) {
@@ -150,11 +171,11 @@ search::RequestId NavMeshPathService::submit(Vec2 from, Vec2 to, std::size_t siz
   const Class& c = classes_[size_class];
   const Vec3 start{from.x, c.height, from.y}, goal{to.x, c.height, to.y};
   // Ends off the mesh are refused here, each by name (the search would fail them both alike).
-  const navmesh::NavMesh& mesh = c.source->mesh();
-  const Vec3 reach = c.source->options().half_extents;
+  const navmesh::NavMesh& mesh = class_mesh(size_class);
+  const Vec3 reach = c.options().half_extents;
   if (!mesh.nearest_poly(start, reach)) return refuse(PlanFailure::start_outside);
   if (!mesh.nearest_poly(goal, reach)) return refuse(PlanFailure::goal_outside);
-  return submit_on(*c.source, start, goal, from, to);
+  return submit_on(c.source(), start, goal, from, to);
 }
 
 void NavMeshPathService::links_of(const navmesh::NavPath& path, std::vector<PathLink>& links) const {
@@ -164,16 +185,21 @@ void NavMeshPathService::links_of(const navmesh::NavPath& path, std::vector<Path
   }
 }
 
-std::size_t add_navmesh_walls(ObstacleWorld& world, const navmesh::NavMesh& mesh, int layer) {
-  std::size_t added = 0;
+std::vector<Segment2> navmesh_outline(const navmesh::NavMesh& mesh) {
+  std::vector<Segment2> out;
   const auto corners = static_cast<std::uint32_t>(mesh.data().corners.size());
   for (std::uint32_t k = 0; k < corners; ++k) {
     if (mesh.twin(k) != std::numeric_limits<std::uint32_t>::max()) continue;
     const Segment3 e = mesh.edge(k);
-    world.add(Segment2{navmesh::plan(e.a), navmesh::plan(e.b)}, layer);
-    ++added;
+    out.push_back(Segment2{navmesh::plan(e.a), navmesh::plan(e.b)});
   }
-  return added;
+  return out;
+}
+
+std::size_t add_navmesh_walls(ObstacleWorld& world, const navmesh::NavMesh& mesh, int layer) {
+  const std::vector<Segment2> outline = navmesh_outline(mesh);
+  for (const Segment2& s : outline) world.add(s, layer);
+  return outline.size();
 }
 
 }  // namespace waymark::steer

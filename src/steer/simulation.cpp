@@ -117,6 +117,18 @@ Simulation::Simulation(const navmesh::NavMesh& mesh, SimulationParams params, co
     : Simulation(navmesh_paths(mesh, params, navmesh), navmesh_walls(mesh, navmesh.wall_layer),
                  with_walls_eroded(params, navmesh.classes.empty())) {}
 
+Simulation::Simulation(const navmesh::TiledNavMesh& world, SimulationParams params, const NavMeshWorldParams& navmesh)
+    : Simulation(std::make_unique<NavMeshPathService>(world, navmesh.query, params.queue), ObstacleWorld{},
+                 with_walls_eroded(params, true)) {
+  if (!navmesh.classes.empty()) throw BuildError("Simulation: a tiled navmesh plans one class for every radius (classes must be empty)");
+  tiled_ = &world;
+  wall_layer_ = navmesh.wall_layer;
+  world_seen_ = paths_->world_version();
+  const KeepPtr<const navmesh::TiledSnapshot> now = world.snapshot();
+  replace_tiled_walls(now->mesh);
+  changed_areas_.clear();
+}
+
 Simulation::~Simulation() = default;
 
 AgentId Simulation::add_agent(const AgentParams& params, Vec2 start, Vec2 goal) {

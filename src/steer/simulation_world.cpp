@@ -163,10 +163,64 @@ bool Simulation::push_out_of_solid(Agent& a) {
   return true;
 }
 
+void Simulation::replace_tiled_walls(const navmesh::NavMesh& mesh) {
+  std::map<std::array<double, 4>, ColliderId> now;
+  for (const Segment2& s : navmesh_outline(mesh)) now.emplace(std::array<double, 4>{s.a.x, s.a.y, s.b.x, s.b.y}, ColliderId{});
+  // One box per run of changed segments that touch or overlap the box so far (a carve changes
+  // the outline round one hole: a box or a few).
+  const auto note = [&](const std::array<double, 4>& s) {
+    Aabb2 box;
+    box.expand(Vec2{s[0], s[1]});
+    box.expand(Vec2{s[2], s[3]});
+    if (!changed_areas_.empty()) {
+      Aabb2& last = changed_areas_.back();
+      const bool near = box.min.x <= last.max.x + 1 && box.max.x >= last.min.x - 1 && box.min.y <= last.max.y + 1 &&
+                        box.max.y >= last.min.y - 1;
+      if (near) {
+        last.expand(box.min);
+        last.expand(box.max);
+        return;
+      }
+    }
+    if (changed_areas_.size() >= max_listed_changes) {
+      changed_all_ = true;
+      return;
+    }
+    changed_areas_.push_back(box);
+  };
+  for (const auto& [segment, id] : tiled_walls_) {
+    if (now.contains(segment)) continue;
+    obstacles_.remove(id);
+    note(segment);
+  }
+  for (auto& [segment, id] : now) {
+    const auto kept = tiled_walls_.find(segment);
+    if (kept != tiled_walls_.end()) {
+      id = kept->second;
+      continue;
+    }
+    id = obstacles_.add(Segment2{{segment[0], segment[1]}, {segment[2], segment[3]}}, wall_layer_);
+    note(segment);
+  }
+  tiled_walls_ = std::move(now);
+}
+
+void Simulation::absorb_world_change() {
+  world_seen_ = paths_->world_version();
+  paths_->sync();
+  const std::size_t listed = changed_areas_.size();
+  if (tiled_ != nullptr) {
+    const KeepPtr<const navmesh::TiledSnapshot> now = tiled_->snapshot();  // the one paths_ synced to
+    replace_tiled_walls(now->mesh);
+  }
+  if (changed_areas_.size() == listed) changed_all_ = true;  // no wall moved (links, say): everyone re-plans
+}
+
 void Simulation::absorb_edits() {
   if (map_ && map_->version() != map_seen_) copy_map_edits();
-  if (changed_.empty() && !changed_all_) return;
-  stats_.edits += changed_all_ ? 1 : changed_.size();
+  if (paths_->world_version() != world_seen_) absorb_world_change();
+  if (changed_.empty() && changed_areas_.empty() && !changed_all_) return;
+  stats_.edits += changed_all_ ? 1 : changed_.size() + changed_areas_.size();
   paths_->sync();
   const double s = map_ ? map_->cell_size() : 1.0;
   const Vec2 origin = map_ ? map_->params().origin : Vec2{};
@@ -183,12 +237,17 @@ void Simulation::absorb_edits() {
         if (again) break;
         again = path_crosses(a, origin + Vec2{r.x0 * s, r.y0 * s}, origin + Vec2{r.x1 * s, r.y1 * s});
       }
+      for (const Aabb2& box : changed_areas_) {
+        if (again) break;
+        again = path_crosses(a, box.min, box.max);
+      }
     }
     if (!again) continue;
     replan(a);
     ++stats_.edit_replans;
   }
   changed_.clear();
+  changed_areas_.clear();
   changed_all_ = false;
 }
 

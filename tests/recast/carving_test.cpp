@@ -18,6 +18,8 @@
 #include "waymark/io/obj.hpp"
 #include "waymark/navmesh/tiled_nav_planner.hpp"
 #include "waymark/recast/carving.hpp"
+#include "waymark/recast/recast_build.hpp"
+#include "waymark/steer/simulation.hpp"
 
 namespace waymark::recast::carving_test {
 namespace {
@@ -256,6 +258,55 @@ TEST(Carving, ACrateAcrossTheCorridorCutsTheRoomsApartUntilRemoved) {
   const auto beside = planner.plan(a, b);
   ASSERT_TRUE(beside.status.succeeded());
   EXPECT_GT(beside.path.cost, distance(a, b));
+}
+
+// A crowd on the carved world (issue 42: NavMeshPathService took a fixed NavMesh only). A crate
+// dropped across the corridor while an agent walks to it: the walls change where it fell, the
+// agent re-plans and is unreachable (it never passes the crate), and when the crate goes it
+// tries again and arrives. One across half the corridor is walked round, never into.
+TEST(CarvingCrowd, AgentsReplanWhenACrateCarvesTheirWayAndAgainWhenItGoes) {
+  CarvedNavMesh carved(two_rooms(), {.tile_size = 16});
+  steer::Simulation sim(carved.world());  // paths on its snapshots, its outline as walls
+  EXPECT_TRUE(sim.params().walls_eroded);
+  const std::size_t first_walls = sim.obstacles().size();
+  ASSERT_GT(first_walls, 4u);
+  const steer::AgentId id = sim.add_agent(steer::AgentParams{}, {4, 4}, {18, 4});
+  sim.plan_pending();
+  ASSERT_FALSE(sim.path(id).empty());
+  for (int i = 0; i < 10; ++i) sim.step(0.05);  // half a second: still in the west room
+  ASSERT_LT(sim.position(id).x, 8.0);
+
+  const auto crate = carved.add_obstacle(BoxObstacle{{10.5, -0.5, 1}, {11.5, 1.5, 7}});
+  ASSERT_TRUE(crate.has_value());
+  ASSERT_TRUE(carved.update().up_to_date());
+  const std::uint64_t plans = sim.stats().plans;
+  double furthest = 0;
+  for (int i = 0; i < 200 && sim.status(id) != steer::AgentStatus::unreachable; ++i) {
+    sim.step(0.05);
+    furthest = std::max(furthest, sim.position(id).x);
+  }
+  EXPECT_EQ(sim.status(id), steer::AgentStatus::unreachable);
+  EXPECT_GT(sim.stats().plans, plans);  // the change re-planned it
+  EXPECT_GE(sim.stats().edit_replans, 1u);
+  EXPECT_LT(furthest, 10.5);
+  EXPECT_GT(sim.obstacles().size(), first_walls);  // the crate's outline came in
+
+  ASSERT_TRUE(carved.remove_obstacle(*crate));
+  ASSERT_TRUE(carved.add_obstacle(BoxObstacle{{10.5, -0.5, 1}, {11.5, 1.5, 3.6}}).has_value());  // half the corridor
+  ASSERT_TRUE(carved.update().up_to_date());
+  bool inside = false;
+  for (int i = 0; i < 400 && !sim.arrived(id); ++i) {
+    sim.step(0.05);
+    const Vec2 p = sim.position(id);
+    inside = inside || (p.x > 10.5 && p.x < 11.5 && p.y > 1 && p.y < 3.6);
+  }
+  EXPECT_TRUE(sim.arrived(id));  // it tried again on the change and went round
+  EXPECT_FALSE(inside);
+  EXPECT_EQ(sim.stats().collisions, 0u);
+  // Refused: classes on a tiled world.
+  const navmesh::NavMesh fixed = build_nav_mesh(two_rooms());
+  const steer::SizedNavMesh classes[] = {{&fixed, 0.6}};
+  EXPECT_THROW(steer::Simulation(carved.world(), {}, {.classes = classes}), BuildError);
 }
 
 // Obstacles reaching far beyond the level carve what they cover of it. Recast's marking casts

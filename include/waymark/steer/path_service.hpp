@@ -21,6 +21,8 @@
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/nav_planner.hpp"
+#include "waymark/navmesh/tiled_nav_mesh.hpp"
+#include "waymark/navmesh/tiled_nav_planner.hpp"
 #include "waymark/search/request_queue.hpp"
 #include "waymark/steer/obstacle_world.hpp"
 
@@ -90,6 +92,11 @@ class PathService {
   Answer take(search::RequestId id, std::vector<Vec2>& points) { return take(id, points, dropped_links_); }
   /// Frees a request that is no longer wanted (cancelling it when it runs).
   virtual void release(search::RequestId id) = 0;
+  /// The version of the world it plans on, for worlds that change on their own (a tiled or
+  /// carved navmesh: TiledNavMesh::version()); a simulation that sees it change calls sync()
+  /// and re-plans. 0 for worlds that never change and for worlds whose owner reports their
+  /// edits (a simulation's grid map).
+  [[nodiscard]] virtual std::uint64_t world_version() const { return 0; }
   /// Why the last submit() returned an invalid id, or the last take() answered failed; none
   /// after an accepted submit or a found take (a pending take changes nothing). A service that
   /// does not say says search_failed for every refusal but a full queue.
@@ -266,6 +273,15 @@ class NavMeshPathService final : public QueuedPathService<Vec3, navmesh::NavPath
   /// Throws BuildError for an empty list, a null mesh or a negative radius.
   NavMeshPathService(std::span<const SizedNavMesh> meshes, const navmesh::NavQueryOptions& query,
                      const search::RequestQueueOptions& queue);
+  /// A world whose tiles change (streamed tiles, or recast::CarvedNavMesh::world() as obstacles
+  /// carve it): one class, every agent radius, as the one-mesh form; plans on the snapshot
+  /// its TiledNavPlanner last synced to. When the world's version() moves on, requests wait
+  /// until sync() (which takes the new snapshot, stitching it if no one has) and are then
+  /// answered on the world as it is. The box that finds ends is as tall as the world was
+  /// when the service was made. Refers to `world`, which must outlive the service.
+  NavMeshPathService(const navmesh::TiledNavMesh& world, const navmesh::NavQueryOptions& query,
+                     const search::RequestQueueOptions& queue);
+  NavMeshPathService(const navmesh::TiledNavMesh&&, const navmesh::NavQueryOptions&, const search::RequestQueueOptions&) = delete;
 
   /// The class of the smallest mesh radius >= `radius` (the one-mesh form: always 0).
   [[nodiscard]] std::optional<std::size_t> size_class(double radius) override;
@@ -273,24 +289,39 @@ class NavMeshPathService final : public QueuedPathService<Vec3, navmesh::NavPath
   /// class's mesh within the query's half extents; an end whose polygons the filter excludes
   /// fails its search (start_closed, goal_closed).
   search::RequestId submit(Vec2 from, Vec2 to, std::size_t size_class) override;
+  /// A tiled world: takes its new snapshot when it changed. Nothing for fixed meshes.
+  void sync() override;
+  /// A tiled world's version(); 0 for fixed meshes.
+  [[nodiscard]] std::uint64_t world_version() const override { return tiled_ ? tiled_->version() : 0; }
+  /// The mesh class `k` plans on now (a tiled world's: its synced snapshot's, valid until the
+  /// next sync()).
+  [[nodiscard]] const navmesh::NavMesh& class_mesh(std::size_t k) const;
 
  private:
   /// The path's NavPath::links, their ends points[corner] and points[corner + 1].
   void links_of(const navmesh::NavPath& path, std::vector<PathLink>& links) const override;
   [[nodiscard]] Vec2 point(const Vec3& corner) const override { return navmesh::plan(corner); }
   [[nodiscard]] std::size_t world_count() const override { return classes_.size(); }
-  [[nodiscard]] const search::SearchSource<Vec3>& world(std::size_t k) const override { return *classes_[k].source; }
+  [[nodiscard]] const search::SearchSource<Vec3>& world(std::size_t k) const override { return classes_[k].source(); }
   [[nodiscard]] static navmesh::NavQueryOptions tall(const navmesh::NavMesh& mesh, navmesh::NavQueryOptions query);
   struct Class {
-    double radius;  ///< infinity for the one-mesh form
+    double radius;  ///< infinity for the one-mesh and tiled forms
     double height;
-    std::unique_ptr<navmesh::NavPlanner> source;
+    std::unique_ptr<navmesh::NavPlanner> fixed;       ///< a mesh that never changes, or
+    std::unique_ptr<navmesh::TiledNavPlanner> tiled;  ///< a tiled world's snapshots
+    [[nodiscard]] const search::SearchSource<Vec3>& source() const {
+      return fixed ? static_cast<const search::SearchSource<Vec3>&>(*fixed) : *tiled;
+    }
+    [[nodiscard]] const navmesh::NavQueryOptions& options() const { return fixed ? fixed->options() : tiled->options(); }
   };
   std::vector<Class> classes_;  ///< by increasing radius
+  const navmesh::TiledNavMesh* tiled_ = nullptr;
 };
 
-/// Adds every boundary edge of `mesh` (an edge with no polygon beyond it) to `world` as a
-/// segment in plan (x, z) on `layer`. Returns how many it added.
+/// Every boundary edge of `mesh` (an edge with no polygon beyond it) as a segment in plan
+/// (x, z), in corner order.
+[[nodiscard]] std::vector<Segment2> navmesh_outline(const navmesh::NavMesh& mesh);
+/// Adds navmesh_outline(mesh) to `world`, each segment on `layer`. Returns how many it added.
 std::size_t add_navmesh_walls(ObstacleWorld& world, const navmesh::NavMesh& mesh, int layer = 0);
 
 }  // namespace waymark::steer

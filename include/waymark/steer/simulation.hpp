@@ -7,9 +7,11 @@
 /// every run and in every build (one thread, fixed orders, the seeded Random, no FP
 /// contraction).
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -223,6 +225,17 @@ class Simulation {
   /// NavMeshPathService does (a null class mesh, a negative radius).
   Simulation(const navmesh::NavMesh& mesh, SimulationParams params = {}, const NavMeshWorldParams& navmesh = {});
   Simulation(const navmesh::NavMesh&&, SimulationParams = {}, const NavMeshWorldParams& = {}) = delete;  // would dangle
+  /// On a navmesh whose tiles change while the agents walk (streamed tiles, or obstacles a
+  /// recast::CarvedNavMesh carves: pass its world()): paths from a NavMeshPathService on the
+  /// world's snapshots, the outline of the snapshot as walls, walls_eroded (the tiles Recast
+  /// eroded by the agents' radius). When the world's version() moves on, the next step()
+  /// takes its new snapshot, replaces the walls that changed (only those: the rest keep their
+  /// ids), re-plans the agents whose remaining path comes near a changed wall (all of them when
+  /// no wall changed, e.g. a change of links), and lets unreachable and stuck agents try again.
+  /// navmesh.classes must be empty (one class for every radius): BuildError otherwise. Refers
+  /// to `world`, which must outlive the simulation; change it only between steps.
+  Simulation(const navmesh::TiledNavMesh& world, SimulationParams params = {}, const NavMeshWorldParams& navmesh = {});
+  Simulation(const navmesh::TiledNavMesh&&, SimulationParams = {}, const NavMeshWorldParams& = {}) = delete;
   /// On any world: paths from `paths`, walls from `obstacles` (a path service of your own;
   /// the navmesh constructor above makes NavMeshPathService and add_navmesh_walls' walls).
   /// params.queue is not used.
@@ -455,6 +468,12 @@ class Simulation {
   /// Rebuilds lines_ when the obstacle world (its version) or its map (the map's version)
   /// changed since the last build.
   void refresh_lines();
+  /// A path service whose world changed on its own (PathService::world_version): syncs it
+  /// and, on a tiled navmesh, replaces the walls that changed, listing where.
+  void absorb_world_change();
+  /// A tiled world's walls: the outline of `mesh`, the segments not in tiled_walls_ added,
+  /// those no longer in it removed; each change's box goes to changed_areas_.
+  void replace_tiled_walls(const navmesh::NavMesh& mesh);
 
   std::unique_ptr<grid::GridMap> map_;       // stable address: the obstacle world reads it
   std::unique_ptr<grid::GridMap> plan_map_;  // the map less collider cells: the path service plans on it
@@ -479,6 +498,12 @@ class Simulation {
   std::vector<grid::CellRect> changed_;     ///< cells changed since the last step (planning map)
   std::vector<std::uint8_t> planning_colliders_;  ///< by ColliderId: added by add_obstacle and counted in cover_
   bool changed_all_ = false;                ///< too much changed to list: everyone re-plans
+  std::uint64_t world_seen_ = 0;            ///< paths_->world_version() last absorbed
+  std::vector<Aabb2> changed_areas_;        ///< world areas changed since the last step (tiled navmeshes)
+  const navmesh::TiledNavMesh* tiled_ = nullptr;  ///< the tiled constructor's world
+  int wall_layer_ = 0;
+  /// A tiled world's outline: each wall segment (a.x, a.y, b.x, b.y in plan) and its collider.
+  std::map<std::array<double, 4>, ColliderId> tiled_walls_;
   // Scratch reused every tick.
   std::vector<OrcaAgent> orca_agents_;
   std::vector<std::uint32_t> orca_index_;   ///< the agent behind each entry of orca_agents_
