@@ -335,6 +335,100 @@ WM_API void wm_nav_query_release(wm_nav_query* query);
 WM_API int wm_nav_find_path(wm_nav_query* query, const double from[3], const double to[3], double* length,
                             double* points, int capacity, int* count);
 
+/* ---- simulations: agents that plan, steer round each other and walls, and take orders ------- */
+typedef struct wm_sim wm_sim;
+/* Where an agent stands (fixed values). */
+enum {
+  WM_AGENT_PLANNING = 0,     /* waiting for a path */
+  WM_AGENT_MOVING = 1,       /* following it */
+  WM_AGENT_ARRIVED = 2,      /* at its goal; it stays until given a new one */
+  WM_AGENT_UNREACHABLE = 3,  /* no path, or an end off the world or closed (the reason says which) */
+  WM_AGENT_STUCK = 4,        /* no progress through several re-plans; it stops asking */
+  WM_AGENT_STOPPED = 5,      /* wm_sim_stop(): holds until wm_sim_resume() */
+  WM_AGENT_REMOVED = 6,      /* wm_sim_remove_agent(); its id is not reused */
+  WM_AGENT_ON_LINK = 7       /* travelling an off-mesh link of its path */
+};
+/* Why an agent is in the state it ends in (fixed values). */
+enum {
+  WM_REASON_NONE = 0,
+  WM_REASON_START_OUTSIDE = 1,  /* unreachable: it stands off the map or the mesh */
+  WM_REASON_GOAL_OUTSIDE = 2,
+  WM_REASON_START_CLOSED = 3,   /* unreachable: no free place its disc fits at or near it */
+  WM_REASON_GOAL_CLOSED = 4,
+  WM_REASON_NO_PATH = 5,
+  WM_REASON_SEARCH_FAILED = 6,
+  WM_REASON_CROWDED_GOAL = 7,   /* arrived: another agent stands on its goal */
+  WM_REASON_NO_PROGRESS = 8     /* stuck */
+};
+#define WM_SIM_PARAMS_VERSION 1
+typedef struct wm_sim_params {
+  int version;                   /* WM_SIM_PARAMS_VERSION */
+  uint64_t seed;                 /* 1 */
+  int agent_avoidance;           /* nonzero (the default): agents avoid each other (ORCA) */
+  int max_requests;              /* path requests in flight at once; 256 */
+  uint64_t planning_expansions;  /* search expansions spent on paths per step; 10000 */
+  wm_planner_options planner;    /* grid simulations: the planner (astar, no corner cutting) */
+  int plan_around_obstacles;     /* grid simulations: obstacles close their cells to planning; 1 */
+  const char* nav_mode;          /* navmesh simulations: "shortest" (NULL, the default), "funnel", "centroids" */
+} wm_sim_params;
+WM_API wm_sim_params wm_sim_params_default(void);
+#define WM_AGENT_PARAMS_VERSION 1
+typedef struct wm_agent_params {
+  int version;       /* WM_AGENT_PARAMS_VERSION */
+  double radius;     /* world units, > 0; 0.35 */
+  double max_speed;  /* world units / s, > 0; 3 */
+  double max_force;  /* > 0; 12 */
+  double mass;       /* > 0; 1 */
+} wm_agent_params;
+WM_API wm_agent_params wm_agent_params_default(void);
+typedef struct wm_sim_stats {
+  uint64_t ticks;
+  uint64_t arrived;       /* agents at their goal now */
+  uint64_t collisions;    /* overlaps, per pair and tick */
+  uint64_t plans;         /* paths planned, re-plans included */
+  uint64_t failed_plans;  /* searches that found no path */
+  double mean_tick_us;    /* mean wall time of a step */
+} wm_sim_stats;
+/* A simulation on a copy of `grid` (its own map: edit it with wm_sim_set_blocked). The plane is
+   the map's: cell (x, y) spans [x, x + 1) x [y, y + 1); blocked cells are walls. params NULL:
+   the defaults. One thread at a time; the grid handle may be released at once. */
+WM_API int wm_sim_create_grid(const wm_grid* grid, const wm_sim_params* params, wm_sim** out);
+/* A simulation on `navmesh` (kept alive), which Recast eroded by the agents' radius: paths on
+   it, its outline as walls that agents meet with their centre. The plane is the mesh's plan:
+   (x, z), Y up. */
+WM_API int wm_sim_create_navmesh(const wm_navmesh* navmesh, const wm_sim_params* params, wm_sim** out);
+WM_API int wm_sim_retain(wm_sim* sim);
+WM_API void wm_sim_release(wm_sim* sim);
+/* An agent from (sx, sy) to (gx, gy) (params NULL: the defaults): *id its id, from 0 up. A start
+   or goal off the world is kept (the agent is then unreachable, with the reason);
+   WM_ERROR_INVALID_ARGUMENT for parameters out of range or points not finite, WM_ERROR_BUILD
+   when no size class of the world fits its radius. */
+WM_API int wm_sim_add_agent(wm_sim* sim, const wm_agent_params* params, double sx, double sy, double gx, double gy, int* id);
+/* Orders, at any time between steps: a new goal, stop (brake and hold), resume, remove.
+   WM_ERROR_INVALID_ARGUMENT for an id the simulation did not hand out or a removed agent. */
+WM_API int wm_sim_set_goal(wm_sim* sim, int id, double gx, double gy);
+WM_API int wm_sim_stop(wm_sim* sim, int id);
+WM_API int wm_sim_resume(wm_sim* sim, int id);
+WM_API int wm_sim_remove_agent(wm_sim* sim, int id);
+/* One step of `dt` seconds (finite, > 0): edits absorbed, paths planned, steering, moves. After
+   warm-up a step allocates nothing. */
+WM_API int wm_sim_step(wm_sim* sim, double dt);
+/* Agents ever added (removed ones included: ids run from 0 to count - 1). */
+WM_API int wm_sim_agent_count(const wm_sim* sim, int* count);
+/* One agent: its position, status (WM_AGENT_*) and reason (WM_REASON_*); any output may be NULL. */
+WM_API int wm_sim_agent(const wm_sim* sim, int id, double* x, double* y, int* status, int* reason);
+/* Every agent's position (xy: 2 * capacity doubles, by id) and status (capacity ints; either
+   may be NULL): *count = agents, set also when the buffers are too small (WM_BUFFER_TOO_SMALL). */
+WM_API int wm_sim_agents(const wm_sim* sim, double* xy, int* statuses, int capacity, int* count);
+/* Grid simulations: blocks or frees a cell of the simulation's map; the next step re-plans the
+   agents whose path crosses it. WM_UNSUPPORTED on a navmesh, WM_OUT_OF_BOUNDS off the map. */
+WM_API int wm_sim_set_blocked(wm_sim* sim, int x, int y, int blocked);
+/* A round obstacle (a crate, a pillar) at (x, y): agents steer round it and collide with it; on
+   a grid, planning sees it too (plan_around_obstacles). *id its id for wm_sim_remove_obstacle. */
+WM_API int wm_sim_add_obstacle_circle(wm_sim* sim, double x, double y, double radius, int* id);
+WM_API int wm_sim_remove_obstacle(wm_sim* sim, int id);
+WM_API int wm_sim_stats_get(const wm_sim* sim, wm_sim_stats* stats);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -13,6 +13,7 @@
 
 #include "errors.hpp"
 #include "handles.hpp"
+#include "objects.hpp"
 #include "search_pool.hpp"
 #include "waymark/core/enum_names.hpp"
 #include "waymark/core/text.hpp"
@@ -46,11 +47,6 @@ static_assert(static_cast<int>(search::EventKind::goal) == WM_EVENT_GOAL);
 static_assert(static_cast<int>(search::EventKind::end) == WM_EVENT_END);
 static_assert(static_cast<int>(search::EventKind::slice_end) == WM_EVENT_SLICE_END);
 static_assert(WM_MAX_GRID_CELLS == io::default_max_map_cells);
-
-struct GridObject final : Object {
-  explicit GridObject(grid::GridMap m) : map(std::move(m)) {}
-  grid::GridMap map;
-};
 
 struct PlannerObject final : Object {
   PlannerObject(std::shared_ptr<GridObject> g, const grid::GridPlannerOptions& options)
@@ -192,6 +188,27 @@ int cell_arguments(const grid::GridMap& map, int x, int y) {
 }
 
 }  // namespace
+
+int planner_options_of(const wm_planner_options& in, grid::GridPlannerOptions& o) {
+  if (in.version != WM_PLANNER_OPTIONS_VERSION) {
+    return fail(WM_ERROR_INVALID_ARGUMENT, "wm_planner_options.version is " + number_text(in.version) + ", this library knows " +
+                                               number_text(WM_PLANNER_OPTIONS_VERSION) + " (start from wm_planner_options_default())");
+  }
+  o = {};
+  if (const int rc = algorithm_of(in.algorithm, grid::Algorithm::astar, o.algorithm); rc != WM_OK) return rc;
+  if (in.diagonal < WM_DIAGONAL_NEVER || in.diagonal > WM_DIAGONAL_NO_CORNER_CUTTING) {
+    return fail(WM_ERROR_INVALID_ARGUMENT, "diagonal is " + number_text(in.diagonal) + ", not a WM_DIAGONAL_* value");
+  }
+  o.diagonal = static_cast<grid::DiagonalRule>(in.diagonal);
+  if (in.heuristic != WM_HEURISTIC_DEFAULT) {
+    if (in.heuristic < WM_HEURISTIC_MANHATTAN || in.heuristic > WM_HEURISTIC_ZERO) {
+      return fail(WM_ERROR_INVALID_ARGUMENT, "heuristic is " + number_text(in.heuristic) + ", not a WM_HEURISTIC_* value");
+    }
+    o.heuristic = static_cast<grid::HeuristicKind>(in.heuristic);
+  }
+  return query_options_of(in.query, o.query);
+}
+
 }  // namespace waymark::capi
 
 using namespace waymark;        // NOLINT: the C entry points below
@@ -327,24 +344,8 @@ int wm_planner_create_with(const wm_grid* g, const wm_planner_options* options, 
     if (options == nullptr) return null_argument("options");
     std::shared_ptr<GridObject> grid = share_as<GridObject>(g, Kind::grid);
     if (!grid) return invalid_handle("grid");
-    if (options->version != WM_PLANNER_OPTIONS_VERSION) {
-      return fail(WM_ERROR_INVALID_ARGUMENT, "wm_planner_options.version is " + number_text(options->version) +
-                                                 ", this library knows " + number_text(WM_PLANNER_OPTIONS_VERSION) +
-                                                 " (start from wm_planner_options_default())");
-    }
     grid::GridPlannerOptions o;
-    if (const int rc = algorithm_of(options->algorithm, grid::Algorithm::astar, o.algorithm); rc != WM_OK) return rc;
-    if (options->diagonal < WM_DIAGONAL_NEVER || options->diagonal > WM_DIAGONAL_NO_CORNER_CUTTING) {
-      return fail(WM_ERROR_INVALID_ARGUMENT, "diagonal is " + number_text(options->diagonal) + ", not a WM_DIAGONAL_* value");
-    }
-    o.diagonal = static_cast<grid::DiagonalRule>(options->diagonal);
-    if (options->heuristic != WM_HEURISTIC_DEFAULT) {
-      if (options->heuristic < WM_HEURISTIC_MANHATTAN || options->heuristic > WM_HEURISTIC_ZERO) {
-        return fail(WM_ERROR_INVALID_ARGUMENT, "heuristic is " + number_text(options->heuristic) + ", not a WM_HEURISTIC_* value");
-      }
-      o.heuristic = static_cast<grid::HeuristicKind>(options->heuristic);
-    }
-    if (const int rc = query_options_of(options->query, o.query); rc != WM_OK) return rc;
+    if (const int rc = planner_options_of(*options, o); rc != WM_OK) return rc;
     return hand_out(Kind::planner, std::make_shared<PlannerObject>(std::move(grid), o), out);
   });
 }

@@ -11,6 +11,7 @@
 
 #include "errors.hpp"
 #include "handles.hpp"
+#include "objects.hpp"
 #include "waymark/core/enum_names.hpp"
 #include "waymark/core/text.hpp"
 #include "waymark/io/obj.hpp"
@@ -24,12 +25,11 @@ namespace waymark::capi {
 namespace {
 
 // A navmesh and what owns it: a mesh of its own (built), or a bake that holds it (loaded).
-struct NavMeshObject final : Object {
-  explicit NavMeshObject(navmesh::NavMesh m) : own(std::make_unique<navmesh::NavMesh>(std::move(m))), mesh(own.get()) {}
-  NavMeshObject(std::unique_ptr<navmesh::NavBake> b, const navmesh::NavMesh* m) : bake(std::move(b)), mesh(m) {}
+struct NavMeshObject final : NavMeshObjectBase {
+  explicit NavMeshObject(std::unique_ptr<navmesh::NavMesh> m) : NavMeshObjectBase(m.get()), own(std::move(m)) {}
+  NavMeshObject(std::unique_ptr<navmesh::NavBake> b, const navmesh::NavMesh* m) : NavMeshObjectBase(m), bake(std::move(b)) {}
   std::unique_ptr<navmesh::NavMesh> own;
   std::unique_ptr<navmesh::NavBake> bake;
-  const navmesh::NavMesh* mesh;
 };
 
 struct NavQueryObject final : Object {
@@ -89,7 +89,8 @@ int build(const TriangleMesh& model, const wm_recast_params* params, wm_navmesh*
   if (const int rc = recast_params_of(params, p, max_seconds); rc != WM_OK) return rc;
   const auto deadline = max_seconds > 0 ? search::Deadline(search::Budget::of_seconds(max_seconds)).end()
                                         : std::chrono::steady_clock::time_point::max();
-  return hand_out(Kind::navmesh, std::make_shared<NavMeshObject>(recast::build_nav_mesh(model, p, deadline)), out);
+  auto mesh = std::make_unique<navmesh::NavMesh>(recast::build_nav_mesh(model, p, deadline));
+  return hand_out(Kind::navmesh, std::make_shared<NavMeshObject>(std::move(mesh)), out);
 }
 
 }  // namespace

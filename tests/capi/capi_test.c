@@ -341,6 +341,172 @@ static void navmeshes(const char* data) {
   CHECK_RC(wm_nav_find_path(funnel, corners, corners, NULL, NULL, 0, NULL), WM_ERROR_INVALID_HANDLE);
 }
 
+
+/* Simulations: agents through a door on a grid (arrive, no overlap, never in a wall), the door
+   shut (the rooms are apart: unreachable, no path) and opened again (it arrives); a crowd of
+   two on a Recast navmesh; and misuse. */
+static int run_until_arrived(wm_sim* sim, int max_steps, const wm_grid* walls) {
+  int inside_wall = 0;
+  for (int step = 0; step < max_steps; ++step) {
+    wm_sim_stats st;
+    int n = 0;
+    if (wm_sim_stats_get(sim, &st) != WM_OK || wm_sim_agent_count(sim, &n) != WM_OK) return -1;
+    if ((int)st.arrived == n) break;
+    if (wm_sim_step(sim, 0.05) != WM_OK) return -1;
+    for (int id = 0; walls != NULL && id < n; ++id) {
+      double x = 0, y = 0;
+      int blocked = 0;
+      wm_sim_agent(sim, id, &x, &y, NULL, NULL);
+      if (wm_grid_blocked(walls, (int)floor(x), (int)floor(y), &blocked) != WM_OK || blocked) ++inside_wall;
+    }
+  }
+  return inside_wall;
+}
+
+static void simulations(void) {
+  /* Two rooms of 9 x 8 inside a wall, joined by a door at (10, 4). */
+  enum { W = 21, H = 10 };
+  unsigned char cells[W * H];
+  for (int y = 0; y < H; ++y) {
+    for (int x = 0; x < W; ++x) cells[y * W + x] = (unsigned char)(x == 0 || y == 0 || x == W - 1 || y == H - 1 || (x == 10 && y != 4));
+  }
+  wm_grid* grid = NULL;
+  CHECK_RC(wm_grid_from_cells(W, H, cells, &grid), WM_OK);
+  wm_sim_params params = wm_sim_params_default();
+  CHECK(params.version == WM_SIM_PARAMS_VERSION && params.agent_avoidance == 1 && params.max_requests == 256);
+  wm_sim* sim = NULL;
+  CHECK_RC(wm_sim_create_grid(grid, &params, &sim), WM_OK);
+  int a = -1, b = -1;
+  CHECK_RC(wm_sim_add_agent(sim, NULL, 2.5, 2.5, 18.5, 2.5, &a), WM_OK);
+  wm_agent_params small = wm_agent_params_default();
+  small.radius = 0.3;
+  CHECK_RC(wm_sim_add_agent(sim, &small, 18.5, 7.5, 2.5, 7.5, &b), WM_OK);
+  CHECK(a == 0 && b == 1);
+  CHECK(run_until_arrived(sim, 2000, grid) == 0);
+  wm_sim_stats st;
+  CHECK_RC(wm_sim_stats_get(sim, &st), WM_OK);
+  CHECK(st.arrived == 2 && st.collisions == 0 && st.plans >= 2 && st.ticks > 20);
+  double xy[4];
+  int statuses[2], count = 0;
+  CHECK_RC(wm_sim_agents(sim, xy, statuses, 2, &count), WM_OK);
+  CHECK(count == 2 && statuses[0] == WM_AGENT_ARRIVED && statuses[1] == WM_AGENT_ARRIVED);
+  CHECK(fabs(xy[0] - 18.5) < 0.6 && fabs(xy[1] - 2.5) < 0.6 && fabs(xy[2] - 2.5) < 0.6 && fabs(xy[3] - 7.5) < 0.6);
+  CHECK_RC(wm_sim_agents(sim, xy, NULL, 1, &count), WM_BUFFER_TOO_SMALL);
+  CHECK(count == 2 && contains(wm_last_error(), "2 agents"));
+  printf("sim       two agents through a door: both arrived after %llu ticks, no collision, never in a wall\n",
+         (unsigned long long)st.ticks);
+
+  /* The door shut: agent 0 sent back cannot get there; open again, it goes. */
+  CHECK_RC(wm_sim_set_blocked(sim, 10, 4, 1), WM_OK);
+  CHECK_RC(wm_sim_set_goal(sim, a, 2.5, 2.5), WM_OK);
+  int status = -1, reason = -1;
+  for (int i = 0; i < 100 && status != WM_AGENT_UNREACHABLE; ++i) {
+    CHECK_RC(wm_sim_step(sim, 0.05), WM_OK);
+    CHECK_RC(wm_sim_agent(sim, a, NULL, NULL, &status, &reason), WM_OK);
+  }
+  CHECK(status == WM_AGENT_UNREACHABLE && reason == WM_REASON_NO_PATH);
+  CHECK_RC(wm_sim_set_blocked(sim, 10, 4, 0), WM_OK);
+  wm_grid_release(grid); /* the simulation has a map of its own */
+  CHECK(run_until_arrived(sim, 2000, NULL) == 0);
+  CHECK_RC(wm_sim_agent(sim, a, xy, xy + 1, &status, &reason), WM_OK);
+  CHECK(status == WM_AGENT_ARRIVED && xy[0] < 3.2);
+
+  /* Orders and obstacles. */
+  int crate = -1;
+  CHECK_RC(wm_sim_add_obstacle_circle(sim, 5.5, 5.5, 0.5, &crate), WM_OK);
+  CHECK_RC(wm_sim_remove_obstacle(sim, crate), WM_OK);
+  CHECK_RC(wm_sim_remove_obstacle(sim, crate), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_sim_add_obstacle_circle(sim, 5.5, 5.5, -1, &crate), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_sim_add_obstacle_circle(sim, NAN, 5.5, 1, &crate), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_sim_stop(sim, b), WM_OK);
+  CHECK_RC(wm_sim_agent(sim, b, NULL, NULL, &status, NULL), WM_OK);
+  CHECK(status == WM_AGENT_STOPPED);
+  CHECK_RC(wm_sim_resume(sim, b), WM_OK);
+  CHECK_RC(wm_sim_remove_agent(sim, b), WM_OK);
+  CHECK_RC(wm_sim_agent(sim, b, NULL, NULL, &status, NULL), WM_OK);
+  CHECK(status == WM_AGENT_REMOVED);
+  CHECK_RC(wm_sim_set_goal(sim, b, 1.5, 1.5), WM_ERROR_INVALID_ARGUMENT);
+  CHECK(contains(wm_last_error(), "removed"));
+
+  /* Misuse: a code and a message each. */
+  CHECK_RC(wm_sim_step(sim, 0), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_sim_step(sim, NAN), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_sim_set_goal(sim, 7, 1, 1), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_sim_set_goal(sim, -1, 1, 1), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_sim_set_goal(sim, a, INFINITY, 1), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_sim_agent(sim, 2, NULL, NULL, NULL, NULL), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_sim_set_blocked(sim, W, 0, 1), WM_OUT_OF_BOUNDS);
+  wm_agent_params bad = wm_agent_params_default();
+  bad.radius = -1;
+  int id = 0;
+  CHECK_RC(wm_sim_add_agent(sim, &bad, 1.5, 1.5, 2.5, 2.5, &id), WM_ERROR_INVALID_ARGUMENT);
+  CHECK(id == -1);
+  bad = wm_agent_params_default();
+  bad.version = 99;
+  CHECK_RC(wm_sim_add_agent(sim, &bad, 1.5, 1.5, 2.5, 2.5, &id), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_sim_add_agent(sim, NULL, NAN, 1.5, 2.5, 2.5, &id), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_sim_add_agent(sim, NULL, 1.5, 1.5, 2.5, 2.5, NULL), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_sim_agents(sim, xy, NULL, -1, &count), WM_ERROR_INVALID_ARGUMENT);
+  wm_sim_params broken = wm_sim_params_default();
+  broken.version = 0;
+  wm_sim* none = NULL;
+  CHECK_RC(wm_sim_create_grid(grid, NULL, &none), WM_ERROR_INVALID_HANDLE); /* released above */
+  CHECK_RC(wm_grid_from_cells(W, H, cells, &grid), WM_OK);
+  CHECK_RC(wm_sim_create_grid(grid, &broken, &none), WM_ERROR_INVALID_ARGUMENT);
+  broken = wm_sim_params_default();
+  broken.planner.algorithm = "teleport";
+  CHECK_RC(wm_sim_create_grid(grid, &broken, &none), WM_ERROR_INVALID_ARGUMENT);
+  CHECK(contains(wm_last_error(), "teleport"));
+  broken = wm_sim_params_default();
+  broken.max_requests = 0;
+  CHECK_RC(wm_sim_create_grid(grid, &broken, &none), WM_ERROR_INVALID_ARGUMENT);
+  CHECK(none == NULL);
+  CHECK_RC(wm_sim_create_grid(grid, NULL, NULL), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_sim_create_navmesh((const wm_navmesh*)grid, NULL, &none), WM_ERROR_INVALID_HANDLE); /* a grid is no navmesh */
+  wm_grid_release(grid);
+  CHECK_RC(wm_sim_retain(sim), WM_OK);
+  wm_sim_release(sim);
+  CHECK_RC(wm_sim_step(sim, 0.05), WM_OK); /* one reference left */
+  wm_sim_release(sim);
+  CHECK_RC(wm_sim_step(sim, 0.05), WM_ERROR_INVALID_HANDLE);
+  CHECK_RC(wm_sim_stats_get(sim, &st), WM_ERROR_INVALID_HANDLE);
+  CHECK_RC(wm_sim_agent_count(NULL, &count), WM_ERROR_INVALID_HANDLE);
+  wm_sim_release(sim); /* a released handle: nothing */
+  wm_sim_release(NULL);
+
+  /* A navmesh simulation: two agents crossing a level of two rooms joined by a corridor (a
+     flat floor: the simulation is planar, and on a level with floors above each other a point
+     takes the nearest floor); the mesh handle released first (the simulation keeps it). */
+  const char* rooms =
+      "v 0 0 0\nv 8 0 0\nv 8 0 8\nv 0 0 8\n"
+      "v 8 0 2.5\nv 14 0 2.5\nv 14 0 5.5\nv 8 0 5.5\n"
+      "v 14 0 0\nv 22 0 0\nv 22 0 8\nv 14 0 8\n"
+      "f 1 3 2\nf 1 4 3\nf 5 7 6\nf 5 8 7\nf 9 11 10\nf 9 12 11\n";
+  wm_navmesh* mesh = NULL;
+  CHECK_RC(wm_navmesh_build_obj_text(rooms, strlen(rooms), "rooms.obj", NULL, &mesh), WM_OK);
+  double p[3], q[3];
+  const double from[3] = {2, 0, 2}, to[3] = {20, 0, 6};
+  CHECK_RC(wm_navmesh_nearest_point(mesh, from, NULL, p), WM_OK);
+  CHECK_RC(wm_navmesh_nearest_point(mesh, to, NULL, q), WM_OK);
+  wm_sim_params sideways = wm_sim_params_default();
+  sideways.nav_mode = "sideways";
+  wm_sim* other = NULL;
+  CHECK_RC(wm_sim_create_navmesh(mesh, &sideways, &other), WM_ERROR_INVALID_ARGUMENT);
+  CHECK(contains(wm_last_error(), "sideways") && other == NULL);
+  CHECK_RC(wm_sim_create_navmesh(mesh, NULL, &sim), WM_OK);
+  wm_navmesh_release(mesh);
+  CHECK_RC(wm_sim_add_agent(sim, NULL, p[0], p[2], q[0], q[2], &a), WM_OK);
+  CHECK_RC(wm_sim_add_agent(sim, NULL, q[0], q[2], p[0], p[2], &b), WM_OK);
+  CHECK(run_until_arrived(sim, 4000, NULL) == 0);
+  CHECK_RC(wm_sim_stats_get(sim, &st), WM_OK);
+  CHECK(st.arrived == 2 && st.collisions == 0);
+  CHECK_RC(wm_sim_set_blocked(sim, 0, 0, 1), WM_UNSUPPORTED);
+  printf("sim       two agents crossing a Recast level of two rooms: both arrived after %llu ticks, no collision\n",
+         (unsigned long long)st.ticks);
+  CHECK_RC(wm_navmesh_size(mesh, NULL, NULL), WM_ERROR_INVALID_HANDLE); /* the user's handle is gone, the mesh is not */
+  wm_sim_release(sim);
+}
+
 static int events_seen[7];
 static void count_event(void* context, const wm_event* e) {
   if (e->kind >= 0 && e->kind < 7) ++events_seen[e->kind];
@@ -687,6 +853,7 @@ int main(int argc, char** argv) {
 
   road_graphs(argv[1]);
   navmeshes(argv[1]);
+  simulations();
 
   printf("%d checks, %d failed\n", checks, failures);
   return failures == 0 ? 0 : 1;
