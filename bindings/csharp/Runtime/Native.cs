@@ -90,6 +90,88 @@ namespace Waymark
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_search_path(SearchHandle search, out double cost, int[] xy, int capacity, out int count);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_search_stats_get(SearchHandle search, out Stats stats);
 
+        // ---- road graphs
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_graph_load_dimacs(byte[] gr, byte[] co, out IntPtr graph);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_graph_load_edge_lists(byte[] nodes, byte[] edges, int directed, out IntPtr graph);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern void wm_graph_release(IntPtr graph);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_graph_size(RoadGraphHandle graph, out uint vertices, out ulong arcs);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_graph_planner_create(RoadGraphHandle graph, byte[] algorithm, out IntPtr planner);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern void wm_graph_planner_release(IntPtr planner);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int wm_graph_plan(RoadPlannerHandle planner, uint source, uint target, out double cost, uint[] vertices, int capacity, out int count);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int wm_graph_cost_matrix(RoadPlannerHandle planner, uint[] sources, int sourceCount, uint[] targets, int targetCount, double[] costs);
+
+        // ---- navmeshes
+        [StructLayout(LayoutKind.Sequential)]
+        internal struct RecastParams
+        {
+            public int version;
+            public double cell_size, cell_height, agent_height, agent_radius, agent_max_climb, agent_max_slope;
+            public double region_min_size, region_merge_size, edge_max_len, edge_max_error;
+            public int verts_per_poly;
+            public double detail_sample_dist, detail_sample_max_error, max_seconds;
+        }
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern RecastParams wm_recast_params_default();
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_navmesh_build_obj(byte[] path, ref RecastParams p, out IntPtr mesh);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_navmesh_build_obj_text(byte[] text, UIntPtr length, byte[] name, ref RecastParams p, out IntPtr mesh);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_navmesh_load_baked(byte[] path, byte[] agentClass, out IntPtr mesh);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern void wm_navmesh_release(IntPtr mesh);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_navmesh_size(NavMeshHandle mesh, out uint polygons, out uint vertices);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_navmesh_nearest_point(NavMeshHandle mesh, double[] point, double[] halfExtents, double[] nearest);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int wm_navmesh_raycast(NavMeshHandle mesh, double[] from, double[] to, out int hit, out double t, double[] point, double[] normal);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_nav_query_create(NavMeshHandle mesh, byte[] mode, out IntPtr query);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern void wm_nav_query_release(IntPtr query);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int wm_nav_find_path(NavQueryHandle query, double[] from, double[] to, out double length, double[] points, int capacity, out int count);
+
+        // ---- simulations
+        [StructLayout(LayoutKind.Sequential)]
+        internal struct SimParams
+        {
+            public int version;
+            public ulong seed;
+            public int agent_avoidance;
+            public int max_requests;
+            public ulong planning_expansions;
+            public PlannerOptions planner;
+            public int plan_around_obstacles;
+            public IntPtr nav_mode;  // const char*, UTF-8
+        }
+        [StructLayout(LayoutKind.Sequential)]
+        internal struct AgentParams
+        {
+            public int version;
+            public double radius, max_speed, max_force, mass;
+        }
+        [StructLayout(LayoutKind.Sequential)]
+        internal struct SimStats
+        {
+            public ulong ticks, arrived, collisions, plans, failed_plans;
+            public double mean_tick_us;
+        }
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern SimParams wm_sim_params_default();
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern AgentParams wm_agent_params_default();
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_sim_create_grid(GridHandle grid, ref SimParams p, out IntPtr sim);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_sim_create_navmesh(NavMeshHandle mesh, ref SimParams p, out IntPtr sim);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern void wm_sim_release(IntPtr sim);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int wm_sim_add_agent(SimHandle sim, ref AgentParams p, double sx, double sy, double gx, double gy, out int id);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_sim_set_goal(SimHandle sim, int id, double gx, double gy);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_sim_stop(SimHandle sim, int id);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_sim_resume(SimHandle sim, int id);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_sim_remove_agent(SimHandle sim, int id);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_sim_step(SimHandle sim, double dt);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_sim_agent_count(SimHandle sim, out int count);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int wm_sim_agent(SimHandle sim, int id, out double x, out double y, out int status, out int reason);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_sim_agents(SimHandle sim, double[] xy, int[] statuses, int capacity, out int count);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_sim_set_blocked(SimHandle sim, int x, int y, int blocked);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_sim_add_obstacle_circle(SimHandle sim, double x, double y, double radius, out int id);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_sim_remove_obstacle(SimHandle sim, int id);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_sim_stats_get(SimHandle sim, out SimStats stats);
+
         /// <summary>A C string (UTF-8, NUL-terminated) as a managed string.</summary>
         internal static string Text(IntPtr s)
         {
@@ -137,5 +219,35 @@ namespace Waymark
     {
         internal SearchHandle(IntPtr value) : base(value) { }
         protected override bool ReleaseHandle() { Native.wm_search_release(handle); return true; }
+    }
+
+    internal sealed class RoadGraphHandle : WaymarkHandle
+    {
+        internal RoadGraphHandle(IntPtr value) : base(value) { }
+        protected override bool ReleaseHandle() { Native.wm_graph_release(handle); return true; }
+    }
+
+    internal sealed class RoadPlannerHandle : WaymarkHandle
+    {
+        internal RoadPlannerHandle(IntPtr value) : base(value) { }
+        protected override bool ReleaseHandle() { Native.wm_graph_planner_release(handle); return true; }
+    }
+
+    internal sealed class NavMeshHandle : WaymarkHandle
+    {
+        internal NavMeshHandle(IntPtr value) : base(value) { }
+        protected override bool ReleaseHandle() { Native.wm_navmesh_release(handle); return true; }
+    }
+
+    internal sealed class NavQueryHandle : WaymarkHandle
+    {
+        internal NavQueryHandle(IntPtr value) : base(value) { }
+        protected override bool ReleaseHandle() { Native.wm_nav_query_release(handle); return true; }
+    }
+
+    internal sealed class SimHandle : WaymarkHandle
+    {
+        internal SimHandle(IntPtr value) : base(value) { }
+        protected override bool ReleaseHandle() { Native.wm_sim_release(handle); return true; }
     }
 }

@@ -36,6 +36,7 @@ namespace Waymark
         LimitExceeded = -4,
         OutOfMemory = -5,
         InternalError = -6,
+        BuildError = -7,
     }
 
     /// <summary>Which diagonal moves a planner makes.</summary>
