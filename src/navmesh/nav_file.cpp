@@ -44,7 +44,8 @@ struct FileHeader {
 };
 static_assert(std::is_trivially_copyable_v<FileHeader> && sizeof(FileHeader) == 32);
 
-// NavBuildParams without padding: the doubles in declaration order, then verts_per_poly.
+// NavBuildParams without padding: Recast's doubles in declaration order, the tile size (a whole
+// number, as a double), then verts_per_poly.
 constexpr std::size_t param_doubles = 13;
 struct ParamsRecord {
   double values[param_doubles];
@@ -85,39 +86,46 @@ static_assert(sizeof(Vec3) == 24 && sizeof(PolyId) == 4 && sizeof(std::array<Vec
 /// checks them; `limit` names the limit, or is null for a range of Recast's own.
 struct ParamField {
   const char* name;
-  double NavBuildParams::*member;
+  double RecastBuildParams::*member;
   double lo;
   double hi;
-  double NavBuildParams::*unit;  ///< null: 1
+  double RecastBuildParams::*unit;  ///< null: 1
   bool open;
   const char* limit;
 };
 constexpr double unbounded = std::numeric_limits<double>::infinity();
-constexpr ParamField param_fields[param_doubles] = {
-    {"cell_size", &NavBuildParams::cell_size, 0, bake_limits.max_cell_size, nullptr, false, "max_cell_size"},
-    {"cell_height", &NavBuildParams::cell_height, 0, bake_limits.max_cell_size, nullptr, false, "max_cell_size"},
-    {"agent_height", &NavBuildParams::agent_height, 0, bake_limits.max_agent_height_cells, &NavBuildParams::cell_height, false,
+constexpr ParamField param_fields[param_doubles - 1] = {
+    {"cell_size", &RecastBuildParams::cell_size, 0, bake_limits.max_cell_size, nullptr, false, "max_cell_size"},
+    {"cell_height", &RecastBuildParams::cell_height, 0, bake_limits.max_cell_size, nullptr, false, "max_cell_size"},
+    {"agent_height", &RecastBuildParams::agent_height, 0, bake_limits.max_agent_height_cells, &RecastBuildParams::cell_height, false,
      "max_agent_height_cells"},
-    {"agent_radius", &NavBuildParams::agent_radius, 0, bake_limits.max_radius_cells, &NavBuildParams::cell_size, false,
+    {"agent_radius", &RecastBuildParams::agent_radius, 0, bake_limits.max_radius_cells, &RecastBuildParams::cell_size, false,
      "max_radius_cells"},
-    {"agent_max_climb", &NavBuildParams::agent_max_climb, 0, bake_limits.max_climb_cells, &NavBuildParams::cell_height, false,
+    {"agent_max_climb", &RecastBuildParams::agent_max_climb, 0, bake_limits.max_climb_cells, &RecastBuildParams::cell_height, false,
      "max_climb_cells"},
-    {"agent_max_slope", &NavBuildParams::agent_max_slope, 0, 90, nullptr, true, nullptr},
-    {"region_min_size", &NavBuildParams::region_min_size, 0, bake_limits.max_region_size, nullptr, true, "max_region_size"},
-    {"region_merge_size", &NavBuildParams::region_merge_size, 0, bake_limits.max_region_size, nullptr, true, "max_region_size"},
-    {"edge_max_len", &NavBuildParams::edge_max_len, 0, bake_limits.max_edge_len_cells, &NavBuildParams::cell_size, false,
+    {"agent_max_slope", &RecastBuildParams::agent_max_slope, 0, 90, nullptr, true, nullptr},
+    {"region_min_size", &RecastBuildParams::region_min_size, 0, bake_limits.max_region_size, nullptr, true, "max_region_size"},
+    {"region_merge_size", &RecastBuildParams::region_merge_size, 0, bake_limits.max_region_size, nullptr, true, "max_region_size"},
+    {"edge_max_len", &RecastBuildParams::edge_max_len, 0, bake_limits.max_edge_len_cells, &RecastBuildParams::cell_size, false,
      "max_edge_len_cells"},
-    {"edge_max_error", &NavBuildParams::edge_max_error, 0, bake_limits.max_edge_error_cells, nullptr, false, "max_edge_error_cells"},
-    {"detail_sample_dist", &NavBuildParams::detail_sample_dist, 0, unbounded, nullptr, false, nullptr},
-    {"detail_sample_max_error", &NavBuildParams::detail_sample_max_error, 0, unbounded, nullptr, false, nullptr},
-    {"tile_size", &NavBuildParams::tile_size, 0, bake_limits.max_tile_size, nullptr, false, "max_tile_size"},
+    {"edge_max_error", &RecastBuildParams::edge_max_error, 0, bake_limits.max_edge_error_cells, nullptr, false, "max_edge_error_cells"},
+    {"detail_sample_dist", &RecastBuildParams::detail_sample_dist, 0, unbounded, nullptr, false, nullptr},
+    {"detail_sample_max_error", &RecastBuildParams::detail_sample_max_error, 0, unbounded, nullptr, false, nullptr},
 };
+constexpr std::size_t tile_size_value = param_doubles - 1;  ///< ParamsRecord::values' index of the tile size
 
 ParamsRecord record_of(const NavBuildParams& p) {
   ParamsRecord r{};
   for (std::size_t i = 0; i < std::size(param_fields); ++i) r.values[i] = p.*param_fields[i].member;
+  r.values[tile_size_value] = p.tile_size;
   r.verts_per_poly = p.verts_per_poly;
   return r;
+}
+
+/// The tile sizes a class may have, as messages say them.
+std::string tile_size_range() {
+  return "(0, or a whole number from navmesh::bake_limits.min_tile_size = " + number_text(bake_limits.min_tile_size) +
+         " to max_tile_size = " + number_text(bake_limits.max_tile_size) + ")";
 }
 
 /// Why `p` is out of range (naming the parameter, its value and the limit), or empty.
@@ -125,7 +133,7 @@ std::string params_problem(const NavBuildParams& p) {
   for (const ParamField& f : param_fields) {
     const double v = p.*f.member, unit = f.unit != nullptr ? p.*f.unit : 1;
     const double scaled = v / unit;
-    const bool positive = f.member == &NavBuildParams::cell_size || f.member == &NavBuildParams::cell_height;
+    const bool positive = f.member == &RecastBuildParams::cell_size || f.member == &RecastBuildParams::cell_height;
     const bool ok = std::isfinite(v) && (positive ? v > f.lo : v >= f.lo) && (f.open ? scaled < f.hi : scaled <= f.hi);
     if (!ok) {
       std::string range = positive ? "above 0 and at most " : f.open ? "from 0 to below " : "from 0 to ";
@@ -133,15 +141,13 @@ std::string params_problem(const NavBuildParams& p) {
         range = "finite, from 0";
       } else {
         range += (f.limit != nullptr ? std::string("navmesh::bake_limits.") + f.limit + " = " : std::string()) + number_text(f.hi) +
-                 (f.unit == nullptr ? "" : f.unit == &NavBuildParams::cell_size ? " cells" : " cell heights");
+                 (f.unit == nullptr ? "" : f.unit == &RecastBuildParams::cell_size ? " cells" : " cell heights");
       }
       return std::string("build parameter ") + f.name + " is out of range: " + number_text(v) + " (" + range + ")";
     }
   }
-  const double ts = p.tile_size;
-  if (ts != std::floor(ts) || (ts != 0 && ts < bake_limits.min_tile_size)) {
-    return "build parameter tile_size is out of range: " + number_text(ts) + " (0, or a whole number from navmesh::bake_limits.min_tile_size = " +
-           number_text(bake_limits.min_tile_size) + " to max_tile_size = " + number_text(bake_limits.max_tile_size) + ")";
+  if (p.tile_size != 0 && (p.tile_size < bake_limits.min_tile_size || p.tile_size > bake_limits.max_tile_size)) {
+    return "build parameter tile_size is out of range: " + number_text(p.tile_size) + " " + tile_size_range();
   }
   if (p.verts_per_poly < 3 || p.verts_per_poly > 6)
     return "build parameter verts_per_poly is out of range: " + number_text(p.verts_per_poly) + " (3 to 6)";
@@ -380,6 +386,17 @@ NavBake NavBake::load(std::istream& in, const std::string& name) {
     r.bytes(c.name.data(), c.name.size(), "class name");
     if (std::string why = class_name_problem(c.name); !why.empty()) r.fail("corrupt file: " + why);  // before messages quote it
     for (std::size_t i = 0; i < std::size(param_fields); ++i) c.params.*param_fields[i].member = ch.params.values[i];
+    // The tile size is a whole number in the file's double: checked here, before it becomes
+    // the int, with params_problem's words.
+    const double tile_size = ch.params.values[tile_size_value];
+    const std::string tile_size_problem = "corrupt file: class '" + c.name + "': build parameter tile_size is out of range: " + number_text(tile_size);
+    if (!(tile_size >= 0 && tile_size <= bake_limits.max_tile_size)) {
+      r.fail(tile_size_problem + " (from 0 to navmesh::bake_limits.max_tile_size = " + number_text(bake_limits.max_tile_size) + ")");
+    }
+    if (tile_size != std::floor(tile_size) || (tile_size != 0 && tile_size < bake_limits.min_tile_size)) {
+      r.fail(tile_size_problem + " " + tile_size_range());
+    }
+    c.params.tile_size = static_cast<int>(tile_size);
     c.params.verts_per_poly = ch.params.verts_per_poly;
     for (std::uint32_t i = 0; i < ch.tiles; ++i) c.tiles.push_back(read_tile(r, "class '" + c.name + "'"));
   }

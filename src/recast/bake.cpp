@@ -28,18 +28,13 @@ static_assert(navmesh::bake_limits.max_tile_size == max_tile_size);
 static_assert(navmesh::max_class_tiles == max_tiles);
 
 navmesh::NavBuildParams build_params_of(const RecastParams& p, int tile_size) {
-  return {p.cell_size,       p.cell_height,       p.agent_height,   p.agent_radius,
-          p.agent_max_climb, p.agent_max_slope,   p.region_min_size, p.region_merge_size,
-          p.edge_max_len,    p.edge_max_error,    p.verts_per_poly, p.detail_sample_dist,
-          p.detail_sample_max_error, static_cast<double>(tile_size)};
+  navmesh::NavBuildParams out;
+  static_cast<RecastParams&>(out) = p;
+  out.tile_size = tile_size;
+  return out;
 }
 
-RecastParams recast_params_of(const navmesh::NavBuildParams& p) {
-  return {p.cell_size,       p.cell_height,     p.agent_height,    p.agent_radius,
-          p.agent_max_climb, p.agent_max_slope, p.region_min_size, p.region_merge_size,
-          p.edge_max_len,    p.edge_max_error,  p.verts_per_poly,  p.detail_sample_dist,
-          p.detail_sample_max_error};
-}
+RecastParams recast_params_of(const navmesh::NavBuildParams& p) { return static_cast<const RecastParams&>(p); }
 
 namespace {
 

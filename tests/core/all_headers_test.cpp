@@ -72,6 +72,7 @@
 #include "waymark/io/puzzle_instances.hpp"
 #include "waymark/io/scene.hpp"
 #include "waymark/io/seeds.hpp"
+#include "waymark/navmesh/build_params.hpp"
 #include "waymark/navmesh/drop_downs.hpp"
 #include "waymark/navmesh/funnel.hpp"
 #include "waymark/navmesh/nav_file.hpp"

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "waymark/core/triangle_mesh.hpp"
+#include "waymark/navmesh/build_params.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 #include "waymark/navmesh/nav_tile.hpp"
 
@@ -50,26 +51,14 @@ struct BakeLimits {
 };
 inline constexpr BakeLimits bake_limits{};
 
-/// What a class was built with: Recast's parameters (recast::RecastParams, the same names and
-/// defaults), stored in the file so a bake says which agents it is for. Lengths in world
-/// units. The loader checks each is finite and within bake_limits, as recast::bake does.
-struct NavBuildParams {
-  double cell_size = 0.3;          ///< voxel width and depth (x, z). [> 0, max_cell_size]
-  double cell_height = 0.2;        ///< voxel height (y). [> 0, max_cell_size]
-  double agent_height = 2.0;       ///< clearance an agent needs above the floor. [0, max_agent_height_cells cell heights]
-  double agent_radius = 0.6;       ///< floors are eroded this far from walls. [0, max_radius_cells cells]
-  double agent_max_climb = 0.9;    ///< highest ledge an agent steps up. [0, max_climb_cells cell heights]
-  double agent_max_slope = 45;     ///< steepest walkable slope, degrees. [0, 90)
-  double region_min_size = 8;      ///< regions smaller than this squared (in cells) are dropped. [0, max_region_size)
-  double region_merge_size = 20;   ///< regions smaller than this squared (in cells) are merged. [0, max_region_size)
-  double edge_max_len = 12;        ///< longest contour edge. [0, max_edge_len_cells cells]
-  double edge_max_error = 1.3;     ///< how far a simplified contour may stray, in cells. [0, max_edge_error_cells]
-  int verts_per_poly = 6;          ///< most corners of a polygon. [3, 6]
-  double detail_sample_dist = 6;   ///< detail mesh sample spacing, in cells. [>= 0]
-  double detail_sample_max_error = 1;  ///< detail mesh height error, in cell heights. [>= 0]
-  /// Tile width in cells (Recast's tileSize); 0: one solo mesh. [0, or min_tile_size to
-  /// max_tile_size, whole]
-  double tile_size = 0;
+/// What a class was built with: Recast's parameters (recast::RecastParams, the one
+/// RecastBuildParams) and its tile size, stored in the file so a bake says which agents it is
+/// for. Lengths in world units. The loader checks each is finite and within bake_limits, as
+/// recast::bake does.
+struct NavBuildParams : RecastBuildParams {
+  /// Tile width in cells (Recast's tileSize, as recast::TiledParams::tile_size); 0: one solo
+  /// mesh. [0, or min_tile_size to max_tile_size]
+  int tile_size = 0;
 
   friend bool operator==(const NavBuildParams&, const NavBuildParams&) = default;
 };

@@ -9,6 +9,7 @@
 
 #include "waymark/core/errors.hpp"
 #include "waymark/core/triangle_mesh.hpp"
+#include "waymark/navmesh/build_params.hpp"
 #include "waymark/navmesh/nav_mesh.hpp"
 
 struct rcPolyMesh;
@@ -92,22 +93,9 @@ inline constexpr int max_regions = 0x7fff;
 /// larger region_min_size and agent radius. [Limit: 1024 corners]
 inline constexpr int max_contour_vertices = 1024;
 
-/// Recast's build parameters, with RecastDemo's defaults. Lengths are world units.
-struct RecastParams {
-  double cell_size = 0.3;          ///< voxel width and depth (x, z). [> 0, max_cell_size]
-  double cell_height = 0.2;        ///< voxel height (y). [> 0, max_cell_size]
-  double agent_height = 2.0;       ///< clearance an agent needs above the floor. [0, max_agent_height_cells cell heights]
-  double agent_radius = 0.6;       ///< floors are eroded this far from walls. [0, max_radius_cells cells]
-  double agent_max_climb = 0.9;    ///< highest ledge an agent steps up. [0, max_climb_cells cell heights]
-  double agent_max_slope = 45;     ///< steepest walkable slope, degrees. [0, 90)
-  double region_min_size = 8;      ///< regions smaller than this squared (in cells) are dropped. [0, max_region_size)
-  double region_merge_size = 20;   ///< regions smaller than this squared (in cells) are merged. [0, max_region_size)
-  double edge_max_len = 12;        ///< longest contour edge (0: no limit). [0, max_edge_len_cells cells]
-  double edge_max_error = 1.3;     ///< how far a simplified contour may stray, in cells. [0, max_edge_error_cells]
-  int verts_per_poly = 6;          ///< most corners of a polygon. [3, 6]
-  double detail_sample_dist = 6;   ///< detail mesh sample spacing, in cells (below min_detail_sample_dist, 0 too: none). [>= 0]
-  double detail_sample_max_error = 1;  ///< detail mesh height error, in cell heights. [>= 0]
-};
+/// Recast's build parameters, with RecastDemo's defaults (one definition, shared with what a
+/// bake records: navmesh/build_params.hpp).
+using RecastParams = navmesh::RecastBuildParams;
 
 /// What Recast built: its polygon mesh and detail mesh, in Recast's own types (Detour builds
 /// its navmesh from these). Walkable polygons get area 0 and flag navmesh::walk_flag. Their
