@@ -15,6 +15,7 @@
 #include "waymark/core/enum_names.hpp"
 #include "waymark/core/text.hpp"
 #include "waymark/graph/graph_planner.hpp"
+#include "waymark/graph/shortest_paths.hpp"
 #include "waymark/io/graph_loaders.hpp"
 #include "waymark/waymark.h"
 
@@ -34,6 +35,7 @@ struct GraphPlannerObject final : Object {
   std::shared_ptr<GraphObject> graph;
   graph::GraphPlanner planner;
   SearchPool<Search> searches;
+  SearchPool<graph::ShortestPathTree> trees;  // wm_graph_cost_matrix's, for planners without a hierarchy
 
   template <class Body>
   int with_search(Body&& body) {
@@ -167,6 +169,20 @@ int wm_graph_cost_matrix(wm_graph_planner* p, const uint32_t* sources, int sourc
     }
     for (int j = 0; j < target_count; ++j) {
       if (const int rc = vertex_check(g, targets[j]); rc != WM_OK) return rc;
+    }
+    // One shortest-path tree per source answers its whole row at the cost of one Dijkstra
+    // point query (which settles as much of the graph before it meets a far target); a
+    // contraction hierarchy answers each entry in microseconds, so it keeps its point queries.
+    // The same costs either way (every algorithm is exact).
+    if (target_count > 1 && o->planner.options().algorithm != graph::Algorithm::ch) {
+      return o->trees.with([&] { return std::make_unique<graph::ShortestPathTree>(g); }, [&](graph::ShortestPathTree& tree) -> int {
+        for (int i = 0; i < source_count; ++i) {
+          const Status st = tree.compute(VertexId{sources[i]});
+          if (!st.succeeded()) return fail(result_of(st), "no costs from " + vertex_text(sources[i]) + ": " + std::string(reason_name(st)));
+          for (int j = 0; j < target_count; ++j) costs[static_cast<std::size_t>(i) * target_count + j] = tree.distance(VertexId{targets[j]});
+        }
+        return WM_OK;
+      });
     }
     return o->with_search([&](Search& search) -> int {
       for (int i = 0; i < source_count; ++i) {

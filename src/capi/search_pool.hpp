@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <mutex>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -16,7 +17,8 @@ namespace waymark::capi {
 template <class Search>
 class SearchPool {
  public:
-  /// Runs `body(search)` on a kept search, or on one `make()` makes; returns what body returns.
+  /// Runs `body(search)` on a kept search, or on one `make()` makes (a Search, or a
+  /// unique_ptr to one for a search that cannot move); returns what body returns.
   template <class Make, class Body>
   int with(Make&& make, Body&& body) {
     std::unique_ptr<Search> search;
@@ -27,7 +29,13 @@ class SearchPool {
         idle_.pop_back();
       }
     }
-    if (!search) search = std::make_unique<Search>(make());
+    if (!search) {
+      if constexpr (std::is_same_v<decltype(make()), std::unique_ptr<Search>>) {
+        search = make();
+      } else {
+        search = std::make_unique<Search>(make());
+      }
+    }
     const int rc = body(*search);
     const std::lock_guard lock(lock_);
     idle_.push_back(std::move(search));
