@@ -239,6 +239,39 @@ WM_API int wm_search_result(const wm_search* search);
 WM_API int wm_search_path(const wm_search* search, double* cost, int* xy, int capacity, int* count);
 WM_API int wm_search_stats_get(const wm_search* search, wm_search_stats* stats);
 
+/* ---- request queues: many path requests, advanced a frame's budget at a time ------------------ */
+typedef struct wm_queue wm_queue;
+#define WM_QUEUE_OPTIONS_VERSION 1
+typedef struct wm_queue_options {
+  int version;               /* WM_QUEUE_OPTIONS_VERSION */
+  int max_requests;          /* requests held at once (queued, running or finished, not released); 256 */
+  int max_searches;          /* searches in the pool: how many requests run at once; 8 */
+  uint64_t turn_expansions;  /* most expansions one request's turn spends; 256 */
+} wm_queue_options;
+WM_API wm_queue_options wm_queue_options_default(void);
+/* A queue (options NULL: the defaults) for requests on any planners' grids. One thread at a time. */
+WM_API int wm_queue_create(const wm_queue_options* options, wm_queue** out);
+WM_API int wm_queue_retain(wm_queue* queue);
+WM_API void wm_queue_release(wm_queue* queue);
+/* A request from (sx, sy) to (gx, gy) on `planner`'s grid with its algorithm (the queue keeps
+   every planner it was given alive until the queue goes); a higher priority gets turns first. *request: its id, valid until
+   wm_queue_release_request. WM_BUFFER_TOO_SMALL when max_requests are held (release some),
+   WM_OUT_OF_BOUNDS for an end off the grid. A request on a planner whose grid was edited waits
+   until wm_planner_sync. */
+WM_API int wm_queue_submit(wm_queue* queue, wm_planner* planner, int sx, int sy, int gx, int gy, int priority,
+                           uint64_t* request);
+/* Spends one frame's budget (max_expansions 0: no limit; max_seconds 0: no limit) on the
+   requests in flight; *in_flight (may be NULL) = requests still queued or running after it. */
+WM_API int wm_queue_update(wm_queue* queue, uint64_t max_expansions, double max_seconds, int* in_flight);
+/* WM_RUNNING while the request is queued or running; then WM_OK, or the reason it found no
+   path (as wm_plan), WM_CANCELLED; WM_ERROR_INVALID_ARGUMENT for an id the queue does not hold. */
+WM_API int wm_queue_result(const wm_queue* queue, uint64_t request);
+/* A finished request's path, as wm_plan writes one (cost INFINITY and *count 0 when it found none). */
+WM_API int wm_queue_path(const wm_queue* queue, uint64_t request, double* cost, int* xy, int capacity, int* count);
+/* Ends a queued or running request (WM_CANCELLED), and frees a request's slot: its id then names nothing. */
+WM_API int wm_queue_cancel(wm_queue* queue, uint64_t request);
+WM_API int wm_queue_release_request(wm_queue* queue, uint64_t request);
+
 /* ---- road graphs ------------------------------------------------------------------------------- */
 typedef struct wm_graph wm_graph;
 typedef struct wm_graph_planner wm_graph_planner;

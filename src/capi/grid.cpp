@@ -2,6 +2,7 @@
 /// grid::GridPlanner and search::SearchHandle, checking every argument before the C++ side
 /// sees it.
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -21,6 +22,7 @@
 #include "waymark/grid/grid_planner.hpp"
 #include "waymark/io/movingai.hpp"
 #include "waymark/search/events.hpp"
+#include "waymark/search/request_queue.hpp"
 #include "waymark/waymark.h"
 
 namespace waymark::capi {
@@ -525,6 +527,179 @@ int wm_search_stats_get(const wm_search* s, wm_search_stats* stats) {
   stats->max_open_size = st.max_open_size;
   stats->seconds = st.time_s;
   return WM_OK;
+}
+
+}  // extern "C"
+
+// ---- request queues ---------------------------------------------------------------------------
+
+namespace waymark::capi {
+namespace {
+
+struct QueueObject final : Object {
+  explicit QueueObject(const search::RequestQueueOptions& options) : queue(options), by_slot(options.max_requests) {}
+  search::PathRequestQueue<CellId> queue;
+  // Every planner a request was submitted on, kept alive as long as the queue: its pool keeps
+  // searches made for a planner after that planner's requests are gone, and tells worlds apart
+  // by address, so a planner freed and another made at its address would be searched through
+  // the first one's search.
+  std::vector<std::shared_ptr<PlannerObject>> planners;
+  std::vector<const PlannerObject*> by_slot;  // the planner of each request slot's request
+};
+
+QueueObject* queue_of(const wm_queue* q) { return find_as<QueueObject>(q, Kind::queue); }
+
+search::RequestId request_id(std::uint64_t request) {
+  return {static_cast<std::uint32_t>(request >> 32), static_cast<std::uint32_t>(request & 0xFFFFFFFFu)};
+}
+
+/// The request `request` names in `o`, or WM_ERROR_INVALID_ARGUMENT.
+int held(const QueueObject& o, std::uint64_t request) {
+  const search::RequestId id = request_id(request);
+  if (o.queue.state(id) == search::RequestState::unknown || id.slot >= o.by_slot.size()) {
+    return fail(WM_ERROR_INVALID_ARGUMENT, "request " + number_text(request) + " is not held by this queue (released, or never submitted)");
+  }
+  return WM_OK;
+}
+
+}  // namespace
+}  // namespace waymark::capi
+
+extern "C" {
+
+wm_queue_options wm_queue_options_default(void) {
+  const search::RequestQueueOptions d;
+  wm_queue_options o{};
+  o.version = WM_QUEUE_OPTIONS_VERSION;
+  o.max_requests = static_cast<int>(d.max_requests);
+  o.max_searches = static_cast<int>(d.max_searches);
+  o.turn_expansions = d.turn.expansions;
+  return o;
+}
+
+int wm_queue_create(const wm_queue_options* options, wm_queue** out) {
+  return guarded([&]() -> int {
+    if (out == nullptr) return null_argument("out");
+    *out = nullptr;
+    const wm_queue_options in = options != nullptr ? *options : wm_queue_options_default();
+    if (in.version != WM_QUEUE_OPTIONS_VERSION) {
+      return fail(WM_ERROR_INVALID_ARGUMENT, "wm_queue_options.version is " + number_text(in.version) + ", this library knows " +
+                                                 number_text(WM_QUEUE_OPTIONS_VERSION) + " (start from wm_queue_options_default())");
+    }
+    if (in.max_requests < 1 || in.max_requests > 1 << 20 || in.max_searches < 1 || in.max_searches > 1024 || in.turn_expansions == 0) {
+      return fail(WM_ERROR_INVALID_ARGUMENT, "max_requests must be 1 to 1048576, max_searches 1 to 1024 and turn_expansions >= 1");
+    }
+    search::RequestQueueOptions o;
+    o.max_requests = static_cast<std::size_t>(in.max_requests);
+    o.max_searches = static_cast<std::size_t>(in.max_searches);
+    o.turn = search::Budget{.expansions = in.turn_expansions, .scanned = in.turn_expansions * o.scanned_per_expansion};
+    return hand_out(Kind::queue, std::make_shared<QueueObject>(o), out);
+  });
+}
+
+int wm_queue_retain(wm_queue* q) { return retain_as(q, Kind::queue, "queue"); }
+void wm_queue_release(wm_queue* q) { release_as(q, Kind::queue); }
+
+int wm_queue_submit(wm_queue* q, wm_planner* p, int sx, int sy, int gx, int gy, int priority, uint64_t* request) {
+  return guarded([&]() -> int {
+    if (request != nullptr) *request = 0;
+    QueueObject* o = queue_of(q);
+    if (o == nullptr) return invalid_handle("queue");
+    std::shared_ptr<PlannerObject> planner = share_as<PlannerObject>(p, Kind::planner);
+    if (!planner) return invalid_handle("planner");
+    if (request == nullptr) return null_argument("request");
+    const grid::GridMap& map = planner->grid->map;
+    const auto start = map.try_cell(sx, sy);
+    const auto goal = map.try_cell(gx, gy);
+    if (!start || !goal) return ends_outside(map, sx, sy, gx, gy);
+    const search::RequestId id = o->queue.submit(planner->planner, *start, *goal, planner->planner.default_query(), priority);
+    if (!id.valid()) {
+      return fail(WM_BUFFER_TOO_SMALL, "the queue holds its max_requests, " + number_text(o->queue.options().max_requests) +
+                                           ", requests: release finished ones first");
+    }
+    o->by_slot[id.slot] = planner.get();
+    if (std::find(o->planners.begin(), o->planners.end(), planner) == o->planners.end()) o->planners.push_back(std::move(planner));
+    *request = (std::uint64_t{id.slot} << 32) | id.generation;
+    return WM_OK;
+  });
+}
+
+int wm_queue_update(wm_queue* q, uint64_t max_expansions, double max_seconds, int* in_flight) {
+  return guarded([&]() -> int {
+    if (in_flight != nullptr) *in_flight = 0;
+    QueueObject* o = queue_of(q);
+    if (o == nullptr) return invalid_handle("queue");
+    if (!(max_seconds >= 0) || std::isinf(max_seconds)) {
+      return fail(WM_ERROR_INVALID_ARGUMENT, "max_seconds is " + number_text(max_seconds) + ", must be finite and >= 0");
+    }
+    search::Budget budget;
+    if (max_expansions > 0) {
+      budget.expansions = max_expansions;
+      budget.scanned = max_expansions * o->queue.options().scanned_per_expansion;
+    }
+    if (max_seconds > 0) budget.time = search::Budget::of_seconds(max_seconds).time;
+    o->queue.update(budget);
+    if (in_flight != nullptr) *in_flight = static_cast<int>(o->queue.in_flight());
+    return WM_OK;
+  });
+}
+
+int wm_queue_result(const wm_queue* q, uint64_t request) {
+  return guarded([&]() -> int {
+    const QueueObject* o = queue_of(q);
+    if (o == nullptr) return invalid_handle("queue");
+    if (const int rc = held(*o, request); rc != WM_OK) return rc;
+    const search::RequestId id = request_id(request);
+    const search::SearchResult<CellId>* r = o->queue.result(id);
+    if (r == nullptr) return WM_RUNNING;
+    const PlannerObject& planner = *o->by_slot[id.slot];
+    const int code = result_of(r->status);
+    if (code == WM_OK) return WM_OK;
+    std::string why(reason_name(r->status));
+    if (code == WM_UNSUPPORTED) {
+      if (const auto reason = planner.planner.unsupported(planner.planner.options().algorithm)) why = *reason;
+    }
+    return fail(code, "request " + number_text(request) + " found no path: " + why);
+  });
+}
+
+int wm_queue_path(const wm_queue* q, uint64_t request, double* cost, int* xy, int capacity, int* count) {
+  if (cost != nullptr) *cost = std::numeric_limits<double>::infinity();
+  if (count != nullptr) *count = 0;
+  return guarded([&]() -> int {
+    const QueueObject* o = queue_of(q);
+    if (o == nullptr) return invalid_handle("queue");
+    if (const int rc = held(*o, request); rc != WM_OK) return rc;
+    if (const int rc = check_buffer(xy, capacity); rc != WM_OK) return rc;
+    const search::RequestId id = request_id(request);
+    const search::SearchResult<CellId>* r = o->queue.result(id);
+    if (r == nullptr) return fail(WM_RUNNING, "request " + number_text(request) + " has not finished");
+    if (!r->status.succeeded()) return WM_OK;  // no path: cost INFINITY, count 0
+    if (cost != nullptr) *cost = r->path.cost;
+    return copy_path(o->by_slot[id.slot]->grid->map, r->path, xy, capacity, count);
+  });
+}
+
+int wm_queue_cancel(wm_queue* q, uint64_t request) {
+  return guarded([&]() -> int {
+    QueueObject* o = queue_of(q);
+    if (o == nullptr) return invalid_handle("queue");
+    if (const int rc = held(*o, request); rc != WM_OK) return rc;
+    o->queue.cancel(request_id(request));  // false for a finished request: nothing to end
+    return WM_OK;
+  });
+}
+
+int wm_queue_release_request(wm_queue* q, uint64_t request) {
+  return guarded([&]() -> int {
+    QueueObject* o = queue_of(q);
+    if (o == nullptr) return invalid_handle("queue");
+    if (const int rc = held(*o, request); rc != WM_OK) return rc;
+    const search::RequestId id = request_id(request);
+    o->queue.release(id);
+    o->by_slot[id.slot] = nullptr;
+    return WM_OK;
+  });
 }
 
 }  // extern "C"

@@ -13,7 +13,7 @@
 namespace waymark::capi {
 
 /// What a handle is a handle to; a lookup for one kind refuses a handle of another.
-enum class Kind : std::uint8_t { grid = 1, planner = 2, search = 3, graph = 4, graph_planner = 5, navmesh = 6, nav_query = 7, sim = 8 };
+enum class Kind : std::uint8_t { grid = 1, planner = 2, search = 3, graph = 4, graph_planner = 5, navmesh = 6, nav_query = 7, sim = 8, queue = 9 };
 
 /// Base of everything a handle owns.
 struct Object {

@@ -342,6 +342,129 @@ static void navmeshes(const char* data) {
 }
 
 
+/* Request queues: arena's Moving AI queries on an astar and a jps planner of one grid, many
+   requests time-sliced over a small pool, each at its optimum; a full queue, a stale grid (the
+   request waits for the sync), cancellation and misuse. */
+static void queues(const char* data) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/maps/arena.map", data);
+  wm_grid* grid = NULL;
+  CHECK_RC(wm_grid_load(path, &grid), WM_OK);
+  wm_planner* astar = NULL;
+  wm_planner* jps = NULL;
+  CHECK_RC(wm_planner_create(grid, "astar", &astar), WM_OK);
+  CHECK_RC(wm_planner_create(grid, "jps", &jps), WM_OK);
+  wm_queue_options options = wm_queue_options_default();
+  CHECK(options.version == WM_QUEUE_OPTIONS_VERSION && options.max_requests == 256 && options.max_searches == 8);
+  options.max_requests = 64;
+  options.max_searches = 3;
+  options.turn_expansions = 16;
+  wm_queue* queue = NULL;
+  CHECK_RC(wm_queue_create(&options, &queue), WM_OK);
+
+  enum { Q = 60 };
+  int ends[Q][4];
+  double optima[Q];
+  uint64_t ids[Q];
+  int n = 0;
+  snprintf(path, sizeof path, "%s/maps/arena.map.scen", data);
+  FILE* f = fopen(path, "r");
+  CHECK(f != NULL);
+  char line[512];
+  while (f != NULL && n < Q && fgets(line, sizeof line, f) != NULL) {
+    int bucket, w, h;
+    char map[256];
+    if (sscanf(line, "%d %255s %d %d %d %d %d %d %lf", &bucket, map, &w, &h, &ends[n][0], &ends[n][1], &ends[n][2], &ends[n][3],
+               &optima[n]) == 9) {
+      CHECK_RC(wm_queue_submit(queue, n % 2 ? jps : astar, ends[n][0], ends[n][1], ends[n][2], ends[n][3], n % 3, &ids[n]), WM_OK);
+      ++n;
+    }
+  }
+  if (f != NULL) fclose(f);
+  CHECK(n == Q);
+  wm_planner_release(jps); /* the queue keeps it */
+  int in_flight = -1, frames = 0;
+  CHECK_RC(wm_queue_result(queue, ids[0]), WM_RUNNING);
+  while (in_flight != 0 && frames < 100000) {
+    CHECK_RC(wm_queue_update(queue, 200, 0, &in_flight), WM_OK);
+    ++frames;
+  }
+  CHECK(frames > Q / 3); /* time-sliced: many frames */
+  int wrong = 0;
+  static int xy[2 * 4096];
+  for (int i = 0; i < n; ++i) {
+    double cost = 0;
+    int count = 0;
+    const int rc = wm_queue_result(queue, ids[i]);
+    const int prc = wm_queue_path(queue, ids[i], &cost, xy, 4096, &count);
+    if (rc != WM_OK || prc != WM_OK || fabs(cost - optima[i]) > 1e-6 || !valid_path(grid, xy, count, ends[i][0], ends[i][1], ends[i][2], ends[i][3])) {
+      if (wrong++ < 3) fprintf(stderr, "queue request %d: %s cost %.8f, optimum %.8f\n", i, wm_result_name(rc), cost, optima[i]);
+    }
+  }
+  CHECK(wrong == 0);
+  printf("queue     %d arena requests on astar and jps, 3 searches, 16 expansions a turn: all at their optima after %d frames\n", n, frames);
+  double cost = 0;
+  int count = 0;
+  CHECK_RC(wm_queue_path(queue, ids[1], &cost, xy, 1, &count), WM_BUFFER_TOO_SMALL);
+  CHECK(count > 1);
+
+  /* Full: 60 held of 64, 4 more fit, the fifth does not. */
+  uint64_t more[5];
+  for (int i = 0; i < 4; ++i) CHECK_RC(wm_queue_submit(queue, astar, 1, 1, 2, 2, 0, &more[i]), WM_OK);
+  CHECK_RC(wm_queue_submit(queue, astar, 1, 1, 2, 2, 0, &more[4]), WM_BUFFER_TOO_SMALL);
+  CHECK(contains(wm_last_error(), "max_requests"));
+  for (int i = 0; i < n; ++i) CHECK_RC(wm_queue_release_request(queue, ids[i]), WM_OK);
+  CHECK_RC(wm_queue_result(queue, ids[0]), WM_ERROR_INVALID_ARGUMENT); /* released */
+  CHECK_RC(wm_queue_release_request(queue, ids[0]), WM_ERROR_INVALID_ARGUMENT);
+
+  /* A stale grid: the request waits until the planner syncs. */
+  CHECK_RC(wm_grid_set_blocked(grid, 40, 40, 1), WM_OK);
+  uint64_t waits = 0;
+  CHECK_RC(wm_queue_submit(queue, astar, ends[0][0], ends[0][1], ends[0][2], ends[0][3], 0, &waits), WM_OK);
+  for (int i = 0; i < 10; ++i) CHECK_RC(wm_queue_update(queue, 0, 0, NULL), WM_OK);
+  CHECK_RC(wm_queue_result(queue, waits), WM_RUNNING);
+  CHECK_RC(wm_planner_sync(astar, NULL), WM_OK);
+  for (int i = 0; i < 100 && wm_queue_result(queue, waits) == WM_RUNNING; ++i) wm_queue_update(queue, 0, 0, NULL);
+  CHECK_RC(wm_queue_result(queue, waits), WM_OK);
+
+  /* Cancelled before a turn; a blocked goal says so; ends off the grid are refused at once. */
+  uint64_t cancelled = 0, blocked = 0, outside = 7;
+  CHECK_RC(wm_queue_submit(queue, astar, ends[0][0], ends[0][1], ends[0][2], ends[0][3], 0, &cancelled), WM_OK);
+  CHECK_RC(wm_queue_cancel(queue, cancelled), WM_OK);
+  CHECK_RC(wm_queue_result(queue, cancelled), WM_CANCELLED);
+  CHECK_RC(wm_queue_path(queue, cancelled, &cost, xy, 4096, &count), WM_OK);
+  CHECK(count == 0 && isinf(cost));
+  CHECK_RC(wm_queue_submit(queue, astar, ends[0][0], ends[0][1], 40, 40, 0, &blocked), WM_OK);
+  for (int i = 0; i < 100 && wm_queue_result(queue, blocked) == WM_RUNNING; ++i) wm_queue_update(queue, 0, 0, NULL);
+  CHECK_RC(wm_queue_result(queue, blocked), WM_GOAL_BLOCKED);
+  CHECK_RC(wm_queue_submit(queue, astar, -1, 0, 2, 2, 0, &outside), WM_OUT_OF_BOUNDS);
+  CHECK(outside == 0);
+
+  /* Misuse. */
+  CHECK_RC(wm_queue_update(queue, 0, NAN, NULL), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_queue_result(queue, 12345), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_queue_submit(queue, NULL, 1, 1, 2, 2, 0, &outside), WM_ERROR_INVALID_HANDLE);
+  CHECK_RC(wm_queue_submit(queue, (wm_planner*)grid, 1, 1, 2, 2, 0, &outside), WM_ERROR_INVALID_HANDLE);
+  CHECK_RC(wm_queue_submit(queue, astar, 1, 1, 2, 2, 0, NULL), WM_ERROR_INVALID_ARGUMENT);
+  wm_queue_options bad = wm_queue_options_default();
+  bad.max_searches = 0;
+  wm_queue* none = NULL;
+  CHECK_RC(wm_queue_create(&bad, &none), WM_ERROR_INVALID_ARGUMENT);
+  bad = wm_queue_options_default();
+  bad.version = 3;
+  CHECK_RC(wm_queue_create(&bad, &none), WM_ERROR_INVALID_ARGUMENT);
+  CHECK(none == NULL);
+  CHECK_RC(wm_queue_create(NULL, NULL), WM_ERROR_INVALID_ARGUMENT);
+  CHECK_RC(wm_queue_retain(queue), WM_OK);
+  wm_queue_release(queue);
+  wm_planner_release(astar);
+  wm_grid_release(grid);
+  CHECK_RC(wm_queue_update(queue, 0, 0, NULL), WM_OK); /* still held once; its planners too */
+  wm_queue_release(queue);
+  CHECK_RC(wm_queue_update(queue, 0, 0, NULL), WM_ERROR_INVALID_HANDLE);
+  wm_queue_release(queue);
+}
+
 /* Simulations: agents through a door on a grid (arrive, no overlap, never in a wall), the door
    shut (the rooms are apart: unreachable, no path) and opened again (it arrives); a crowd of
    two on a Recast navmesh; and misuse. */
@@ -853,6 +976,7 @@ int main(int argc, char** argv) {
 
   road_graphs(argv[1]);
   navmeshes(argv[1]);
+  queues(argv[1]);
   simulations();
 
   printf("%d checks, %d failed\n", checks, failures);
