@@ -90,6 +90,27 @@ namespace Waymark
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_search_path(SearchHandle search, out double cost, int[] xy, int capacity, out int count);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_search_stats_get(SearchHandle search, out Stats stats);
 
+        // ---- request queues
+        [StructLayout(LayoutKind.Sequential)]
+        internal struct QueueOptions
+        {
+            public int version;
+            public int max_requests;
+            public int max_searches;
+            public ulong turn_expansions;
+        }
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern QueueOptions wm_queue_options_default();
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_queue_create(ref QueueOptions options, out IntPtr queue);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern void wm_queue_release(IntPtr queue);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int wm_queue_submit(QueueHandle queue, PlannerHandle planner, int sx, int sy, int gx, int gy, int priority, out ulong request);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_queue_update(QueueHandle queue, ulong maxExpansions, double maxSeconds, out int inFlight);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_queue_result(QueueHandle queue, ulong request);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int wm_queue_path(QueueHandle queue, ulong request, out double cost, int[] xy, int capacity, out int count);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_queue_cancel(QueueHandle queue, ulong request);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_queue_release_request(QueueHandle queue, ulong request);
+
         // ---- road graphs
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_graph_load_dimacs(byte[] gr, byte[] co, out IntPtr graph);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)] internal static extern int wm_graph_load_edge_lists(byte[] nodes, byte[] edges, int directed, out IntPtr graph);
@@ -219,6 +240,12 @@ namespace Waymark
     {
         internal SearchHandle(IntPtr value) : base(value) { }
         protected override bool ReleaseHandle() { Native.wm_search_release(handle); return true; }
+    }
+
+    internal sealed class QueueHandle : WaymarkHandle
+    {
+        internal QueueHandle(IntPtr value) : base(value) { }
+        protected override bool ReleaseHandle() { Native.wm_queue_release(handle); return true; }
     }
 
     internal sealed class RoadGraphHandle : WaymarkHandle

@@ -7,6 +7,63 @@ using System.Runtime.InteropServices;
 
 namespace Waymark
 {
+    // ---- request queues ----------------------------------------------------------------------
+
+    /// <summary>Many path requests on any grid planners, advanced a frame's budget at a time
+    /// over a bounded pool of searches. One thread at a time; keeps every planner it was given
+    /// alive. Never throws after construction: calls return a PathStatus.</summary>
+    public sealed class RequestQueue : IDisposable
+    {
+        internal readonly QueueHandle Handle;
+
+        /// <summary>maxRequests held at once, maxSearches running at once, turnExpansions a turn.</summary>
+        public RequestQueue(int maxRequests = 256, int maxSearches = 8, ulong turnExpansions = 256)
+        {
+            Native.QueueOptions o = Native.wm_queue_options_default();
+            o.max_requests = maxRequests;
+            o.max_searches = maxSearches;
+            o.turn_expansions = turnExpansions;
+            IntPtr h;
+            WaymarkLibrary.Check(Native.wm_queue_create(ref o, out h));
+            Handle = new QueueHandle(h);
+        }
+
+        /// <summary>A request on `planner`'s grid: its id in `request`. BufferTooSmall when the
+        /// queue holds maxRequests (release some), OutOfBounds for an end off the grid.</summary>
+        public PathStatus Submit(GridPlanner planner, int sx, int sy, int gx, int gy, out ulong request, int priority = 0)
+        {
+            request = 0;
+            if (Handle.IsClosed || planner == null || planner.Handle.IsClosed) return PathStatus.InvalidHandle;
+            return (PathStatus)Native.wm_queue_submit(Handle, planner.Handle, sx, sy, gx, gy, priority, out request);
+        }
+
+        /// <summary>One frame's budget (0: no limit) spent on the requests in flight; returns how
+        /// many are still queued or running (-1 for a disposed queue).</summary>
+        public int Update(ulong maxExpansions = 0, double maxSeconds = 0)
+        {
+            int inFlight;
+            if (Handle.IsClosed || Native.wm_queue_update(Handle, maxExpansions, maxSeconds, out inFlight) != 0) return -1;
+            return inFlight;
+        }
+
+        /// <summary>Running until the request has its answer; then Success or why there is no path.</summary>
+        public PathStatus Result(ulong request) { return Handle.IsClosed ? PathStatus.InvalidHandle : (PathStatus)Native.wm_queue_result(Handle, request); }
+
+        /// <summary>A finished request's path into `cells` (x0, y0, x1, y1, ...), as GridPlanner.Plan writes one.</summary>
+        public PathStatus GetPath(ulong request, int[] cells, out int count, out double cost)
+        {
+            count = 0;
+            cost = double.PositiveInfinity;
+            if (Handle.IsClosed) return PathStatus.InvalidHandle;
+            return (PathStatus)Native.wm_queue_path(Handle, request, out cost, cells, cells == null ? 0 : cells.Length / 2, out count);
+        }
+
+        public PathStatus Cancel(ulong request) { return Handle.IsClosed ? PathStatus.InvalidHandle : (PathStatus)Native.wm_queue_cancel(Handle, request); }
+        /// <summary>Frees the request's slot: its id then names nothing.</summary>
+        public PathStatus Release(ulong request) { return Handle.IsClosed ? PathStatus.InvalidHandle : (PathStatus)Native.wm_queue_release_request(Handle, request); }
+        public void Dispose() { Handle.Dispose(); }
+    }
+
     // ---- road graphs -----------------------------------------------------------------------
 
     /// <summary>A road graph (DIMACS or node and edge lists). Vertices are numbered 0..V-1:

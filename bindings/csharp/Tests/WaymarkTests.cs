@@ -216,6 +216,49 @@ internal static class WaymarkTests
         Throws(PathStatus.LoadError, () => NavMesh.LoadBaked("/no/such.wmnav"), "a missing bake");
     }
 
+    // Request queues: arena's first 60 queries on astar and jps planners, 3 searches, 16
+    // expansions a turn: each at its Moving AI optimum, as the C test; a full queue; a release.
+    private static void Queues(string data)
+    {
+        using (GridMap map = GridMap.Load(Path.Combine(data, "maps/arena.map")))
+        using (var astar = new GridPlanner(map, "astar"))
+        using (var jps = new GridPlanner(map, "jps"))
+        using (var queue = new RequestQueue(64, 3, 16))
+        {
+            var ids = new System.Collections.Generic.List<ulong>();
+            var optima = new System.Collections.Generic.List<double>();
+            foreach (string line in File.ReadAllLines(Path.Combine(data, "maps/arena.map.scen")))
+            {
+                string[] f = line.Split(new[] { '\t', ' ' }, StringSplitOptions.RemoveEmptyEntries);
+                if (f.Length != 9 || ids.Count == 60) continue;
+                ulong id;
+                Expect(queue.Submit(ids.Count % 2 == 1 ? jps : astar, int.Parse(f[4]), int.Parse(f[5]), int.Parse(f[6]), int.Parse(f[7]), out id, ids.Count % 3),
+                       PathStatus.Success, "submit");
+                ids.Add(id);
+                optima.Add(double.Parse(f[8], CultureInfo.InvariantCulture));
+            }
+            int frames = 0;
+            while (queue.Update(200) > 0 && frames < 100000) ++frames;
+            int wrong = 0;
+            var cells = new int[2 * 4096];
+            for (int i = 0; i < ids.Count; ++i)
+            {
+                int count;
+                double cost;
+                if (queue.Result(ids[i]) != PathStatus.Success || queue.GetPath(ids[i], cells, out count, out cost) != PathStatus.Success ||
+                    Math.Abs(cost - optima[i]) > 1e-6) ++wrong;
+            }
+            Check(ids.Count == 60 && wrong == 0 && frames > 20, "queued requests at their optima, time-sliced");
+            Console.WriteLine("queue     {0} arena requests on astar and jps: all at their optima after {1} frames", ids.Count, frames + 1);
+            ulong extra;
+            for (int i = 0; i < 4; ++i) Expect(queue.Submit(astar, 1, 1, 2, 2, out extra), PathStatus.Success, "room for four more");
+            Expect(queue.Submit(astar, 1, 1, 2, 2, out extra), PathStatus.BufferTooSmall, "a full queue");
+            Expect(queue.Release(ids[0]), PathStatus.Success, "release");
+            Expect(queue.Result(ids[0]), PathStatus.InvalidArgument, "a released request");
+            Expect(queue.Submit(astar, -1, 1, 2, 2, out extra), PathStatus.OutOfBounds, "an end off the grid");
+        }
+    }
+
     // Simulations: the C test's two rooms and door: both agents arrive without a collision or a
     // step into a wall; the door shut, agent 0 is unreachable (no path); a navmesh crowd of two.
     private static void Simulations()
@@ -464,6 +507,7 @@ internal static class WaymarkTests
         GC.Collect();
         Check(true, "finalisers ran without a crash");
 
+        Queues(data);
         RoadGraphs(data);
         NavMeshes(data);
         Simulations();
