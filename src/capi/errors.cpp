@@ -1,8 +1,10 @@
 #include "errors.hpp"
 
 #include <array>
+#include <string>
 #include <utility>
 
+#include "waymark/core/text.hpp"
 #include "waymark/core/version.hpp"
 
 namespace waymark::capi {
@@ -23,6 +25,13 @@ int fail(int code, std::string_view first, std::string_view second) {
 
 int invalid_handle(const char* what) { return fail(WM_ERROR_INVALID_HANDLE, what, ": null, released, or not a handle of this kind"); }
 int null_argument(const char* what) { return fail(WM_ERROR_INVALID_ARGUMENT, what, " is null"); }
+
+int wrong_version(const char* type, int got, int known) {
+  std::string text(type);
+  text.append(".version is ").append(number_text(got)).append(", this library knows ").append(number_text(known));
+  text.append(" (start from ").append(type).append("_default())");
+  return fail(WM_ERROR_INVALID_ARGUMENT, text);
+}
 
 int result_of(Status status) {
   switch (status.state) {

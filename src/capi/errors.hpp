@@ -24,6 +24,10 @@ int invalid_handle(const char* what);
 /// WM_ERROR_INVALID_ARGUMENT: `what` is null.
 int null_argument(const char* what);
 
+/// WM_ERROR_INVALID_ARGUMENT for an options struct `type` ("wm_sim_params") whose version field
+/// is `got`, not the `known` one: the message says to start from its *_default().
+int wrong_version(const char* type, int got, int known);
+
 /// The result code of a search's status: WM_OK, WM_RUNNING, or the failure's reason.
 [[nodiscard]] int result_of(Status status);
 

@@ -158,9 +158,7 @@ int algorithm_of(const char* name, grid::Algorithm fallback, grid::Algorithm& ou
 
 int query_options_of(const wm_query_options& in, search::QueryOptions<CellId>& out) {
   if (in.version != WM_QUERY_OPTIONS_VERSION) {
-    return fail(WM_ERROR_INVALID_ARGUMENT, "wm_query_options.version is " + number_text(in.version) +
-                                               ", this library knows " + number_text(WM_QUERY_OPTIONS_VERSION) +
-                                               " (start from wm_query_options_default())");
+    return wrong_version("wm_query_options", in.version, WM_QUERY_OPTIONS_VERSION);
   }
   if (!(in.weight >= 1) || !std::isfinite(in.weight)) {
     return fail(WM_ERROR_INVALID_ARGUMENT, "weight is " + number_text(in.weight) + ", must be finite and >= 1");
@@ -193,8 +191,7 @@ int cell_arguments(const grid::GridMap& map, int x, int y) {
 
 int planner_options_of(const wm_planner_options& in, grid::GridPlannerOptions& o) {
   if (in.version != WM_PLANNER_OPTIONS_VERSION) {
-    return fail(WM_ERROR_INVALID_ARGUMENT, "wm_planner_options.version is " + number_text(in.version) + ", this library knows " +
-                                               number_text(WM_PLANNER_OPTIONS_VERSION) + " (start from wm_planner_options_default())");
+    return wrong_version("wm_planner_options", in.version, WM_PLANNER_OPTIONS_VERSION);
   }
   o = {};
   if (const int rc = algorithm_of(in.algorithm, grid::Algorithm::astar, o.algorithm); rc != WM_OK) return rc;
@@ -583,8 +580,7 @@ int wm_queue_create(const wm_queue_options* options, wm_queue** out) {
     *out = nullptr;
     const wm_queue_options in = options != nullptr ? *options : wm_queue_options_default();
     if (in.version != WM_QUEUE_OPTIONS_VERSION) {
-      return fail(WM_ERROR_INVALID_ARGUMENT, "wm_queue_options.version is " + number_text(in.version) + ", this library knows " +
-                                                 number_text(WM_QUEUE_OPTIONS_VERSION) + " (start from wm_queue_options_default())");
+      return wrong_version("wm_queue_options", in.version, WM_QUEUE_OPTIONS_VERSION);
     }
     if (in.max_requests < 1 || in.max_requests > 1 << 20 || in.max_searches < 1 || in.max_searches > 1024 || in.turn_expansions == 0) {
       return fail(WM_ERROR_INVALID_ARGUMENT, "max_requests must be 1 to 1048576, max_searches 1 to 1024 and turn_expansions >= 1");

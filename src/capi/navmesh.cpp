@@ -60,8 +60,7 @@ int recast_params_of(const wm_recast_params* in, recast::RecastParams& out, doub
   max_seconds = 0;
   if (in == nullptr) return WM_OK;
   if (in->version != WM_RECAST_PARAMS_VERSION) {
-    return fail(WM_ERROR_INVALID_ARGUMENT, "wm_recast_params.version is " + number_text(in->version) + ", this library knows " +
-                                               number_text(WM_RECAST_PARAMS_VERSION) + " (start from wm_recast_params_default())");
+    return wrong_version("wm_recast_params", in->version, WM_RECAST_PARAMS_VERSION);
   }
   if (!(in->max_seconds >= 0) || std::isinf(in->max_seconds)) {
     return fail(WM_ERROR_INVALID_ARGUMENT, "max_seconds is " + number_text(in->max_seconds) + ", must be finite and >= 0");

@@ -55,8 +55,7 @@ int params_of(const wm_sim_params* in, steer::SimulationParams& sim, steer::Grid
               steer::NavMeshWorldParams& nav) {
   const wm_sim_params p = in != nullptr ? *in : wm_sim_params_default();
   if (p.version != WM_SIM_PARAMS_VERSION) {
-    return fail(WM_ERROR_INVALID_ARGUMENT, "wm_sim_params.version is " + number_text(p.version) + ", this library knows " +
-                                               number_text(WM_SIM_PARAMS_VERSION) + " (start from wm_sim_params_default())");
+    return wrong_version("wm_sim_params", p.version, WM_SIM_PARAMS_VERSION);
   }
   if (p.max_requests < 1 || p.max_requests > 1 << 20) {
     return fail(WM_ERROR_INVALID_ARGUMENT, "max_requests is " + number_text(p.max_requests) + ", must be 1 to 1048576");
@@ -182,8 +181,7 @@ int wm_sim_add_agent(wm_sim* s, const wm_agent_params* params, double sx, double
     if (id == nullptr) return null_argument("id");
     const wm_agent_params p = params != nullptr ? *params : wm_agent_params_default();
     if (p.version != WM_AGENT_PARAMS_VERSION) {
-      return fail(WM_ERROR_INVALID_ARGUMENT, "wm_agent_params.version is " + number_text(p.version) + ", this library knows " +
-                                                 number_text(WM_AGENT_PARAMS_VERSION) + " (start from wm_agent_params_default())");
+      return wrong_version("wm_agent_params", p.version, WM_AGENT_PARAMS_VERSION);
     }
     steer::AgentParams a;
     a.radius = p.radius;
