@@ -7,9 +7,10 @@
 // --agent-class small=0.3,2,0.9,45 --agent-class large=1,2,0.9,45 --out F`), as saved (byte 0
 // even) and as a payload to reseal (byte 0 odd), as write_seeds.cpp writes the others; the same
 // level baked in tiles (`--agent-class small=0.3,2,0.9,45 --tile-size 16`, seed-tiled-saved);
-// and two forged payloads the loader refuses (issue 41): the solo class's tile_size 1e300
-// (seed-forged-tile-size), the tiled class's first tile at (INT_MIN, INT_MAX)
-// (seed-forged-tile-at).
+// and forged payloads the loader refuses: the solo class's tile_size 1e300
+// (seed-forged-tile-size, issue 41) and 16.5 (seed-forged-tile-size-fraction, issue 42: the
+// file's double is checked as a whole number in range before it becomes the int), the tiled
+// class's first tile at (INT_MIN, INT_MAX) (seed-forged-tile-at).
 #include <cstddef>
 #include <cstdint>
 #include <optional>

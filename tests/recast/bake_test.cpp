@@ -234,6 +234,12 @@ TEST(Bake, ForgedFilesAreLoadErrors) {
   EXPECT_EQ(error(forged<double>(params_at + 12 * 8, 2.0)),
             small + "build parameter tile_size is out of range: 2 (0, or a whole number from navmesh::bake_limits.min_tile_size = 3 "
                     "to max_tile_size = 4096)");
+  // A fraction would truncate into the int tile size: refused before the conversion.
+  EXPECT_EQ(error(forged<double>(params_at + 12 * 8, 16.5)),
+            small + "build parameter tile_size is out of range: 16.5 (0, or a whole number from navmesh::bake_limits.min_tile_size = 3 "
+                    "to max_tile_size = 4096)");
+  EXPECT_EQ(error(forged<double>(params_at + 12 * 8, -0.5)),
+            small + "build parameter tile_size is out of range: -0.5 (from 0 to navmesh::bake_limits.max_tile_size = 4096)");
   EXPECT_EQ(error(forged<double>(params_at + 3 * 8, 1e308)),
             small + "build parameter agent_radius is out of range: 1e+308 (from 0 to navmesh::bake_limits.max_radius_cells = 127 cells)");
   EXPECT_EQ(error(forged<double>(params_at, 2e6)),
